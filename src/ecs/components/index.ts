@@ -1,0 +1,25 @@
+/**
+ * All component specs of the simulation, merged in one table. Each area keeps its specs in its own file
+ * beside this one (core, vehicle, collision, …) and adds them here; the world allocates one store per spec.
+ */
+import { allocate, type ComponentSpec, type Store } from './spec';
+import { AppliedForceSpec, ControlsSpec, RigidBodySpec } from './core';
+
+export * from './spec';
+export * from './core';
+
+export const componentSpecs = {
+  RigidBody: RigidBodySpec,
+  AppliedForce: AppliedForceSpec,
+  Controls: ControlsSpec,
+} satisfies Record<string, ComponentSpec>;
+
+export type ComponentName = keyof typeof componentSpecs;
+
+export type Components = { [K in ComponentName]: Store<(typeof componentSpecs)[K]['fields']> };
+
+export function createComponents(capacity: number): Components {
+  const out: Record<string, unknown> = {};
+  for (const [name, spec] of Object.entries(componentSpecs)) out[name] = allocate(spec.fields, capacity);
+  return out as Components;
+}

@@ -1,0 +1,55 @@
+/**
+ * What the simulation needs to know about the ground under a point: height, unit normal and surface code.
+ * A flat plane for scenarios; stages adapt the B-spline terrain (terrain/) to the same interface.
+ */
+export interface GroundSample {
+  h: number;
+  nx: number;
+  ny: number;
+  nz: number;
+  /** Index into terrain SURFACE_IDS (0 = tarmac, 1 = gravel, …). */
+  surface: number;
+}
+
+export interface Ground {
+  sample(x: number, z: number, out: GroundSample): void;
+}
+
+export const groundSample = (): GroundSample => ({ h: 0, nx: 0, ny: 1, nz: 0, surface: 0 });
+
+export class FlatGround implements Ground {
+  constructor(
+    readonly height: number,
+    readonly surface = 0,
+  ) {}
+
+  sample(_x: number, _z: number, out: GroundSample): void {
+    out.h = this.height;
+    out.nx = 0;
+    out.ny = 1;
+    out.nz = 0;
+    out.surface = this.surface;
+  }
+}
+
+/** An inclined plane through the origin rising `grade` (rise/run) along +Z: used for hill-hold tests. */
+export class SlopeGround implements Ground {
+  private readonly nyv: number;
+  private readonly nzv: number;
+  constructor(
+    readonly grade: number,
+    readonly surface = 0,
+  ) {
+    const n = Math.hypot(1, grade);
+    this.nyv = 1 / n;
+    this.nzv = -grade / n;
+  }
+
+  sample(_x: number, z: number, out: GroundSample): void {
+    out.h = this.grade * z;
+    out.nx = 0;
+    out.ny = this.nyv;
+    out.nz = this.nzv;
+    out.surface = this.surface;
+  }
+}

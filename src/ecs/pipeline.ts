@@ -1,0 +1,39 @@
+/**
+ * THE order of the fixed-step passes (ARCHITECTURE.md). One tick runs `pipeline` top to bottom.
+ * `forcePasses` (passes 2–5) are also re-run by the integrator at each midpoint / RK4 stage.
+ */
+import type { SimWorld } from './world';
+import { applyBodyForces } from '../systems/sim/apply-body-forces';
+import { makeIntegrateBodies } from '../systems/sim/integrate-bodies';
+
+export type System = (world: SimWorld) => void;
+
+/** Passes 2–5: every system that turns state into forces and torques. Order matters within a tick. */
+export const forcePasses: System[] = [
+  applyBodyForces, // accumulators ← gravity + applied forces
+];
+
+export function evaluateForces(world: SimWorld): void {
+  for (const pass of forcePasses) pass(world);
+}
+
+const integrateBodies = makeIntegrateBodies(evaluateForces);
+
+/** One fixed tick, in order. */
+export const pipeline: System[] = [
+  // 1. controls
+  // 2–5. forces at the start-of-step state
+  evaluateForces,
+  // 6–7. collision detection and response
+  // 8. integrate
+  integrateBodies,
+  // 9. props
+  // 10. bookkeeping
+];
+
+/** Run one fixed tick and advance the clock. */
+export function runTick(world: SimWorld): void {
+  for (const system of pipeline) system(world);
+  world.tick += 1;
+  world.time = world.tick * world.dt;
+}

@@ -1,0 +1,11 @@
+import { defineConfig } from 'vite';
+
+// Havok ships its wasm beside the ES module; excluding it from dependency pre-bundling lets Vite serve the
+// wasm file as an asset instead of inlining a broken path.
+export default defineConfig({
+  base: './',
+  optimizeDeps: { exclude: ['@babylonjs/havok'] },
+  build: { target: 'es2022', chunkSizeWarningLimit: 8000, sourcemap: false },
+  server: { host: '127.0.0.1', port: 5173 },
+  preview: { host: '127.0.0.1', port: 4173 },
+});
