@@ -5,6 +5,7 @@
 import type { SimWorld } from './world';
 import { applyBodyForces } from '../systems/sim/apply-body-forces';
 import { makeIntegrateBodies } from '../systems/sim/integrate-bodies';
+import { applyControls } from './controls';
 
 export type System = (world: SimWorld) => void;
 
@@ -22,6 +23,7 @@ const integrateBodies = makeIntegrateBodies(evaluateForces);
 /** One fixed tick, in order. */
 export const pipeline: System[] = [
   // 1. controls
+  applyControls,
   // 2–5. forces at the start-of-step state
   evaluateForces,
   // 6–7. collision detection and response

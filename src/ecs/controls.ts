@@ -1,0 +1,117 @@
+/**
+ * Driver input as the simulation consumes it. Devices, the AI and the replay player all produce a
+ * `QuantizedInput` per car per tick; the controls pass (pass 1) copies it into the `Controls` component.
+ * Quantising before the simulation sees the input means a replay that stores these integers feeds
+ * playback exactly the same numbers (bit-exact re-simulation).
+ *
+ * Resolution: steer 1/1000 of full lock, pedals 1/1000; buttons are a bitmask.
+ */
+import { query } from 'bitecs';
+import type { SimWorld } from './world';
+
+export const STEER_SCALE = 1000;
+export const PEDAL_SCALE = 1000;
+
+export const Button = {
+  ShiftUp: 1 << 0,
+  ShiftDown: 1 << 1,
+  /** Put the car back on the road (stage logic handles it). */
+  Recover: 1 << 2,
+  Horn: 1 << 3,
+} as const;
+
+/** Integers: steer ∈ [−1000, 1000] (+ = left), pedals ∈ [0, 1000], buttons bitmask. */
+export interface QuantizedInput {
+  steer: number;
+  throttle: number;
+  brake: number;
+  clutch: number;
+  handbrake: number;
+  buttons: number;
+}
+
+export interface RawInput {
+  steer: number;
+  throttle: number;
+  brake: number;
+  clutch: number;
+  handbrake: number;
+  shiftUp?: boolean;
+  shiftDown?: boolean;
+  recover?: boolean;
+}
+
+const q = (v: number, lo: number, hi: number, scale: number): number => {
+  if (!Number.isFinite(v)) return 0; // a NaN axis from a misbehaving pad reads as centred/released
+  const x = Math.round(v * scale);
+  return x < lo * scale ? lo * scale : x > hi * scale ? hi * scale : x;
+};
+
+export function quantizeInput(raw: RawInput): QuantizedInput {
+  return {
+    steer: q(raw.steer, -1, 1, STEER_SCALE),
+    throttle: q(raw.throttle, 0, 1, PEDAL_SCALE),
+    brake: q(raw.brake, 0, 1, PEDAL_SCALE),
+    clutch: q(raw.clutch, 0, 1, PEDAL_SCALE),
+    handbrake: q(raw.handbrake, 0, 1, PEDAL_SCALE),
+    buttons: (raw.shiftUp ? Button.ShiftUp : 0) | (raw.shiftDown ? Button.ShiftDown : 0) | (raw.recover ? Button.Recover : 0),
+  };
+}
+
+export const neutralInput = (): QuantizedInput => ({ steer: 0, throttle: 0, brake: 0, clutch: 0, handbrake: 0, buttons: 0 });
+
+/**
+ * Where each car's input for the coming tick comes from. Set per car eid by the app (device), the AI system
+ * or the replay player before the tick; `onConsumed` lets the replay recorder see exactly what was used.
+ */
+export interface InputSource {
+  next(world: SimWorld, eid: number): QuantizedInput;
+}
+
+export interface ControlsResources {
+  sources: Map<number, InputSource>;
+  /** Last input consumed per car (what the replay records). */
+  consumed: Map<number, QuantizedInput>;
+  onConsumed?: (world: SimWorld, eid: number, input: QuantizedInput) => void;
+}
+
+export function controlsResources(world: SimWorld): ControlsResources {
+  const w = world as SimWorld & { controlsRes?: ControlsResources };
+  w.controlsRes ??= { sources: new Map(), consumed: new Map() };
+  return w.controlsRes;
+}
+
+export function setInputSource(world: SimWorld, eid: number, source: InputSource): void {
+  controlsResources(world).sources.set(eid, source);
+}
+
+/** A source that returns whatever was last set (the app writes device input into it every frame). */
+export class HeldInput implements InputSource {
+  input: QuantizedInput = neutralInput();
+  next(): QuantizedInput {
+    return this.input;
+  }
+}
+
+/**
+ * Pass 1: controls. Shift buttons are edge-triggered: `shift` is +1/−1 only on the tick the button goes down.
+ */
+export function applyControls(world: SimWorld): void {
+  const c = world.c.Controls;
+  const res = controlsResources(world);
+  for (const eid of query(world, [c])) {
+    const src = res.sources.get(eid);
+    const input = src ? src.next(world, eid) : neutralInput();
+    const prev = c.buttons[eid]!;
+    c.steer[eid] = input.steer / STEER_SCALE;
+    c.throttle[eid] = input.throttle / PEDAL_SCALE;
+    c.brake[eid] = input.brake / PEDAL_SCALE;
+    c.clutch[eid] = input.clutch / PEDAL_SCALE;
+    c.handbrake[eid] = input.handbrake / PEDAL_SCALE;
+    const pressed = input.buttons & ~prev;
+    c.shift[eid] = pressed & Button.ShiftUp ? 1 : pressed & Button.ShiftDown ? -1 : 0;
+    c.buttons[eid] = input.buttons;
+    res.consumed.set(eid, input);
+    res.onConsumed?.(world, eid, input);
+  }
+}
