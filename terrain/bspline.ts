@@ -1,0 +1,390 @@
+/**
+ * Uniform cubic B-spline surfaces over a regular grid (Deák, seed 003 §3.2): the grid values are the control
+ * points, and only the height is evaluated as a function of (x, z) ("the trick of only evaluating one
+ * coordinate (height) with respect to the other two"). Normals are analytic (derivative of the basis).
+ *
+ * The spline APPROXIMATES: it passes near, not through, the control points (it is smoother than the data,
+ * stays within the control points' convex hull, and reproduces linear functions — planes — exactly).
+ * Parameterisation: u = (x − x0)/cell; on span i ≤ u < i+1 with t = u − i the control points
+ * P[i−1..i+2] are weighted by the uniform cubic basis
+ *   B0 = (1−t)³/6, B1 = (3t³ − 6t² + 4)/6, B2 = (−3t³ + 3t² + 3t + 1)/6, B3 = t³/6          (de Boor, uniform)
+ * and h(x, z) = Σa Σb Bb(tz) Ba(tx) P[j−1+b][i−1+a]; ∂h/∂x = Σ Bb(tz) B'a(tx) P / cell (likewise z).
+ * Borders: the grid is padded by one ring of LINEARLY EXTRAPOLATED control points (P[−1] = 2P[0] − P[1]),
+ * so planes are reproduced up to the edge. Hence the convex-hull bound (min/max of the data) holds on the
+ * interior spans (those whose 4×4 support is real data); border spans may overshoot by the extrapolation.
+ * Queries outside [minX, maxX] × [minZ, maxZ] are clamped to the border (height continues flat, the
+ * gradient component across the border is 0).
+ */
+import type { Heightfield } from './heightfield';
+
+export interface HeightSample {
+  h: number;
+  dhdx: number;
+  dhdz: number;
+}
+
+export interface SurfaceSample extends HeightSample {
+  nx: number;
+  ny: number;
+  nz: number;
+}
+
+/** A smooth scalar field on the X–Z plane (a surface-map property, a detail layer weight…). */
+export interface ScalarField {
+  evalInto(x: number, z: number, out: HeightSample): void;
+}
+
+/** Padded control grid + evaluator. Values are copied into a Float64Array with one extrapolated ring. */
+export class BSplineGrid implements ScalarField {
+  readonly width: number;
+  readonly depth: number;
+  readonly cellSize: number;
+  readonly originX: number;
+  readonly originZ: number;
+  readonly minX: number;
+  readonly maxX: number;
+  readonly minZ: number;
+  readonly maxZ: number;
+  /** (width+2) × (depth+2) padded control points. */
+  readonly p: Float64Array;
+  private readonly pw: number;
+  private readonly invCell: number;
+
+  constructor(values: ArrayLike<number>, width: number, depth: number, cellSize: number, originX: number, originZ: number) {
+    this.width = width;
+    this.depth = depth;
+    this.cellSize = cellSize;
+    this.originX = originX;
+    this.originZ = originZ;
+    this.minX = originX;
+    this.minZ = originZ;
+    this.maxX = originX + (width - 1) * cellSize;
+    this.maxZ = originZ + (depth - 1) * cellSize;
+    this.invCell = 1 / cellSize;
+    const pw = width + 2;
+    const pd = depth + 2;
+    this.pw = pw;
+    const p = new Float64Array(pw * pd);
+    for (let j = 0; j < depth; j++) {
+      const row = (j + 1) * pw;
+      for (let i = 0; i < width; i++) p[row + i + 1] = values[j * width + i]!;
+      // linear extrapolation along X
+      p[row] = 2 * p[row + 1]! - p[row + 2]!;
+      p[row + width + 1] = 2 * p[row + width]! - p[row + width - 1]!;
+    }
+    // linear extrapolation along Z (including corners → bilinear extrapolation, exact for planes)
+    for (let i = 0; i < pw; i++) {
+      p[i] = 2 * p[pw + i]! - p[2 * pw + i]!;
+      p[(pd - 1) * pw + i] = 2 * p[(pd - 2) * pw + i]! - p[(pd - 3) * pw + i]!;
+    }
+    this.p = p;
+  }
+
+  /** Height (value) and gradient at (x, z). No allocation. */
+  evalInto(x: number, z: number, out: HeightSample): void {
+    const w = this.width;
+    const d = this.depth;
+    let u = (x - this.originX) * this.invCell;
+    let v = (z - this.originZ) * this.invCell;
+    let gx = 1;
+    let gz = 1;
+    if (u < 0) {
+      u = 0;
+      gx = 0;
+    } else if (u > w - 1) {
+      u = w - 1;
+      gx = 0;
+    }
+    if (v < 0) {
+      v = 0;
+      gz = 0;
+    } else if (v > d - 1) {
+      v = d - 1;
+      gz = 0;
+    }
+    let i = Math.floor(u);
+    if (i > w - 2) i = w - 2;
+    let j = Math.floor(v);
+    if (j > d - 2) j = d - 2;
+    const t = u - i;
+    const s = v - j;
+    // basis in x (Deák §3.2 / uniform cubic B-spline) and derivatives
+    const t2 = t * t;
+    const t3 = t2 * t;
+    const mt = 1 - t;
+    const a0 = (mt * mt * mt) / 6;
+    const a1 = (3 * t3 - 6 * t2 + 4) / 6;
+    const a2 = (-3 * t3 + 3 * t2 + 3 * t + 1) / 6;
+    const a3 = t3 / 6;
+    const da0 = -0.5 * mt * mt;
+    const da1 = 1.5 * t2 - 2 * t;
+    const da2 = -1.5 * t2 + t + 0.5;
+    const da3 = 0.5 * t2;
+    const s2 = s * s;
+    const s3 = s2 * s;
+    const ms = 1 - s;
+    const b0 = (ms * ms * ms) / 6;
+    const b1 = (3 * s3 - 6 * s2 + 4) / 6;
+    const b2 = (-3 * s3 + 3 * s2 + 3 * s + 1) / 6;
+    const b3 = s3 / 6;
+    const db0 = -0.5 * ms * ms;
+    const db1 = 1.5 * s2 - 2 * s;
+    const db2 = -1.5 * s2 + s + 0.5;
+    const db3 = 0.5 * s2;
+    const p = this.p;
+    const pw = this.pw;
+    // padded index of control point (i−1, j−1) is (i, j)
+    let k = j * pw + i;
+    let p0 = p[k]!, p1 = p[k + 1]!, p2 = p[k + 2]!, p3 = p[k + 3]!;
+    const r0 = a0 * p0 + a1 * p1 + a2 * p2 + a3 * p3;
+    const q0 = da0 * p0 + da1 * p1 + da2 * p2 + da3 * p3;
+    k += pw;
+    p0 = p[k]!; p1 = p[k + 1]!; p2 = p[k + 2]!; p3 = p[k + 3]!;
+    const r1 = a0 * p0 + a1 * p1 + a2 * p2 + a3 * p3;
+    const q1 = da0 * p0 + da1 * p1 + da2 * p2 + da3 * p3;
+    k += pw;
+    p0 = p[k]!; p1 = p[k + 1]!; p2 = p[k + 2]!; p3 = p[k + 3]!;
+    const r2 = a0 * p0 + a1 * p1 + a2 * p2 + a3 * p3;
+    const q2 = da0 * p0 + da1 * p1 + da2 * p2 + da3 * p3;
+    k += pw;
+    p0 = p[k]!; p1 = p[k + 1]!; p2 = p[k + 2]!; p3 = p[k + 3]!;
+    const r3 = a0 * p0 + a1 * p1 + a2 * p2 + a3 * p3;
+    const q3 = da0 * p0 + da1 * p1 + da2 * p2 + da3 * p3;
+    out.h = b0 * r0 + b1 * r1 + b2 * r2 + b3 * r3;
+    out.dhdx = gx * (b0 * q0 + b1 * q1 + b2 * q2 + b3 * q3) * this.invCell;
+    out.dhdz = gz * (db0 * r0 + db1 * r1 + db2 * r2 + db3 * r3) * this.invCell;
+  }
+
+  value(x: number, z: number): number {
+    this.evalInto(x, z, scratch);
+    return scratch.h;
+  }
+}
+
+const scratch: HeightSample = { h: 0, dhdx: 0, dhdz: 0 };
+
+/**
+ * Optional centimetre-scale detail displacement added to the macro height (Deák §3.2: "macro and micro height
+ * variation"). A periodic tile of seeded random control points evaluated with the same cubic B-spline, times an
+ * amplitude (m) times an optional smooth weight field (e.g. the surface map's detail amplitude, so tarmac stays
+ * smooth and gravel gets bumps). The sum stays C¹ because every factor is C¹.
+ */
+export class DetailLayer {
+  readonly cellSize: number;
+  readonly amplitude: number;
+  readonly tileCells: number;
+  private readonly grid: Float64Array;
+  private readonly mask: number;
+  private readonly invCell: number;
+  private readonly weight: ScalarField | null;
+  private readonly ws: HeightSample = { h: 0, dhdx: 0, dhdz: 0 };
+
+  /** `values`: tileCells² numbers in [−1, 1] (tileCells a power of two); see `DetailLayer.random`. */
+  constructor(values: Float64Array, tileCells: number, cellSize: number, amplitude: number, weight: ScalarField | null = null) {
+    this.grid = values;
+    this.tileCells = tileCells;
+    this.mask = tileCells - 1;
+    this.cellSize = cellSize;
+    this.invCell = 1 / cellSize;
+    this.amplitude = amplitude;
+    this.weight = weight;
+  }
+
+  static random(rng: () => number, opts: { tileCells?: number; cellSize?: number; amplitude?: number; weight?: ScalarField | null } = {}): DetailLayer {
+    const n = opts.tileCells ?? 64;
+    const v = new Float64Array(n * n);
+    for (let i = 0; i < v.length; i++) v[i] = 2 * rng() - 1;
+    return new DetailLayer(v, n, opts.cellSize ?? 0.35, opts.amplitude ?? 0.03, opts.weight ?? null);
+  }
+
+  /** Adds the detail height and gradient to `out`. */
+  addInto(x: number, z: number, out: HeightSample): void {
+    const u = x * this.invCell;
+    const v = z * this.invCell;
+    const fi = Math.floor(u);
+    const fj = Math.floor(v);
+    const t = u - fi;
+    const s = v - fj;
+    const t2 = t * t, t3 = t2 * t, mt = 1 - t;
+    const s2 = s * s, s3 = s2 * s, ms = 1 - s;
+    const a0 = (mt * mt * mt) / 6, a1 = (3 * t3 - 6 * t2 + 4) / 6, a2 = (-3 * t3 + 3 * t2 + 3 * t + 1) / 6, a3 = t3 / 6;
+    const da0 = -0.5 * mt * mt, da1 = 1.5 * t2 - 2 * t, da2 = -1.5 * t2 + t + 0.5, da3 = 0.5 * t2;
+    const b0 = (ms * ms * ms) / 6, b1 = (3 * s3 - 6 * s2 + 4) / 6, b2 = (-3 * s3 + 3 * s2 + 3 * s + 1) / 6, b3 = s3 / 6;
+    const db0 = -0.5 * ms * ms, db1 = 1.5 * s2 - 2 * s, db2 = -1.5 * s2 + s + 0.5, db3 = 0.5 * s2;
+    const m = this.mask;
+    const n = this.tileCells;
+    const g = this.grid;
+    const i0 = (fi - 1) & m, i1 = fi & m, i2 = (fi + 1) & m, i3 = (fi + 2) & m;
+    let row = ((fj - 1) & m) * n;
+    const r0 = a0 * g[row + i0]! + a1 * g[row + i1]! + a2 * g[row + i2]! + a3 * g[row + i3]!;
+    const q0 = da0 * g[row + i0]! + da1 * g[row + i1]! + da2 * g[row + i2]! + da3 * g[row + i3]!;
+    row = (fj & m) * n;
+    const r1 = a0 * g[row + i0]! + a1 * g[row + i1]! + a2 * g[row + i2]! + a3 * g[row + i3]!;
+    const q1 = da0 * g[row + i0]! + da1 * g[row + i1]! + da2 * g[row + i2]! + da3 * g[row + i3]!;
+    row = ((fj + 1) & m) * n;
+    const r2 = a0 * g[row + i0]! + a1 * g[row + i1]! + a2 * g[row + i2]! + a3 * g[row + i3]!;
+    const q2 = da0 * g[row + i0]! + da1 * g[row + i1]! + da2 * g[row + i2]! + da3 * g[row + i3]!;
+    row = ((fj + 2) & m) * n;
+    const r3 = a0 * g[row + i0]! + a1 * g[row + i1]! + a2 * g[row + i2]! + a3 * g[row + i3]!;
+    const q3 = da0 * g[row + i0]! + da1 * g[row + i1]! + da2 * g[row + i2]! + da3 * g[row + i3]!;
+    let h = b0 * r0 + b1 * r1 + b2 * r2 + b3 * r3;
+    let hx = b0 * q0 + b1 * q1 + b2 * q2 + b3 * q3;
+    let hz = db0 * r0 + db1 * r1 + db2 * r2 + db3 * r3;
+    const A = this.amplitude;
+    h *= A;
+    hx *= A * this.invCell;
+    hz *= A * this.invCell;
+    if (this.weight) {
+      const ws = this.ws;
+      this.weight.evalInto(x, z, ws);
+      // product rule: d(w·n) = w'·n + w·n'
+      out.h += ws.h * h;
+      out.dhdx += ws.dhdx * h + ws.h * hx;
+      out.dhdz += ws.dhdz * h + ws.h * hz;
+    } else {
+      out.h += h;
+      out.dhdx += hx;
+      out.dhdz += hz;
+    }
+  }
+}
+
+export interface RayHit {
+  x: number;
+  y: number;
+  z: number;
+  distance: number;
+  nx: number;
+  ny: number;
+  nz: number;
+}
+
+export interface Vec3 {
+  x: number;
+  y: number;
+  z: number;
+}
+
+/** Output arrays for `sampleMany`; any of the optional arrays may be omitted. */
+export interface SampleManyOut {
+  h: Float32Array | Float64Array;
+  dhdx?: Float32Array | Float64Array;
+  dhdz?: Float32Array | Float64Array;
+  nx?: Float32Array | Float64Array;
+  ny?: Float32Array | Float64Array;
+  nz?: Float32Array | Float64Array;
+}
+
+/** The terrain surface: macro B-spline of the heightfield plus the optional detail layer. */
+export class BSplineSurface {
+  readonly heightfield: Heightfield;
+  readonly grid: BSplineGrid;
+  readonly detail: DetailLayer | null;
+  readonly minX: number;
+  readonly maxX: number;
+  readonly minZ: number;
+  readonly maxZ: number;
+  private readonly tmp: SurfaceSample = { h: 0, dhdx: 0, dhdz: 0, nx: 0, ny: 1, nz: 0 };
+
+  constructor(hf: Heightfield, detail: DetailLayer | null = null) {
+    this.heightfield = hf;
+    this.grid = new BSplineGrid(hf.heights, hf.width, hf.depth, hf.cellSize, hf.origin.x, hf.origin.z);
+    this.detail = detail;
+    this.minX = this.grid.minX;
+    this.maxX = this.grid.maxX;
+    this.minZ = this.grid.minZ;
+    this.maxZ = this.grid.maxZ;
+  }
+
+  /** Height y at (x, z), metres (macro + detail). */
+  height(x: number, z: number): number {
+    const t = this.tmp;
+    this.grid.evalInto(x, z, t);
+    if (this.detail) this.detail.addInto(x, z, t);
+    return t.h;
+  }
+
+  /** Height of the macro surface only (no detail layer). */
+  heightMacro(x: number, z: number): number {
+    const t = this.tmp;
+    this.grid.evalInto(x, z, t);
+    return t.h;
+  }
+
+  /** Height, gradient and unit normal n = (−∂h/∂x, 1, −∂h/∂z)/‖·‖ at (x, z), written into `out`. */
+  sample(x: number, z: number, out: SurfaceSample): void {
+    this.grid.evalInto(x, z, out);
+    if (this.detail) this.detail.addInto(x, z, out);
+    const gx = out.dhdx;
+    const gz = out.dhdz;
+    const inv = 1 / Math.sqrt(gx * gx + 1 + gz * gz);
+    out.nx = -gx * inv;
+    out.ny = inv;
+    out.nz = -gz * inv;
+  }
+
+  /** Batched queries: fills out.h[k] (and the optional arrays) for k < count (default xs.length). */
+  sampleMany(xs: ArrayLike<number>, zs: ArrayLike<number>, out: SampleManyOut, count = xs.length): void {
+    const t = this.tmp;
+    const { h, dhdx, dhdz, nx, ny, nz } = out;
+    const wantN = nx !== undefined || ny !== undefined || nz !== undefined;
+    for (let k = 0; k < count; k++) {
+      this.grid.evalInto(xs[k]!, zs[k]!, t);
+      if (this.detail) this.detail.addInto(xs[k]!, zs[k]!, t);
+      h[k] = t.h;
+      if (dhdx) dhdx[k] = t.dhdx;
+      if (dhdz) dhdz[k] = t.dhdz;
+      if (wantN) {
+        const inv = 1 / Math.sqrt(t.dhdx * t.dhdx + 1 + t.dhdz * t.dhdz);
+        if (nx) nx[k] = -t.dhdx * inv;
+        if (ny) ny[k] = inv;
+        if (nz) nz[k] = -t.dhdz * inv;
+      }
+    }
+  }
+
+  /**
+   * First intersection of the ray origin + s·dir (dir need not be unit; distance is in metres along the unit
+   * direction) with the surface for 0 ≤ s ≤ maxDist, or null. Marches in steps of ¼ cell (horizontal) / the
+   * height gap, then refines the bracket by bisection to 1e-5 m. A ray starting below the surface hits at s=0.
+   */
+  raycast(origin: Vec3, dir: Vec3, maxDist: number): RayHit | null {
+    const len = Math.hypot(dir.x, dir.y, dir.z);
+    if (!(len > 0) || !(maxDist >= 0)) return null;
+    const dx = dir.x / len, dy = dir.y / len, dz = dir.z / len;
+    const horiz = Math.hypot(dx, dz);
+    const cell = this.grid.cellSize;
+    const baseStep = horiz > 1e-9 ? Math.min(0.25 * cell / horiz, 0.25 * cell / Math.max(1e-9, Math.abs(dy)) + 0.25 * cell) : 0.25 * cell;
+    const f = (s: number): number => origin.y + dy * s - this.height(origin.x + dx * s, origin.z + dz * s);
+    let s0 = 0;
+    let f0 = f(0);
+    if (f0 <= 0) return this.hitAt(origin, dx, dy, dz, 0);
+    while (s0 < maxDist) {
+      // conservative step: never jump further than the vertical gap allows on steep terrain (slope ≤ ~4)
+      const step = Math.max(Math.min(baseStep, Math.max(0.01, f0 / (Math.abs(dy) + 4 * horiz + 1e-9))), 1e-3);
+      const s1 = Math.min(maxDist, s0 + step);
+      const f1 = f(s1);
+      if (f1 <= 0) {
+        let lo = s0, hi = s1;
+        for (let it = 0; it < 60 && hi - lo > 1e-5; it++) {
+          const mid = 0.5 * (lo + hi);
+          if (f(mid) > 0) lo = mid;
+          else hi = mid;
+        }
+        return this.hitAt(origin, dx, dy, dz, hi);
+      }
+      s0 = s1;
+      f0 = f1;
+      if (s1 >= maxDist) break;
+    }
+    return null;
+  }
+
+  private hitAt(o: Vec3, dx: number, dy: number, dz: number, s: number): RayHit {
+    const x = o.x + dx * s;
+    const z = o.z + dz * s;
+    const t = this.tmp;
+    this.sample(x, z, t);
+    return { x, y: t.h, z, distance: s, nx: t.nx, ny: t.ny, nz: t.nz };
+  }
+}
