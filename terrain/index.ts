@@ -23,3 +23,20 @@ export {
   type SurfaceProperty,
   type SurfaceRenderProps,
 } from './surface';
+export { Road, type RoadProjection, type RoadPose } from './road';
+export {
+  loadStage,
+  parseStageToml,
+  stageTomlToString,
+  StageTomlSchema,
+  SCENERY_KINDS,
+  type SceneryKind,
+  type Stage,
+  type StageFiles,
+  type StagePose,
+  type StageRoad,
+  type StageToml,
+  type Checkpoint,
+  type SceneryItem,
+} from './stage';
+export { generateStage, roadLimits, type GenerateOptions, type GeneratedStage, type RoadLimits, type StageStyle } from './generate';

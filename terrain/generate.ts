@@ -1,0 +1,578 @@
+/**
+ * Deterministic stage generator (terrain/README.md, "Generator"). Same options → same bytes.
+ *  1. terrain: fBm and ridged simplex noise (simplex-noise, permutation from the seeded PRNG);
+ *  2. road: a curvature-profile random walk (straights, fast sweepers, medium corners, hairpins) with linear
+ *     curvature ramps (clothoid transitions), kept inside the map and away from itself (backtracking);
+ *  3. elevation profile: terrain height along the road, smoothed and grade-limited (forward/backward passes);
+ *  4. carving: every node near the road is blended from the natural terrain to the road cross-section
+ *     (width, crown camber, superelevation in corners, shoulders, smooth falloff);
+ *  5. surface map painted (road / shoulder / background, ice patches on snow), checkpoints, scenery.
+ */
+import { createNoise2D, type NoiseFunction2D } from 'simplex-noise';
+import { Heightfield, isPow2Plus1 } from './heightfield';
+import { createRng, randRange, type Rng } from './prng';
+import { Road } from './road';
+import { loadStage, stageTomlToString, type Stage, type StageFiles, type StageToml } from './stage';
+import { surfaceCode, SurfaceMap, type SurfaceId } from './surface';
+import { TerrainError } from './errors';
+
+export type StageStyle = 'gravel' | 'tarmac' | 'snow';
+
+export interface GenerateOptions {
+  seed: number;
+  lengthKm: number;
+  surface: StageStyle;
+  id?: string;
+  name?: string;
+  /** Heightmap samples per side, 2ⁿ+1 (default 1025). */
+  size?: number;
+  /** Heightmap cell size, m (default 2). */
+  cellSize?: number;
+  /** Multiplier on the terrain relief (default 1; small values give flat-ish test stages). */
+  relief?: number;
+  /** Surface map nodes per heightmap cell (default 2 → 1 m cells at 2 m heightmap cells). */
+  surfaceRefine?: number;
+  /** Checkpoint distances from the start, m (default: evenly spaced, one per ~1.5 km). */
+  checkpointsM?: number[];
+  /** Place scenery (default true). */
+  scenery?: boolean;
+}
+
+/** Road design limits per style (checked by the tests on the generated macro surface). */
+export interface RoadLimits {
+  maxGrade: number;
+  hairpinGrade: number;
+  crown: number;
+  maxBank: number;
+  /** Stated limits the drivable surface must meet (tests): */
+  statedMaxGrade: number;
+  statedMaxCrossSlope: number;
+}
+
+interface Style {
+  width: number;
+  shoulder: number;
+  falloff: number;
+  clearance: number;
+  window: number;
+  limits: RoadLimits;
+  roadCode: SurfaceId;
+  shoulderCode: SurfaceId;
+  backgroundCode: SurfaceId;
+  amplitude: number;
+  wavelength: number;
+  ridged: number;
+  /** Corner mix: probabilities of [straight, sweeper, medium, tight, hairpin]. */
+  mix: [number, number, number, number, number];
+  treeSpacing: number;
+  treeBand: number;
+  treeDensity: number;
+  rockProb: number;
+  name: string;
+}
+
+const STYLES: Record<StageStyle, Style> = {
+  gravel: {
+    width: 7, shoulder: 1, falloff: 12, clearance: 40, window: 90,
+    limits: { maxGrade: 0.11, hairpinGrade: 0.06, crown: 0.03, maxBank: 0.04, statedMaxGrade: 0.15, statedMaxCrossSlope: 0.1 },
+    roadCode: 'gravel', shoulderCode: 'grass', backgroundCode: 'grass',
+    amplitude: 70, wavelength: 700, ridged: 0.15, mix: [0.3, 0.25, 0.3, 0.15, 0],
+    treeSpacing: 9, treeBand: 70, treeDensity: 0.55, rockProb: 0.04, name: 'Forest gravel',
+  },
+  tarmac: {
+    width: 7.5, shoulder: 1, falloff: 6.5, clearance: 22, window: 80,
+    limits: { maxGrade: 0.1, hairpinGrade: 0.05, crown: 0.025, maxBank: 0.04, statedMaxGrade: 0.15, statedMaxCrossSlope: 0.1 },
+    roadCode: 'tarmac', shoulderCode: 'gravel', backgroundCode: 'grass',
+    amplitude: 160, wavelength: 1300, ridged: 0.7, mix: [0.28, 0.12, 0.25, 0.12, 0.23],
+    treeSpacing: 18, treeBand: 50, treeDensity: 0.35, rockProb: 0.25, name: 'Mountain tarmac',
+  },
+  snow: {
+    width: 7, shoulder: 1, falloff: 10, clearance: 36, window: 90,
+    limits: { maxGrade: 0.1, hairpinGrade: 0.05, crown: 0.02, maxBank: 0.04, statedMaxGrade: 0.15, statedMaxCrossSlope: 0.1 },
+    roadCode: 'snow', shoulderCode: 'snow', backgroundCode: 'snow',
+    amplitude: 90, wavelength: 900, ridged: 0.3, mix: [0.3, 0.35, 0.25, 0.1, 0],
+    treeSpacing: 11, treeBand: 60, treeDensity: 0.45, rockProb: 0.03, name: 'Snow',
+  },
+};
+
+export function roadLimits(style: StageStyle): RoadLimits {
+  return STYLES[style].limits;
+}
+
+export interface GeneratedStage {
+  files: StageFiles;
+  /** File names as referenced from stage.toml. */
+  names: { stageToml: string; heightPng: string; surfacePng: string };
+  stage: Stage;
+}
+
+// ---------------------------------------------------------------- terrain noise
+
+function fbm(n: NoiseFunction2D, x: number, z: number, octaves: number): number {
+  let sum = 0, amp = 1, freq = 1, norm = 0;
+  for (let o = 0; o < octaves; o++) {
+    sum += amp * n(x * freq, z * freq);
+    norm += amp;
+    amp *= 0.5;
+    freq *= 2.03;
+  }
+  return sum / norm;
+}
+
+function ridged(n: NoiseFunction2D, x: number, z: number, octaves: number): number {
+  let sum = 0, amp = 1, freq = 1, norm = 0, weight = 1;
+  for (let o = 0; o < octaves; o++) {
+    const sig = (1 - Math.abs(n(x * freq, z * freq))) ** 2 * weight;
+    weight = Math.min(1, Math.max(0, sig * 2));
+    sum += amp * sig;
+    norm += amp;
+    amp *= 0.5;
+    freq *= 2.1;
+  }
+  return sum / norm;
+}
+
+// ---------------------------------------------------------------- road walk
+
+interface Walk {
+  xs: number[];
+  zs: number[];
+}
+
+function wrapAngle(a: number): number {
+  while (a > Math.PI) a -= 2 * Math.PI;
+  while (a < -Math.PI) a += 2 * Math.PI;
+  return a;
+}
+
+function generateWalk(rng: Rng, st: Style, totalM: number, x0: number, z0: number, side: number, natAt: (x: number, z: number) => number): Walk {
+  const margin = 60;
+  const lo = x0 + margin, hi = x0 + side - margin;
+  const loZ = z0 + margin, hiZ = z0 + side - margin;
+  const cx = x0 + side / 2, cz = z0 + side / 2;
+  const cell = st.clearance;
+  const gw = Math.ceil(side / cell) + 2;
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const xs: number[] = [];
+    const zs: number[] = [];
+    const ks: number[] = [];
+    // start near an edge, heading roughly to the centre
+    const a0 = rng() * 2 * Math.PI;
+    let x = cx + Math.sin(a0) * side * 0.36;
+    let z = cz + Math.cos(a0) * side * 0.36;
+    let th = Math.atan2(cx - x, cz - z) + randRange(rng, -0.6, 0.6);
+    let k = 0;
+    xs.push(x);
+    zs.push(z);
+    ks.push(0);
+    const hash = new Map<number, number[]>();
+    const hashAdd = (idx: number): void => {
+      const key = Math.floor((xs[idx]! - x0) / cell) * gw + Math.floor((zs[idx]! - z0) / cell);
+      const b = hash.get(key);
+      if (b) b.push(idx);
+      else hash.set(key, [idx]);
+    };
+    const rebuild = (): void => {
+      hash.clear();
+      for (let i = 0; i < xs.length; i++) hashAdd(i);
+    };
+    hashAdd(0);
+    const stack: { n: number; x: number; z: number; th: number; k: number }[] = [];
+    let pops = 0;
+    let fails = 0;
+    while (xs.length < totalM && pops < 400) {
+      let ok = false;
+      let best: { score: number; nx: number[]; nz: number[]; nk: number[]; sx: number; sz: number; sth: number } | null = null;
+      let found = 0;
+      for (let tries = 0; tries < 16; tries++) {
+        // choose segment
+        const r = rng();
+        let acc = 0, type = 0;
+        for (; type < 4; type++) {
+          acc += st.mix[type]!;
+          if (r < acc) break;
+        }
+        const phi = wrapAngle(Math.atan2(cx - x, cz - z) - th);
+        const dist = Math.hypot(cx - x, cz - z);
+        const pToward = 0.5 + 0.45 * Math.min(1, dist / (0.3 * side));
+        let dir = (rng() < pToward ? Math.sign(phi) : -Math.sign(phi)) || 1;
+        let kc = 0, hold = 0, ramp = 20;
+        if (type === 0) {
+          hold = randRange(rng, 40, 180);
+          ramp = Math.abs(k) > 0.03 ? 12 : 30;
+        } else {
+          let R: number, ang: number;
+          if (type === 1) { R = randRange(rng, 120, 350); ang = randRange(rng, 0.3, 1.0); ramp = 40; }
+          else if (type === 2) { R = randRange(rng, 35, 80); ang = randRange(rng, 0.6, 1.6); ramp = 22; }
+          else if (type === 3) { R = randRange(rng, 16, 28); ang = randRange(rng, 1.2, 1.8); ramp = 12; }
+          else { R = randRange(rng, 12, 16); ang = randRange(rng, 2.9, 3.1); ramp = 9; }
+          if (type === 4 && tries % 2 === 1) dir = -dir;
+          kc = dir / R;
+          // hold so that the total turn ≈ ang (ramps contribute half their length each)
+          hold = Math.max(2, (ang - Math.abs(kc) * ramp) / Math.abs(kc));
+        }
+        // simulate
+        const n0 = xs.length;
+        let sx = x, sz = z, sth = th;
+        const nx: number[] = [], nz: number[] = [], nk: number[] = [];
+        const steps = Math.round(ramp + hold);
+        let valid = true;
+        for (let s = 1; s <= steps; s++) {
+          const kk = s <= ramp ? k + ((kc - k) * s) / ramp : kc;
+          sth += kk;
+          sx += Math.sin(sth);
+          sz += Math.cos(sth);
+          if (sx < lo || sx > hi || sz < loZ || sz > hiZ) { valid = false; break; }
+          const idx = n0 + s - 1;
+          const gi = Math.floor((sx - x0) / cell), gj = Math.floor((sz - z0) / cell);
+          for (let a = -1; a <= 1 && valid; a++) {
+            for (let b = -1; b <= 1 && valid; b++) {
+              const bucket = hash.get((gi + a) * gw + gj + b);
+              if (!bucket) continue;
+              for (const q of bucket) {
+                if (q > idx - st.window) continue;
+                if (Math.hypot(xs[q]! - sx, zs[q]! - sz) < st.clearance) { valid = false; break; }
+              }
+            }
+          }
+          // self-proximity within this segment (long arcs)
+          if (valid && s > st.window) {
+            for (let q = 0; q < s - st.window; q += 2) {
+              if (Math.hypot(nx[q]! - sx, nz[q]! - sz) < st.clearance) { valid = false; break; }
+            }
+          }
+          if (!valid) break;
+          nx.push(sx); nz.push(sz); nk.push(kk);
+        }
+        if (!valid) { fails++; continue; }
+        // grade-aware choice (roads follow contours): metres of climb beyond the allowed grade
+        const L = nx.length;
+        const dh = Math.abs(natAt(nx[L - 1]!, nz[L - 1]!) - natAt(x, z));
+        let worst = 0;
+        for (let q = 20; q < L; q += 10) worst = Math.max(worst, Math.abs(natAt(nx[q]!, nz[q]!) - natAt(nx[q - 20]!, nz[q - 20]!)) - 40 * st.limits.maxGrade);
+        const score = Math.max(0, dh - st.limits.maxGrade * 0.8 * L) + worst + 2 * rng();
+        if (!best || score < best.score) best = { score, nx, nz, nk, sx, sz, sth };
+        if (++found >= 5) break;
+      }
+      if (best) {
+        const b = best;
+        stack.push({ n: xs.length, x, z, th, k });
+        for (let s = 0; s < b.nx.length; s++) {
+          xs.push(b.nx[s]!); zs.push(b.nz[s]!); ks.push(b.nk[s]!);
+          hashAdd(xs.length - 1);
+        }
+        x = b.sx; z = b.sz; th = b.sth; k = b.nk.length ? b.nk[b.nk.length - 1]! : k;
+        ok = true;
+      }
+      if (!ok) {
+        // backtrack one or two segments
+        const nb = 1 + (pops % 3 === 2 ? 1 : 0);
+        for (let b = 0; b < nb && stack.length; b++) {
+          const top = stack.pop()!;
+          xs.length = top.n; zs.length = top.n; ks.length = top.n;
+          x = top.x; z = top.z; th = top.th; k = top.k;
+        }
+        rebuild();
+        pops++;
+      }
+    }
+    void fails;
+    if (xs.length >= totalM) return { xs, zs };
+  }
+  throw new TerrainError('<generator>', 'lengthKm', 'a road length that fits in the map', `${totalM} m did not fit after 50 attempts`);
+}
+
+// ---------------------------------------------------------------- helpers
+
+function boxSmooth(a: Float64Array, radius: number, passes: number): Float64Array {
+  let src = a;
+  const n = a.length;
+  for (let p = 0; p < passes; p++) {
+    const dst = new Float64Array(n);
+    const pre = new Float64Array(n + 1);
+    for (let i = 0; i < n; i++) pre[i + 1] = pre[i]! + src[i]!;
+    for (let i = 0; i < n; i++) {
+      const l = Math.max(0, i - radius), r = Math.min(n - 1, i + radius);
+      dst[i] = (pre[r + 1]! - pre[l]!) / (r - l + 1);
+    }
+    src = dst;
+  }
+  return src;
+}
+
+function smoothstep(t: number): number {
+  const c = t < 0 ? 0 : t > 1 ? 1 : t;
+  return c * c * (3 - 2 * c);
+}
+
+function r1(v: number): number {
+  return Math.round(v * 10) / 10;
+}
+
+// ---------------------------------------------------------------- main
+
+export function generateStage(opts: GenerateOptions): GeneratedStage {
+  const style = opts.surface;
+  const st = STYLES[style];
+  if (!st) throw new TerrainError('<generator>', 'surface', 'gravel, tarmac or snow', String(style));
+  const size = opts.size ?? 1025;
+  if (!isPow2Plus1(size)) throw new TerrainError('<generator>', 'size', '2ⁿ+1 samples (e.g. 257, 513, 1025)', String(size));
+  const cell = opts.cellSize ?? 2;
+  const relief = opts.relief ?? 1;
+  const refine = opts.surfaceRefine ?? 2;
+  const lengthM = opts.lengthKm * 1000;
+  if (!(lengthM > 50)) throw new TerrainError('<generator>', 'lengthKm', 'a length > 0.05 km', String(opts.lengthKm));
+  const id = opts.id ?? `${style}-${opts.seed}`;
+  const name = opts.name ?? `${st.name} ${opts.seed}`;
+  const side = (size - 1) * cell;
+  const ox = -side / 2, oz = -side / 2;
+  const rng = createRng(opts.seed);
+
+  // 1. natural terrain
+  const noise = createNoise2D(createRng((opts.seed ^ 0x5bd1e995) >>> 0));
+  const nat = new Float32Array(size * size);
+  const inv = 1 / st.wavelength;
+  for (let j = 0; j < size; j++) {
+    for (let i = 0; i < size; i++) {
+      const x = (ox + i * cell) * inv, z = (oz + j * cell) * inv;
+      const f = fbm(noise, x, z, 6);
+      const rg = st.ridged > 0 ? ridged(noise, x + 31.7, z - 17.3, 5) : 0;
+      nat[j * size + i] = relief * st.amplitude * ((1 - st.ridged) * f + st.ridged * (2 * rg - 0.6));
+    }
+  }
+  const natAt = (x: number, z: number): number => {
+    const u = Math.min(size - 1.0001, Math.max(0, (x - ox) / cell));
+    const v = Math.min(size - 1.0001, Math.max(0, (z - oz) / cell));
+    const i = Math.floor(u), j = Math.floor(v), a = u - i, b = v - j;
+    const h00 = nat[j * size + i]!, h10 = nat[j * size + i + 1]!, h01 = nat[(j + 1) * size + i]!, h11 = nat[(j + 1) * size + i + 1]!;
+    return (1 - b) * ((1 - a) * h00 + a * h10) + b * ((1 - a) * h01 + a * h11);
+  };
+
+  // 2. road
+  const lead = 20;
+  const walk = generateWalk(rng, st, lengthM + 2 * lead + 10, ox, oz, side, natAt);
+  const ctrl: [number, number][] = [];
+  for (let i = 0; i < walk.xs.length; i += 8) ctrl.push([Math.round(walk.xs[i]! * 100) / 100, Math.round(walk.zs[i]! * 100) / 100]);
+  const last = walk.xs.length - 1;
+  if (last % 8 !== 0) ctrl.push([Math.round(walk.xs[last]! * 100) / 100, Math.round(walk.zs[last]! * 100) / 100]);
+  const road = Road.fromControlPoints(ctrl, st.width, natAt);
+  const n = road.count;
+  const P = road.points;
+
+  // curvature at road points (heading change per metre), smoothed
+  const heading = new Float64Array(n);
+  for (let k = 0; k < n; k++) {
+    const a = Math.max(0, k - 1), b = Math.min(n - 1, k + 1);
+    heading[k] = Math.atan2(P[3 * b]! - P[3 * a]!, P[3 * b + 2]! - P[3 * a + 2]!);
+  }
+  let kappa = new Float64Array(n);
+  for (let k = 1; k < n - 1; k++) {
+    kappa[k] = wrapAngle(heading[k + 1]! - heading[k - 1]!) / (road.distances[k + 1]! - road.distances[k - 1]!);
+  }
+  kappa = boxSmooth(kappa, 3, 2);
+
+  // 3. elevation profile: smooth, grade-limit, smooth
+  let hr = new Float64Array(n);
+  for (let k = 0; k < n; k++) hr[k] = P[3 * k + 1]!;
+  hr = boxSmooth(hr, 20, 3);
+  const lim = st.limits;
+  const gmax = new Float64Array(n);
+  for (let k = 0; k < n; k++) {
+    const R = 1 / Math.max(1e-6, Math.abs(kappa[k]!));
+    gmax[k] = R < 30 ? lim.hairpinGrade : R < 60 ? 0.5 * (lim.hairpinGrade + lim.maxGrade) : lim.maxGrade;
+  }
+  const gm = boxSmooth(gmax, 15, 1);
+  for (let k = 0; k < n; k++) gmax[k] = Math.min(gmax[k]!, gm[k]!) * 0.85; // margin for the final smoothing
+  for (let pass = 0; pass < 4; pass++) {
+    for (let k = 1; k < n; k++) {
+      const ds = road.distances[k]! - road.distances[k - 1]!;
+      const g = gmax[k]! * ds;
+      hr[k] = Math.min(hr[k - 1]! + g, Math.max(hr[k - 1]! - g, hr[k]!));
+    }
+    for (let k = n - 2; k >= 0; k--) {
+      const ds = road.distances[k + 1]! - road.distances[k]!;
+      const g = gmax[k]! * ds;
+      hr[k] = Math.min(hr[k + 1]! + g, Math.max(hr[k + 1]! - g, hr[k]!));
+    }
+  }
+  hr = boxSmooth(hr, 3, 2);
+  const bank = new Float64Array(n);
+  for (let k = 0; k < n; k++) bank[k] = -Math.sign(kappa[k]!) * Math.min(lim.maxBank, 6 * Math.abs(kappa[k]!));
+
+  // 4. carve
+  const halfW = st.width / 2;
+  const rInf = halfW + st.shoulder + 3 * st.falloff;
+  const N = size * size;
+  const bestD2 = new Float32Array(N).fill(Infinity);
+  const bestS = new Float32Array(N);
+  const bestL = new Float32Array(N);
+  const rasterize = (gx0: number, gz0: number, gc: number, gw: number, radius: number, d2a: Float32Array, sa: Float32Array, la: Float32Array): void => {
+    for (let k = 0; k < n - 1; k++) {
+      const ax = P[3 * k]!, az = P[3 * k + 2]!, bx = P[3 * k + 3]!, bz = P[3 * k + 5]!;
+      const ex = bx - ax, ez = bz - az;
+      const l2 = ex * ex + ez * ez;
+      const len = Math.sqrt(l2) || 1;
+      const i0 = Math.max(0, Math.floor((Math.min(ax, bx) - radius - gx0) / gc));
+      const i1 = Math.min(gw - 1, Math.ceil((Math.max(ax, bx) + radius - gx0) / gc));
+      const j0 = Math.max(0, Math.floor((Math.min(az, bz) - radius - gz0) / gc));
+      const j1 = Math.min(gw - 1, Math.ceil((Math.max(az, bz) + radius - gz0) / gc));
+      for (let j = j0; j <= j1; j++) {
+        const z = gz0 + j * gc;
+        for (let i = i0; i <= i1; i++) {
+          const x = gx0 + i * gc;
+          let f = l2 > 0 ? ((x - ax) * ex + (z - az) * ez) / l2 : 0;
+          f = f < 0 ? 0 : f > 1 ? 1 : f;
+          const qx = x - ax - f * ex, qz = z - az - f * ez;
+          const d2 = qx * qx + qz * qz;
+          const idx = j * gw + i;
+          if (d2 < d2a[idx]!) {
+            d2a[idx] = d2;
+            sa[idx] = k + f;
+            la[idx] = ((x - ax) * ez - (z - az) * ex) / len;
+          }
+        }
+      }
+    }
+  };
+  rasterize(ox, oz, cell, size, rInf, bestD2, bestS, bestL);
+  const lerpArr = (a: Float64Array, s: number): number => {
+    const k = Math.min(n - 2, Math.floor(s)), f = s - k;
+    return a[k]! + f * (a[k + 1]! - a[k]!);
+  };
+  const crossHeight = (s: number, lat: number): number => {
+    const base = lerpArr(hr, s);
+    const l = Math.max(-halfW, Math.min(halfW, lat));
+    // crown camber + superelevation (bank < 0 lowers the left side when turning left)
+    return base + lerpArr(bank, s) * l - lim.crown * Math.abs(l) - 0.05 * Math.max(0, Math.min(st.shoulder, Math.abs(lat) - halfW));
+  };
+  const heights = new Float32Array(N);
+  for (let idx = 0; idx < N; idx++) {
+    const d2 = bestD2[idx]!;
+    if (d2 >= rInf * rInf) {
+      heights[idx] = nat[idx]!;
+      continue;
+    }
+    const s = bestS[idx]!, lat = bestL[idx]!;
+    const target = crossHeight(s, lat);
+    const dist = Math.sqrt(d2);
+    // embankment/cut no steeper than ~1:1.2 where room allows (falloff grows with the height difference)
+    const fall = Math.min(3 * st.falloff, Math.max(st.falloff, 1.2 * Math.abs(target - nat[idx]!)));
+    const w = 1 - smoothstep((dist - halfW - st.shoulder - 1) / fall);
+    heights[idx] = nat[idx]! + w * (target - nat[idx]!);
+  }
+  const hf = Heightfield.fromFloat32(heights, size, size, { cellSize: cell, origin: { x: ox, z: oz } });
+
+  // 5. surface map
+  const sSize = (size - 1) * refine + 1;
+  const sCell = cell / refine;
+  const sD2 = new Float32Array(sSize * sSize).fill(Infinity);
+  const sS = new Float32Array(sSize * sSize);
+  const sL = new Float32Array(sSize * sSize);
+  rasterize(ox, oz, sCell, sSize, halfW + st.shoulder + 1, sD2, sS, sL);
+  const codes = new Uint8Array(sSize * sSize).fill(surfaceCode(st.backgroundCode));
+  const iceNoise = createNoise2D(createRng((opts.seed ^ 0x1ce) >>> 0));
+  const roadC = surfaceCode(st.roadCode), shoulderC = surfaceCode(st.shoulderCode), iceC = surfaceCode('ice');
+  for (let idx = 0; idx < codes.length; idx++) {
+    if (sD2[idx]! === Infinity) continue;
+    const lat = Math.abs(sL[idx]!);
+    const dist = Math.sqrt(sD2[idx]!);
+    if (dist <= halfW && lat <= halfW) {
+      let c = roadC;
+      if (style === 'snow') {
+        const s = sS[idx]!;
+        if (iceNoise(s * 2 / 60, 0.5) > 0.55) c = iceC; // ice patches tens of metres long
+      }
+      codes[idx] = c;
+    } else if (dist <= halfW + st.shoulder) codes[idx] = shoulderC;
+  }
+  const smap = new SurfaceMap(sSize, sSize, sCell, { x: ox, z: oz }, codes);
+
+  // 6. start / finish / checkpoints (distances along the resampled road)
+  const startD = lead;
+  const finishD = Math.min(road.lengthM - 5, lead + lengthM);
+  const stageLen = finishD - startD;
+  const cps = opts.checkpointsM ?? (() => {
+    const count = Math.max(1, Math.floor(stageLen / 1500));
+    return Array.from({ length: count }, (_, c) => (stageLen * (c + 1)) / (count + 1));
+  })();
+
+  // 7. scenery
+  const scen: StageToml['scenery'] = [];
+  if (opts.scenery ?? true) {
+    const trees: [number, number, number, number][] = [];
+    const rocks: [number, number, number, number][] = [];
+    const fences: [number, number, number, number][] = [];
+    const markers: [number, number, number, number][] = [];
+    const arches: [number, number, number, number][] = [];
+    const srng = createRng((opts.seed ^ 0x7ee5) >>> 0);
+    const dens = createNoise2D(createRng((opts.seed ^ 0xde75) >>> 0));
+    const proj = { distanceM: 0, lateralM: 0, index: 0 };
+    const S = st.treeSpacing;
+    const clear = halfW + st.shoulder + 2.5;
+    for (let gz = oz + S / 2; gz < oz + side - S / 2; gz += S) {
+      for (let gx = ox + S / 2; gx < ox + side - S / 2; gx += S) {
+        const x = gx + (srng() - 0.5) * S * 0.9;
+        const z = gz + (srng() - 0.5) * S * 0.9;
+        const rot = Math.round(srng() * 360);
+        const sc = Math.round((0.75 + 0.5 * srng()) * 100) / 100;
+        const pick = srng();
+        road.project(x, z, proj);
+        const lat = Math.abs(proj.lateralM);
+        if (lat < clear || lat > st.treeBand) continue;
+        const dens01 = 0.5 + 0.5 * dens(x / 150, z / 150);
+        if (pick < st.rockProb) rocks.push([r1(x), r1(z), rot, sc]);
+        else if (pick < st.treeDensity * (0.4 + dens01)) trees.push([r1(x), r1(z), rot, sc]);
+      }
+    }
+    // fences on the outside of tight corners and hairpins (tarmac) / fast sweepers (gravel, snow)
+    for (let k = 0; k < n; k += 2) {
+      const R = 1 / Math.max(1e-6, Math.abs(kappa[k]!));
+      const want = style === 'tarmac' ? R < 30 : R > 100 && R < 250 && k % 40 < 20;
+      const d = road.distances[k]!;
+      if (!want || d < startD || d > finishD) continue;
+      const side2 = -Math.sign(kappa[k]!) || 1; // outside of the turn: right when turning left
+      const off = halfW + st.shoulder + 1.5;
+      const hx = Math.sin(heading[k]!), hz = Math.cos(heading[k]!);
+      const lx = hz, lz = -hx; // left
+      fences.push([r1(P[3 * k]! + side2 * off * lx), r1(P[3 * k + 2]! + side2 * off * lz), Math.round((heading[k]! * 180) / Math.PI), 1]);
+    }
+    const post = (d: number, kind: 'marker' | 'arch'): void => {
+      const p = road.poseAt(d);
+      const lx = Math.cos(p.heading), lz = -Math.sin(p.heading);
+      const deg = Math.round((p.heading * 180) / Math.PI);
+      if (kind === 'arch') arches.push([r1(p.x), r1(p.z), deg, 1]);
+      else {
+        const off = p.width / 2 + st.shoulder + 1;
+        markers.push([r1(p.x + off * lx), r1(p.z + off * lz), deg, 1], [r1(p.x - off * lx), r1(p.z - off * lz), deg, 1]);
+      }
+    };
+    post(startD, 'arch');
+    post(finishD, 'arch');
+    for (const c of cps) post(startD + c, 'marker');
+    if (trees.length) scen.push({ kind: 'tree', radius_m: 0.4, height_m: style === 'tarmac' ? 9 : 16, items: trees });
+    if (rocks.length) scen.push({ kind: 'rock', radius_m: 1.2, height_m: 1.5, items: rocks });
+    if (fences.length) scen.push({ kind: 'fence', radius_m: 2, height_m: 1.1, items: fences });
+    scen.push({ kind: 'marker', radius_m: 0.3, height_m: 2, items: markers });
+    scen.push({ kind: 'arch', radius_m: 0.4, height_m: 5, items: arches });
+  }
+
+  // 8. files
+  const hpng = hf.toPng();
+  const names = { stageToml: 'stage.toml', heightPng: 'height.png', surfacePng: 'surface.png' };
+  const toml: StageToml = {
+    format: 1,
+    id,
+    name,
+    surface: st.roadCode,
+    seed: opts.seed,
+    heightmap: { file: names.heightPng, size, cell_size_m: cell, height_scale_m: hpng.heightScale, height_offset_m: hpng.heightOffset, origin_x_m: ox, origin_z_m: oz },
+    surface_map: { file: names.surfacePng, cell_size_m: sCell, origin_x_m: ox, origin_z_m: oz },
+    detail: { enabled: true, seed: (opts.seed % 100000) + 1, cell_size_m: 0.35, scale: 1 },
+    road: { width_m: st.width, points: ctrl, start_distance_m: Math.round(startD * 10) / 10, finish_distance_m: Math.floor(finishD * 10) / 10 },
+    checkpoints: cps.map((c) => ({ distance_m: Math.round((startD + c) * 10) / 10 })),
+    scenery: scen,
+  };
+  const files: StageFiles = { stageToml: stageTomlToString(toml), heightPng: hpng.bytes, surfacePng: smap.toPng() };
+  const stage = loadStage(files, `${id}/stage.toml`);
+  return { files, names, stage };
+}

@@ -1,0 +1,292 @@
+/**
+ * Stage files: `stage.toml` (schema below, validated with zod) + a 16-bit heightmap PNG + an 8-bit surface
+ * code PNG. The format is documented in terrain/README.md. `loadStage` is pure (no fs): the caller passes
+ * the file contents; `terrain/node.ts` reads them from a directory.
+ */
+import { parse as parseToml } from 'smol-toml';
+import { z } from 'zod';
+import { BSplineSurface, DetailLayer } from './bspline';
+import { TerrainError } from './errors';
+import { Heightfield } from './heightfield';
+import { createRng } from './prng';
+import { Road, type RoadProjection } from './road';
+import { SURFACE_IDS, SurfaceMap, type SurfaceId } from './surface';
+
+export const SCENERY_KINDS = ['tree', 'rock', 'fence', 'marker', 'arch', 'bush'] as const;
+export type SceneryKind = (typeof SCENERY_KINDS)[number];
+
+const num = z.number();
+const pos = z.number().positive();
+const xz = z.tuple([num, num]);
+
+export const StageTomlSchema = z.object({
+  format: z.literal(1),
+  id: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'a lowercase id like "forest-gravel"'),
+  name: z.string().min(1),
+  surface: z.enum(SURFACE_IDS as [SurfaceId, ...SurfaceId[]]),
+  seed: z.number().int().optional(),
+  heightmap: z.object({
+    file: z.string().min(1),
+    size: z.number().int().positive().optional(),
+    cell_size_m: pos,
+    height_scale_m: num,
+    height_offset_m: num,
+    origin_x_m: num.default(0),
+    origin_z_m: num.default(0),
+  }),
+  surface_map: z.object({
+    file: z.string().min(1),
+    cell_size_m: pos,
+    origin_x_m: num.default(0),
+    origin_z_m: num.default(0),
+  }),
+  detail: z
+    .object({
+      enabled: z.boolean().default(true),
+      seed: z.number().int().default(1),
+      cell_size_m: pos.default(0.35),
+      scale: z.number().nonnegative().default(1),
+    })
+    .optional(),
+  road: z.object({
+    width_m: pos,
+    widths_m: z.array(pos).optional(),
+    points: z.array(xz).min(2),
+    start_distance_m: z.number().nonnegative().default(0),
+    finish_distance_m: z.number().positive().optional(),
+  }),
+  checkpoints: z.array(z.object({ distance_m: z.number().nonnegative(), width_m: pos.optional() })).default([]),
+  scenery: z
+    .array(
+      z.object({
+        kind: z.enum(SCENERY_KINDS),
+        radius_m: pos,
+        height_m: pos,
+        /** [x, z, rot_y_deg, scale] */
+        items: z.array(z.tuple([num, num, num, pos])),
+      }),
+    )
+    .default([]),
+});
+export type StageToml = z.infer<typeof StageTomlSchema>;
+
+export interface StagePose {
+  distanceM: number;
+  x: number;
+  y: number;
+  z: number;
+  /** Rotation about +Y, forward = (sin θ, 0, cos θ). */
+  heading: number;
+  width: number;
+}
+
+export interface Checkpoint extends StagePose {}
+
+export interface SceneryItem {
+  kind: SceneryKind;
+  x: number;
+  y: number;
+  z: number;
+  rotY: number;
+  scale: number;
+  radius: number;
+  height: number;
+}
+
+export interface StageRoad {
+  /** Centreline xyz at ~2 m spacing. */
+  points: Float64Array;
+  widths: Float32Array;
+  /** Cumulative distance at each point, m. */
+  distances: Float64Array;
+  lengthM: number;
+  /** Nearest centreline point: distance along and signed lateral offset (left positive). */
+  project(x: number, z: number, out?: RoadProjection): RoadProjection;
+  poseAt(distanceM: number): StagePose;
+  /** The underlying polyline object. */
+  polyline: Road;
+}
+
+export interface Stage {
+  id: string;
+  name: string;
+  surface: SurfaceId;
+  /** Start-to-finish distance along the road, m. */
+  lengthM: number;
+  heightfield: Heightfield;
+  surfaceMap: SurfaceMap;
+  bspline: BSplineSurface;
+  road: StageRoad;
+  start: StagePose;
+  finish: StagePose;
+  checkpoints: Checkpoint[];
+  scenery: SceneryItem[];
+  /** The validated stage.toml contents. */
+  config: StageToml;
+}
+
+export interface StageFiles {
+  stageToml: string;
+  heightPng: Uint8Array;
+  surfacePng: Uint8Array;
+}
+
+function valueAt(obj: unknown, path: PropertyKey[]): unknown {
+  let o: unknown = obj;
+  for (const k of path) {
+    if (o === null || typeof o !== 'object') return undefined;
+    o = (o as Record<PropertyKey, unknown>)[k];
+  }
+  return o;
+}
+
+function show(v: unknown): string {
+  if (v === undefined) return 'nothing (missing)';
+  const s = JSON.stringify(v);
+  return s === undefined ? String(v) : s.length > 60 ? s.slice(0, 57) + '...' : s;
+}
+
+/** Parses and validates stage.toml text. */
+export function parseStageToml(text: string, fileName: string): StageToml {
+  let raw: unknown;
+  try {
+    raw = parseToml(text);
+  } catch (e) {
+    throw new TerrainError(fileName, '(toml syntax)', 'valid TOML', (e as Error).message.split('\n')[0] ?? 'a syntax error');
+  }
+  const r = StageTomlSchema.safeParse(raw);
+  if (!r.success) {
+    const issue = r.error.issues[0]!;
+    throw new TerrainError(fileName, issue.path.map(String).join('.') || '(root)', issue.message, show(valueAt(raw, issue.path)));
+  }
+  return r.data;
+}
+
+function dirOf(fileName: string): string {
+  const k = Math.max(fileName.lastIndexOf('/'), fileName.lastIndexOf('\\'));
+  return k >= 0 ? fileName.slice(0, k + 1) : '';
+}
+
+/** Builds a Stage from the contents of its three files. `fileName` is the stage.toml path (for errors). */
+export function loadStage(files: StageFiles, fileName: string): Stage {
+  const cfg = parseStageToml(files.stageToml, fileName);
+  const dir = dirOf(fileName);
+  const hm = cfg.heightmap;
+  const hf = Heightfield.fromPng(
+    files.heightPng,
+    { cellSize: hm.cell_size_m, heightScale: hm.height_scale_m, heightOffset: hm.height_offset_m, origin: { x: hm.origin_x_m, z: hm.origin_z_m }, size: hm.size },
+    dir + hm.file,
+  );
+  const sm = cfg.surface_map;
+  const surfaceMap = SurfaceMap.fromPng(files.surfacePng, { cellSize: sm.cell_size_m, origin: { x: sm.origin_x_m, z: sm.origin_z_m } }, dir + sm.file);
+  let detail: DetailLayer | null = null;
+  if (cfg.detail?.enabled && cfg.detail.scale > 0) {
+    const d = cfg.detail;
+    const weight = surfaceMap.field('detailAmplitudeM', hf.width);
+    detail = DetailLayer.random(createRng(d.seed), { cellSize: d.cell_size_m, amplitude: d.scale, weight });
+  }
+  const bspline = new BSplineSurface(hf, detail);
+  const rd = cfg.road;
+  if (rd.widths_m && rd.widths_m.length !== rd.points.length) {
+    throw new TerrainError(fileName, 'road.widths_m', `${rd.points.length} widths (one per road point)`, `${rd.widths_m.length}`);
+  }
+  rd.points.forEach(([x, zz], k) => {
+    if (x < hf.origin.x || x > hf.maxX || zz < hf.origin.z || zz > hf.maxZ) {
+      throw new TerrainError(fileName, `road.points.${k}`, `a point inside the heightmap [${hf.origin.x}, ${hf.maxX}] × [${hf.origin.z}, ${hf.maxZ}]`, show([x, zz]));
+    }
+  });
+  const poly = Road.fromControlPoints(rd.points, rd.widths_m ?? rd.width_m, (x, zz) => bspline.heightMacro(x, zz));
+  const poseAt = (d: number): StagePose => {
+    const p = poly.poseAt(d);
+    return { distanceM: Math.max(0, Math.min(poly.lengthM, d)), x: p.x, y: p.y, z: p.z, heading: p.heading, width: p.width };
+  };
+  const finishD = rd.finish_distance_m ?? poly.lengthM;
+  if (finishD > poly.lengthM + 1e-6) {
+    throw new TerrainError(fileName, 'road.finish_distance_m', `at most the road length ${poly.lengthM.toFixed(1)} m`, String(finishD));
+  }
+  if (rd.start_distance_m >= finishD) {
+    throw new TerrainError(fileName, 'road.start_distance_m', `less than the finish distance ${finishD} m`, String(rd.start_distance_m));
+  }
+  const checkpoints = cfg.checkpoints.map((c, k) => {
+    if (c.distance_m <= rd.start_distance_m || c.distance_m >= finishD) {
+      throw new TerrainError(fileName, `checkpoints.${k}.distance_m`, `a distance between start (${rd.start_distance_m}) and finish (${finishD.toFixed(1)})`, String(c.distance_m));
+    }
+    const p = poseAt(c.distance_m);
+    if (c.width_m !== undefined) p.width = c.width_m;
+    return p;
+  });
+  const scenery: SceneryItem[] = [];
+  for (const g of cfg.scenery) {
+    for (const [x, zz, rot, scale] of g.items) {
+      scenery.push({ kind: g.kind, x, y: bspline.heightMacro(x, zz), z: zz, rotY: (rot * Math.PI) / 180, scale, radius: g.radius_m * scale, height: g.height_m * scale });
+    }
+  }
+  const road: StageRoad = {
+    points: poly.points,
+    widths: poly.widths,
+    distances: poly.distances,
+    lengthM: poly.lengthM,
+    project: (x, zz, out) => poly.project(x, zz, out),
+    poseAt,
+    polyline: poly,
+  };
+  return {
+    id: cfg.id,
+    name: cfg.name,
+    surface: cfg.surface,
+    lengthM: finishD - rd.start_distance_m,
+    heightfield: hf,
+    surfaceMap,
+    bspline,
+    road,
+    start: poseAt(rd.start_distance_m),
+    finish: poseAt(finishD),
+    checkpoints,
+    scenery,
+    config: cfg,
+  };
+}
+
+function f(v: number, digits = 2): string {
+  const s = v.toFixed(digits);
+  return s.includes('.') ? s.replace(/0+$/, '').replace(/\.$/, '.0') : s;
+}
+
+/** Writes a StageToml deterministically (fixed key order and number formatting). */
+export function stageTomlToString(c: StageToml): string {
+  const L: string[] = [];
+  const q = (s: string): string => JSON.stringify(s);
+  L.push('# BitRally stage (format documented in terrain/README.md)');
+  L.push(`format = ${c.format}`, `id = ${q(c.id)}`, `name = ${q(c.name)}`, `surface = ${q(c.surface)}`);
+  if (c.seed !== undefined) L.push(`seed = ${c.seed}`);
+  const hm = c.heightmap;
+  L.push('', '[heightmap]', `file = ${q(hm.file)}`);
+  if (hm.size !== undefined) L.push(`size = ${hm.size}`);
+  L.push(`cell_size_m = ${f(hm.cell_size_m, 4)}`, `height_scale_m = ${f(hm.height_scale_m, 4)}`, `height_offset_m = ${f(hm.height_offset_m, 4)}`);
+  L.push(`origin_x_m = ${f(hm.origin_x_m, 4)}`, `origin_z_m = ${f(hm.origin_z_m, 4)}`);
+  const sm = c.surface_map;
+  L.push('', '[surface_map]', `file = ${q(sm.file)}`, `cell_size_m = ${f(sm.cell_size_m, 4)}`, `origin_x_m = ${f(sm.origin_x_m, 4)}`, `origin_z_m = ${f(sm.origin_z_m, 4)}`);
+  if (c.detail) {
+    const d = c.detail;
+    L.push('', '[detail]', `enabled = ${d.enabled}`, `seed = ${d.seed}`, `cell_size_m = ${f(d.cell_size_m, 4)}`, `scale = ${f(d.scale, 4)}`);
+  }
+  const r = c.road;
+  L.push('', '[road]', `width_m = ${f(r.width_m)}`, `start_distance_m = ${f(r.start_distance_m, 1)}`);
+  if (r.finish_distance_m !== undefined) L.push(`finish_distance_m = ${f(r.finish_distance_m, 1)}`);
+  if (r.widths_m) L.push(`widths_m = [${r.widths_m.map((w) => f(w)).join(', ')}]`);
+  L.push('# centreline control points [x_m, z_m] (centripetal Catmull-Rom, resampled every 2 m)');
+  L.push('points = [');
+  for (const [x, z] of r.points) L.push(`  [${f(x)}, ${f(z)}],`);
+  L.push(']');
+  for (const cp of c.checkpoints) {
+    L.push('', '[[checkpoints]]', `distance_m = ${f(cp.distance_m, 1)}`);
+    if (cp.width_m !== undefined) L.push(`width_m = ${f(cp.width_m)}`);
+  }
+  for (const g of c.scenery) {
+    L.push('', '[[scenery]]', `kind = ${q(g.kind)}`, `radius_m = ${f(g.radius_m)}`, `height_m = ${f(g.height_m)}`);
+    L.push('# [x_m, z_m, rot_y_deg, scale]', 'items = [');
+    for (const [x, z, rot, s] of g.items) L.push(`  [${f(x, 1)}, ${f(z, 1)}, ${f(rot, 0)}, ${f(s)}],`);
+    L.push(']');
+  }
+  return L.join('\n') + '\n';
+}
