@@ -6,7 +6,7 @@
  *
  * Resolution: steer 1/1000 of full lock, pedals 1/1000; buttons are a bitmask.
  */
-import { query } from 'bitecs';
+import { entitiesWith } from './queries';
 import type { SimWorld } from './world';
 
 export const STEER_SCALE = 1000;
@@ -99,7 +99,7 @@ export class HeldInput implements InputSource {
 export function applyControls(world: SimWorld): void {
   const c = world.c.Controls;
   const res = controlsResources(world);
-  for (const eid of query(world, [c])) {
+  for (const eid of entitiesWith(world, c)) {
     const src = res.sources.get(eid);
     const input = src ? src.next(world, eid) : neutralInput();
     const prev = c.buttons[eid]!;

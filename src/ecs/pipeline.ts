@@ -2,6 +2,7 @@
  * THE order of the fixed-step passes (ARCHITECTURE.md). One tick runs `pipeline` top to bottom.
  * `forcePasses` (passes 2–5) are also re-run by the integrator at each midpoint / RK4 stage.
  */
+import { commitRemovals } from 'bitecs';
 import type { SimWorld } from './world';
 import { applyBodyForces } from '../systems/sim/apply-body-forces';
 import { makeIntegrateBodies } from '../systems/sim/integrate-bodies';
@@ -35,6 +36,7 @@ export const pipeline: System[] = [
 
 /** Run one fixed tick and advance the clock. */
 export function runTick(world: SimWorld): void {
+  commitRemovals(world);
   for (const system of pipeline) system(world);
   world.tick += 1;
   world.time = world.tick * world.dt;

@@ -38,9 +38,11 @@ export class FixedStepScheduler {
       return ran;
     }
     this.accumulator += Math.max(0, realSeconds);
-    while (this.accumulator >= this.dt && ran < this.maxTicksPerFrame) {
+    // A relative epsilon so that time fed in exact multiples of dt is not lost to binary round-off.
+    const due = this.dt * (1 - 1e-9);
+    while (this.accumulator >= due && ran < this.maxTicksPerFrame) {
       this.tick();
-      this.accumulator -= this.dt;
+      this.accumulator = Math.max(0, this.accumulator - this.dt);
       ran++;
     }
     if (this.accumulator >= this.dt) {

@@ -2,14 +2,14 @@
  * First force pass: zero every body's force/torque accumulators, then add gravity and any constant applied
  * forces (scenario bodies). Later force passes (suspension, tires, aero…) add on top.
  */
-import { query } from 'bitecs';
+import { entitiesWith } from '../../ecs/queries';
 import type { SimWorld } from '../../ecs/world';
 import { applyForceAtPoint } from './rigid-body';
 
 export function applyBodyForces(world: SimWorld): void {
   const b = world.c.RigidBody;
   const g = world.gravity;
-  for (const eid of query(world, [b])) {
+  for (const eid of entitiesWith(world, b)) {
     const m = b.mass[eid]! * b.gravity[eid]!;
     b.fx[eid] = g.x * m;
     b.fy[eid] = g.y * m;
@@ -19,7 +19,7 @@ export function applyBodyForces(world: SimWorld): void {
     b.tz[eid] = 0;
   }
   const a = world.c.AppliedForce;
-  for (const eid of query(world, [b, a])) {
+  for (const eid of entitiesWith(world, b, a)) {
     // Point of application given in the body frame, carried with the body.
     const ax = a.ax[eid]!,
       ay = a.ay[eid]!,

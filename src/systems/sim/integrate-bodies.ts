@@ -16,28 +16,22 @@ function ensure(world: SimWorld, n: number): void {
   }
 }
 
+// Block offsets into the state vector, computed once per step (entities do not change inside a step).
+let offsets = new Int32Array(8);
+
 function gatherAll(world: SimWorld, y: Float64Array): void {
-  let o = 0;
-  for (const b of world.stateBlocks) {
-    b.gather(world, y, o);
-    o += b.size(world);
-  }
+  const blocks = world.stateBlocks;
+  for (let i = 0; i < blocks.length; i++) blocks[i]!.gather(world, y, offsets[i]!);
 }
 
 function scatterAll(world: SimWorld, y: Float64Array): void {
-  let o = 0;
-  for (const b of world.stateBlocks) {
-    b.scatter(world, y, o);
-    o += b.size(world);
-  }
+  const blocks = world.stateBlocks;
+  for (let i = 0; i < blocks.length; i++) blocks[i]!.scatter(world, y, offsets[i]!);
 }
 
 function derivativeAll(world: SimWorld, dy: Float64Array): void {
-  let o = 0;
-  for (const b of world.stateBlocks) {
-    b.derivative(world, dy, o);
-    o += b.size(world);
-  }
+  const blocks = world.stateBlocks;
+  for (let i = 0; i < blocks.length; i++) blocks[i]!.derivative(world, dy, offsets[i]!);
 }
 
 export function makeIntegrateBodies(evaluateForces: (world: SimWorld) => void): (world: SimWorld) => void {
@@ -47,8 +41,13 @@ export function makeIntegrateBodies(evaluateForces: (world: SimWorld) => void): 
       for (const b of world.stateBlocks) b.stepEuler(world, dt);
       return;
     }
+    const blocks = world.stateBlocks;
+    if (offsets.length < blocks.length) offsets = new Int32Array(blocks.length * 2);
     let n = 0;
-    for (const b of world.stateBlocks) n += b.size(world);
+    for (let i = 0; i < blocks.length; i++) {
+      offsets[i] = n;
+      n += blocks[i]!.size(world);
+    }
     ensure(world, n);
     const { y0, y, k, acc } = world.scratch;
     gatherAll(world, y0);

@@ -6,7 +6,7 @@
  * Derivatives (§4.3):
  *   ṙ = v,   Ṗ = F,   q̇ = ½ [0, ω] ⊗ q,   L̇ = τ
  */
-import { query } from 'bitecs';
+import { entitiesWith } from '../../ecs/queries';
 import type { SimWorld, StateBlock } from '../../ecs/world';
 
 const STRIDE = 13;
@@ -63,7 +63,7 @@ export function updateDerived(world: SimWorld, eid: number): void {
 
 function normalizeQuat(world: SimWorld, eid: number): void {
   const b = world.c.RigidBody;
-  const n = Math.hypot(b.qw[eid]!, b.qx[eid]!, b.qy[eid]!, b.qz[eid]!);
+  const n = Math.sqrt(b.qw[eid]! ** 2 + b.qx[eid]! ** 2 + b.qy[eid]! ** 2 + b.qz[eid]! ** 2);
   b.qw[eid] = b.qw[eid]! / n;
   b.qx[eid] = b.qx[eid]! / n;
   b.qy[eid] = b.qy[eid]! / n;
@@ -129,11 +129,11 @@ export function kineticEnergy(world: SimWorld, eid: number): number {
 export const rigidBodyBlock: StateBlock = {
   name: 'rigid-body',
   size(world) {
-    return query(world, [world.c.RigidBody]).length * STRIDE;
+    return entitiesWith(world, world.c.RigidBody).length * STRIDE;
   },
   gather(world, y, o) {
     const b = world.c.RigidBody;
-    for (const eid of query(world, [b])) {
+    for (const eid of entitiesWith(world, b)) {
       y[o++] = b.px[eid]!;
       y[o++] = b.py[eid]!;
       y[o++] = b.pz[eid]!;
@@ -151,7 +151,7 @@ export const rigidBodyBlock: StateBlock = {
   },
   scatter(world, y, o) {
     const b = world.c.RigidBody;
-    for (const eid of query(world, [b])) {
+    for (const eid of entitiesWith(world, b)) {
       b.px[eid] = y[o++]!;
       b.py[eid] = y[o++]!;
       b.pz[eid] = y[o++]!;
@@ -163,7 +163,7 @@ export const rigidBodyBlock: StateBlock = {
         qx = y[o++]!,
         qy = y[o++]!,
         qz = y[o++]!;
-      const n = Math.hypot(qw, qx, qy, qz);
+      const n = Math.sqrt(qw * qw + qx * qx + qy * qy + qz * qz);
       b.qw[eid] = qw / n;
       b.qx[eid] = qx / n;
       b.qy[eid] = qy / n;
@@ -176,7 +176,7 @@ export const rigidBodyBlock: StateBlock = {
   },
   derivative(world, dy, o) {
     const b = world.c.RigidBody;
-    for (const eid of query(world, [b])) {
+    for (const eid of entitiesWith(world, b)) {
       const qw = b.qw[eid]!,
         qx = b.qx[eid]!,
         qy = b.qy[eid]!,
@@ -204,7 +204,7 @@ export const rigidBodyBlock: StateBlock = {
     // Semi-implicit Euler: momenta first, then positions with the new velocities; the orientation is advanced
     // by the exact rotation exp(½ω dt) so that it stays on the unit sphere.
     const b = world.c.RigidBody;
-    for (const eid of query(world, [b])) {
+    for (const eid of entitiesWith(world, b)) {
       b.Px[eid] = b.Px[eid]! + b.fx[eid]! * dt;
       b.Py[eid] = b.Py[eid]! + b.fy[eid]! * dt;
       b.Pz[eid] = b.Pz[eid]! + b.fz[eid]! * dt;
@@ -218,7 +218,7 @@ export const rigidBodyBlock: StateBlock = {
       const wx = b.wx[eid]!,
         wy = b.wy[eid]!,
         wz = b.wz[eid]!;
-      const wn = Math.hypot(wx, wy, wz);
+      const wn = Math.sqrt(wx * wx + wy * wy + wz * wz); // (Math.hypot is slow in V8)
       if (wn > 0) {
         const h = 0.5 * wn * dt;
         const s = Math.sin(h) / wn;
@@ -241,7 +241,7 @@ export const rigidBodyBlock: StateBlock = {
   },
   normalize(world) {
     const b = world.c.RigidBody;
-    for (const eid of query(world, [b])) {
+    for (const eid of entitiesWith(world, b)) {
       normalizeQuat(world, eid);
       updateDerived(world, eid);
     }

@@ -1,0 +1,229 @@
+/**
+ * Stage dressing: the road ribbon (draped on the B-spline surface, a few cm above it, coloured by the
+ * stage's surface with darker wheel tracks), scenery as thin instances (trees, rocks, fences, markers,
+ * bushes), the start and finish gantries and checkpoint banners.
+ */
+import type { Scene } from '@babylonjs/core/scene';
+import { Mesh } from '@babylonjs/core/Meshes/mesh';
+import { VertexData } from '@babylonjs/core/Meshes/mesh.vertexData';
+import '@babylonjs/core/Meshes/thinInstanceMesh';
+import { StandardMaterial } from '@babylonjs/core/Materials/standardMaterial';
+import { Color3 } from '@babylonjs/core/Maths/math.color';
+import { Matrix, Quaternion, Vector3 } from '@babylonjs/core/Maths/math.vector';
+import { CreateCylinder } from '@babylonjs/core/Meshes/Builders/cylinderBuilder';
+import { CreateBox } from '@babylonjs/core/Meshes/Builders/boxBuilder';
+import { CreateIcoSphere } from '@babylonjs/core/Meshes/Builders/icoSphereBuilder';
+import type { ShadowGenerator } from '@babylonjs/core/Lights/Shadows/shadowGenerator';
+import type { Stage, StagePose } from '../../../terrain/stage';
+import { GROUND_COLORS } from './terrain-view';
+
+function mat(scene: Scene, name: string, c: [number, number, number], opts: { emissive?: number } = {}): StandardMaterial {
+  const m = new StandardMaterial(name, scene);
+  m.diffuseColor = new Color3(c[0], c[1], c[2]);
+  m.specularColor = new Color3(0.05, 0.05, 0.05);
+  if (opts.emissive) m.emissiveColor = new Color3(c[0] * opts.emissive, c[1] * opts.emissive, c[2] * opts.emissive);
+  return m;
+}
+
+export class StageView {
+  readonly meshes: Mesh[] = [];
+  triangles = 0;
+
+  constructor(
+    private readonly scene: Scene,
+    private readonly stage: Stage,
+    shadows: ShadowGenerator | null,
+  ) {
+    this.buildRoad();
+    this.buildScenery(shadows);
+    this.buildGantry(stage.start, 'START', [0.85, 0.1, 0.1]);
+    this.buildGantry(stage.finish, 'FINISH', [0.1, 0.1, 0.1]);
+    for (const cp of stage.checkpoints) this.buildBanner(cp);
+    for (const m of this.meshes) this.triangles += (m.getTotalIndices() / 3) * Math.max(1, m.thinInstanceCount);
+  }
+
+  private buildRoad(): void {
+    const road = this.stage.road;
+    const n = road.points.length / 3;
+    const ACROSS = 7; // vertices across: edge, shoulder, track, centre, track, shoulder, edge
+    const u = [-1, -0.9, -0.45, 0, 0.45, 0.9, 1];
+    const positions = new Float32Array(n * ACROSS * 3);
+    const colors = new Float32Array(n * ACROSS * 4);
+    const base = GROUND_COLORS[this.stage.surface];
+    const bs = this.stage.bspline;
+    for (let k = 0; k < n; k++) {
+      const x = road.points[3 * k]!;
+      const z = road.points[3 * k + 2]!;
+      const kp = Math.min(n - 1, k + 1);
+      const km = Math.max(0, k - 1);
+      let dx = road.points[3 * kp]! - road.points[3 * km]!;
+      let dz = road.points[3 * kp + 2]! - road.points[3 * km + 2]!;
+      const l = Math.hypot(dx, dz) || 1;
+      dx /= l;
+      dz /= l;
+      // left of travel = (cos θ, 0, −sin θ) with forward (sin θ, 0, cos θ) = (dx, dz)
+      const lx = dz;
+      const lz = -dx;
+      const hw = road.widths[k]! / 2;
+      for (let a = 0; a < ACROSS; a++) {
+        const px = x + lx * hw * u[a]!;
+        const pz = z + lz * hw * u[a]!;
+        const v = k * ACROSS + a;
+        positions[3 * v] = px;
+        positions[3 * v + 1] = bs.height(px, pz) + 0.04;
+        positions[3 * v + 2] = pz;
+        const edge = Math.abs(u[a]!) === 1;
+        const track = Math.abs(u[a]!) === 0.45;
+        const f = edge ? 0.97 : track ? 0.82 : 1;
+        const e = edge ? 0.15 : 0; // edges blend toward the verge
+        colors[4 * v] = (base[0] * (1 - e) + GROUND_COLORS.dirt[0] * e) * f;
+        colors[4 * v + 1] = (base[1] * (1 - e) + GROUND_COLORS.dirt[1] * e) * f;
+        colors[4 * v + 2] = (base[2] * (1 - e) + GROUND_COLORS.dirt[2] * e) * f;
+        colors[4 * v + 3] = 1;
+      }
+    }
+    const indices: number[] = [];
+    for (let k = 0; k < n - 1; k++)
+      for (let a = 0; a < ACROSS - 1; a++) {
+        const p = k * ACROSS + a;
+        indices.push(p, p + 1, p + ACROSS, p + 1, p + ACROSS + 1, p + ACROSS);
+      }
+    const normals: number[] = [];
+    VertexData.ComputeNormals(positions, indices, normals);
+    for (let i = 1; i < normals.length; i += 3) if (normals[i]! < 0) { normals[i - 1] = -normals[i - 1]!; normals[i] = -normals[i]!; normals[i + 1] = -normals[i + 1]!; }
+    const vd = new VertexData();
+    vd.positions = positions;
+    vd.colors = colors;
+    vd.indices = indices;
+    vd.normals = normals;
+    const mesh = new Mesh('road', this.scene);
+    vd.applyToMesh(mesh);
+    const m = mat(this.scene, 'roadMat', [1, 1, 1]);
+    m.backFaceCulling = false;
+    m.zOffset = -2;
+    mesh.material = m;
+    mesh.receiveShadows = true;
+    mesh.isPickable = false;
+    mesh.freezeWorldMatrix();
+    this.meshes.push(mesh);
+  }
+
+  private buildScenery(shadows: ShadowGenerator | null): void {
+    const s = this.scene;
+    const trunkMat = mat(s, 'trunk', [0.3, 0.2, 0.12]);
+    const leafMat = mat(s, 'leaf', [0.12, 0.28, 0.12]);
+    const rockMat = mat(s, 'rock', [0.45, 0.43, 0.4]);
+    const fenceMat = mat(s, 'fence', [0.55, 0.42, 0.28]);
+    const markerMat = mat(s, 'marker', [0.95, 0.95, 0.95], { emissive: 0.2 });
+    const bushMat = mat(s, 'bush', [0.2, 0.33, 0.14]);
+    // unit-sized prototypes: radius 1, height 1 (scaled per item from radius/height)
+    const trunk = CreateCylinder('treeTrunk', { height: 0.3, diameterTop: 0.25, diameterBottom: 0.35, tessellation: 6 }, s);
+    trunk.bakeTransformIntoVertices(Matrix.Translation(0, 0.15, 0));
+    trunk.material = trunkMat;
+    const crown = CreateCylinder('treeCrown', { height: 0.8, diameterTop: 0, diameterBottom: 2, tessellation: 7 }, s);
+    crown.bakeTransformIntoVertices(Matrix.Translation(0, 0.6, 0));
+    crown.material = leafMat;
+    const rock = CreateIcoSphere('rock', { radius: 1, subdivisions: 1, flat: true }, s);
+    rock.bakeTransformIntoVertices(Matrix.Scaling(1, 0.6, 0.85).multiply(Matrix.Translation(0, 0.35, 0)));
+    rock.material = rockMat;
+    const fence = CreateBox('fence', { width: 2, height: 1, depth: 0.08 }, s);
+    fence.bakeTransformIntoVertices(Matrix.Translation(0, 0.5, 0));
+    fence.material = fenceMat;
+    const marker = CreateBox('marker', { width: 0.3, height: 1, depth: 0.3 }, s);
+    marker.bakeTransformIntoVertices(Matrix.Translation(0, 0.5, 0));
+    marker.material = markerMat;
+    const bush = CreateIcoSphere('bush', { radius: 1, subdivisions: 1 }, s);
+    bush.bakeTransformIntoVertices(Matrix.Scaling(1, 0.7, 1).multiply(Matrix.Translation(0, 0.4, 0)));
+    bush.material = bushMat;
+    const groups = new Map<string, { protos: Mesh[]; mats: Matrix[] }>([
+      ['tree', { protos: [trunk, crown], mats: [] }],
+      ['rock', { protos: [rock], mats: [] }],
+      ['fence', { protos: [fence], mats: [] }],
+      ['marker', { protos: [marker], mats: [] }],
+      ['arch', { protos: [marker], mats: [] }],
+      ['bush', { protos: [bush], mats: [] }],
+    ]);
+    const q = new Quaternion();
+    for (const it of this.stage.scenery) {
+      const g = groups.get(it.kind)!;
+      Quaternion.RotationYawPitchRollToRef(it.rotY, 0, 0, q);
+      const r = it.kind === 'fence' || it.kind === 'marker' || it.kind === 'arch' ? 1 : it.radius;
+      g.mats.push(Matrix.Compose(new Vector3(r, it.height, r), q, new Vector3(it.x, it.y - 0.1, it.z)));
+    }
+    for (const [, g] of groups) {
+      for (const p of g.protos) {
+        if (g.mats.length === 0) {
+          p.setEnabled(false);
+          continue;
+        }
+        if (p.thinInstanceCount > 0) {
+          // marker shared by 'marker' and 'arch'
+          for (const m of g.mats) p.thinInstanceAdd(m, false);
+          p.thinInstanceRefreshBoundingInfo(false);
+        } else {
+          p.thinInstanceAdd(g.mats, true);
+          p.thinInstanceRefreshBoundingInfo(false);
+        }
+        p.isPickable = false;
+        p.receiveShadows = true;
+        if (!this.meshes.includes(p)) this.meshes.push(p);
+      }
+    }
+    void shadows; // scenery does not cast into the car-focused shadow map (keeps it sharp)
+  }
+
+  private buildGantry(p: StagePose, _label: string, color: [number, number, number]): void {
+    const s = this.scene;
+    const m = mat(s, `gantry_${_label}`, color, { emissive: 0.3 });
+    const white = mat(s, `gantryWhite_${_label}`, [0.95, 0.95, 0.95], { emissive: 0.2 });
+    const w = p.width + 3;
+    const lx = Math.cos(p.heading);
+    const lz = -Math.sin(p.heading);
+    const parts: Mesh[] = [];
+    for (const side of [-1, 1]) {
+      const x = p.x + lx * side * w * 0.5;
+      const z = p.z + lz * side * w * 0.5;
+      const post = CreateBox(`post_${_label}`, { width: 0.35, height: 5.5, depth: 0.35 }, s);
+      post.position.set(x, this.stage.bspline.height(x, z) + 2.75, z);
+      post.material = white;
+      parts.push(post);
+    }
+    const beam = CreateBox(`beam_${_label}`, { width: w, height: 1.1, depth: 0.3 }, s);
+    beam.position.set(p.x, Math.max(this.stage.bspline.height(p.x, p.z) + 5.2, 0), p.z);
+    beam.rotation.y = p.heading;
+    beam.material = m;
+    parts.push(beam);
+    // chequered line on the road
+    const line = CreateBox(`line_${_label}`, { width: p.width, height: 0.02, depth: 0.6 }, s);
+    line.position.set(p.x, this.stage.bspline.height(p.x, p.z) + 0.06, p.z);
+    line.rotation.y = p.heading;
+    line.material = white;
+    parts.push(line);
+    for (const part of parts) {
+      part.isPickable = false;
+      part.freezeWorldMatrix();
+      this.meshes.push(part);
+    }
+  }
+
+  private buildBanner(p: StagePose): void {
+    const s = this.scene;
+    const m = mat(s, 'cpMat', [1.0, 0.75, 0.05], { emissive: 0.35 });
+    const lx = Math.cos(p.heading);
+    const lz = -Math.sin(p.heading);
+    for (const side of [-1, 1]) {
+      const x = p.x + lx * side * (p.width * 0.5 + 0.8);
+      const z = p.z + lz * side * (p.width * 0.5 + 0.8);
+      const flag = CreateBox('cpFlag', { width: 0.25, height: 2.4, depth: 0.25 }, s);
+      flag.position.set(x, this.stage.bspline.height(x, z) + 1.2, z);
+      flag.material = m;
+      flag.isPickable = false;
+      flag.freezeWorldMatrix();
+      this.meshes.push(flag);
+    }
+  }
+
+  dispose(): void {
+    for (const m of this.meshes) m.dispose(false, true);
+  }
+}
