@@ -358,7 +358,7 @@ export class BSplineSurface {
     const f = (s: number): number => origin.y + dy * s - this.height(origin.x + dx * s, origin.z + dz * s);
     let s0 = 0;
     let f0 = f(0);
-    if (f0 <= 0) return this.hitAt(origin, dx, dy, dz, 0);
+    if (f0 <= 0) return this.hitAt(origin, dx, dz, 0);
     while (s0 < maxDist) {
       // conservative step: never jump further than the vertical gap allows on steep terrain (slope ≤ ~4)
       const step = Math.max(Math.min(baseStep, Math.max(0.01, f0 / (Math.abs(dy) + 4 * horiz + 1e-9))), 1e-3);
@@ -371,7 +371,7 @@ export class BSplineSurface {
           if (f(mid) > 0) lo = mid;
           else hi = mid;
         }
-        return this.hitAt(origin, dx, dy, dz, hi);
+        return this.hitAt(origin, dx, dz, hi);
       }
       s0 = s1;
       f0 = f1;
@@ -380,7 +380,7 @@ export class BSplineSurface {
     return null;
   }
 
-  private hitAt(o: Vec3, dx: number, dy: number, dz: number, s: number): RayHit {
+  private hitAt(o: Vec3, dx: number, dz: number, s: number): RayHit {
     const x = o.x + dx * s;
     const z = o.z + dz * s;
     const t = this.tmp;

@@ -365,18 +365,18 @@ export function generateStage(opts: GenerateOptions): GeneratedStage {
     const a = Math.max(0, k - 1), b = Math.min(n - 1, k + 1);
     heading[k] = Math.atan2(P[3 * b]! - P[3 * a]!, P[3 * b + 2]! - P[3 * a + 2]!);
   }
-  let kappa = new Float64Array(n);
+  let kappa: Float64Array = new Float64Array(n);
   for (let k = 1; k < n - 1; k++) {
     kappa[k] = wrapAngle(heading[k + 1]! - heading[k - 1]!) / (road.distances[k + 1]! - road.distances[k - 1]!);
   }
   kappa = boxSmooth(kappa, 3, 2);
 
   // 3. elevation profile: smooth, grade-limit, smooth
-  let hr = new Float64Array(n);
+  let hr: Float64Array = new Float64Array(n);
   for (let k = 0; k < n; k++) hr[k] = P[3 * k + 1]!;
   hr = boxSmooth(hr, 20, 3);
   const lim = st.limits;
-  const gmax = new Float64Array(n);
+  const gmax: Float64Array = new Float64Array(n);
   for (let k = 0; k < n; k++) {
     const R = 1 / Math.max(1e-6, Math.abs(kappa[k]!));
     gmax[k] = R < 30 ? lim.hairpinGrade : R < 60 ? 0.5 * (lim.hairpinGrade + lim.maxGrade) : lim.maxGrade;

@@ -40,3 +40,15 @@ export {
   type SceneryItem,
 } from './stage';
 export { generateStage, roadLimits, type GenerateOptions, type GeneratedStage, type RoadLimits, type StageStyle } from './generate';
+export {
+  GeoMipmap,
+  EDGE_NEG_X,
+  EDGE_POS_X,
+  EDGE_NEG_Z,
+  EDGE_POS_Z,
+  type GeoMipmapOptions,
+  type LodCamera,
+  type SelectedBlock,
+  type BlockMesh,
+} from './geomipmap';
+export { SHIPPED_STAGES } from './shipped';

@@ -5,15 +5,9 @@
  * `npm run stage -- build-shipped` regenerates the stages shipped in src/content/stages/.
  */
 import { join } from 'node:path';
-import { generateStage, type GenerateOptions, type StageStyle } from '../../terrain/index';
+import { generateStage, SHIPPED_STAGES, type GenerateOptions, type StageStyle } from '../../terrain/index';
 import { loadStageFromDir, writeStageFiles } from '../../terrain/node';
 
-export const SHIPPED: (GenerateOptions & { id: string })[] = [
-  { id: 'forest-gravel', name: 'Metsäpolku (forest gravel)', seed: 3101, lengthKm: 5.4, surface: 'gravel' },
-  { id: 'col-tarmac', name: 'Col de Bitre (mountain tarmac)', seed: 2207, lengthKm: 4.3, surface: 'tarmac' },
-  { id: 'snow-ridge', name: 'Snøkam (snow)', seed: 4409, lengthKm: 4.3, surface: 'snow' },
-  { id: 'test-short', name: 'Test short', seed: 7, lengthKm: 0.6, surface: 'gravel', size: 257, relief: 0.05, checkpointsM: [300] },
-];
 
 function arg(args: string[], name: string): string | undefined {
   const i = args.indexOf(name);
@@ -79,7 +73,7 @@ function main(argv: string[]): void {
   } else if (cmd === 'build-shipped') {
     const root = join(process.cwd(), 'src/content/stages');
     const only = arg(args, '--only');
-    for (const s of SHIPPED) if (!only || only.split(',').includes(s.id)) generate(s, join(root, s.id));
+    for (const s of SHIPPED_STAGES) if (!only || only.split(',').includes(s.id)) generate(s, join(root, s.id));
   } else {
     process.stdout.write('usage: npm run stage -- generate --seed N --length-km L --surface gravel|tarmac|snow --out DIR\n       npm run stage -- info DIR\n       npm run stage -- build-shipped [--only id,id]\n');
     if (cmd !== undefined && cmd !== 'help' && cmd !== '--help') process.exit(2);

@@ -1,0 +1,157 @@
+import { describe, it, expect } from 'vitest';
+import { BSplineSurface, GeoMipmap, Heightfield, createRng, EDGE_NEG_X, EDGE_POS_X, EDGE_NEG_Z, EDGE_POS_Z, type LodCamera } from '../../terrain';
+
+function terrain(n = 129, seed = 5): BSplineSurface {
+  const rng = createRng(seed);
+  const h = new Float32Array(n * n);
+  for (let j = 0; j < n; j++) for (let i = 0; i < n; i++) h[j * n + i] = 30 * Math.sin(i / 9) * Math.cos(j / 13) + 4 * rng() + (i > 64 ? 10 : 0);
+  return new BSplineSurface(Heightfield.fromFloat32(h, n, n, { cellSize: 2, origin: { x: -128, z: -128 } }));
+}
+
+/** Column-major GL perspective × right-handed lookAt. */
+function camera(eye: [number, number, number], target: [number, number, number], fovY = 1.0, aspect = 16 / 9): LodCamera {
+  const [ex, ey, ez] = eye;
+  let fx = target[0] - ex, fy = target[1] - ey, fz = target[2] - ez;
+  let l = Math.hypot(fx, fy, fz);
+  fx /= l; fy /= l; fz /= l;
+  // s = f × up(0,1,0)
+  let sx = -fz, sy = 0, sz = fx;
+  l = Math.hypot(sx, sy, sz);
+  sx /= l; sy /= l; sz /= l;
+  const ux = sy * fz - sz * fy, uy = sz * fx - sx * fz, uz = sx * fy - sy * fx;
+  const V = [sx, ux, -fx, 0, sy, uy, -fy, 0, sz, uz, -fz, 0, -(sx * ex + sy * ey + sz * ez), -(ux * ex + uy * ey + uz * ez), fx * ex + fy * ey + fz * ez, 1];
+  const f = 1 / Math.tan(fovY / 2), near = 0.5, far = 5000;
+  const P = [f / aspect, 0, 0, 0, 0, f, 0, 0, 0, 0, (far + near) / (near - far), -1, 0, 0, (2 * far * near) / (near - far), 0];
+  const M = new Float32Array(16);
+  for (let c = 0; c < 4; c++) for (let r = 0; r < 4; r++) {
+    let s = 0;
+    for (let k = 0; k < 4; k++) s += P[k * 4 + r]! * V[c * 4 + k]!;
+    M[c * 4 + r] = s;
+  }
+  return { position: { x: ex, y: ey, z: ez }, viewProj: M, fovY, viewportHeightPx: 1080 };
+}
+
+function edgeSegments(g: GeoMipmap, id: number, level: number, mask: number, axis: 0 | 2, value: number): Set<string> {
+  const { positions } = g.blockMesh(id, level);
+  const idx = g.indices(level, mask);
+  const segs = new Set<string>();
+  const key = (v: number): string => `${positions[3 * v]},${positions[3 * v + 1]},${positions[3 * v + 2]}`;
+  for (let t = 0; t < idx.length; t += 3) {
+    for (let e = 0; e < 3; e++) {
+      const a = idx[t + e]!, b = idx[t + ((e + 1) % 3)]!;
+      if (positions[3 * a + axis] === value && positions[3 * b + axis] === value) segs.add([key(a), key(b)].sort().join('|'));
+    }
+  }
+  return segs;
+}
+
+describe('GeoMipmap', () => {
+  for (const subdivide of [0, 1]) {
+    it(`has no cracks for any allowed LOD pair (subdivide=${subdivide})`, () => {
+      const g = new GeoMipmap(terrain(), { blockSize: 17, subdivide });
+      const nb = g.blocksPerSide;
+      for (let a = 0; a <= g.maxLevel; a++) {
+        for (const b of [a - 1, a, a + 1]) {
+          if (b < 0 || b > g.maxLevel) continue;
+          // X neighbours: block (1,1) and (2,1); Z neighbours: (1,1) and (1,2)
+          const A = nb + 1;
+          for (const [B, axis, maskA, maskB] of [[A + 1, 0, EDGE_POS_X, EDGE_NEG_X], [A + nb, 2, EDGE_POS_Z, EDGE_NEG_Z]] as const) {
+            const bb = g.blockBounds(A);
+            const value = axis === 0 ? bb.maxX : bb.maxZ;
+            const sa = edgeSegments(g, A, a, b > a ? maskA : 0, axis, value);
+            const sb = edgeSegments(g, B, b, a > b ? maskB : 0, axis, value);
+            expect(sa.size).toBe(g.quadsPerSide(Math.max(a, b)));
+            expect([...sa].sort()).toEqual([...sb].sort());
+          }
+        }
+      }
+    });
+  }
+
+  it('winds triangles counter-clockwise from above and covers each block', () => {
+    const g = new GeoMipmap(terrain(), { blockSize: 17 });
+    for (let L = 0; L <= g.maxLevel; L++) {
+      for (let mask = 0; mask < 16; mask++) {
+        if (L === g.maxLevel && mask) continue;
+        const { positions } = g.blockMesh(5, L);
+        const idx = g.indices(L, mask);
+        let area = 0;
+        for (let t = 0; t < idx.length; t += 3) {
+          const a = idx[t]!, b = idx[t + 1]!, c = idx[t + 2]!;
+          const bx = positions[3 * b]! - positions[3 * a]!, bz = positions[3 * b + 2]! - positions[3 * a + 2]!;
+          const cx = positions[3 * c]! - positions[3 * a]!, cz = positions[3 * c + 2]! - positions[3 * a + 2]!;
+          const ny = bz * cx - bx * cz;
+          expect(ny).toBeGreaterThan(0);
+          area += ny / 2;
+        }
+        expect(area).toBeCloseTo(32 * 32, 6);
+      }
+    }
+  });
+
+  it('neighbours differ by at most one level, error bound holds, LOD never increases with distance', () => {
+    const s = terrain();
+    const g = new GeoMipmap(s, { blockSize: 17 });
+    const nb = g.blocksPerSide;
+    let prev: Int32Array | null = null;
+    for (let hgt = 20; hgt < 3000; hgt *= 1.5) {
+      const cam = camera([-100, hgt, -100], [0, 0, 0]);
+      const sel = g.select(cam, 2);
+      const lv = Int32Array.from(g.lastLevels());
+      for (let bz = 0; bz < nb; bz++) for (let bx = 0; bx < nb; bx++) {
+        const id = bz * nb + bx;
+        if (bx + 1 < nb) expect(Math.abs(lv[id]! - lv[id + 1]!)).toBeLessThanOrEqual(1);
+        if (bz + 1 < nb) expect(Math.abs(lv[id]! - lv[id + nb]!)).toBeLessThanOrEqual(1);
+      }
+      const C = GeoMipmap.switchFactor(cam.fovY, cam.viewportHeightPx, 2);
+      // every coarser-than-finest choice keeps the projected error ≤ τ (level 0 is the finest there is)
+      for (const b of sel) if (b.level > 0) expect(g.switchDistance(b.id, b.level, C)).toBeLessThanOrEqual(b.distance + 1e-9);
+      // camera rises: distance to every block grows → no block gets finer
+      if (prev) for (let id = 0; id < lv.length; id++) expect(lv[id]!).toBeGreaterThanOrEqual(prev[id]!);
+      prev = lv;
+    }
+    // and along one view, among blocks with identical δ tables coarser levels lie farther away
+    const cam = camera([0, 40, -300], [0, 0, 0]);
+    const sel = g.select(cam, 1);
+    expect(sel.length).toBeGreaterThan(0);
+    expect(sel.some((b) => b.level > 0)).toBe(true);
+  });
+
+  it('culled blocks are outside the frustum; visible blocks have a visible sample or straddle', () => {
+    const s = terrain();
+    const g = new GeoMipmap(s, { blockSize: 17 });
+    const rng = createRng(3);
+    for (let trial = 0; trial < 12; trial++) {
+      const eye: [number, number, number] = [-120 + 240 * rng(), 10 + 60 * rng(), -120 + 240 * rng()];
+      const cam = camera(eye, [eye[0] + 50 * (rng() - 0.5), 0, eye[2] + 50 * (rng() - 0.5) + 1]);
+      const sel = g.select(cam, 1);
+      const visible = new Set(sel.map((b) => b.id));
+      expect(visible.size).toBeLessThan(g.blockCount);
+      const m = cam.viewProj;
+      for (let id = 0; id < g.blockCount; id++) {
+        if (visible.has(id)) continue;
+        const { positions } = g.blockMesh(id, 0);
+        for (let v = 0; v < positions.length; v += 3) {
+          const x = positions[v]!, y = positions[v + 1]!, z = positions[v + 2]!;
+          const cx = m[0]! * x + m[4]! * y + m[8]! * z + m[12]!;
+          const cy = m[1]! * x + m[5]! * y + m[9]! * z + m[13]!;
+          const cz = m[2]! * x + m[6]! * y + m[10]! * z + m[14]!;
+          const cw = m[3]! * x + m[7]! * y + m[11]! * z + m[15]!;
+          const inside = cw > 0 && Math.abs(cx) <= cw && Math.abs(cy) <= cw && Math.abs(cz) <= cw;
+          expect(inside).toBe(false);
+        }
+      }
+    }
+  });
+
+  it('edge masks name coarser neighbours only', () => {
+    const g = new GeoMipmap(terrain(), { blockSize: 17 });
+    const sel = g.select(camera([0, 15, 0], [60, 0, 60]), 0.5);
+    const lv = g.lastLevels();
+    const nb = g.blocksPerSide;
+    for (const b of sel) {
+      expect(((b.edgeMask & EDGE_NEG_X) !== 0) === (b.bx > 0 && lv[b.id - 1]! > b.level)).toBe(true);
+      expect(((b.edgeMask & EDGE_POS_X) !== 0) === (b.bx < nb - 1 && lv[b.id + 1]! > b.level)).toBe(true);
+    }
+  });
+});
