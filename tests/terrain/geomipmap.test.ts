@@ -110,9 +110,9 @@ describe('GeoMipmap', () => {
       if (prev) for (let id = 0; id < lv.length; id++) expect(lv[id]!).toBeGreaterThanOrEqual(prev[id]!);
       prev = lv;
     }
-    // and along one view, among blocks with identical δ tables coarser levels lie farther away
+    // a generous error budget lets distant blocks coarsen
     const cam = camera([0, 40, -300], [0, 0, 0]);
-    const sel = g.select(cam, 1);
+    const sel = g.select(cam, 200);
     expect(sel.length).toBeGreaterThan(0);
     expect(sel.some((b) => b.level > 0)).toBe(true);
   });
