@@ -7,6 +7,7 @@ import type { SimWorld } from './world';
 import { applyBodyForces } from '../systems/sim/apply-body-forces';
 import { makeIntegrateBodies } from '../systems/sim/integrate-bodies';
 import { applyControls } from './controls';
+import { collisionPass, propsPass } from '../systems/sim/collision/system';
 
 export type System = (world: SimWorld) => void;
 
@@ -28,9 +29,11 @@ export const pipeline: System[] = [
   // 2–5. forces at the start-of-step state
   evaluateForces,
   // 6–7. collision detection and response
+  collisionPass,
   // 8. integrate
   integrateBodies,
   // 9. props
+  propsPass,
   // 10. bookkeeping
 ];
 

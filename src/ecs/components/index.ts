@@ -4,14 +4,19 @@
  */
 import { allocate, type ComponentSpec, type Store } from './spec';
 import { AppliedForceSpec, ControlsSpec, RigidBodySpec } from './core';
+import { CarColliderSpec, DamageSpec, PropSpec } from './collision';
 
 export * from './spec';
 export * from './core';
+export * from './collision';
 
 export const componentSpecs = {
   RigidBody: RigidBodySpec,
   AppliedForce: AppliedForceSpec,
   Controls: ControlsSpec,
+  CarCollider: CarColliderSpec,
+  Damage: DamageSpec,
+  Prop: PropSpec,
 } satisfies Record<string, ComponentSpec>;
 
 export type ComponentName = keyof typeof componentSpecs;

@@ -181,7 +181,7 @@ export function solveEnergy(
   const B = 2 * (dx * b.vx + dz * b.vz + b.r * cd); // eq 34
   const C = 2 * E1 * (1 - P); // eq 35 with E2 = P·E1 (eq 24)
   const disc = B * B - 4 * A * C;
-  if (disc < 0) {
+  if (disc < 0 || !(E1 > 1e-12)) {
     solveRestitution(b, rx, rz, STATIC, 0, 0, nx, nz, eFallback, mu, out);
     out.method = 'energy-fallback';
     return out;

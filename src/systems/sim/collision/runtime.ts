@@ -1,0 +1,39 @@
+/**
+ * Per-world collision state that is not component data: the static scene colliders, the set of contacting
+ * pairs (to report a collision once when it starts), and optional Havok props. Kept in a WeakMap beside the
+ * world (the world context type belongs to the foundation).
+ */
+import type { SimWorld } from '../../../ecs/world';
+import { SceneColliders } from './scene';
+
+export interface PropsHook {
+  /** Called in pass 9 after the integration. */
+  step(world: SimWorld): void;
+}
+
+export interface CollisionRuntime {
+  scene: SceneColliders;
+  /** Pair keys in contact during the previous tick, and this tick. */
+  contactsPrev: Set<string>;
+  contactsNow: Set<string>;
+  props: PropsHook | null;
+  /** Max distance any corner may travel between two tested poses of the swept test (m). */
+  sweepStep: number;
+  /** Optional names for entity ids in events (the scenario runner fills it). */
+  names: Map<number, string>;
+}
+
+const runtimes = new WeakMap<SimWorld, CollisionRuntime>();
+
+export function collisionRuntime(world: SimWorld): CollisionRuntime {
+  let rt = runtimes.get(world);
+  if (!rt) {
+    rt = { scene: new SceneColliders(), contactsPrev: new Set(), contactsNow: new Set(), props: null, sweepStep: 0.05, names: new Map() };
+    runtimes.set(world, rt);
+  }
+  return rt;
+}
+
+export function setSceneColliders(world: SimWorld, scene: SceneColliders): void {
+  collisionRuntime(world).scene = scene;
+}

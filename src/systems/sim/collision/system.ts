@@ -1,0 +1,306 @@
+/**
+ * Passes 6–7: collision detection and response for every entity with RigidBody + CarCollider.
+ *
+ * Swept (predictive) detection: from the start-of-step state each car's yaw-plane motion over this tick
+ * (v·dt, r·dt) is cut into N sub-poses so that no corner moves more than `sweepStep` (5 cm) between two tested
+ * poses; the first sub-pose that meets something gives the contact, and the impulse is applied now, before the
+ * integration, so the car never passes through (400 km/h at dt = 2 ms is 0.22 m a tick → 5 sub-poses).
+ *
+ * Car–scene: Knight & Bernard (seed 000): restitution (eqs 15–17) or kinetic energy (eqs 18–35) per car, with
+ * e(θ), μ(θ), P(θ) of PHYSICS.md; contact point and normal from Wu Fig 4-4 (contact-points.ts), normal on the
+ * CG side (= "opposite the approaching velocity" while approaching). Car–car: Wu (seed 001) ch. 4–5: sweep and
+ * prune on x, bounding circles, Cohen–Sutherland outline crossings, wait while there is one point, eq 5-38
+ * with e(α) (eq 5-39), friction ramp, minor collisions e < 0; one impulse, +J on one car and −J on the other.
+ * The energy removed becomes crush (crush.ts) and Damage. Everything is in the yaw plane at CG height:
+ * impulses are horizontal and applied at the CG's height, so they change P and L_y only (P += J, L += ρ × J).
+ */
+import { entitiesWith } from '../../../ecs/queries';
+import { emitEvent, type SimWorld } from '../../../ecs/world';
+import { applyImpulseAtPoint } from '../rigid-body';
+import {
+  angleToNormal, angleToSurface, knightE, knightMu, knightP, wuE, wuMu, WU_MINOR_E,
+} from './coefficients';
+import { newContactGeom, newPointList, reducePoints } from './contact-points';
+import { absorbEnergy, damageFromCrush, type CrushEnd } from './crush';
+import {
+  advancePose, boundingRadius, carCarPoints, missesCentralBox, newPose, obstacleNormal, obstaclePoints, toLocal, type CarPose,
+} from './detect';
+import { newImpulseResult, solveEnergy, solveRestitution, STATIC_BODY, type ImpulseResult, type YawBody } from './impulse';
+import { collisionRuntime, type CollisionRuntime } from './runtime';
+
+const MAX_SUB = 64;
+const END_NAMES = ['front', 'rear', 'left', 'right'] as const;
+
+/** Yaw-plane view of a rigid body: v, ω_y and 1/I_yy of the world inverse inertia. */
+export function yawBodyOf(world: SimWorld, eid: number, out: YawBody): YawBody {
+  const b = world.c.RigidBody;
+  out.invMass = 1 / b.mass[eid]!;
+  // (I_world⁻¹)_yy = Σ_k R_{1k}² / I_k (row 1 of R = R3, R4, R5)
+  out.invI = b.R3[eid]! ** 2 / b.Ixx[eid]! + b.R4[eid]! ** 2 / b.Iyy[eid]! + b.R5[eid]! ** 2 / b.Izz[eid]!;
+  out.vx = b.vx[eid]!;
+  out.vz = b.vz[eid]!;
+  out.r = b.wy[eid]!;
+  return out;
+}
+
+/** The car's yaw-plane rectangle now; false when the car's forward axis is (nearly) vertical. */
+export function poseOf(world: SimWorld, eid: number, out: CarPose): boolean {
+  const b = world.c.RigidBody, c = world.c.CarCollider;
+  const fx = b.R2[eid]!, fz = b.R8[eid]!;
+  const n = Math.hypot(fx, fz);
+  if (n < 0.2) return false;
+  out.cx = b.px[eid]!;
+  out.cz = b.pz[eid]!;
+  out.fx = fx / n;
+  out.fz = fz / n;
+  out.front = c.front[eid]!;
+  out.rear = c.rear[eid]!;
+  out.hw = c.halfWidth[eid]!;
+  return true;
+}
+
+/** Which end a world point on the outline belongs to: 0 front, 1 rear, 2 left, 3 right (nearest face). */
+export function endAt(p: CarPose, x: number, z: number): number {
+  const loc = { u: 0, w: 0 };
+  toLocal(p, x, z, loc);
+  const d = [p.front - loc.u, loc.u + p.rear, p.hw - loc.w, loc.w + p.hw];
+  let best = 0;
+  for (let k = 1; k < 4; k++) if (d[k]! < d[best]!) best = k;
+  return best;
+}
+
+function crushEnd(world: SimWorld, eid: number, end: number, out: CrushEnd): CrushEnd {
+  const c = world.c.CarCollider;
+  out.cap = c.bumperCap[eid]!;
+  out.F0 = c.F0[eid]!;
+  out.kc = end === 0 ? c.kcF[eid]! : end === 1 ? c.kcR[eid]! : c.kcS[eid]!;
+  out.crush = end === 0 ? c.crushF[eid]! : end === 1 ? c.crushR[eid]! : end === 2 ? c.crushL[eid]! : c.crushRt[eid]!;
+  return out;
+}
+
+function addCrush(world: SimWorld, eid: number, end: number, dx: number): void {
+  const c = world.c.CarCollider;
+  if (dx > 0) {
+    if (end === 0) c.crushF[eid] = c.crushF[eid]! + dx;
+    else if (end === 1) c.crushR[eid] = c.crushR[eid]! + dx;
+    else if (end === 2) c.crushL[eid] = c.crushL[eid]! + dx;
+    else c.crushRt[eid] = c.crushRt[eid]! + dx;
+  }
+  const d = damageFromCrush(c.crushF[eid]!, c.crushR[eid]!, c.crushL[eid]!, c.crushRt[eid]!);
+  world.c.Damage.steerPullRad[eid] = d.steerPullRad;
+  world.c.Damage.powerFactor[eid] = d.powerFactor;
+}
+
+// scratch
+const pose0 = newPose(), poseK = newPose(), poseA = newPose(), poseB = newPose(), poseAk = newPose(), poseBk = newPose();
+const pts = newPointList(64);
+const geom = newContactGeom();
+const nrm = { x: 0, z: 0 };
+const yb1: YawBody = { invMass: 0, invI: 0, vx: 0, vz: 0, r: 0 };
+const yb2: YawBody = { invMass: 0, invI: 0, vx: 0, vz: 0, r: 0 };
+const res: ImpulseResult = newImpulseResult();
+const endA: CrushEnd = { cap: 0, F0: 0, kc: 1, crush: 0 };
+const endB: CrushEnd = { cap: 0, F0: 0, kc: 1, crush: 0 };
+const added: [number, number] = [0, 0];
+const cand: number[] = [];
+const hitList: number[] = [];
+const carList: number[] = [];
+
+function subSteps(travel: number, step: number): number {
+  return Math.min(MAX_SUB, Math.max(1, Math.ceil(travel / step)));
+}
+
+const nameOf = (rt: CollisionRuntime, eid: number): string | number => rt.names.get(eid) ?? eid;
+
+function sceneContacts(world: SimWorld, rt: CollisionRuntime, eid: number): void {
+  if (!poseOf(world, eid, pose0)) return;
+  const scene = rt.scene;
+  if (scene.n === 0) return;
+  const b = world.c.RigidBody, c = world.c.CarCollider;
+  const dt = world.dt;
+  const vx = b.vx[eid]!, vz = b.vz[eid]!, r = b.wy[eid]!;
+  const R = boundingRadius(pose0);
+  const N = subSteps(Math.hypot(vx, vz) * dt + Math.abs(r) * dt * R, rt.sweepStep);
+  const x0 = Math.min(pose0.cx, pose0.cx + vx * dt) - R, x1 = Math.max(pose0.cx, pose0.cx + vx * dt) + R;
+  const z0 = Math.min(pose0.cz, pose0.cz + vz * dt) - R, z1 = Math.max(pose0.cz, pose0.cz + vz * dt) + R;
+  if (scene.query(x0, z0, x1, z1, cand) === 0) return;
+  const ground = b.py[eid]! - c.cgHeight[eid]!;
+  const yLo = ground + c.clearance[eid]!, yHi = ground + c.height[eid]!;
+  let nc = 0;
+  for (const i of cand) if (scene.yMax[i]! > yLo && scene.yMin[i]! < yHi) cand[nc++] = i;
+  cand.length = nc;
+  if (nc === 0) return;
+  // First sub-pose that meets anything.
+  let kHit = -1;
+  for (let k = 0; k <= N && kHit < 0; k++) {
+    advancePose(pose0, vx, vz, r, (k / N) * dt, poseK);
+    hitList.length = 0;
+    for (const i of cand) {
+      pts.n = 0;
+      if (obstaclePoints(scene, i, poseK, pts) > 0) hitList.push(i);
+    }
+    if (hitList.length) kHit = k;
+  }
+  if (kHit < 0) return;
+  for (const i of hitList) {
+    pts.n = 0;
+    obstaclePoints(scene, i, poseK, pts);
+    reducePoints(pts, geom);
+    let nx = geom.nx, nz = geom.nz;
+    if (geom.points < 2 || (nx === 0 && nz === 0)) {
+      obstacleNormal(scene, i, geom.x, geom.z, nrm);
+      nx = nrm.x;
+      nz = nrm.z;
+    }
+    if (nx * (poseK.cx - geom.x) + nz * (poseK.cz - geom.z) < 0) {
+      nx = -nx;
+      nz = -nz;
+    }
+    const rx = geom.x - poseK.cx, rz = geom.z - poseK.cz;
+    const key = `s${eid}:${i}`;
+    rt.contactsNow.add(key);
+    yawBodyOf(world, eid, yb1);
+    const theta = angleToSurface(yb1.vx, yb1.vz, nx, nz);
+    const e = knightE(theta), mu = knightMu(theta);
+    if (c.method[eid] === 1) solveEnergy(yb1, rx, rz, nx, nz, knightP(theta), mu, e, res);
+    else solveRestitution(yb1, rx, rz, STATIC_BODY, 0, 0, nx, nz, e, mu, res);
+    if (!(res.jn > 0)) continue;
+    const py = b.py[eid]!;
+    applyImpulseAtPoint(world, eid, res.jx, 0, res.jz, b.px[eid]! + rx, py, b.pz[eid]! + rz);
+    const end = endAt(poseK, geom.x, geom.z);
+    const dE = res.energyBefore - res.energyAfter;
+    absorbEnergy(dE, crushEnd(world, eid, end, endA), null, added);
+    addCrush(world, eid, end, added[0]);
+    if (!rt.contactsPrev.has(key)) {
+      c.hits[eid] = c.hits[eid]! + 1;
+      emitEvent(world, 'collision', {
+        type: 'scene', ids: [nameOf(rt, eid), scene.names[i]!], point: [geom.x, py, geom.z], normal: [nx, 0, nz],
+        points: geom.points, angle_deg: (theta * 180) / Math.PI, method: res.method, e: res.e, mu: res.mu,
+        impulse_ns: Math.hypot(res.jx, res.jz), ke_before: res.energyBefore, ke_after: res.energyAfter,
+        friction_dropped: res.frictionDropped, end: [END_NAMES[end]], crush_added_m: [added[0]],
+      });
+    }
+  }
+}
+
+// car–car broad phase scratch
+let order = new Int32Array(0);
+let minX = new Float64Array(0), maxX = new Float64Array(0);
+
+function carCarContacts(world: SimWorld, rt: CollisionRuntime, cars: readonly number[]): void {
+  const n = cars.length;
+  if (n < 2) return;
+  if (order.length < n) {
+    order = new Int32Array(n * 2);
+    minX = new Float64Array(n * 2);
+    maxX = new Float64Array(n * 2);
+  }
+  const b = world.c.RigidBody, c = world.c.CarCollider;
+  const dt = world.dt;
+  for (let i = 0; i < n; i++) {
+    const eid = cars[i]!;
+    const R = Math.hypot(Math.max(c.front[eid]!, c.rear[eid]!), c.halfWidth[eid]!);
+    const x = b.px[eid]!, x2 = x + b.vx[eid]! * dt;
+    minX[i] = Math.min(x, x2) - R;
+    maxX[i] = Math.max(x, x2) + R;
+    order[i] = i;
+  }
+  const ord = Array.from(order.subarray(0, n)).sort((p, q) => minX[p]! - minX[q]! || p - q);
+  for (let ii = 0; ii < n; ii++) {
+    const i = ord[ii]!;
+    for (let jj = ii + 1; jj < n && minX[ord[jj]!]! <= maxX[i]!; jj++) {
+      const j = ord[jj]!;
+      const a = Math.min(cars[i]!, cars[j]!), bb = Math.max(cars[i]!, cars[j]!);
+      pairContact(world, rt, a, bb);
+    }
+  }
+}
+
+function pairContact(world: SimWorld, rt: CollisionRuntime, ea: number, eb: number): void {
+  const b = world.c.RigidBody, c = world.c.CarCollider;
+  if (!poseOf(world, ea, poseA) || !poseOf(world, eb, poseB)) return;
+  const dt = world.dt;
+  // vertical overlap of the body boxes
+  const ga = b.py[ea]! - c.cgHeight[ea]!, gb = b.py[eb]! - c.cgHeight[eb]!;
+  if (ga + c.clearance[ea]! >= gb + c.height[eb]! || gb + c.clearance[eb]! >= ga + c.height[ea]!) return;
+  // bounding circles (Wu §4.4.1), widened by the relative travel over the tick
+  const rvx = b.vx[ea]! - b.vx[eb]!, rvz = b.vz[ea]! - b.vz[eb]!;
+  const Ra = boundingRadius(poseA), Rb = boundingRadius(poseB);
+  const rel = Math.hypot(rvx, rvz) * dt;
+  const dist = Math.hypot(poseA.cx - poseB.cx, poseA.cz - poseB.cz);
+  if (dist > Ra + Rb + rel + (Math.abs(b.wy[ea]!) * Ra + Math.abs(b.wy[eb]!) * Rb) * dt) return;
+  const N = subSteps(rel + (Math.abs(b.wy[ea]!) * Ra + Math.abs(b.wy[eb]!) * Rb) * dt, rt.sweepStep);
+  let found = false;
+  for (let k = 0; k <= N; k++) {
+    const t = (k / N) * dt;
+    advancePose(poseA, b.vx[ea]!, b.vz[ea]!, b.wy[ea]!, t, poseAk);
+    advancePose(poseB, b.vx[eb]!, b.vz[eb]!, b.wy[eb]!, t, poseBk);
+    pts.n = 0;
+    const np = carCarPoints(poseAk, poseBk, pts);
+    if (np >= 2) {
+      found = true;
+      break;
+    }
+    // np === 1: Wu §4.4.3, wait until two intersection points appear (a later sub-pose or tick)
+  }
+  if (!found) return;
+  reducePoints(pts, geom);
+  if (geom.points < 2 || (geom.nx === 0 && geom.nz === 0)) return;
+  let nx = geom.nx, nz = geom.nz;
+  if (nx * (poseAk.cx - poseBk.cx) + nz * (poseAk.cz - poseBk.cz) < 0) {
+    nx = -nx;
+    nz = -nz;
+  }
+  const key = `c${ea}:${eb}`;
+  rt.contactsNow.add(key);
+  yawBodyOf(world, ea, yb1);
+  yawBodyOf(world, eb, yb2);
+  const r1x = geom.x - poseAk.cx, r1z = geom.z - poseAk.cz;
+  const r2x = geom.x - poseBk.cx, r2z = geom.z - poseBk.cz;
+  // relative velocity of A's contact point w.r.t. B's
+  const vrx = yb1.vx + yb1.r * r1z - (yb2.vx + yb2.r * r2z);
+  const vrz = yb1.vz - yb1.r * r1x - (yb2.vz - yb2.r * r2x);
+  const alpha = angleToNormal(vrx, vrz, nx, nz);
+  const minor = missesCentralBox(poseAk, geom.x, geom.z, -vrx, -vrz) && missesCentralBox(poseBk, geom.x, geom.z, vrx, vrz);
+  const e = minor ? WU_MINOR_E : wuE(alpha);
+  solveRestitution(yb1, r1x, r1z, yb2, r2x, r2z, nx, nz, e, wuMu(alpha), res);
+  if (!(res.jn > 0)) return;
+  const py = 0.5 * (b.py[ea]! + b.py[eb]!);
+  applyImpulseAtPoint(world, ea, res.jx, 0, res.jz, b.px[ea]! + r1x, b.py[ea]!, b.pz[ea]! + r1z);
+  applyImpulseAtPoint(world, eb, -res.jx, 0, -res.jz, b.px[eb]! + r2x, b.py[eb]!, b.pz[eb]! + r2z);
+  const enA = endAt(poseAk, geom.x, geom.z), enB = endAt(poseBk, geom.x, geom.z);
+  absorbEnergy(res.energyBefore - res.energyAfter, crushEnd(world, ea, enA, endA), crushEnd(world, eb, enB, endB), added);
+  addCrush(world, ea, enA, added[0]);
+  addCrush(world, eb, enB, added[1]);
+  if (!rt.contactsPrev.has(key)) {
+    c.hits[ea] = c.hits[ea]! + 1;
+    c.hits[eb] = c.hits[eb]! + 1;
+    emitEvent(world, 'collision', {
+      type: 'car', ids: [nameOf(rt, ea), nameOf(rt, eb)], point: [geom.x, py, geom.z], normal: [nx, 0, nz],
+      points: geom.points, angle_deg: (alpha * 180) / Math.PI, minor, method: res.method, e: res.e, mu: res.mu,
+      impulse_ns: Math.hypot(res.jx, res.jz), ke_before: res.energyBefore, ke_after: res.energyAfter,
+      friction_dropped: res.frictionDropped, end: [END_NAMES[enA], END_NAMES[enB]], crush_added_m: [added[0], added[1]],
+    });
+  }
+}
+
+/** Passes 6–7 (pipeline.ts). */
+export function collisionPass(world: SimWorld): void {
+  const rt = collisionRuntime(world);
+  const live = entitiesWith(world, world.c.RigidBody, world.c.CarCollider);
+  if (live.length === 0 && rt.contactsPrev.size === 0) return;
+  carList.length = 0;
+  for (const e of live) carList.push(e);
+  const cars = carList.sort((a, b) => a - b);
+  rt.contactsNow.clear();
+  for (const eid of cars) sceneContacts(world, rt, eid);
+  carCarContacts(world, rt, cars);
+  const prev = rt.contactsPrev;
+  rt.contactsPrev = rt.contactsNow;
+  rt.contactsNow = prev;
+}
+
+/** Pass 9: dynamic props (Havok), when a props world is attached. */
+export function propsPass(world: SimWorld): void {
+  collisionRuntime(world).props?.step(world);
+}
