@@ -196,7 +196,7 @@ function generateWalk(rng: Rng, st: Style, totalM: number, x0: number, z0: numbe
         const dist = Math.hypot(cx - x, cz - z);
         const pToward = 0.5 + 0.45 * Math.min(1, dist / (0.3 * side));
         let dir = (rng() < pToward ? Math.sign(phi) : -Math.sign(phi)) || 1;
-        let kc = 0, hold = 0, ramp = 20;
+        let kc = 0, hold: number, ramp: number;
         if (type === 0) {
           hold = randRange(rng, 40, 180);
           ramp = Math.abs(k) > 0.03 ? 12 : 30;

@@ -80,7 +80,7 @@ export interface StagePose {
   width: number;
 }
 
-export interface Checkpoint extends StagePose {}
+export type Checkpoint = StagePose;
 
 export interface SceneryItem {
   kind: SceneryKind;
