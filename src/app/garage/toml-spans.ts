@@ -109,6 +109,8 @@ export function parsePathString(s: string): Seg[] {
 
 class Scanner {
   i = 0;
+  /** End of the last key segment read by dottedKey (before trailing blanks). */
+  keyEnd = 0;
   readonly values: ValueSpan[] = [];
   readonly sections: Section[] = [];
   readonly inlineTables: InlineTable[] = [];
@@ -197,6 +199,7 @@ class Scanner {
     for (;;) {
       this.ws();
       segs.push(this.keySeg());
+      this.keyEnd = this.i;
       this.ws();
       if (this.t[this.i] === '.') {
         this.i++;
@@ -247,7 +250,7 @@ class Scanner {
       const indent = t.slice(lineStart, this.i);
       const keyFrom = this.i;
       const key = this.dottedKey();
-      const keyTo = this.i;
+      const keyTo = this.keyEnd;
       if (t[this.i] !== '=') this.fail(`expected "=" after the key "${key.join('.')}", found ${JSON.stringify(t[this.i] ?? 'end of file')}`);
       this.i++;
       this.ws();
@@ -331,7 +334,7 @@ class Scanner {
         if (t[this.i] === '}') break;
         const kf = this.i;
         const key = this.dottedKey();
-        const kt = this.i;
+        const kt = this.keyEnd;
         if (t[this.i] !== '=') this.fail(`expected "=" after the key "${key.join('.')}" in the inline table`);
         this.i++;
         this.ws();
