@@ -1,0 +1,326 @@
+/**
+ * AI driver: an InputSource (src/ecs/controls.ts) that produces one QuantizedInput per car per tick from the
+ * car's state and its path, with the driver model of Félez et al. (seed 004) §6:
+ *  - steering: look-ahead point at d_s = t_s·u + d_0 on the path (eq 6), arc steering angle (eq 7), PD (eq 8);
+ *  - speed: the most restrictive of the references ahead (corner speeds of the target-speed profile at their
+ *    distances, and the profile speed just ahead), a_r from eq 9, throttle PD (eqs 10–12) or brake (eq 13);
+ *  - spin recovery: counter-steer toward the velocity in a slide, brake to a stop when facing the wrong way,
+ *    reverse out (three-point turn), and as a last resort press Recover (the stage logic resets the car).
+ * Aggressiveness and skill per driver set t_s, c_dδ, a_m, how much of the grip is used and how late it brakes.
+ * Reads only the car's RigidBody (and Car.gear when present); writes nothing in the world.
+ */
+import { quantizeInput, type InputSource, type QuantizedInput, type RawInput } from '../../../ecs/controls';
+import type { SimWorld } from '../../../ecs/world';
+import {
+  arcSteerAngle,
+  brakePedal,
+  fullThrottleAcceleration,
+  G,
+  lookAheadDistance,
+  lowPass,
+  pdSteer,
+  requiredAcceleration,
+  throttlePedal,
+  wrapPi,
+} from './driver-model';
+import { AiPath, type PathLocation, type ProfileLimits } from './path';
+
+/** What the driver needs to know about its car (from the car config; see car-params.ts). */
+export interface DriverVehicle {
+  wheelbaseM: number;
+  /** Road-wheel angle at full steering input, rad. */
+  maxSteerRad: number;
+  massKg: number;
+  /** Peak engine power, W. */
+  powerW: number;
+  /** Share of the weight on the driven wheels (1 for 4WD). */
+  drivenWeightFraction: number;
+  /** Deceleration the brakes give at full pedal on high grip, m/s² (≈ μ g on tarmac for most cars). */
+  brakeDecelMS2: number;
+  topSpeedMS: number;
+}
+
+/** Per-driver character. Both in [0, 1]. */
+export interface DriverParams {
+  /** 0 = cautious, 1 = aggressive (shorter look-ahead time, faster steering, harder acceleration, later braking). */
+  aggressiveness: number;
+  /** 0 = novice, 1 = expert (uses more of the available grip, follows the racing line). */
+  skill: number;
+  name?: string;
+}
+
+/** Controller gains derived from DriverParams (documented in docs/ai.md). */
+export interface DriverGains {
+  /** Eq 6 look-ahead time t_s (s) and distance d_0 (m). */
+  tS: number;
+  d0: number;
+  /** Eq 8 derivative gain c_dδ (s). */
+  cDSteer: number;
+  /** Eq 10 derivative gain c_d (s) and the mean acceleration a_m as a fraction of μ g (eqs 11–12). */
+  cDThrottle: number;
+  aMeanOfMuG: number;
+  /** Fraction of μ used in corners, and of μ g used for braking in the profile. */
+  gripUse: number;
+  brakeUse: number;
+  /** Brake only when the required deceleration exceeds this fraction of the braking capacity. */
+  brakeThreshold: number;
+  /** Speed reference distance for holding the profile speed, m (eq 9's d_r for the speed-keeping reference). */
+  holdDistM: number;
+}
+
+export function driverGains(p: DriverParams): DriverGains {
+  const a = clamp01(p.aggressiveness), s = clamp01(p.skill);
+  return {
+    tS: 0.75 - 0.3 * a,
+    d0: 5,
+    cDSteer: 0.04 + 0.06 * a,
+    cDThrottle: 0.02,
+    aMeanOfMuG: 0.55 + 0.4 * a,
+    gripUse: 0.62 + 0.25 * s + 0.05 * a,
+    brakeUse: 0.55 + 0.2 * s + 0.1 * a,
+    brakeThreshold: 0.12,
+    holdDistM: 8,
+  };
+}
+
+const clamp01 = (v: number): number => (v < 0 ? 0 : v > 1 ? 1 : v);
+const clamp = (v: number, lo: number, hi: number): number => (v < lo ? lo : v > hi ? hi : v);
+
+export type DriverMode = 'drive' | 'slide' | 'stop' | 'reverse' | 'hold';
+
+export interface AiDriverOptions {
+  path: AiPath;
+  vehicle: DriverVehicle;
+  params: DriverParams;
+  /** Lateral offset from the path this driver prefers (spreads a field of cars), m (+ = left). */
+  laneOffsetM?: number;
+  /** Seconds stuck before pressing Recover (default 8). */
+  recoverAfterS?: number;
+}
+
+/** Profile limits for a driver on a car (used for the path's target-speed profile). */
+export function profileLimits(vehicle: DriverVehicle, gains: DriverGains): ProfileLimits {
+  return {
+    gripUse: gains.gripUse,
+    brakeUse: Math.min(gains.brakeUse, vehicle.brakeDecelMS2 / G),
+    vMaxMS: vehicle.topSpeedMS,
+    accelMS2: (v, mu) => Math.min(gains.aMeanOfMuG * mu * G, fullThrottleAcceleration(v, mu, vehicle.drivenWeightFraction, vehicle.powerW, vehicle.massKg)),
+  };
+}
+
+export class AiDriver implements InputSource {
+  readonly path: AiPath;
+  readonly vehicle: DriverVehicle;
+  readonly params: DriverParams;
+  readonly gains: DriverGains;
+  /** Target speed at each path point, m/s. */
+  readonly profile: Float64Array;
+  laneOffsetM: number;
+  /** When true the car is held on the brakes (countdown, race over). */
+  hold = false;
+  mode: DriverMode = 'drive';
+  /** Recover presses so far (a finish "without help" has none). */
+  recoveries = 0;
+  /** Last located position on the path. */
+  readonly loc: PathLocation = { index: -1, s: 0, lateral: 0 };
+  /** Debug / telemetry of the last tick. */
+  last = { deltaP: 0, aR: 0, u: 0, uRef: 0, headingErr: 0 };
+
+  private prevDeltaP = 0;
+  private dDeltaP = 0;
+  private prevAr = 0;
+  private dAr = 0;
+  private firstTick = true;
+  private stuckS = 0;
+  private modeS = 0;
+  private recoverAfterS: number;
+  private readonly pt = new Float64Array(2);
+  private pressToggle = false;
+
+  constructor(opts: AiDriverOptions) {
+    this.path = opts.path;
+    this.vehicle = opts.vehicle;
+    this.params = opts.params;
+    this.gains = driverGains(opts.params);
+    this.profile = opts.path.speedProfile(profileLimits(opts.vehicle, this.gains));
+    this.laneOffsetM = opts.laneOffsetM ?? 0;
+    this.recoverAfterS = opts.recoverAfterS ?? 8;
+  }
+
+  /** Forget the tracking state (after the car was moved by a reset). */
+  resetTracking(): void {
+    this.loc.index = -1;
+    this.firstTick = true;
+    this.stuckS = 0;
+    this.mode = 'drive';
+    this.modeS = 0;
+  }
+
+  next(world: SimWorld, eid: number): QuantizedInput {
+    return quantizeInput(this.decide(world, eid));
+  }
+
+  /** The unquantised decision for this tick. */
+  decide(world: SimWorld, eid: number): RawInput {
+    const b = world.c.RigidBody;
+    const dt = world.dt;
+    const px = b.px[eid]!, pz = b.pz[eid]!;
+    // body +Z (forward) and +X (left) in world: columns of R (row-major R0..R8)
+    let fx = b.R2[eid]!, fz = b.R8[eid]!;
+    const fl = Math.hypot(fx, fz) || 1;
+    fx /= fl;
+    fz /= fl;
+    const lx = fz, lz = -fx;
+    const vx = b.vx[eid]!, vz = b.vz[eid]!;
+    const u = vx * fx + vz * fz;
+    const speed = Math.hypot(vx, vz);
+    const path = this.path;
+    const g = this.gains;
+    path.locate(px, pz, this.loc.index, this.loc);
+    const s = this.loc.s;
+    const pathHeading = path.headingAt(s);
+    const carHeading = Math.atan2(fx, fz);
+    const headingErr = wrapPi(pathHeading - carHeading);
+    this.last.headingErr = headingErr;
+    this.last.u = u;
+
+    const out: RawInput = { steer: 0, throttle: 0, brake: 0, clutch: 0, handbrake: 0 };
+    if (this.hold) {
+      out.brake = 1;
+      this.firstTick = true;
+      return out;
+    }
+
+    // ---------------------------------------------------------------- recovery state machine
+    this.modeS += dt;
+    const gear = world.c.Car ? world.c.Car.gear[eid]! : 1;
+    const wrongWay = Math.abs(headingErr) > 1.9; // > ~110°: facing back down the road
+    if (this.mode === 'drive' || this.mode === 'slide') {
+      if (wrongWay && speed < 4) this.setMode('reverse');
+      else if (wrongWay) this.setMode('stop');
+    } else if (this.mode === 'stop') {
+      if (!wrongWay) this.setMode('drive');
+      else if (speed < 1.5) this.setMode('reverse');
+    } else if (this.mode === 'reverse') {
+      // reverse until the nose points within ~50° of the road direction, or for at most 4 s
+      if (Math.abs(headingErr) < 0.9 || this.modeS > 4) this.setMode('drive');
+    }
+    // stuck: barely moving with the pedal down (against a bank, in a ditch)
+    if (speed < 1 && this.mode !== 'hold') this.stuckS += dt;
+    else this.stuckS = Math.max(0, this.stuckS - 2 * dt);
+    if (this.stuckS > 3 && this.mode === 'drive') this.setMode('reverse');
+    if (this.stuckS > this.recoverAfterS) {
+      out.recover = true;
+      this.recoveries++;
+      this.resetTracking();
+      return out;
+    }
+
+    if (this.mode === 'stop') {
+      out.brake = 1;
+      out.steer = 0;
+      return out;
+    }
+    if (this.mode === 'reverse') {
+      // steer opposite to the needed turn while backing up (three-point turn), throttle gently
+      if (gear >= 0) {
+        // request reverse: edge-triggered, press every other tick while stopped
+        this.pressToggle = !this.pressToggle;
+        out.brake = speed > 0.5 ? 1 : 0;
+        out.shiftDown = this.pressToggle && speed < 0.5;
+      } else {
+        out.throttle = 0.45;
+      }
+      out.steer = -Math.sign(headingErr || this.loc.lateral || 1);
+      return out;
+    }
+    if (gear < 0) {
+      // leaving reverse: stop, then shift up to first
+      this.pressToggle = !this.pressToggle;
+      out.brake = speed > 0.5 ? 1 : 0;
+      out.shiftUp = this.pressToggle && speed < 0.5;
+      return out;
+    }
+
+    // ---------------------------------------------------------------- steering (eqs 6–8)
+    const dS = lookAheadDistance(u, g.tS, g.d0);
+    path.pointAt(s + dS, this.pt);
+    // lane offset: the look-ahead point shifted sideways (perpendicular to the path there)
+    let tx = this.pt[0]!, tz = this.pt[1]!;
+    if (this.laneOffsetM !== 0) {
+      const h = path.headingAt(s + dS);
+      tx += this.laneOffsetM * Math.cos(h);
+      tz -= this.laneOffsetM * Math.sin(h);
+    }
+    const dx = tx - px, dz = tz - pz;
+    const xF = dx * fx + dz * fz;
+    const yL = dx * lx + dz * lz;
+    const deltaP = arcSteerAngle(xF, yL, this.vehicle.wheelbaseM);
+    if (this.firstTick) this.prevDeltaP = deltaP;
+    // finite-difference derivative, low-passed (τ = 40 ms) so that 500 Hz steps do not amplify noise
+    this.dDeltaP = lowPass(this.dDeltaP, (deltaP - this.prevDeltaP) / dt, dt, 0.04);
+    this.prevDeltaP = deltaP;
+    let delta = pdSteer(deltaP, this.dDeltaP, g.cDSteer);
+    // in a slide (body slip β large) steer toward the velocity: counter-steer
+    const beta = speed > 3 ? wrapPi(Math.atan2(vx, vz) - carHeading) : 0;
+    if (Math.abs(beta) > 0.35) {
+      this.mode = 'slide';
+      delta = clamp(delta + 0.8 * beta, -this.vehicle.maxSteerRad, this.vehicle.maxSteerRad);
+    } else if (this.mode === 'slide') this.mode = 'drive';
+    out.steer = clamp(delta / this.vehicle.maxSteerRad, -1, 1);
+    this.last.deltaP = deltaP;
+
+    // ---------------------------------------------------------------- speed (eqs 9–13)
+    const mu = path.mu[this.loc.index]!;
+    const prof = this.profile;
+    // speed-keeping reference: the profile speed a short distance ahead
+    const uHold = prof[path.indexAt(s + g.holdDistM)]!;
+    let aR = requiredAcceleration(u, uHold, g.holdDistM);
+    // corner references: every profile point within the braking horizon; keep the most restrictive (§6.2)
+    const brakeCap = Math.min(this.vehicle.brakeDecelMS2, g.brakeUse * mu * G);
+    const horizon = (u * u) / (2 * Math.max(0.5, brakeCap)) + 2 * g.holdDistM;
+    const i0 = this.loc.index;
+    let uRef = uHold;
+    for (let k = 1, d = 0; d < horizon && k < path.n; k++) {
+      let i = i0 + k;
+      if (i >= path.n) {
+        if (!path.closed) break;
+        i -= path.n;
+      }
+      d = i >= i0 ? path.s[i]! - s : path.lengthM - s + path.s[i]!;
+      if (d <= 0) continue;
+      const a = requiredAcceleration(u, prof[i]!, d);
+      if (a < aR) {
+        aR = a;
+        uRef = prof[i]!;
+      }
+    }
+    this.last.aR = aR;
+    this.last.uRef = uRef;
+    if (this.firstTick) this.prevAr = aR;
+    this.dAr = lowPass(this.dAr, (aR - this.prevAr) / dt, dt, 0.1);
+    this.prevAr = aR;
+    this.firstTick = false;
+    const aCap = fullThrottleAcceleration(Math.max(0, u), mu, this.vehicle.drivenWeightFraction, this.vehicle.powerW, this.vehicle.massKg);
+    const aM = g.aMeanOfMuG * mu * G;
+    if (aR >= 0) {
+      out.throttle = throttlePedal(aR, this.dAr, aM, aCap, g.cDThrottle);
+      // do not feed power while the car is sliding badly
+      if (this.mode === 'slide') out.throttle *= 0.4;
+    } else if (-aR > g.brakeThreshold * brakeCap) {
+      // eq 13 with μ g → the deceleration at full pedal (a_r is already limited to the grip by the profile)
+      out.brake = brakePedal(aR, this.vehicle.brakeDecelMS2);
+    } else {
+      // coasting band: neither pedal (engine braking) unless the speed is well below the reference
+      out.throttle = 0;
+    }
+    return out;
+  }
+
+  private setMode(m: DriverMode): void {
+    if (this.mode !== m) {
+      this.mode = m;
+      this.modeS = 0;
+    }
+  }
+}

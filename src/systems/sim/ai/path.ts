@@ -1,0 +1,362 @@
+/**
+ * The path an AI driver follows (Félez §6: "each vehicle is associated with a lane whose middle line, called a
+ * path, it tries to follow"): a racing line derived from the stage's road centreline, its curvature, the
+ * friction along it, and the target-speed profile (grip-limited corner speeds with forward / backward
+ * acceleration limits). Pure data + functions; built once per stage (and per driver skill for the profile).
+ */
+import { cornerSpeed, G } from './driver-model';
+
+export interface PathSource {
+  /** Centreline xyz triples (~2 m apart), as terrain's Road / StageRoad.points. */
+  points: Float64Array;
+  /** Road width at each point, m. */
+  widths: ArrayLike<number>;
+}
+
+export interface PathOptions {
+  /** The path is a closed loop (rallycross circuit): the last point joins the first. */
+  closed?: boolean;
+  /** Tyre–road friction at a point (e.g. surface map → surfaces table). Default 1. */
+  muAt?: (x: number, z: number) => number;
+  /** 0 = follow the centreline, 1 = full racing line (apex cutting inside the road edges). Default 1. */
+  racingLine?: number;
+  /** Distance kept between the racing line and the road edge, m (half the car width + a margin). Default 1.6. */
+  edgeMarginM?: number;
+  /** Descent iterations of the racing line per resolution level. Default 250. */
+  iterations?: number;
+}
+
+/** Speed-profile limits of one driver on one car. */
+export interface ProfileLimits {
+  /** Fraction of the friction the driver uses in corners (skill), (0, 1]. */
+  gripUse: number;
+  /** Accelerating limit, m/s² (power-limited car acceleration, or the driver's mean acceleration a_m). */
+  accelMS2: number | ((v: number, mu: number) => number);
+  /** Braking deceleration as a fraction of μ g. */
+  brakeUse: number;
+  /** Top speed, m/s. */
+  vMaxMS: number;
+}
+
+export interface PathLocation {
+  /** Segment index [index, index+1]. */
+  index: number;
+  /** Arc length along the path, m (in [0, lengthM) on a closed path). */
+  s: number;
+  /** Signed lateral offset from the path, m (+ = left of the direction of travel). */
+  lateral: number;
+}
+
+/** Menger curvature (1/R of the circle through three points), signed: + turning left (+Y up, heading about +Y). */
+export function mengerCurvature(ax: number, az: number, bx: number, bz: number, cx: number, cz: number): number {
+  const abx = bx - ax, abz = bz - az, bcx = cx - bx, bcz = cz - bz, acx = cx - ax, acz = cz - az;
+  // cross of (b − a) and (c − b) in the XZ plane with forward (sin θ, cos θ) and left (cos θ, −sin θ):
+  // turning left means the direction rotates toward left: cross = abz·bcx − abx·bcz > 0.
+  const cross = abz * bcx - abx * bcz;
+  const den = Math.hypot(abx, abz) * Math.hypot(bcx, bcz) * Math.hypot(acx, acz);
+  return den > 1e-12 ? (2 * cross) / den : 0;
+}
+
+export class AiPath {
+  readonly n: number;
+  readonly x: Float64Array;
+  readonly z: Float64Array;
+  /** Arc length at each point, m. */
+  readonly s: Float64Array;
+  /** Signed curvature at each point, 1/m (+ = turning left). */
+  readonly kappa: Float64Array;
+  readonly mu: Float64Array;
+  /** Racing-line offset from the centreline at each point, m (+ = left). */
+  readonly offset: Float64Array;
+  readonly lengthM: number;
+  readonly closed: boolean;
+
+  constructor(x: Float64Array, z: Float64Array, mu: Float64Array, offset: Float64Array, closed: boolean) {
+    const n = x.length;
+    this.n = n;
+    this.x = x;
+    this.z = z;
+    this.mu = mu;
+    this.offset = offset;
+    this.closed = closed;
+    this.s = new Float64Array(n);
+    for (let i = 1; i < n; i++) this.s[i] = this.s[i - 1]! + Math.hypot(x[i]! - x[i - 1]!, z[i]! - z[i - 1]!);
+    this.lengthM = this.s[n - 1]! + (closed ? Math.hypot(x[0]! - x[n - 1]!, z[0]! - z[n - 1]!) : 0);
+    // curvature over a chord of ±span points (≈ ±6 m), then a light box smoothing
+    const span = 3;
+    const k = new Float64Array(n);
+    for (let i = 0; i < n; i++) {
+      let a = i - span, c = i + span;
+      if (closed) {
+        a = (a + n) % n;
+        c = c % n;
+      } else {
+        a = Math.max(0, a);
+        c = Math.min(n - 1, c);
+        if (a === i || c === i) {
+          k[i] = 0;
+          continue;
+        }
+      }
+      k[i] = mengerCurvature(x[a]!, z[a]!, x[i]!, z[i]!, x[c]!, z[c]!);
+    }
+    this.kappa = smooth(k, 2, closed);
+  }
+
+  /**
+   * Builds the path from a centreline, moved sideways inside the road to a minimum-curvature racing line
+   * (see minimumCurvatureOffsets): wide on entry, apex on the inside, wide on exit.
+   */
+  static fromCentreline(src: PathSource, opts: PathOptions = {}): AiPath {
+    const closed = opts.closed ?? false;
+    const pts = src.points;
+    let n = pts.length / 3;
+    // a closed source may repeat its first point at the end: drop duplicates
+    if (closed && n > 2 && Math.hypot(pts[0]! - pts[3 * n - 3]!, pts[2]! - pts[3 * n - 1]!) < 0.5) n--;
+    const cx = new Float64Array(n), cz = new Float64Array(n), nx = new Float64Array(n), nz = new Float64Array(n), lim = new Float64Array(n);
+    const margin = opts.edgeMarginM ?? 1.6;
+    for (let i = 0; i < n; i++) {
+      cx[i] = pts[3 * i]!;
+      cz[i] = pts[3 * i + 2]!;
+    }
+    for (let i = 0; i < n; i++) {
+      const a = closed ? (i - 1 + n) % n : Math.max(0, i - 1);
+      const b = closed ? (i + 1) % n : Math.min(n - 1, i + 1);
+      const dx = cx[b]! - cx[a]!, dz = cz[b]! - cz[a]!;
+      const l = Math.hypot(dx, dz) || 1;
+      // left of forward (fx, fz) is (fz, −fx) (terrain/road.ts header)
+      nx[i] = dz / l;
+      nz[i] = -dx / l;
+      lim[i] = Math.max(0, Number(src.widths[Math.min(i, src.widths.length - 1)]) / 2 - margin) * (opts.racingLine ?? 1);
+    }
+    const off = minimumCurvatureOffsets(cx, cz, nx, nz, lim, closed, opts.iterations ?? 250);
+    const x = new Float64Array(n), z = new Float64Array(n), mu = new Float64Array(n);
+    for (let i = 0; i < n; i++) {
+      x[i] = cx[i]! + off[i]! * nx[i]!;
+      z[i] = cz[i]! + off[i]! * nz[i]!;
+      mu[i] = opts.muAt ? opts.muAt(x[i]!, z[i]!) : 1;
+    }
+    return new AiPath(x, z, smoothMin(mu, 4, closed), off, closed);
+  }
+
+  /** Wraps (closed) or clamps (open) an arc length into the path. */
+  wrapS(s: number): number {
+    if (this.closed) {
+      const L = this.lengthM;
+      return ((s % L) + L) % L;
+    }
+    return s < 0 ? 0 : s > this.s[this.n - 1]! ? this.s[this.n - 1]! : s;
+  }
+
+  /** Index i with s[i] ≤ s < s[i+1] (binary search). */
+  indexAt(s: number): number {
+    const ss = this.wrapS(s);
+    let lo = 0, hi = this.n - 1;
+    if (ss >= this.s[hi]!) return hi;
+    while (hi - lo > 1) {
+      const mid = (lo + hi) >> 1;
+      if (this.s[mid]! <= ss) lo = mid;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  /** Point at arc length s (linear between samples) into out = [x, z]. */
+  pointAt(s: number, out: Float64Array | number[]): void {
+    const ss = this.wrapS(s);
+    const i = this.indexAt(ss);
+    const j = i + 1 < this.n ? i + 1 : this.closed ? 0 : i;
+    const s1 = j === 0 ? this.lengthM : this.s[j]!;
+    const span = s1 - this.s[i]!;
+    const f = span > 0 ? (ss - this.s[i]!) / span : 0;
+    out[0] = this.x[i]! + f * (this.x[j]! - this.x[i]!);
+    out[1] = this.z[i]! + f * (this.z[j]! - this.z[i]!);
+  }
+
+  /** Heading (rotation about +Y, forward = (sin θ, 0, cos θ)) of the path at arc length s. */
+  headingAt(s: number): number {
+    const i = this.indexAt(s);
+    const j = i + 1 < this.n ? i + 1 : this.closed ? 0 : i;
+    const a = j === i ? i - 1 : i;
+    const b = j === i ? i : j;
+    return Math.atan2(this.x[b]! - this.x[a]!, this.z[b]! - this.z[a]!);
+  }
+
+  /**
+   * Nearest point of the path to (x, z), searched in a window around `hint` (the index found last tick), with
+   * a full scan when there is no hint or the window's best is far away (car reset, first call).
+   */
+  locate(x: number, z: number, hint = -1, out: PathLocation = { index: 0, s: 0, lateral: 0 }): PathLocation {
+    const n = this.n;
+    const segs = this.closed ? n : n - 1;
+    let best = Infinity, bestK = 0, bestF = 0;
+    const test = (k: number): void => {
+      const k2 = k + 1 < n ? k + 1 : 0;
+      const ax = this.x[k]!, az = this.z[k]!;
+      const ex = this.x[k2]! - ax, ez = this.z[k2]! - az;
+      const l2 = ex * ex + ez * ez;
+      let f = l2 > 0 ? ((x - ax) * ex + (z - az) * ez) / l2 : 0;
+      f = f < 0 ? 0 : f > 1 ? 1 : f;
+      const qx = ax + f * ex - x, qz = az + f * ez - z;
+      const d2 = qx * qx + qz * qz;
+      if (d2 < best) {
+        best = d2;
+        bestK = k;
+        bestF = f;
+      }
+    };
+    if (hint >= 0) {
+      const W = 40;
+      for (let d = -W; d <= W; d++) {
+        let k = hint + d;
+        if (this.closed) k = (k + segs) % segs;
+        else if (k < 0 || k >= segs) continue;
+        test(k);
+      }
+    }
+    if (hint < 0 || best > 15 * 15) {
+      best = Infinity;
+      for (let k = 0; k < segs; k++) test(k);
+    }
+    const k = bestK, k2 = k + 1 < n ? k + 1 : 0;
+    const ex = this.x[k2]! - this.x[k]!, ez = this.z[k2]! - this.z[k]!;
+    const len = Math.hypot(ex, ez) || 1;
+    out.index = k;
+    out.s = this.s[k]! + bestF * len;
+    if (this.closed && out.s >= this.lengthM) out.s -= this.lengthM;
+    out.lateral = ((x - this.x[k]!) * ez - (z - this.z[k]!) * ex) / len;
+    return out;
+  }
+
+  /**
+   * Target-speed profile: v_i = min(v_max, √(gripUse·μ_i·g / |κ_i|)), then a forward pass limiting the speed
+   * gain to v_{i+1}² ≤ v_i² + 2·a_acc·Δs and a backward pass limiting the loss to v_i² ≤ v_{i+1}² + 2·a_brk·Δs
+   * with a_brk = brakeUse·μ·g (uniformly accelerated motion between samples, as eq 9). On a closed path
+   * the passes run around twice so the lap wraps consistently. `startSpeed` pins v at index 0 of an open
+   * path (a standing start).
+   */
+  speedProfile(lim: ProfileLimits, startSpeed?: number): Float64Array {
+    const n = this.n;
+    const v = new Float64Array(n);
+    for (let i = 0; i < n; i++) v[i] = cornerSpeed(this.kappa[i]!, lim.gripUse * this.mu[i]!, lim.vMaxMS);
+    const acc = (vv: number, mu: number): number => (typeof lim.accelMS2 === 'number' ? lim.accelMS2 : lim.accelMS2(vv, mu));
+    const ds = (i: number, j: number): number => (j === 0 && i === n - 1 ? this.lengthM - this.s[i]! : Math.abs(this.s[j]! - this.s[i]!));
+    if (!this.closed && startSpeed !== undefined) v[0] = Math.min(v[0]!, startSpeed);
+    const rounds = this.closed ? 2 : 1;
+    for (let r = 0; r < rounds; r++) {
+      for (let q = 0; q < (this.closed ? n : n - 1); q++) {
+        const i = q, j = (q + 1) % n;
+        const lim2 = v[i]! * v[i]! + 2 * acc(v[i]!, this.mu[i]!) * ds(i, j);
+        if (v[j]! * v[j]! > lim2) v[j] = Math.sqrt(lim2);
+      }
+    }
+    for (let r = 0; r < rounds; r++) {
+      for (let q = this.closed ? n - 1 : n - 2; q >= 0; q--) {
+        const i = q, j = (q + 1) % n;
+        const lim2 = v[j]! * v[j]! + 2 * lim.brakeUse * this.mu[i]! * G * ds(i, j);
+        if (v[i]! * v[i]! > lim2) v[i] = Math.sqrt(lim2);
+      }
+    }
+    return v;
+  }
+
+  /** Time to drive from s0 to s1 (s1 > s0; wraps laps on a closed path) at the profile speeds, s. */
+  profileTime(v: Float64Array, s0: number, s1: number): number {
+    let t = 0;
+    const step = 1;
+    for (let s = s0; s < s1; s += step) {
+      const h = Math.min(step, s1 - s);
+      const i = this.indexAt(s);
+      const j = i + 1 < this.n ? i + 1 : this.closed ? 0 : i;
+      const vv = 0.5 * (v[i]! + v[j]!);
+      t += h / Math.max(0.5, vv);
+    }
+    return t;
+  }
+}
+
+/** Box smoothing (two passes of radius r), wrapping on a closed path. */
+function smooth(a: Float64Array, r: number, closed: boolean): Float64Array {
+  const n = a.length;
+  let src = a;
+  for (let p = 0; p < 2; p++) {
+    const dst = new Float64Array(n);
+    for (let i = 0; i < n; i++) {
+      let sum = 0, cnt = 0;
+      for (let d = -r; d <= r; d++) {
+        let k = i + d;
+        if (closed) k = (k + n) % n;
+        else if (k < 0 || k >= n) continue;
+        sum += src[k]!;
+        cnt++;
+      }
+      dst[i] = sum / cnt;
+    }
+    src = dst;
+  }
+  return src;
+}
+
+/** Running minimum over ±r points: a driver plans a corner for the slipperiest patch in it. */
+function smoothMin(a: Float64Array, r: number, closed: boolean): Float64Array {
+  const n = a.length;
+  const out = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    let m = Infinity;
+    for (let d = -r; d <= r; d++) {
+      let k = i + d;
+      if (closed) k = (k + n) % n;
+      else if (k < 0 || k >= n) continue;
+      if (a[k]! < m) m = a[k]!;
+    }
+    out[i] = m;
+  }
+  return out;
+}
+
+/**
+ * Minimum-curvature racing line: lateral offsets o_i (along the unit left normals n_i, |o_i| ≤ lim_i) that
+ * minimise Σ κ_i², κ_i the Menger curvature of (p_{i−k}, p_i, p_{i+k}), p_i = c_i + o_i n_i. Coordinate
+ * descent: each o_i takes the Newton step of its local energy κ_{i−k}² + κ_i² + κ_{i+k}² with the κ's
+ * linearised in o_i (finite difference, 1 cm), clamped to the road. Run coarse to fine (stride k = 8, 4, 2,
+ * 1) so long wavelengths converge quickly. Through a corner between straights this spreads the turn over
+ * the road width: out–in–out, apex on the inside.
+ */
+export function minimumCurvatureOffsets(cx: Float64Array, cz: Float64Array, nx: Float64Array, nz: Float64Array, lim: Float64Array, closed: boolean, iterations: number): Float64Array {
+  const n = cx.length;
+  const off = new Float64Array(n);
+  if (iterations <= 0 || !lim.some((v) => v > 0)) return off;
+  const px = Float64Array.from(cx), pz = Float64Array.from(cz);
+  const idx = (i: number): number => (closed ? ((i % n) + n) % n : i);
+  const kap = (j: number, k: number): number => {
+    const a = idx(j - k), b = idx(j + k);
+    if (!closed && (a < 0 || b >= n || j < 0 || j >= n)) return 0;
+    return mengerCurvature(px[a]!, pz[a]!, px[j]!, pz[j]!, px[b]!, pz[b]!);
+  };
+  const eps = 0.01;
+  for (const k of [8, 4, 2, 1]) {
+    if (k * 4 > n) continue;
+    for (let it = 0; it < iterations; it++) {
+      let moved = 0;
+      for (let i = 0; i < n; i++) {
+        if (!closed && (i < k || i >= n - k)) continue; // open ends stay on the centreline
+        if (lim[i]! <= 0) continue;
+        const jm = idx(i - k), jp = idx(i + k);
+        const k0 = kap(jm, k), k1 = kap(i, k), k2 = kap(jp, k);
+        px[i] = px[i]! + eps * nx[i]!;
+        pz[i] = pz[i]! + eps * nz[i]!;
+        const g0 = (kap(jm, k) - k0) / eps, g1 = (kap(i, k) - k1) / eps, g2 = (kap(jp, k) - k2) / eps;
+        const gg = g0 * g0 + g1 * g1 + g2 * g2;
+        let o = off[i]!;
+        if (gg > 0) o -= (k0 * g0 + k1 * g1 + k2 * g2) / gg;
+        o = o > lim[i]! ? lim[i]! : o < -lim[i]! ? -lim[i]! : o;
+        moved = Math.max(moved, Math.abs(o - off[i]!));
+        off[i] = o;
+        px[i] = cx[i]! + o * nx[i]!;
+        pz[i] = cz[i]! + o * nz[i]!;
+      }
+      if (moved < 1e-4) break;
+    }
+  }
+  return off;
+}
