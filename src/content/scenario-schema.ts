@@ -22,7 +22,30 @@ export const BodySchema = z.strictObject({
   force_point_body_m: vec3.default([0, 0, 0]),
   torque_nm: vec3.default([0, 0, 0]),
   gravity: z.boolean().default(true),
+  /** Car collision rectangle + body box (docs/collisions.md); turns the body into a collider. */
+  collider: z
+    .strictObject({
+      cg_to_front_m: z.number().positive(),
+      cg_to_rear_m: z.number().positive(),
+      width_m: z.number().positive(),
+      height_m: z.number().positive(),
+      cg_height_m: z.number().nonnegative(),
+      clearance_m: z.number().nonnegative().optional(),
+      method: z.enum(['restitution', 'energy']).default('restitution'),
+    })
+    .optional(),
 });
+
+const xz = z.tuple([z.number(), z.number()]);
+/** Static obstacles in the yaw plane, extruded from base_m up by height_m (world y). */
+export const ObstacleSchema = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('wall'), id: z.string().optional(), a: xz, b: xz, base_m: z.number().default(0), height_m: z.number().positive() }),
+  z.strictObject({
+    kind: z.literal('box'), id: z.string().optional(), center: xz, half_extents: z.tuple([z.number().positive(), z.number().positive()]),
+    rot_y_deg: z.number().default(0), base_m: z.number().default(0), height_m: z.number().positive(),
+  }),
+  z.strictObject({ kind: z.literal('cylinder'), id: z.string().optional(), center: xz, radius: z.number().positive(), base_m: z.number().default(0), height_m: z.number().positive() }),
+]);
 
 export const TerrainSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('flat'), height_m: z.number().default(0), surface: z.string().default('tarmac') }),
@@ -44,6 +67,7 @@ export const ScenarioSchema = z.strictObject({
   gravity_m_s2: z.number().nonnegative().default(9.81),
   terrain: TerrainSchema.default({ kind: 'flat', height_m: 0, surface: 'tarmac' }),
   bodies: z.array(BodySchema).default([]),
+  obstacles: z.array(ObstacleSchema).default([]),
   trace: TraceSchema.optional(),
 });
 

@@ -7,6 +7,7 @@ import { runTick } from './pipeline';
 import { stateHash } from './hash';
 import { FlatGround, SlopeGround } from './ground';
 import type { Scenario } from '../content/scenario-schema';
+import { collisionTraceResolver, setupScenarioCollisions } from '../systems/sim/collision/scenario-setup';
 
 export interface ScenarioEntity {
   id: string;
@@ -49,6 +50,7 @@ export const traceResolvers: TraceResolver[] = [
     const f = bodyFields[field];
     return f ? (w) => f(w, ent.eid) : null;
   },
+  collisionTraceResolver,
 ];
 
 export function buildScenario(s: Scenario): ScenarioRun {
@@ -74,6 +76,7 @@ export function buildScenario(s: Scenario): ScenarioRun {
     }
     entities.push({ id: body.id, eid, kind: 'body' });
   }
+  setupScenarioCollisions(world, s, entities);
   return { world, entities, scenario: s };
 }
 

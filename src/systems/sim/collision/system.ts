@@ -78,8 +78,15 @@ function crushEnd(world: SimWorld, eid: number, end: number, out: CrushEnd): Cru
   return out;
 }
 
-function addCrush(world: SimWorld, eid: number, end: number, dx: number): void {
+/** Residual crush of one end is capped at 60 % of the CG→face distance: the cabin does not fold away. */
+export const MAX_CRUSH_FRACTION = 0.6;
+
+function addCrush(world: SimWorld, eid: number, end: number, dxIn: number): number {
   const c = world.c.CarCollider;
+  const room =
+    MAX_CRUSH_FRACTION * (end === 0 ? c.front[eid]! : end === 1 ? c.rear[eid]! : c.halfWidth[eid]!) -
+    (end === 0 ? c.crushF[eid]! : end === 1 ? c.crushR[eid]! : end === 2 ? c.crushL[eid]! : c.crushRt[eid]!);
+  const dx = Math.max(0, Math.min(dxIn, room));
   if (dx > 0) {
     if (end === 0) c.crushF[eid] = c.crushF[eid]! + dx;
     else if (end === 1) c.crushR[eid] = c.crushR[eid]! + dx;
@@ -89,6 +96,7 @@ function addCrush(world: SimWorld, eid: number, end: number, dx: number): void {
   const d = damageFromCrush(c.crushF[eid]!, c.crushR[eid]!, c.crushL[eid]!, c.crushRt[eid]!);
   world.c.Damage.steerPullRad[eid] = d.steerPullRad;
   world.c.Damage.powerFactor[eid] = d.powerFactor;
+  return dx;
 }
 
 // scratch
@@ -170,7 +178,7 @@ function sceneContacts(world: SimWorld, rt: CollisionRuntime, eid: number): void
     const end = endAt(poseK, geom.x, geom.z);
     const dE = res.energyBefore - res.energyAfter;
     absorbEnergy(dE, crushEnd(world, eid, end, endA), null, added);
-    addCrush(world, eid, end, added[0]);
+    added[0] = addCrush(world, eid, end, added[0]);
     if (!rt.contactsPrev.has(key)) {
       c.hits[eid] = c.hits[eid]! + 1;
       emitEvent(world, 'collision', {
@@ -270,8 +278,8 @@ function pairContact(world: SimWorld, rt: CollisionRuntime, ea: number, eb: numb
   applyImpulseAtPoint(world, eb, -res.jx, 0, -res.jz, b.px[eb]! + r2x, b.py[eb]!, b.pz[eb]! + r2z);
   const enA = endAt(poseAk, geom.x, geom.z), enB = endAt(poseBk, geom.x, geom.z);
   absorbEnergy(res.energyBefore - res.energyAfter, crushEnd(world, ea, enA, endA), crushEnd(world, eb, enB, endB), added);
-  addCrush(world, ea, enA, added[0]);
-  addCrush(world, eb, enB, added[1]);
+  added[0] = addCrush(world, ea, enA, added[0]);
+  added[1] = addCrush(world, eb, enB, added[1]);
   if (!rt.contactsPrev.has(key)) {
     c.hits[ea] = c.hits[ea]! + 1;
     c.hits[eb] = c.hits[eb]! + 1;

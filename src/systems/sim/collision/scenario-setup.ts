@@ -1,0 +1,54 @@
+/**
+ * Scenario files → collision setup: `collider` tables on bodies and the `[[obstacles]]` list
+ * (src/content/scenario-schema.ts). Called once by buildScenario.
+ */
+import type { SimWorld } from '../../../ecs/world';
+import type { Scenario } from '../../../content/scenario-schema';
+import { attachCarCollider } from './car-collider';
+import { collisionRuntime } from './runtime';
+
+export function setupScenarioCollisions(world: SimWorld, s: Scenario, entities: readonly { id: string; eid: number }[]): void {
+  const rt = collisionRuntime(world);
+  s.bodies.forEach((body, i) => {
+    const ent = entities.find((e) => e.id === body.id);
+    if (!ent) return;
+    rt.names.set(ent.eid, body.id);
+    const c = body.collider;
+    if (!c) return;
+    try {
+      attachCarCollider(world, ent.eid, {
+        cgToFrontM: c.cg_to_front_m, cgToRearM: c.cg_to_rear_m, widthM: c.width_m, heightM: c.height_m,
+        cgHeightM: c.cg_height_m, clearanceM: c.clearance_m, method: c.method,
+      });
+    } catch (e) {
+      throw new Error(`bodies[${i}].collider: ${(e as Error).message}`);
+    }
+  });
+  s.obstacles.forEach((o, i) => {
+    const id = o.id ?? `${o.kind}${i}`;
+    try {
+      if (o.kind === 'box') rt.scene.add({ ...o, id, rot_y_rad: (o.rot_y_deg * Math.PI) / 180 });
+      else rt.scene.add({ ...o, id });
+    } catch (e) {
+      throw new Error(`obstacles[${i}]: ${(e as Error).message}`);
+    }
+  });
+}
+
+const colliderFields: Record<string, (w: SimWorld, e: number) => number> = {
+  crush_front: (w, e) => w.c.CarCollider.crushF[e]!,
+  crush_rear: (w, e) => w.c.CarCollider.crushR[e]!,
+  crush_left: (w, e) => w.c.CarCollider.crushL[e]!,
+  crush_right: (w, e) => w.c.CarCollider.crushRt[e]!,
+  hits: (w, e) => w.c.CarCollider.hits[e]!,
+  steer_pull: (w, e) => w.c.Damage.steerPullRad[e]!,
+  power_factor: (w, e) => w.c.Damage.powerFactor[e]!,
+};
+
+/** Trace fields of collider bodies: `<id>.crush_front|crush_rear|crush_left|crush_right|hits|steer_pull|power_factor`. */
+export function collisionTraceResolver(
+  _run: unknown, ent: { eid: number }, field: string,
+): ((w: SimWorld) => number) | null {
+  const f = colliderFields[field];
+  return f ? (w) => f(w, ent.eid) : null;
+}
