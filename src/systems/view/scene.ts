@@ -14,6 +14,7 @@ import { StandardMaterial } from '@babylonjs/core/Materials/standardMaterial';
 import { CreateSphere } from '@babylonjs/core/Meshes/Builders/sphereBuilder';
 import { VertexBuffer } from '@babylonjs/core/Buffers/buffer';
 import type { Mesh } from '@babylonjs/core/Meshes/mesh';
+import { FreeCamera } from '@babylonjs/core/Cameras/freeCamera';
 
 export interface SceneKit {
   engine: Engine;
@@ -21,6 +22,8 @@ export interface SceneKit {
   sun: DirectionalLight;
   shadows: ShadowGenerator | null;
   sky: Mesh;
+  /** Camera used while no stage is loaded (menus). */
+  menuCamera: FreeCamera;
 }
 
 export const SKY_TOP = new Color3(0.32, 0.52, 0.82);
@@ -85,5 +88,9 @@ export function createSceneKit(canvas: HTMLCanvasElement, opts: { shadows: boole
   sky.isPickable = false;
   sky.applyFog = false;
 
-  return { engine, scene, sun, shadows, sky };
+  const menuCamera = new FreeCamera('menuCam', new Vector3(0, 2, 0), scene);
+  menuCamera.setTarget(new Vector3(0, 2.2, 10));
+  menuCamera.inputs.clear();
+  scene.activeCamera = menuCamera;
+  return { engine, scene, sun, shadows, sky, menuCamera };
 }

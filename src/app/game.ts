@@ -1,0 +1,344 @@
+/**
+ * One stage run in the browser: the simulation world (fixed step via FixedStepScheduler + runTick), the
+ * device input feeding the car's HeldInput, the stage rules (StageRun), and the views (terrain, stage
+ * dressing, car, camera, HUD, audio, dust, skid marks), which interpolate between the last two ticks with
+ * scheduler.alpha. Views only read the world.
+ */
+import { createSimWorld, type SimWorld } from '../ecs/world';
+import { runTick } from '../ecs/pipeline';
+import { FixedStepScheduler } from '../ecs/scheduler';
+import { HeldInput, neutralInput, quantizeInput, setInputSource } from '../ecs/controls';
+import type { Stage } from '../../terrain/stage';
+import type { RoadProjection } from '../../terrain/road';
+import { StageGroundAdapter } from './stage-ground';
+import { StageRun, DEFAULT_RUN, formatDelta, formatTime } from './stage-run';
+import { emptyTelemetry, type DrivableCar, type Pose } from './car-link';
+import type { SceneKit } from '../systems/view/scene';
+import { TerrainView } from '../systems/view/terrain-view';
+import { StageView } from '../systems/view/stage-view';
+import { CarView } from '../systems/view/car-view';
+import { GameCamera, type CameraView } from '../systems/view/camera';
+import { Hud } from '../systems/view/hud';
+import type { GameAudio } from '../systems/view/audio';
+import { Effects } from '../systems/view/effects';
+import { ActionMixer, readActions, toRawInput, type ActionValues } from './input/actions';
+import type { InputDevices } from './input/devices';
+import type { Settings } from './settings';
+import { CAMERA_MODES } from './settings';
+
+export interface RunResult {
+  stageId: string;
+  carId: string;
+  timeS: number;
+  splitsS: number[];
+  penaltyS: number;
+}
+
+export type CarFactory = (world: SimWorld, pose: Pose) => DrivableCar;
+
+export interface PerfNumbers {
+  simMs: number;
+  viewMs: number;
+  ticks: number;
+  triangles: number;
+  fps: number;
+}
+
+export class GameSession {
+  readonly world: SimWorld;
+  readonly car: DrivableCar;
+  readonly run: StageRun;
+  readonly scheduler: FixedStepScheduler;
+  private readonly input = new HeldInput();
+  private readonly mixer = new ActionMixer();
+  private readonly tele = emptyTelemetry();
+  private readonly proj: RoadProjection = { distanceM: 0, lateralM: 0, index: 0 };
+  private readonly terrain: TerrainView;
+  private readonly stageView: StageView;
+  private readonly carView: CarView;
+  readonly camera: GameCamera;
+  readonly hud: Hud;
+  private readonly effects: Effects;
+  private readonly prev = new Float64Array(7);
+  private readonly cur = new Float64Array(7);
+  private actions: ActionValues | null = null;
+  private prevButtons = { camera: 0, recover: 0, perf: 0 };
+  paused = false;
+  finished = false;
+  onFinish?: (r: RunResult) => void;
+  perf: PerfNumbers = { simMs: 0, viewMs: 0, ticks: 0, triangles: 0, fps: 0 };
+  private perfAcc = { sim: 0, view: 0, ticks: 0, frames: 0, t: 0 };
+  private lastGear = 0;
+  private lastCountdownLit = -1;
+  private nowS = 0;
+  private frameCount = 0;
+  /** performance.now() when the car first became drivable (lights out). */
+  drivableAtMs: number | null = null;
+
+  constructor(
+    private readonly kit: SceneKit,
+    readonly stage: Stage,
+    carFactory: CarFactory,
+    private settings: Settings,
+    private readonly devices: InputDevices,
+    private readonly audio: GameAudio,
+    hudParent: HTMLElement,
+    bestSplitsS?: number[],
+    bestTimeS?: number,
+  ) {
+    this.world = createSimWorld({ ground: new StageGroundAdapter(stage) });
+    const s = stage.start;
+    this.car = carFactory(this.world, { x: s.x, y: s.y, z: s.z, heading: s.heading });
+    setInputSource(this.world, this.car.eid, this.input);
+    this.run = new StageRun({
+      ...DEFAULT_RUN,
+      checkpointsM: stage.checkpoints.map((c) => c.distanceM),
+      finishM: stage.finish.distanceM,
+      startM: stage.start.distanceM,
+      bestSplitsS,
+      bestTimeS,
+    });
+    this.scheduler = new FixedStepScheduler({ dt: this.world.dt, maxTicksPerFrame: Math.ceil(0.1 / this.world.dt) }, () => this.tick());
+    this.terrain = new TerrainView(kit.scene, stage);
+    this.stageView = new StageView(kit.scene, stage, kit.shadows);
+    this.carView = new CarView(kit.scene, this.car.shape, kit.shadows);
+    this.camera = new GameCamera(kit.scene, (x, z) => stage.bspline.height(x, z));
+    this.camera.view = settings.camera;
+    this.hud = new Hud(hudParent);
+    this.hud.showPerf(settings.perfOverlay);
+    this.effects = new Effects(kit.scene, stage);
+    this.captureCur();
+    this.prev.set(this.cur);
+    this.terrain.update(s.x, s.z, 1e9);
+    this.audio.playLoops();
+    this.updateViews(0, 0);
+  }
+
+  applySettings(s: Settings): void {
+    this.settings = s;
+    this.hud.showPerf(s.perfOverlay);
+    this.camera.view = s.camera;
+  }
+
+  private captureCur(): void {
+    const b = this.world.c.RigidBody;
+    const e = this.car.eid;
+    this.cur[0] = b.px[e]!;
+    this.cur[1] = b.py[e]!;
+    this.cur[2] = b.pz[e]!;
+    this.cur[3] = b.qw[e]!;
+    this.cur[4] = b.qx[e]!;
+    this.cur[5] = b.qy[e]!;
+    this.cur[6] = b.qz[e]!;
+  }
+
+  /** One fixed simulation tick with the latest device input. */
+  private tick(): void {
+    this.prev.set(this.cur);
+    const a = this.actions;
+    if (a && this.run.canDrive && !this.finished) {
+      this.input.input = quantizeInput(toRawInput(a));
+    } else {
+      // before the lights go out: handbrake on, no throttle (the car waits on the line)
+      const n = neutralInput();
+      n.handbrake = 1000;
+      n.brake = 1000;
+      this.input.input = n;
+    }
+    runTick(this.world);
+    this.captureCur();
+    const b = this.world.c.RigidBody;
+    const e = this.car.eid;
+    this.stage.road.project(b.px[e]!, b.pz[e]!, this.proj);
+    const hw = (this.stage.road.widths[this.proj.index] ?? 7) / 2;
+    const speed = Math.hypot(b.vx[e]!, b.vy[e]!, b.vz[e]!);
+    const events = this.run.tick({ dt: this.world.dt, distanceM: this.proj.distanceM, lateralM: this.proj.lateralM, roadHalfWidthM: hw, speedMS: speed, throttle: a?.throttle ?? 0 });
+    for (const ev of events) {
+      if (ev === 'start') {
+        this.drivableAtMs ??= performance.now();
+        this.audio.beep(true);
+        this.hud.setLights('go');
+        this.hud.showToast('GO!', this.nowS, 1);
+      } else if (ev === 'checkpoint') {
+        const sp = this.run.lastSplit!;
+        const txt = `CP${sp.index + 1} ${formatTime(sp.timeS)}${sp.deltaS !== null ? '  ' + formatDelta(sp.deltaS) : ''}`;
+        this.hud.setSplit(txt, sp.deltaS === null ? null : sp.deltaS < 0);
+        this.hud.showToast(txt, this.nowS);
+      } else if (ev === 'finish') {
+        this.finish();
+      } else if (ev === 'stuck') {
+        this.recover('Recovered (stuck)');
+      }
+    }
+    for (const ev of this.world.events) {
+      const imp = typeof ev.impulse === 'number' ? ev.impulse : typeof ev.impulseNs === 'number' ? ev.impulseNs : 0;
+      if (imp > 50) {
+        this.audio.impactSound(imp, this.world.time);
+        if (this.settings.rumble) this.devices.rumble(Math.min(1, imp / 3000), Math.min(1, imp / 6000), 220);
+      }
+    }
+    this.world.events.length = 0;
+  }
+
+  recover(reason = 'Recovered'): void {
+    if (this.finished || !this.run.canDrive) return;
+    const d = Math.max(this.stage.start.distanceM, this.run.progressM - 5);
+    const p = this.stage.road.poseAt(d);
+    this.car.place(this.world, { x: p.x, y: p.y, z: p.z, heading: p.heading });
+    this.run.recovered();
+    this.captureCur();
+    this.prev.set(this.cur);
+    this.camera.snap();
+    this.hud.showToast(`${reason} +${this.run.cfg.recoverPenaltyS.toFixed(0)} s`, this.nowS);
+  }
+
+  private finish(): void {
+    if (this.finished) return;
+    this.finished = true;
+    this.audio.stopLoops();
+    this.onFinish?.({
+      stageId: this.stage.id,
+      carId: this.car.info.id,
+      timeS: this.run.finishTimeS ?? this.run.timeS,
+      splitsS: this.run.splits.map((s) => s.timeS),
+      penaltyS: this.run.penaltyS,
+    });
+  }
+
+  setPaused(p: boolean): void {
+    this.paused = p;
+    if (p) this.scheduler.pause();
+    else this.scheduler.resume();
+    this.audio.setPaused(p);
+    this.camera.view = p ? 'free' : this.settings.camera;
+    this.camera.resetUp();
+    this.camera.snap();
+  }
+
+  /** Called every animation frame with the real elapsed time. */
+  frame(dt: number): void {
+    this.nowS += dt;
+    this.frameCount++;
+    const r = readActions(this.devices.snapshot(), this.settings.bindings, this.settings.tuning);
+    const a = this.mixer.update(r, this.settings, dt);
+    this.actions = a;
+    if (!this.paused) {
+      if (a.camera && !this.prevButtons.camera) this.cycleCamera();
+      if (a.recover && !this.prevButtons.recover && this.run.phase === 'running') this.recover();
+    } else {
+      this.camera.orbit(r.analog.steer, -(this.devices.snapshot().axes[1] ?? 0), dt);
+    }
+    if (a.perf && !this.prevButtons.perf) {
+      this.settings.perfOverlay = !this.settings.perfOverlay;
+      this.hud.showPerf(this.settings.perfOverlay);
+    }
+    this.prevButtons = { camera: a.camera, recover: a.recover, perf: a.perf };
+    const t0 = performance.now();
+    const ticks = this.finished ? 0 : this.scheduler.advance(Math.min(dt, 0.25));
+    const t1 = performance.now();
+    this.updateViews(dt, this.scheduler.alpha);
+    const t2 = performance.now();
+    const pa = this.perfAcc;
+    pa.sim += t1 - t0;
+    pa.view += t2 - t1;
+    pa.ticks += ticks;
+    pa.frames++;
+    pa.t += dt;
+    if (pa.t >= 0.5) {
+      this.perf = {
+        simMs: pa.sim / pa.frames,
+        viewMs: pa.view / pa.frames,
+        ticks: pa.ticks / pa.frames,
+        triangles: this.kit.scene.getActiveIndices() / 3,
+        fps: pa.frames / pa.t,
+      };
+      this.hud.updatePerf(this.perf);
+      pa.sim = pa.view = pa.ticks = pa.frames = pa.t = 0;
+    }
+  }
+
+  private cycleCamera(): void {
+    const i = CAMERA_MODES.indexOf(this.settings.camera);
+    this.settings.camera = CAMERA_MODES[(i + 1) % CAMERA_MODES.length]!;
+    this.camera.view = this.settings.camera as CameraView;
+    this.camera.resetUp();
+    this.camera.snap();
+  }
+
+  private updateViews(dt: number, alpha: number): void {
+    const p = this.prev;
+    const c = this.cur;
+    const L = (k: number): number => p[k]! + (c[k]! - p[k]!) * alpha;
+    const x = L(0), y = L(1), z = L(2);
+    // nlerp (shortest arc) between the two tick orientations
+    const dot = p[3]! * c[3]! + p[4]! * c[4]! + p[5]! * c[5]! + p[6]! * c[6]!;
+    const sgn = dot < 0 ? -1 : 1;
+    let qw = p[3]! * (1 - alpha) + sgn * c[3]! * alpha;
+    let qx = p[4]! * (1 - alpha) + sgn * c[4]! * alpha;
+    let qy = p[5]! * (1 - alpha) + sgn * c[5]! * alpha;
+    let qz = p[6]! * (1 - alpha) + sgn * c[6]! * alpha;
+    const n = Math.hypot(qw, qx, qy, qz) || 1;
+    qw /= n; qx /= n; qy /= n; qz /= n;
+    this.car.readTelemetry(this.world, this.tele);
+    const t = this.tele;
+    this.carView.update(x, y, z, { w: qw, x: qx, y: qy, z: qz }, t.wheels, t.brake > 0.05);
+    this.carView.setCrush(t.damage);
+    // body axes from the quaternion: forward = R·(0,0,1), up = R·(0,1,0)
+    const fx = 2 * (qx * qz + qw * qy), fy = 2 * (qy * qz - qw * qx), fz = 1 - 2 * (qx * qx + qy * qy);
+    const ux = 2 * (qx * qy - qw * qz), uy = 1 - 2 * (qx * qx + qz * qz), uz = 2 * (qy * qz + qw * qx);
+    this.camera.update({ x, y, z, fx, fy, fz, ux, uy, uz, speed: t.speedMS }, Math.min(dt, 0.1));
+    const cp = this.camera.camera.position;
+    if (this.frameCount % 4 === 0) this.terrain.update(cp.x, cp.z);
+    this.kit.sun.position.set(x + 40, y + 80, z + 30);
+    this.kit.sun.direction.set(-0.45, -0.8, -0.35);
+    this.effects.update(this.world, this.car, t, dt, { x, y, z, fx, fz });
+    this.hud.update({ speedMS: t.speedMS, rpm: t.rpm, redlineRpm: t.redlineRpm, maxRpm: t.maxRpm, gear: t.gear, timeS: this.run.timeS, damage: t.damage, units: this.settings.units });
+    this.hud.setProgress((this.run.progressM - this.run.cfg.startM) / (this.run.cfg.finishM - this.run.cfg.startM));
+    this.hud.tickToast(this.nowS);
+    if (this.run.phase === 'countdown') {
+      const lit = Math.min(5, Math.floor(((this.run.cfg.countdownS - this.run.countdownLeftS) / this.run.cfg.countdownS) * 5) + 1);
+      if (lit !== this.lastCountdownLit) {
+        this.lastCountdownLit = lit;
+        this.hud.setLights(lit);
+        this.audio.beep(false);
+      }
+    } else if (this.run.timeS > 1.2 && this.lastCountdownLit !== 99) {
+      this.lastCountdownLit = 99;
+      this.hud.setLights('off');
+    }
+    if (t.gear !== this.lastGear) {
+      if (this.run.canDrive) this.audio.shiftSound();
+      this.lastGear = t.gear;
+    }
+    this.audio.update({ rpm: t.rpm, throttle: t.throttle, speedMS: t.speedMS, slip: t.slip, surface: t.surface, contact: t.contact });
+    // rumble: rough surfaces and heavy slip
+    if (this.settings.rumble && !this.paused && this.frameCount % 6 === 0 && t.contact > 0) {
+      const rough = t.surface === 'gravel' ? 0.15 : t.surface === 'grass' ? 0.25 : 0.03;
+      const k = Math.min(1, t.speedMS / 25);
+      if (rough * k + t.slip * 0.3 > 0.05) this.devices.rumble(rough * k, Math.min(1, t.slip * 0.5), 120);
+    }
+  }
+
+  dispose(): void {
+    this.audio.stopLoops();
+    this.terrain.dispose();
+    this.stageView.dispose();
+    this.carView.dispose();
+    this.effects.dispose();
+    this.hud.dispose();
+    this.kit.scene.activeCamera = this.kit.menuCamera;
+    this.camera.camera.dispose();
+  }
+
+  hudTelemetry(): Readonly<import('./car-link').CarTelemetryView> {
+    return this.tele;
+  }
+
+  get triangles(): number {
+    return this.terrain.triangleCount() + this.stageView.triangles;
+  }
+
+  carPosition(): [number, number, number] {
+    return [this.cur[0]!, this.cur[1]!, this.cur[2]!];
+  }
+}

@@ -1,0 +1,131 @@
+/**
+ * Browser bootstrap: scene, devices, settings, storage, audio, screens, and the frame loop.
+ * Flow: title → stages → cars → loading → drive (countdown lights, run) ⇄ pause → finish.
+ * A test hook on window.__bitrally exposes state for the e2e tests (no pixel reading needed).
+ */
+import { createSceneKit, type SceneKit } from '../systems/view/scene';
+import { GameAudio } from '../systems/view/audio';
+import { InputDevices } from './input/devices';
+import { loadSettings, saveSettings, type Settings } from './settings';
+import { BestTimes } from './storage';
+import { ScreenManager } from './screens';
+import { GameSession } from './game';
+import { registerAllScreens, type AppContext } from './menus';
+
+declare global {
+  interface Window {
+    __bitrally?: Record<string, unknown>;
+  }
+}
+
+const t0 = performance.now();
+const canvas = document.getElementById('view') as HTMLCanvasElement;
+const ui = document.getElementById('ui') as HTMLDivElement;
+
+const { settings, problems } = loadSettings(window.localStorage);
+for (const p of problems) console.warn(p);
+
+let kit: SceneKit;
+try {
+  kit = createSceneKit(canvas, { shadows: settings.shadows });
+} catch (e) {
+  ui.innerHTML = `<div class="screen"><h2>WebGL is not available</h2><div class="error">${(e as Error).message}</div></div>`;
+  throw e;
+}
+const devices = new InputDevices(window);
+const audio = new GameAudio();
+audio.setVolumes({ master: settings.masterVolume, engine: settings.engineVolume, effects: settings.effectsVolume });
+const bests = new BestTimes();
+void bests.open();
+const screens = new ScreenManager(ui);
+
+const hook: Record<string, unknown> = {
+  state: 'boot',
+  speedKmh: 0,
+  stageTimeS: 0,
+  splits: [],
+  lastSplit: null,
+  perf: null,
+  drivableMs: null,
+  bootMs: null,
+  carPos: null,
+  padConnected: false,
+  screens: () => screens.currentName,
+};
+window.__bitrally = hook;
+
+const app: AppContext = {
+  kit,
+  devices,
+  audio,
+  bests,
+  settings,
+  screens,
+  session: null,
+  saveSettings(s: Settings) {
+    Object.assign(app.settings, s);
+    saveSettings(window.localStorage, app.settings);
+    audio.setVolumes({ master: app.settings.masterVolume, engine: app.settings.engineVolume, effects: app.settings.effectsVolume });
+    app.session?.applySettings(app.settings);
+  },
+  startSession(s: GameSession | null) {
+    app.session?.dispose();
+    app.session = s;
+  },
+};
+registerAllScreens(app);
+
+// audio needs a user gesture
+const startAudio = (): void => audio.start();
+for (const ev of ['pointerdown', 'keydown']) window.addEventListener(ev, startAudio, { once: true });
+devices.onPadConnected = () => {
+  hook.padConnected = true;
+};
+devices.onPadDisconnected = () => {
+  hook.padConnected = false;
+  if (app.session && !app.session.paused && !app.session.finished && screens.currentName === 'drive') {
+    screens.show('pause', { reason: 'Controller disconnected' });
+  }
+};
+
+screens.onChange = (name) => {
+  hook.state = name;
+};
+screens.show('title');
+hook.bootMs = performance.now() - t0;
+
+let last = performance.now();
+let audioPadTried = false;
+kit.engine.runRenderLoop(() => {
+  const now = performance.now();
+  const dt = Math.min(0.25, (now - last) / 1000);
+  last = now;
+  devices.poll();
+  if (!audioPadTried && devices.padConnected) {
+    // a pad press counts as a gesture in most browsers only through events; try once anyway
+    audioPadTried = true;
+  }
+  const keys = devices.menuPresses(dt);
+  if (screens.currentName !== 'drive') screens.handle(keys);
+  else if (keys.includes('start')) screens.show('pause');
+  screens.update(dt);
+  const s = app.session;
+  if (s) {
+    s.frame(dt);
+    const tele = s.hudTelemetry();
+    hook.speedKmh = tele.speedMS * 3.6;
+    hook.stageTimeS = s.run.timeS;
+    hook.phase = s.run.phase;
+    hook.splits = s.run.splits.map((x) => ({ ...x }));
+    hook.lastSplit = s.run.lastSplit ? { ...s.run.lastSplit } : null;
+    hook.perf = { ...s.perf };
+    hook.carPos = s.carPosition();
+    hook.progressM = s.run.progressM;
+    hook.recoveries = s.run.recoveries;
+    hook.gear = tele.gear;
+    hook.rpm = tele.rpm;
+    if (s.drivableAtMs !== null && hook.drivableMs === null) hook.drivableMs = s.drivableAtMs - t0;
+  }
+  kit.scene.render();
+});
+window.addEventListener('resize', () => kit.engine.resize());

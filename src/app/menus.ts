@@ -1,0 +1,404 @@
+/**
+ * All screens of the game, registered in the screen registry (screens.ts). Everything is navigable with a
+ * gamepad alone (d-pad/stick + A/B), the keyboard (arrows + Enter/Escape) or the mouse.
+ */
+import type { SceneKit } from '../systems/view/scene';
+import type { GameAudio } from '../systems/view/audio';
+import type { InputDevices } from './input/devices';
+import type { Settings } from './settings';
+import { CAMERA_MODES, defaultSettings } from './settings';
+import type { BestTimes } from './storage';
+import { adjustable, html, registerScreen, type ScreenManager } from './screens';
+import { GameSession, type RunResult } from './game';
+import { drawStageMap, listStages, loadStageById, type StageSummary } from './stages';
+import { CARS, carFactory } from './cars';
+import { formatDelta, formatTime } from './stage-run';
+import { ALL_ACTIONS, bindingLabel, type Action, type AxisRange, type Binding } from './input/actions';
+
+export interface AppContext {
+  kit: SceneKit;
+  devices: InputDevices;
+  audio: GameAudio;
+  bests: BestTimes;
+  settings: Settings;
+  screens: ScreenManager;
+  session: GameSession | null;
+  saveSettings(s: Settings): void;
+  startSession(s: GameSession | null): void;
+}
+
+interface Choice {
+  stage?: StageSummary;
+  carId?: string;
+}
+const choice: Choice = {};
+let stageList: StageSummary[] | null = null;
+
+const esc = (s: string): string => s.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
+
+export function registerAllScreens(app: AppContext): void {
+  const { screens } = app;
+
+  registerScreen('title', (ctx) => {
+    const el = html(`<h1>BITRALLY</h1><div class="sub">gravel · tarmac · snow — a rally game on a real vehicle simulation</div>
+      <button class="item default" data-go="stages">Drive a stage</button>
+      <button class="item" data-go="settings">Settings</button>
+      <button class="item" data-go="controls">Controls</button>
+      <div class="hint">Gamepad: D-pad / stick + A · Keyboard: arrows + Enter</div>`);
+    el.querySelectorAll<HTMLElement>('[data-go]').forEach((b) => (b.onclick = () => ctx.show(b.dataset.go!, { from: 'title' })));
+    return { el };
+  });
+
+  registerScreen('stages', (ctx) => {
+    const el = html(`<h2>Choose a stage</h2><div class="cards"></div><div class="hint">A: select · B: back</div>`);
+    const cards = el.querySelector('.cards')!;
+    const render = (list: StageSummary[]): void => {
+      cards.innerHTML = '';
+      for (const s of list) {
+        const b = document.createElement('button');
+        b.className = 'item card';
+        b.dataset.stage = s.id;
+        b.innerHTML = `<canvas width="240" height="140"></canvas><div class="name">${esc(s.name)}</div>
+          <div class="meta"><span>Surface</span><span>${s.surface}</span><span>Length</span><span>${(s.lengthM / 1000).toFixed(2)} km</span>
+          <span>Checkpoints</span><span>${s.checkpoints}</span><span>Best</span><span data-best>—</span></div>`;
+        drawStageMap(b.querySelector('canvas')!, s);
+        b.onclick = () => {
+          choice.stage = s;
+          ctx.show('cars');
+        };
+        void app.bests.bestOnStage(s.id).then((r) => {
+          if (r) b.querySelector('[data-best]')!.textContent = formatTime(r.timeS);
+        });
+        cards.appendChild(b);
+      }
+      app.screens.refocus();
+      el.querySelectorAll<HTMLElement>('.item').forEach((it, i) => it.addEventListener('mouseenter', () => app.screens.setFocus(i)));
+    };
+    if (stageList) queueMicrotask(() => render(stageList!));
+    else
+      void listStages().then(({ stages, problems }) => {
+        for (const p of problems) console.warn(p);
+        stageList = stages;
+        render(stages);
+      });
+    return {
+      el,
+      back: () => ctx.show('title'),
+      onKey: (k) => {
+        // cards are laid out in a row: left/right move like up/down
+        if (k === 'left' || k === 'right') {
+          app.screens.handle([k === 'left' ? 'up' : 'down']);
+          return true;
+        }
+        return false;
+      },
+    };
+  });
+
+  registerScreen('cars', (ctx) => {
+    const el = html(`<h2>Choose a car</h2><div class="sub">${esc(choice.stage?.name ?? '')}</div><div class="cards"></div><div class="hint">A: select · B: back</div>`);
+    const cards = el.querySelector('.cards')!;
+    for (const c of CARS()) {
+      const b = document.createElement('button');
+      b.className = 'item card' + (c.id === choice.carId ? ' default' : '');
+      b.dataset.car = c.id;
+      const col = `rgb(${c.color.map((v) => Math.round(v * 255)).join(',')})`;
+      b.innerHTML = `<div style="height:8px;background:${col};border-radius:3px"></div><div class="name">${esc(c.name)}</div>
+        <div class="meta">${c.stats.map(([k, v]) => `<span>${esc(k)}</span><span>${esc(v)}</span>`).join('')}</div>`;
+      b.onclick = () => {
+        choice.carId = c.id;
+        ctx.show('loading');
+      };
+      cards.appendChild(b);
+    }
+    return {
+      el,
+      back: () => ctx.show('stages'),
+      onKey: (k) => {
+        if (k === 'left' || k === 'right') {
+          app.screens.handle([k === 'left' ? 'up' : 'down']);
+          return true;
+        }
+        return false;
+      },
+    };
+  });
+
+  registerScreen('loading', (ctx) => {
+    const el = html(`<h2>Loading</h2><div class="sub" data-msg>${esc(choice.stage?.name ?? '')}</div>`);
+    const msg = el.querySelector<HTMLElement>('[data-msg]')!;
+    const t0 = performance.now();
+    void (async () => {
+      try {
+        const s = choice.stage!;
+        const stage = await loadStageById(s);
+        msg.textContent = 'Building the stage…';
+        await new Promise((r) => setTimeout(r, 0));
+        const best = await app.bests.get(s.id, choice.carId!);
+        app.startSession(null);
+        const session = new GameSession(app.kit, stage, carFactory(choice.carId!), app.settings, app.devices, app.audio, document.getElementById('ui')!, best?.splitsS, best?.timeS);
+        session.onFinish = (r) => void finishRun(app, r);
+        app.startSession(session);
+        (window.__bitrally as Record<string, unknown>).loadMs = performance.now() - t0;
+        (window.__bitrally as Record<string, unknown>).readyMs = performance.now();
+        ctx.show('drive');
+      } catch (e) {
+        console.warn(e);
+        ctx.show('error', { message: (e as Error).message, back: 'stages' });
+      }
+    })();
+    return { el };
+  });
+
+  registerScreen('drive', () => {
+    const el = html('', 'drive');
+    app.session?.hud.show(true);
+    return { el, overlay: true };
+  });
+
+  registerScreen('pause', (ctx, params) => {
+    app.session?.setPaused(true);
+    const reason = typeof params.reason === 'string' ? `<div class="sub">${esc(params.reason)}</div>` : '';
+    const el = html(`<h2>Paused</h2>${reason}
+      <button class="item default" data-a="resume">Resume</button>
+      <button class="item" data-a="restart">Restart stage</button>
+      <button class="item" data-a="settings">Settings</button>
+      <button class="item" data-a="quit">Quit to menu</button>
+      <div class="hint">Free camera: stick · Start / B: resume</div>`, 'screen overlay');
+    const act = (a: string): void => {
+      if (a === 'resume') {
+        app.session?.setPaused(false);
+        ctx.show('drive');
+      } else if (a === 'restart') ctx.show('loading');
+      else if (a === 'settings') ctx.show('settings', { from: 'pause' });
+      else if (a === 'quit') {
+        app.startSession(null);
+        ctx.show('title');
+      }
+    };
+    el.querySelectorAll<HTMLElement>('[data-a]').forEach((b) => (b.onclick = () => act(b.dataset.a!)));
+    return {
+      el,
+      overlay: true,
+      back: () => act('resume'),
+      onKey: (k) => {
+        if (k === 'start') {
+          act('resume');
+          return true;
+        }
+        return false;
+      },
+    };
+  });
+
+  registerScreen('finish', (ctx, params) => {
+    const r = params.result as RunResult;
+    const prev = params.prevBest as { timeS: number; splitsS: number[] } | undefined;
+    const isBest = params.isBest as boolean;
+    const rows = r.splitsS
+      .map((t, i) => {
+        const d = prev?.splitsS[i] !== undefined ? t - prev.splitsS[i]! : null;
+        return `<span>CP${i + 1}</span><span>${formatTime(t)}</span><span class="${d === null ? '' : d < 0 ? 'faster' : 'slower'}">${d === null ? '' : formatDelta(d)}</span>`;
+      })
+      .join('');
+    const dT = prev ? r.timeS - prev.timeS : null;
+    const el = html(`<h2>${isBest ? 'New personal best!' : 'Stage complete'}</h2>
+      <div class="results">${rows}<span><b>Finish</b></span><span data-final><b>${formatTime(r.timeS)}</b></span>
+      <span class="${dT === null ? '' : dT < 0 ? 'faster' : 'slower'}">${dT === null ? '' : formatDelta(dT)}</span>
+      <span>Penalties</span><span>${r.penaltyS.toFixed(0)} s</span><span></span>
+      <span>Personal best</span><span>${formatTime(isBest || !prev ? r.timeS : prev.timeS)}</span><span></span></div>
+      <button class="item default" data-a="retry">Retry</button>
+      <button class="item" data-a="next">Next stage</button>
+      <button class="item" data-a="menu">Main menu</button>`, 'screen overlay');
+    const act = (a: string): void => {
+      if (a === 'retry') ctx.show('loading');
+      else if (a === 'next') {
+        const list = stageList ?? [];
+        const i = list.findIndex((s) => s.id === choice.stage?.id);
+        choice.stage = list[(i + 1) % Math.max(1, list.length)] ?? choice.stage;
+        ctx.show('loading');
+      } else {
+        app.startSession(null);
+        ctx.show('title');
+      }
+    };
+    el.querySelectorAll<HTMLElement>('[data-a]').forEach((b) => (b.onclick = () => act(b.dataset.a!)));
+    return { el, overlay: true, back: () => act('menu') };
+  });
+
+  registerScreen('error', (ctx, params) => {
+    const el = html(`<h2>Something went wrong</h2><div class="error">${esc(String(params.message))}</div><button class="item default">Back</button>`);
+    const back = (): void => ctx.show(typeof params.back === 'string' ? params.back : 'title');
+    el.querySelector('button')!.onclick = back;
+    return { el, back };
+  });
+
+  registerScreen('settings', (ctx, params) => {
+    const from = params.from === 'pause' ? 'pause' : 'title';
+    const el = html(`<h2>Settings</h2><div class="list"></div><div class="hint">←/→ change · A: toggle · B: back</div>`);
+    const list = el.querySelector('.list')!;
+    const s = app.settings;
+    type Row = { key: string; label: string; get: () => string; adjust: (d: -1 | 1) => void };
+    const pct = (v: number): string => `${Math.round(v * 100)}%`;
+    const step = (v: number, d: number, lo: number, hi: number, st: number): number => Math.round(Math.max(lo, Math.min(hi, v + d * st)) / st) * st;
+    const rows: Row[] = [
+      { key: 'units', label: 'Speed units', get: () => (s.units === 'kmh' ? 'km/h' : 'mph'), adjust: () => (s.units = s.units === 'kmh' ? 'mph' : 'kmh') },
+      { key: 'masterVolume', label: 'Master volume', get: () => pct(s.masterVolume), adjust: (d) => (s.masterVolume = step(s.masterVolume, d, 0, 1, 0.1)) },
+      { key: 'engineVolume', label: 'Engine volume', get: () => pct(s.engineVolume), adjust: (d) => (s.engineVolume = step(s.engineVolume, d, 0, 1, 0.1)) },
+      { key: 'effectsVolume', label: 'Effects volume', get: () => pct(s.effectsVolume), adjust: (d) => (s.effectsVolume = step(s.effectsVolume, d, 0, 1, 0.1)) },
+      {
+        key: 'camera',
+        label: 'Camera',
+        get: () => s.camera,
+        adjust: (d) => (s.camera = CAMERA_MODES[(CAMERA_MODES.indexOf(s.camera) + d + CAMERA_MODES.length) % CAMERA_MODES.length]!),
+      },
+      { key: 'steerSpeed', label: 'Steering speed (keys)', get: () => s.steerSpeed.toFixed(1), adjust: (d) => (s.steerSpeed = step(s.steerSpeed, d, 0.5, 10, 0.5)) },
+      { key: 'steerDeadzone', label: 'Steering deadzone', get: () => pct(s.tuning.steer.deadzone), adjust: (d) => (s.tuning.steer.deadzone = step(s.tuning.steer.deadzone, d, 0, 0.5, 0.02)) },
+      { key: 'steerLinearity', label: 'Steering linearity', get: () => s.tuning.steer.linearity.toFixed(1), adjust: (d) => (s.tuning.steer.linearity = step(s.tuning.steer.linearity, d, 0.5, 3, 0.1)) },
+      { key: 'rumble', label: 'Rumble', get: () => (s.rumble ? 'on' : 'off'), adjust: () => (s.rumble = !s.rumble) },
+      { key: 'perfOverlay', label: 'Performance overlay', get: () => (s.perfOverlay ? 'on' : 'off'), adjust: () => (s.perfOverlay = !s.perfOverlay) },
+      { key: 'shadows', label: 'Shadows (next load)', get: () => (s.shadows ? 'on' : 'off'), adjust: () => (s.shadows = !s.shadows) },
+    ];
+    for (const r of rows) {
+      const b = document.createElement('button');
+      b.className = 'item';
+      b.dataset.key = r.key;
+      const val = (): string => `<span>${r.label}</span><span class="val">‹ ${r.get()} ›</span>`;
+      b.innerHTML = val();
+      const change = (d: -1 | 1): void => {
+        r.adjust(d);
+        app.saveSettings(s);
+        b.innerHTML = val();
+      };
+      adjustable(b, change);
+      b.onclick = () => change(1);
+      list.appendChild(b);
+    }
+    const ctl = document.createElement('button');
+    ctl.className = 'item';
+    ctl.textContent = 'Controls…';
+    ctl.onclick = () => ctx.show('controls', { from });
+    list.appendChild(ctl);
+    const back = document.createElement('button');
+    back.className = 'item';
+    back.textContent = 'Back';
+    back.onclick = () => ctx.show(from);
+    list.appendChild(back);
+    return { el, back: () => ctx.show(from) };
+  });
+
+  registerScreen('controls', (ctx, params) => {
+    const from = params.from === 'pause' ? 'pause' : 'title';
+    const el = html(`<h2>Controls</h2><div class="sub" data-msg>A: rebind (press a pad button, move an axis or press a key) · ←/→: invert axis</div><div class="list"></div>`);
+    const list = el.querySelector('.list')!;
+    const msg = el.querySelector<HTMLElement>('[data-msg]')!;
+    const s = app.settings;
+    let capturing: Action | null = null;
+    let baseAxes: number[] = [];
+    let baseButtons: number[] = [];
+    let armed = 0;
+    const label = (a: Action): string => {
+      const bs = s.bindings[a] ?? [];
+      const pad = bs.filter((b) => b.type !== 'key').map(bindingLabel);
+      const keys = bs.filter((b) => b.type === 'key').map(bindingLabel);
+      return `${pad.join(', ') || '—'} | ${keys.slice(0, 2).join(', ') || '—'}`;
+    };
+    const buttons = new Map<Action, HTMLButtonElement>();
+    for (const a of ALL_ACTIONS) {
+      const b = document.createElement('button');
+      b.className = 'item';
+      b.dataset.action = a;
+      const render = (): void => {
+        b.innerHTML = `<span>${a}</span><span class="val">${esc(capturing === a ? 'press / move…' : label(a))}</span>`;
+      };
+      render();
+      buttons.set(a, b);
+      b.onclick = () => {
+        capturing = a;
+        baseAxes = app.devices.lastAxes.slice();
+        baseButtons = app.devices.lastButtons.slice();
+        app.devices.takeKeyEdges();
+        armed = 0.25; // ignore the confirm press itself
+        render();
+      };
+      adjustable(b, () => {
+        const ax = (s.bindings[a] ?? []).find((x) => x.type === 'axis');
+        if (ax && ax.type === 'axis') {
+          ax.invert = !ax.invert;
+          app.saveSettings(s);
+          render();
+        }
+      });
+      list.appendChild(b);
+    }
+    const reset = document.createElement('button');
+    reset.className = 'item';
+    reset.textContent = 'Reset to defaults';
+    reset.onclick = () => {
+      const d = defaultSettings();
+      s.bindings = d.bindings;
+      s.tuning = d.tuning;
+      app.saveSettings(s);
+      ctx.show('controls', params);
+    };
+    list.appendChild(reset);
+    const back = document.createElement('button');
+    back.className = 'item';
+    back.textContent = 'Back';
+    back.onclick = () => ctx.show(from === 'pause' ? 'settings' : 'title', { from });
+    list.appendChild(back);
+    const finishCapture = (bind: Binding): void => {
+      const a = capturing!;
+      const keep = (s.bindings[a] ?? []).filter((x) => (bind.type === 'key' ? x.type !== 'key' : x.type === 'key'));
+      s.bindings[a] = bind.type === 'key' ? [...keep, bind] : [bind, ...keep];
+      capturing = null;
+      app.saveSettings(s);
+      const b = buttons.get(a)!;
+      b.innerHTML = `<span>${a}</span><span class="val">${esc(label(a))}</span>`;
+      msg.textContent = `${a} → ${bindingLabel(bind)}`;
+      app.devices.swallowMenu();
+    };
+    return {
+      el,
+      back: () => (capturing ? (capturing = null) : ctx.show(from === 'pause' ? 'settings' : 'title', { from })),
+      onKey: () => capturing !== null, // while capturing, menu keys do not navigate
+      update: (dt) => {
+        if (!capturing) return;
+        armed -= dt;
+        if (armed > 0) {
+          baseAxes = app.devices.lastAxes.slice();
+          baseButtons = app.devices.lastButtons.slice();
+          app.devices.takeKeyEdges();
+          return;
+        }
+        const keys = app.devices.takeKeyEdges().filter((k) => k !== 'Escape');
+        if (keys.length) return finishCapture({ type: 'key', code: keys[0]! });
+        const ax = app.devices.lastAxes;
+        for (let i = 0; i < ax.length; i++) {
+          const d = ax[i]! - (baseAxes[i] ?? 0);
+          if (Math.abs(d) > 0.5) {
+            const bipolar = capturing === 'steer';
+            const rest = baseAxes[i] ?? 0;
+            const range: AxisRange = bipolar ? 'full' : rest < -0.5 ? 'unit' : ax[i]! > 0 ? 'pos' : 'neg';
+            const invert = bipolar ? false : rest > 0.5; // pedal resting at +1 reads inverted
+            return finishCapture({ type: 'axis', index: i, range: invert ? 'unit' : range, invert });
+          }
+        }
+        const bt = app.devices.lastButtons;
+        for (let i = 0; i < bt.length; i++) {
+          if (bt[i]! > 0.5 && (baseButtons[i] ?? 0) < 0.5) {
+            return finishCapture({ type: 'button', index: i });
+          }
+        }
+      },
+    };
+  });
+  void screens;
+}
+
+async function finishRun(app: AppContext, r: RunResult): Promise<void> {
+  const prev = await app.bests.get(r.stageId, r.carId);
+  const isBest = await app.bests.submit({ stageId: r.stageId, carId: r.carId, timeS: r.timeS, splitsS: r.splitsS, date: new Date().toISOString() });
+  (window.__bitrally as Record<string, unknown>).lastResult = { ...r, isBest };
+  app.screens.show('finish', { result: r, prevBest: prev, isBest });
+}

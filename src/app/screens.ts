@@ -1,0 +1,142 @@
+/**
+ * Menu system: a registry of named screens. Each screen builds a DOM element with focusable items
+ * (elements with class "item"); the navigator moves focus with up/down, adjusts with left/right
+ * (items with a data-adjust handler), activates with confirm and calls the screen's back handler.
+ * The same path serves gamepad, keyboard and mouse. To add a screen (replay viewer, garage, …):
+ *
+ *   registerScreen('garage', (ctx, params) => {
+ *     const el = html(`<h1>Garage</h1><button class="item">Back</button>`);
+ *     el.querySelector('button')!.onclick = () => ctx.show('title');
+ *     return { el, back: () => ctx.show('title') };
+ *   });
+ *
+ * and link to it from another screen with `ctx.show('garage')`. See docs/game.md.
+ */
+import type { MenuKey } from './input/devices';
+
+export interface ScreenInstance {
+  el: HTMLElement;
+  /** Called on the back button (B / Escape). */
+  back?: () => void;
+  /** Per frame while shown. */
+  update?: (dt: number) => void;
+  /** Raw menu keys before the generic navigation (return true to consume). */
+  onKey?: (k: MenuKey) => boolean;
+  dispose?: () => void;
+  /** Screens that overlay the driving view keep the 3D view visible (pause, finish). */
+  overlay?: boolean;
+}
+
+export interface ScreenContext {
+  show(name: string, params?: Record<string, unknown>): void;
+}
+
+export type ScreenFactory = (ctx: ScreenContext, params: Record<string, unknown>) => ScreenInstance;
+
+const registry = new Map<string, ScreenFactory>();
+
+export function registerScreen(name: string, factory: ScreenFactory): void {
+  registry.set(name, factory);
+}
+
+export function screenNames(): string[] {
+  return [...registry.keys()];
+}
+
+export function html(markup: string, className = 'screen'): HTMLDivElement {
+  const d = document.createElement('div');
+  d.className = className;
+  d.innerHTML = markup;
+  return d;
+}
+
+/** Adjustable item: left/right call fn(−1 / +1). */
+export function adjustable(el: HTMLElement, fn: (dir: -1 | 1) => void): void {
+  (el as HTMLElement & { adjust?: (d: -1 | 1) => void }).adjust = fn;
+}
+
+export class ScreenManager implements ScreenContext {
+  current: ScreenInstance | null = null;
+  currentName = '';
+  private focus = 0;
+  onChange?: (name: string) => void;
+
+  constructor(private readonly root: HTMLElement) {}
+
+  show(name: string, params: Record<string, unknown> = {}): void {
+    const f = registry.get(name);
+    if (!f) throw new Error(`screens: no screen named "${name}" (registered: ${screenNames().join(', ')})`);
+    this.close();
+    const inst = f(this, params);
+    inst.el.dataset.screen = name;
+    this.root.appendChild(inst.el);
+    this.current = inst;
+    this.currentName = name;
+    this.focus = 0;
+    const items = this.items();
+    const pre = items.findIndex((e) => e.classList.contains('default'));
+    this.setFocus(pre >= 0 ? pre : 0);
+    for (const [i, it] of items.entries()) it.addEventListener('mouseenter', () => this.setFocus(i));
+    this.onChange?.(name);
+  }
+
+  close(): void {
+    if (!this.current) return;
+    this.current.dispose?.();
+    this.current.el.remove();
+    this.current = null;
+    this.currentName = '';
+  }
+
+  items(): HTMLElement[] {
+    return this.current ? [...this.current.el.querySelectorAll<HTMLElement>('.item:not([disabled])')] : [];
+  }
+
+  setFocus(i: number): void {
+    const items = this.items();
+    if (items.length === 0) return;
+    this.focus = (i + items.length) % items.length;
+    items.forEach((e, k) => e.classList.toggle('focused', k === this.focus));
+    items[this.focus]!.scrollIntoView?.({ block: 'nearest' });
+  }
+
+  /** Re-apply focus after a screen re-rendered its items. */
+  refocus(): void {
+    this.setFocus(this.focus);
+  }
+
+  handle(keys: MenuKey[]): void {
+    for (const k of keys) {
+      const cur = this.current;
+      if (!cur) return;
+      if (cur.onKey?.(k)) continue;
+      const items = this.items();
+      const it = items[this.focus];
+      switch (k) {
+        case 'up':
+          this.setFocus(this.focus - 1);
+          break;
+        case 'down':
+          this.setFocus(this.focus + 1);
+          break;
+        case 'left':
+        case 'right':
+          (it as (HTMLElement & { adjust?: (d: -1 | 1) => void }) | undefined)?.adjust?.(k === 'left' ? -1 : 1);
+          break;
+        case 'confirm':
+          it?.click();
+          break;
+        case 'back':
+          cur.back?.();
+          break;
+        case 'start':
+          break;
+      }
+      if (this.current !== cur) return; // screen changed: drop the rest of this frame's presses
+    }
+  }
+
+  update(dt: number): void {
+    this.current?.update?.(dt);
+  }
+}

@@ -1,0 +1,122 @@
+/**
+ * Stage catalogue in the browser: the stage folders under src/content/stages/ are found with
+ * import.meta.glob (TOML as raw text, PNGs as asset URLs fetched on demand) and decoded by terrain's
+ * `loadStage`. Summaries (name, surface, length, map outline) come from the TOML alone.
+ */
+import { parseStageToml, loadStage, type Stage, type StageToml } from '../../terrain/stage';
+
+const tomls = import.meta.glob('/src/content/stages/*/stage.toml', { query: '?raw', import: 'default' }) as Record<string, () => Promise<string>>;
+const assets = import.meta.glob('/src/content/stages/*/*.png', { query: '?url', import: 'default' }) as Record<string, () => Promise<string>>;
+
+export interface StageSummary {
+  id: string;
+  dir: string;
+  name: string;
+  surface: string;
+  lengthM: number;
+  checkpoints: number;
+  /** Road control points (x, z) for the map preview. */
+  outline: [number, number][];
+  config: StageToml;
+}
+
+const dirOf = (p: string): string => p.slice(0, p.lastIndexOf('/') + 1);
+
+function polyLength(pts: [number, number][]): number {
+  let l = 0;
+  for (let i = 1; i < pts.length; i++) l += Math.hypot(pts[i]![0] - pts[i - 1]![0], pts[i]![1] - pts[i - 1]![1]);
+  return l;
+}
+
+export async function listStages(): Promise<{ stages: StageSummary[]; problems: string[] }> {
+  const stages: StageSummary[] = [];
+  const problems: string[] = [];
+  for (const [path, load] of Object.entries(tomls).sort()) {
+    try {
+      const text = await load();
+      const cfg = parseStageToml(text, path);
+      const pts = cfg.road.points as [number, number][];
+      const finish = cfg.road.finish_distance_m ?? polyLength(pts);
+      stages.push({
+        id: cfg.id,
+        dir: dirOf(path),
+        name: cfg.name,
+        surface: cfg.surface,
+        lengthM: finish - cfg.road.start_distance_m,
+        checkpoints: cfg.checkpoints.length,
+        outline: pts,
+        config: cfg,
+      });
+    } catch (e) {
+      problems.push((e as Error).message);
+    }
+  }
+  return { stages, problems };
+}
+
+const cache = new Map<string, Promise<Stage>>();
+
+async function fetchBytes(url: string, what: string): Promise<Uint8Array> {
+  const r = await fetch(url);
+  if (!r.ok) throw new Error(`${what}: HTTP ${r.status} fetching ${url}`);
+  return new Uint8Array(await r.arrayBuffer());
+}
+
+export function loadStageById(s: StageSummary): Promise<Stage> {
+  let p = cache.get(s.id);
+  if (!p) {
+    p = (async () => {
+      const tomlPath = `${s.dir}stage.toml`;
+      const text = await tomls[tomlPath]!();
+      const hPath = `${s.dir}${s.config.heightmap.file}`;
+      const sPath = `${s.dir}${s.config.surface_map.file}`;
+      const hUrl = assets[hPath];
+      const sUrl = assets[sPath];
+      if (!hUrl) throw new Error(`${tomlPath}: heightmap.file: expected a PNG beside stage.toml, found no file ${hPath}`);
+      if (!sUrl) throw new Error(`${tomlPath}: surface_map.file: expected a PNG beside stage.toml, found no file ${sPath}`);
+      const [heightPng, surfacePng] = await Promise.all([fetchBytes(await hUrl(), hPath), fetchBytes(await sUrl(), sPath)]);
+      return loadStage({ stageToml: text, heightPng, surfacePng }, tomlPath);
+    })();
+    p.catch(() => cache.delete(s.id));
+    cache.set(s.id, p);
+  }
+  return p;
+}
+
+/** Draws the road outline into a canvas (stage select preview). */
+export function drawStageMap(canvas: HTMLCanvasElement, s: StageSummary): void {
+  const ctx = canvas.getContext('2d');
+  if (!ctx) return;
+  const w = canvas.width;
+  const h = canvas.height;
+  let minX = Infinity, maxX = -Infinity, minZ = Infinity, maxZ = -Infinity;
+  for (const [x, z] of s.outline) {
+    minX = Math.min(minX, x);
+    maxX = Math.max(maxX, x);
+    minZ = Math.min(minZ, z);
+    maxZ = Math.max(maxZ, z);
+  }
+  const sc = 0.85 * Math.min(w / Math.max(1, maxX - minX), h / Math.max(1, maxZ - minZ));
+  const ox = w / 2 - (sc * (minX + maxX)) / 2;
+  const oz = h / 2 - (sc * (minZ + maxZ)) / 2;
+  const bg: Record<string, string> = { gravel: '#3b4a2a', tarmac: '#34402f', snow: '#c9d3df', ice: '#b9cadb', grass: '#35502a' };
+  ctx.fillStyle = bg[s.surface] ?? '#333';
+  ctx.fillRect(0, 0, w, h);
+  ctx.lineCap = 'round';
+  ctx.lineJoin = 'round';
+  ctx.strokeStyle = s.surface === 'snow' || s.surface === 'ice' ? '#556' : '#e8d9b0';
+  ctx.lineWidth = 4;
+  ctx.beginPath();
+  s.outline.forEach(([x, z], i) => (i ? ctx.lineTo(ox + sc * x, h - (oz + sc * z)) : ctx.moveTo(ox + sc * x, h - (oz + sc * z))));
+  ctx.stroke();
+  const [sx, sz] = s.outline[0]!;
+  const [fx, fz] = s.outline[s.outline.length - 1]!;
+  ctx.fillStyle = '#2c2';
+  ctx.beginPath();
+  ctx.arc(ox + sc * sx, h - (oz + sc * sz), 6, 0, 7);
+  ctx.fill();
+  ctx.fillStyle = '#d22';
+  ctx.beginPath();
+  ctx.arc(ox + sc * fx, h - (oz + sc * fz), 6, 0, 7);
+  ctx.fill();
+}
