@@ -1,0 +1,312 @@
+/**
+ * Rallycross circuit generator (issue 8): a closed, wide, mixed-surface loop written in the ordinary stage
+ * format (stage.toml + 16-bit heightmap + surface map), so loadStage, the views and the vehicle code treat it
+ * like any stage. Same options → same bytes.
+ *
+ *  1. centreline: a star-shaped closed curve r(θ) = R₀ (1 + Σ_k a_k cos(kθ + φ_k)), k = 2..4, random a_k, φ_k
+ *     (Σ a_k k² < 1 keeps it convex-ish and free of self-intersections and hairpins tighter than the limit);
+ *  2. control points every ~12 m; the road repeats the first three control points at the end so that the
+ *     centripetal Catmull-Rom of terrain/road.ts closes smoothly; start and finish are the two occurrences of
+ *     the start point: finish − start = one lap;
+ *  3. terrain: gentle fBm (simplex-noise, seeded) carved to a smoothed, grade-limited road profile along the
+ *     loop with a flat cross-section and smooth shoulders;
+ *  4. surfaces: alternating tarmac / gravel sections along the lap (rallycross mixes both), grass verges;
+ *  5. checkpoints at thirds of the lap, an arch over the start line, tyre-wall markers, trees outside.
+ */
+import { createNoise2D } from 'simplex-noise';
+import { TerrainError } from './errors';
+import { Heightfield, isPow2Plus1 } from './heightfield';
+import { createRng, randRange } from './prng';
+import { Road } from './road';
+import { loadStage, stageTomlToString, type Stage, type StageFiles, type StageToml } from './stage';
+import { surfaceCode, SurfaceMap, type SurfaceId } from './surface';
+
+export interface CircuitOptions {
+  seed: number;
+  id?: string;
+  name?: string;
+  /** Mean radius R₀ of the loop, m (default 140 → a lap of ≈ 0.9 km). */
+  radiusM?: number;
+  /** Road width, m (default 13: room for a two-abreast grid and overtaking). */
+  widthM?: number;
+  /** Heightmap samples per side, 2ⁿ+1 (default 257) and cell size (default 2 m). */
+  size?: number;
+  cellSize?: number;
+  /** Terrain relief amplitude, m (default 6). */
+  reliefM?: number;
+  /** Fraction of the lap that is tarmac (default 0.55); the rest is gravel, in alternating sections. */
+  tarmacFraction?: number;
+  /** Number of surface changes per lap (even, default 4). */
+  surfaceSections?: number;
+  scenery?: boolean;
+}
+
+export interface GeneratedCircuit {
+  files: StageFiles;
+  names: { stageToml: string; heightPng: string; surfacePng: string };
+  stage: Stage;
+  /** Length of one lap, m (= stage.lengthM). */
+  lapM: number;
+  /** Surface of each section: [fromLapDistance_m, surface] ascending. */
+  sections: [number, SurfaceId][];
+}
+
+const smoothstep = (t: number): number => {
+  const c = t < 0 ? 0 : t > 1 ? 1 : t;
+  return c * c * (3 - 2 * c);
+};
+const r2 = (v: number): number => Math.round(v * 100) / 100;
+
+/** Minimum centreline radius of curvature allowed by the generator, m. */
+export const CIRCUIT_MIN_RADIUS_M = 22;
+
+/** The closed curve of step 1 as a function (exported for the tests). */
+export function circuitCurve(seed: number, radiusM: number): { at: (theta: number) => [number, number]; amps: number[] } {
+  const rng = createRng((seed ^ 0x4c0de) >>> 0);
+  for (let attempt = 0; attempt < 200; attempt++) {
+    const amps = [randRange(rng, 0.06, 0.16), randRange(rng, 0.02, 0.08), randRange(rng, 0.0, 0.04)];
+    const phases = [rng() * 2 * Math.PI, rng() * 2 * Math.PI, rng() * 2 * Math.PI];
+    const at = (t: number): [number, number] => {
+      let r = 1;
+      for (let k = 0; k < 3; k++) r += amps[k]! * Math.cos((k + 2) * t + phases[k]!);
+      r *= radiusM;
+      return [r * Math.sin(t), r * Math.cos(t)];
+    };
+    // check the minimum radius of curvature numerically (Menger curvature over 1° steps)
+    let ok = true;
+    const N = 720;
+    for (let i = 0; i < N && ok; i++) {
+      const a = at(((i - 1) * 2 * Math.PI) / N), b = at((i * 2 * Math.PI) / N), c = at(((i + 1) * 2 * Math.PI) / N);
+      const abx = b[0] - a[0], abz = b[1] - a[1], bcx = c[0] - b[0], bcz = c[1] - b[1];
+      const cross = Math.abs(abz * bcx - abx * bcz);
+      const den = Math.hypot(abx, abz) * Math.hypot(bcx, bcz) * Math.hypot(c[0] - a[0], c[1] - a[1]);
+      if (den > 0 && (2 * cross) / den > 1 / CIRCUIT_MIN_RADIUS_M) ok = false;
+    }
+    if (ok) return { at, amps };
+  }
+  throw new TerrainError('<circuit generator>', 'radiusM', `a radius giving corners ≥ ${CIRCUIT_MIN_RADIUS_M} m`, String(radiusM));
+}
+
+export function generateCircuit(opts: CircuitOptions): GeneratedCircuit {
+  const size = opts.size ?? 257;
+  if (!isPow2Plus1(size)) throw new TerrainError('<circuit generator>', 'size', '2ⁿ+1 samples (e.g. 257, 513)', String(size));
+  const cell = opts.cellSize ?? 2;
+  const R0 = opts.radiusM ?? 140;
+  const width = opts.widthM ?? 13;
+  const relief = opts.reliefM ?? 6;
+  const id = opts.id ?? `rallycross-${opts.seed}`;
+  const name = opts.name ?? `Rallycross ${opts.seed}`;
+  const side = (size - 1) * cell;
+  const ox = -side / 2, oz = -side / 2;
+  if (R0 * 1.3 + width + 30 > side / 2) {
+    throw new TerrainError('<circuit generator>', 'radiusM', `at most ${((side / 2 - width - 30) / 1.3).toFixed(0)} m for a ${side} m map`, String(R0));
+  }
+  const curve = circuitCurve(opts.seed, R0);
+
+  // 1–2. control points (every ~12 m of arc), closed by repeating the first three
+  const approxLen = 2 * Math.PI * R0;
+  const m = Math.max(24, Math.round(approxLen / 12));
+  const loop: [number, number][] = [];
+  for (let i = 0; i < m; i++) {
+    const p = curve.at((2 * Math.PI * i) / m);
+    loop.push([r2(p[0]), r2(p[1])]);
+  }
+  const ctrl: [number, number][] = [...loop, loop[0]!, loop[1]!, loop[2]!];
+
+  // 3. terrain
+  const noise = createNoise2D(createRng((opts.seed ^ 0x51a7) >>> 0));
+  const nat = new Float32Array(size * size);
+  for (let j = 0; j < size; j++) {
+    for (let i = 0; i < size; i++) {
+      const x = ox + i * cell, z = oz + j * cell;
+      nat[j * size + i] = relief * (0.7 * noise(x / 260, z / 260) + 0.3 * noise(x / 90 + 7.1, z / 90 - 3.3));
+    }
+  }
+  const natAt = (x: number, z: number): number => {
+    const u = Math.min(size - 1.0001, Math.max(0, (x - ox) / cell));
+    const v = Math.min(size - 1.0001, Math.max(0, (z - oz) / cell));
+    const i = Math.floor(u), j = Math.floor(v), a = u - i, b = v - j;
+    return (1 - b) * ((1 - a) * nat[j * size + i]! + a * nat[j * size + i + 1]!) + b * ((1 - a) * nat[(j + 1) * size + i]! + a * nat[(j + 1) * size + i + 1]!);
+  };
+  const road0 = Road.fromControlPoints(ctrl, width, natAt);
+  // start / finish: the two occurrences of control point 1 (first half / second half of the polyline)
+  const near = (x: number, z: number, from: number, to: number): number => {
+    // nearest point on the polyline segments whose start lies in [from, to]
+    let best = Infinity, bd = 0;
+    const p = road0.points;
+    for (let k = 0; k < road0.count - 1; k++) {
+      const d0 = road0.distances[k]!;
+      if (d0 < from || d0 > to) continue;
+      const ax = p[3 * k]!, az = p[3 * k + 2]!, ex = p[3 * k + 3]! - ax, ez = p[3 * k + 5]! - az;
+      const l2 = ex * ex + ez * ez;
+      const f = l2 > 0 ? Math.min(1, Math.max(0, ((x - ax) * ex + (z - az) * ez) / l2)) : 0;
+      const q = Math.hypot(ax + f * ex - x, az + f * ez - z);
+      if (q < best) {
+        best = q;
+        bd = d0 + f * (road0.distances[k + 1]! - d0);
+      }
+    }
+    return bd;
+  };
+  const half = road0.lengthM / 2;
+  const startD = near(loop[1]![0], loop[1]![1], 0, half);
+  const finishD = near(loop[1]![0], loop[1]![1], half, road0.lengthM);
+  const lapM = finishD - startD;
+  // road height profile along one lap: natural height, smoothed (circular), grade-limited to 6 %
+  const lapIdx = (d: number): number => {
+    // lap distance of polyline distance d
+    const L = lapM;
+    return ((((d - startD) % L) + L) % L);
+  };
+  const NB = Math.max(64, Math.round(lapM / 2));
+  const prof = new Float64Array(NB);
+  const tmp = { x: 0, y: 0, z: 0, heading: 0, width: 0 };
+  for (let b = 0; b < NB; b++) {
+    road0.poseAt(startD + (b * lapM) / NB, tmp);
+    prof[b] = natAt(tmp.x, tmp.z);
+  }
+  const circSmooth = (a: Float64Array, r: number): Float64Array => {
+    const o = new Float64Array(a.length);
+    for (let i = 0; i < a.length; i++) {
+      let s = 0;
+      for (let d = -r; d <= r; d++) s += a[(i + d + a.length) % a.length]!;
+      o[i] = s / (2 * r + 1);
+    }
+    return o;
+  };
+  let hr = circSmooth(circSmooth(prof, 20), 20);
+  const ds = lapM / NB;
+  for (let pass = 0; pass < 6; pass++) {
+    for (let b = 0; b < 2 * NB; b++) {
+      const i = b % NB, k = (b + 1) % NB;
+      hr[k] = Math.min(hr[i]! + 0.06 * ds, Math.max(hr[i]! - 0.06 * ds, hr[k]!));
+    }
+    for (let b = 2 * NB; b > 0; b--) {
+      const i = b % NB, k = (b - 1) % NB;
+      hr[k] = Math.min(hr[i]! + 0.06 * ds, Math.max(hr[i]! - 0.06 * ds, hr[k]!));
+    }
+  }
+  hr = circSmooth(hr, 3);
+  const roadH = (lapD: number): number => {
+    const f = (lapD / lapM) * NB;
+    const i = Math.floor(f) % NB, k = (i + 1) % NB, t = f - Math.floor(f);
+    return hr[i]! + t * (hr[k]! - hr[i]!);
+  };
+  const halfW = width / 2;
+  const shoulder = 2;
+  const falloff = 10;
+  const heights = new Float32Array(size * size);
+  const proj = { distanceM: 0, lateralM: 0, index: 0 };
+  for (let j = 0; j < size; j++) {
+    for (let i = 0; i < size; i++) {
+      const x = ox + i * cell, z = oz + j * cell;
+      const idx = j * size + i;
+      road0.project(x, z, proj);
+      const dist = Math.abs(proj.lateralM);
+      if (dist > halfW + shoulder + 3 * falloff) {
+        heights[idx] = nat[idx]!;
+        continue;
+      }
+      const target = roadH(lapIdx(proj.distanceM)) - 0.04 * Math.max(0, Math.min(shoulder, dist - halfW));
+      const w = 1 - smoothstep((dist - halfW - shoulder) / falloff);
+      heights[idx] = nat[idx]! + w * (target - nat[idx]!);
+    }
+  }
+  const hf = Heightfield.fromFloat32(heights, size, size, { cellSize: cell, origin: { x: ox, z: oz } });
+
+  // 4. surfaces: sections along the lap
+  const nSec = Math.max(2, Math.round((opts.surfaceSections ?? 4) / 2) * 2);
+  const tarmacFrac = opts.tarmacFraction ?? 0.55;
+  const sections: [number, SurfaceId][] = [];
+  {
+    // alternate tarmac / gravel, lengths jittered; the start straight is tarmac
+    const secRng = createRng((opts.seed ^ 0x5ec) >>> 0);
+    const pairs = nSec / 2;
+    let at = 0;
+    for (let p = 0; p < pairs; p++) {
+      const pairLen = lapM / pairs;
+      const tl = pairLen * tarmacFrac * randRange(secRng, 0.85, 1.15);
+      sections.push([r2(at), 'tarmac']);
+      sections.push([r2(at + tl), 'gravel']);
+      at += pairLen;
+    }
+  }
+  const surfaceAt = (lapD: number): SurfaceId => {
+    let s: SurfaceId = sections[0]![1];
+    for (const [d, id2] of sections) if (lapD >= d) s = id2;
+    return s;
+  };
+  const refine = 2;
+  const sSize = (size - 1) * refine + 1;
+  const sCell = cell / refine;
+  const codes = new Uint8Array(sSize * sSize).fill(surfaceCode('grass'));
+  const gravelC = surfaceCode('gravel');
+  for (let j = 0; j < sSize; j++) {
+    for (let i = 0; i < sSize; i++) {
+      const x = ox + i * sCell, z = oz + j * sCell;
+      road0.project(x, z, proj);
+      const dist = Math.abs(proj.lateralM);
+      if (dist <= halfW) codes[j * sSize + i] = surfaceCode(surfaceAt(lapIdx(proj.distanceM)));
+      else if (dist <= halfW + 0.8) codes[j * sSize + i] = gravelC; // run-off strip
+    }
+  }
+  const smap = new SurfaceMap(sSize, sSize, sCell, { x: ox, z: oz }, codes);
+
+  // 5. checkpoints, scenery
+  const scen: StageToml['scenery'] = [];
+  if (opts.scenery ?? true) {
+    const markers: [number, number, number, number][] = [];
+    const trees: [number, number, number, number][] = [];
+    const arches: [number, number, number, number][] = [];
+    const pose = { x: 0, y: 0, z: 0, heading: 0, width: 0 };
+    for (let d = 0; d < lapM; d += 10) {
+      road0.poseAt(startD + d, pose);
+      const lx = Math.cos(pose.heading), lz = -Math.sin(pose.heading);
+      const off = halfW + shoulder + 2;
+      const deg = Math.round((pose.heading * 180) / Math.PI);
+      markers.push([Math.round((pose.x + off * lx) * 10) / 10, Math.round((pose.z + off * lz) * 10) / 10, deg, 1]);
+      markers.push([Math.round((pose.x - off * lx) * 10) / 10, Math.round((pose.z - off * lz) * 10) / 10, deg, 1]);
+    }
+    road0.poseAt(startD, pose);
+    arches.push([Math.round(pose.x * 10) / 10, Math.round(pose.z * 10) / 10, Math.round((pose.heading * 180) / Math.PI), 1]);
+    const trng = createRng((opts.seed ^ 0x7ee) >>> 0);
+    for (let k = 0; k < 400; k++) {
+      const x = ox + 20 + trng() * (side - 40), z = oz + 20 + trng() * (side - 40);
+      road0.project(x, z, proj);
+      if (Math.abs(proj.lateralM) < halfW + shoulder + 14) continue;
+      trees.push([Math.round(x * 10) / 10, Math.round(z * 10) / 10, Math.round(trng() * 360), Math.round((0.8 + 0.4 * trng()) * 100) / 100]);
+    }
+    scen.push({ kind: 'marker', radius_m: 0.3, height_m: 1, items: markers });
+    scen.push({ kind: 'arch', radius_m: 0.4, height_m: 6, items: arches });
+    if (trees.length) scen.push({ kind: 'tree', radius_m: 0.4, height_m: 12, items: trees });
+  }
+
+  const hpng = hf.toPng();
+  const names = { stageToml: 'stage.toml', heightPng: 'height.png', surfacePng: 'surface.png' };
+  const toml: StageToml = {
+    format: 1,
+    id,
+    name,
+    surface: 'tarmac',
+    seed: opts.seed,
+    heightmap: { file: names.heightPng, size, cell_size_m: cell, height_scale_m: hpng.heightScale, height_offset_m: hpng.heightOffset, origin_x_m: ox, origin_z_m: oz },
+    surface_map: { file: names.surfacePng, cell_size_m: sCell, origin_x_m: ox, origin_z_m: oz },
+    detail: { enabled: true, seed: (opts.seed % 100000) + 1, cell_size_m: 0.35, scale: 0.5 },
+    road: { width_m: width, points: ctrl, start_distance_m: Math.round(startD * 10) / 10, finish_distance_m: Math.round(finishD * 10) / 10 },
+    checkpoints: [1, 2].map((c) => ({ distance_m: Math.round((startD + (c * lapM) / 3) * 10) / 10 })),
+    scenery: scen,
+  };
+  const files: StageFiles = { stageToml: stageTomlToString(toml), heightPng: hpng.bytes, surfacePng: smap.toPng() };
+  const stage = loadStage(files, `${id}/stage.toml`);
+  return { files, names, stage, lapM: stage.lengthM, sections };
+}
+
+/** True when a stage is a closed circuit: its finish pose coincides with its start pose (within 1 m). */
+export function isCircuit(stage: Stage): boolean {
+  return Math.hypot(stage.finish.x - stage.start.x, stage.finish.z - stage.start.z) < 1 && stage.lengthM > 50;
+}
+
+/** The shipped rallycross circuit (src/content/stages/rallycross-bitring/). */
+export const SHIPPED_CIRCUITS: readonly (CircuitOptions & { id: string })[] = [
+  { id: 'rallycross-bitring', name: 'BitRing rallycross (tarmac + gravel)', seed: 808 },
+];
