@@ -7,13 +7,22 @@ import type { SimWorld } from './world';
 import { applyBodyForces } from '../systems/sim/apply-body-forces';
 import { makeIntegrateBodies } from '../systems/sim/integrate-bodies';
 import { applyControls } from './controls';
+import { replayRecordPass } from '../systems/sim/replay-record';
 import { collisionPass, propsPass } from '../systems/sim/collision/system';
+import { vehicleSuspension } from '../systems/sim/vehicle/suspension-contact';
+import { vehicleDrivetrain, vehicleTickLogic } from '../systems/sim/vehicle/drivetrain';
+import { vehicleTires } from '../systems/sim/vehicle/tires';
+import { vehicleBrakesAero } from '../systems/sim/vehicle/brakes-aero';
 
 export type System = (world: SimWorld) => void;
 
 /** Passes 2–5: every system that turns state into forces and torques. Order matters within a tick. */
 export const forcePasses: System[] = [
   applyBodyForces, // accumulators ← gravity + applied forces
+  vehicleSuspension, // 2. wheel–terrain contact, suspension travel rate, tyre normal loads
+  vehicleDrivetrain, // 3. engine, clutch, gearbox, differentials → wheel drive torques
+  vehicleTires, // 4. brush tyre forces on the chassis, reaction torques on the wheels
+  vehicleBrakesAero, // 5. brakes, handbrake, rolling resistance, aero
 ];
 
 export function evaluateForces(world: SimWorld): void {
@@ -26,6 +35,8 @@ const integrateBodies = makeIntegrateBodies(evaluateForces);
 export const pipeline: System[] = [
   // 1. controls
   applyControls,
+  // 1b. per-tick vehicle logic: steering rate, gear shifts, clutch / diff lock states, stall
+  vehicleTickLogic,
   // 2–5. forces at the start-of-step state
   evaluateForces,
   // 6–7. collision detection and response
@@ -35,6 +46,7 @@ export const pipeline: System[] = [
   // 9. props
   propsPass,
   // 10. bookkeeping
+  replayRecordPass, // replay checksums / keyframes (recorder), checksum comparison (player)
 ];
 
 /** Run one fixed tick and advance the clock. */

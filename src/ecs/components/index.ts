@@ -4,16 +4,20 @@
  */
 import { allocate, type ComponentSpec, type Store } from './spec';
 import { AppliedForceSpec, ControlsSpec, RigidBodySpec } from './core';
+import { CarSpec, WheelSpec } from './vehicle';
 import { CarColliderSpec, DamageSpec, PropSpec } from './collision';
 
 export * from './spec';
 export * from './core';
+export * from './vehicle';
 export * from './collision';
 
 export const componentSpecs = {
   RigidBody: RigidBodySpec,
   AppliedForce: AppliedForceSpec,
   Controls: ControlsSpec,
+  Car: CarSpec,
+  Wheel: WheelSpec,
   CarCollider: CarColliderSpec,
   Damage: DamageSpec,
   Prop: PropSpec,

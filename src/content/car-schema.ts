@@ -1,0 +1,549 @@
+/**
+ * Car configuration files (`src/content/cars/*.toml`): schema (zod 4), loader with `extends`, setup ranges,
+ * and conversion to SI units (`CarConfig`). Units live in the key names; the loader converts once.
+ * Errors are ContentError lines naming the file, the key path, what was expected and what was found.
+ * The JSON Schema for editor completion is generated from `CarFileSchema` (`npm run schema`).
+ */
+import { z } from 'zod';
+import { ContentError, parseTomlFile, validate } from './errors';
+
+const pos = z.number().positive();
+const nonneg = z.number().nonnegative();
+const frac = z.number().min(0).max(1);
+
+const DiffSchema = z.strictObject({
+  type: z.enum(['open', 'viscous', 'clutch', 'locked']).default('open'),
+  /** Clutch-pack LSD: locking torque with no input torque. */
+  preload_nm: nonneg.default(0),
+  /** Clutch-pack LSD: extra locking torque per N·m of input torque under power / on the overrun. */
+  power_ramp: nonneg.default(0),
+  coast_ramp: nonneg.default(0),
+  /** Viscous LSD: transfer torque per rad/s of speed difference. */
+  viscous_nm_per_rad_s: nonneg.default(0),
+});
+
+const SuspensionSchema = z.strictObject({
+  spring_rate_n_per_mm: pos,
+  /** Progressive term: F += k2·s², N/mm². */
+  progression_n_per_mm2: nonneg.default(0),
+  travel_mm: pos,
+  bump_damping_n_s_per_m: pos,
+  rebound_damping_n_s_per_m: pos,
+  /** Bump stop engages this far from full bump (mm) and has this rate. */
+  bump_stop_gap_mm: nonneg.default(20),
+  bump_stop_rate_n_per_mm: pos.default(150),
+  anti_roll_n_per_mm: nonneg.default(0),
+});
+
+const TireSchema = z.strictObject({
+  radius_m: pos,
+  width_mm: pos.default(205),
+  inertia_kg_m2: pos,
+  radial_stiffness_n_per_mm: pos.default(250),
+  /** Longitudinal slip stiffness C_x per unit slip ratio at the nominal load (N). */
+  long_stiffness_n: pos,
+  /** Cornering stiffness C_α at the nominal load (N/rad). */
+  cornering_stiffness_n_per_rad: pos,
+  /** C(N) = C·(N/N0)^exponent. */
+  stiffness_load_exponent: z.number().min(0).max(1.5).default(0.8),
+  /** μ(N) = μ·(1 − sensitivity·(N − N0)/N0), clamped to [0.6μ, 1.3μ]. */
+  load_sensitivity: z.number().min(0).max(0.5).default(0.1),
+  /** Tyre compound grip multiplier on the surface μ curve. */
+  grip: pos.default(1),
+  relaxation_length_long_m: pos.default(0.15),
+  relaxation_length_lat_m: pos.default(0.4),
+  rolling_resistance: nonneg.default(0.012),
+});
+
+const TorquePoint = z.tuple([nonneg, nonneg]);
+
+const EngineSchema = z.strictObject({
+  idle_rpm: pos,
+  redline_rpm: pos,
+  /** Rev limiter cuts fuel above this (defaults to redline + 150). */
+  limiter_rpm: pos.optional(),
+  stall_rpm: pos.default(450),
+  /** Normalised torque curve (Deák §5.2): [rpm, fraction of peak] pairs × peak_torque_nm… */
+  peak_torque_nm: pos.optional(),
+  torque_curve: z.array(TorquePoint).min(2).optional(),
+  /** …or an absolute table [rpm, N·m]. Exactly one of the two forms. */
+  torque_table_nm: z.array(TorquePoint).min(2).optional(),
+  inertia_kg_m2: pos,
+  /** Friction torque = static + per_krpm · rpm/1000 (rises with speed, Deák §5.2). */
+  friction_nm: nonneg.default(15),
+  friction_per_krpm_nm: nonneg.default(4),
+  starter_torque_nm: pos.default(60),
+});
+
+const GearboxSchema = z.strictObject({
+  ratios: z.array(pos).min(1).max(8),
+  reverse_ratio: pos,
+  final_drive: pos,
+  efficiency: z.number().gt(0).max(1).default(0.92),
+  shift_time_s: nonneg.default(0.15),
+  /** Automatic box: extra efficiency loss (Deák §5.4 gives manual a benefit). */
+  auto_efficiency_loss: frac.default(0.02),
+});
+
+const DrivetrainSchema = z.strictObject({
+  layout: z.enum(['fwd', 'rwd', 'awd']),
+  front_diff: DiffSchema.default({ type: 'open', preload_nm: 0, power_ramp: 0, coast_ramp: 0, viscous_nm_per_rad_s: 0 }),
+  rear_diff: DiffSchema.default({ type: 'open', preload_nm: 0, power_ramp: 0, coast_ramp: 0, viscous_nm_per_rad_s: 0 }),
+  centre_diff: DiffSchema.default({ type: 'open', preload_nm: 0, power_ramp: 0, coast_ramp: 0, viscous_nm_per_rad_s: 0 }),
+  /** AWD: fraction of the centre diff's torque sent to the front axle. */
+  front_torque_fraction: z.number().gt(0).lt(1).default(0.5),
+  clutch_max_torque_nm: pos,
+});
+
+const RangeSchema = z.strictObject({ min: z.number(), max: z.number(), step: pos });
+
+export const CarFileSchema = z.strictObject({
+  name: z.string().min(1),
+  description: z.string().default(''),
+  body: z.strictObject({
+    mass_kg: pos,
+    length_m: pos,
+    width_m: pos,
+    height_m: pos,
+    wheelbase_m: pos,
+    cg_to_front_m: pos,
+    cg_height_m: pos,
+    track_front_m: pos,
+    track_rear_m: pos,
+    /** Principal moments about the body axes X (pitch, left), Y (yaw, up), Z (roll, forward). */
+    inertia_kg_m2: z.tuple([pos, pos, pos]).optional(),
+    drag_coefficient: nonneg,
+    frontal_area_m2: pos,
+    /** Downforce = ½ρ·(C_L·A)·v², split front/rear. */
+    downforce_cla_m2: nonneg.default(0),
+    downforce_front_fraction: frac.default(0.5),
+  }),
+  engine: EngineSchema,
+  gearbox: GearboxSchema,
+  drivetrain: DrivetrainSchema,
+  steering: z.strictObject({
+    max_angle_deg: z.number().positive().max(60),
+    max_rate_deg_s: pos.default(360),
+    /** 0 = parallel steer, 1 = full Ackermann. */
+    ackermann: frac.default(1),
+  }),
+  suspension: z.strictObject({ front: SuspensionSchema, rear: SuspensionSchema }),
+  tires: z.strictObject({ front: TireSchema, rear: TireSchema }),
+  brakes: z.strictObject({
+    max_torque_nm: pos,
+    front_bias: frac,
+    handbrake_torque_nm: nonneg,
+  }),
+  /** Tunable values: key path (e.g. "suspension.front.spring_rate_n_per_mm") → {min, max, step}. */
+  setup: z.record(z.string(), RangeSchema).default({}),
+});
+
+export type CarFile = z.output<typeof CarFileSchema>;
+
+export type DiffKind = 'open' | 'viscous' | 'clutch' | 'locked';
+
+export interface DiffConfig {
+  kind: DiffKind;
+  preloadNm: number;
+  powerRamp: number;
+  coastRamp: number;
+  viscousNmPerRadS: number;
+}
+
+export interface SuspensionConfig {
+  /** N/m, N/m², m, N·s/m. */
+  springRate: number;
+  progression: number;
+  travel: number;
+  bumpDamping: number;
+  reboundDamping: number;
+  bumpStopGap: number;
+  bumpStopRate: number;
+  antiRoll: number;
+}
+
+export interface TireConfig {
+  radius: number;
+  width: number;
+  inertia: number;
+  radialStiffness: number;
+  longStiffness: number;
+  corneringStiffness: number;
+  stiffnessLoadExponent: number;
+  loadSensitivity: number;
+  grip: number;
+  relaxLong: number;
+  relaxLat: number;
+  rollingResistance: number;
+  /** Static load N0 on this tyre (N), computed from the weight distribution. */
+  nominalLoad: number;
+}
+
+export interface WheelConfig {
+  /** Wheel centre at static ride height, body frame (m): +X left, +Y up, +Z forward; origin at the CG. */
+  position: [number, number, number];
+  /** Suspension compression at static ride (m). */
+  staticTravel: number;
+  front: boolean;
+  left: boolean;
+  steered: boolean;
+  driven: boolean;
+}
+
+/** A validated car in SI units (m, kg, s, N, N·m, rad, rad/s). */
+export interface CarConfig {
+  id: string;
+  name: string;
+  file: string;
+  body: {
+    massKg: number;
+    lengthM: number;
+    widthM: number;
+    heightM: number;
+    wheelbaseM: number;
+    cgToFrontM: number;
+    cgToRearM: number;
+    cgHeightM: number;
+    trackFrontM: number;
+    trackRearM: number;
+    /** Principal inertia about body X, Y, Z (kg·m²). */
+    inertia: [number, number, number];
+    dragCoefficient: number;
+    frontalAreaM2: number;
+    downforceClA: number;
+    downforceFrontFraction: number;
+  };
+  engine: {
+    idle: number;
+    redline: number;
+    limiter: number;
+    stall: number;
+    /** Torque table: engine speed (rad/s, increasing) → full-throttle torque (N·m). */
+    curveOmega: number[];
+    curveTorque: number[];
+    peakTorque: number;
+    inertia: number;
+    friction: number;
+    /** N·m per rad/s. */
+    frictionPerOmega: number;
+    starterTorque: number;
+  };
+  gearbox: {
+    /** Index 0 = reverse (negative ratio), 1..n forward. */
+    ratios: number[];
+    forwardGears: number;
+    finalDrive: number;
+    efficiency: number;
+    shiftTime: number;
+    autoEfficiencyLoss: number;
+  };
+  drivetrain: {
+    layout: 'fwd' | 'rwd' | 'awd';
+    frontDiff: DiffConfig;
+    rearDiff: DiffConfig;
+    centreDiff: DiffConfig;
+    frontTorqueFraction: number;
+    clutchMaxTorque: number;
+  };
+  steering: { maxAngle: number; maxRate: number; ackermann: number };
+  suspension: { front: SuspensionConfig; rear: SuspensionConfig };
+  tires: { front: TireConfig; rear: TireConfig };
+  brakes: { maxTorque: number; frontBias: number; handbrakeTorque: number };
+  /** Order FL, FR, RL, RR. */
+  wheels: [WheelConfig, WheelConfig, WheelConfig, WheelConfig];
+  setup: Record<string, { min: number; max: number; step: number }>;
+  /** The merged file data (after `extends`), in file units. */
+  source: CarFile;
+}
+
+export const RPM = Math.PI / 30;
+const DEG = Math.PI / 180;
+
+function isObj(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** Deep merge: tables merge key by key, arrays and scalars in `over` replace. */
+function merge(base: Record<string, unknown>, over: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...base };
+  for (const [k, v] of Object.entries(over)) {
+    const b = out[k];
+    out[k] = isObj(b) && isObj(v) ? merge(b, v) : v;
+  }
+  return out;
+}
+
+/** Resolve `extends` chains; `readExtends(name)` returns the text of the named file. */
+function resolveRaw(text: string, file: string, readExtends: ((name: string) => string) | undefined, chain: string[]): Record<string, unknown> {
+  const raw = parseTomlFile(text, file);
+  const ext = raw['extends'];
+  delete raw['extends'];
+  if (ext === undefined) return raw;
+  if (typeof ext !== 'string') throw new ContentError(file, [`extends: expected a file name string, found ${typeof ext}`]);
+  if (chain.includes(ext)) throw new ContentError(file, [`extends: circular chain ${[...chain, ext].join(' → ')}`]);
+  if (!readExtends) throw new ContentError(file, [`extends: "${ext}" cannot be read here (no reader given)`]);
+  let baseText: string;
+  try {
+    baseText = readExtends(ext);
+  } catch (e) {
+    throw new ContentError(file, [`extends: cannot read "${ext}": ${(e as Error).message}`]);
+  }
+  const base = resolveRaw(baseText, ext, readExtends, [...chain, ext]);
+  return merge(base, raw);
+}
+
+function getPath(obj: unknown, path: string): unknown {
+  let cur: unknown = obj;
+  for (const p of path.split('.')) {
+    if (!isObj(cur)) return undefined;
+    cur = cur[p];
+  }
+  return cur;
+}
+
+function checkCurve(issues: string[], key: string, pts: [number, number][] | undefined): void {
+  if (!pts) return;
+  for (let i = 1; i < pts.length; i++) {
+    if (!(pts[i]![0] > pts[i - 1]![0])) {
+      issues.push(`${key}[${i}][0]: expected rpm increasing (> ${pts[i - 1]![0]}), found number ${pts[i]![0]}`);
+    }
+  }
+}
+
+function semantic(d: CarFile): string[] {
+  const issues: string[] = [];
+  const e = d.engine;
+  if (!e.torque_table_nm && !(e.torque_curve && e.peak_torque_nm)) {
+    issues.push('engine: expected either torque_table_nm or torque_curve + peak_torque_nm, found neither');
+  }
+  if (e.torque_table_nm && e.torque_curve) {
+    issues.push('engine: expected only one of torque_table_nm or torque_curve, found both');
+  }
+  checkCurve(issues, 'engine.torque_table_nm', e.torque_table_nm);
+  checkCurve(issues, 'engine.torque_curve', e.torque_curve);
+  if (e.torque_curve && e.torque_curve.some((p) => p[1] > 1.0001)) {
+    issues.push('engine.torque_curve: expected fractions of peak torque ≤ 1, found a value > 1');
+  }
+  if (!(e.redline_rpm > e.idle_rpm)) issues.push(`engine.redline_rpm: expected > idle_rpm (${e.idle_rpm}), found number ${e.redline_rpm}`);
+  if (!(e.idle_rpm > e.stall_rpm)) issues.push(`engine.stall_rpm: expected < idle_rpm (${e.idle_rpm}), found number ${e.stall_rpm}`);
+  const b = d.body;
+  if (!(b.cg_to_front_m < b.wheelbase_m)) issues.push(`body.cg_to_front_m: expected < wheelbase_m (${b.wheelbase_m}), found number ${b.cg_to_front_m}`);
+  for (let i = 1; i < d.gearbox.ratios.length; i++) {
+    if (!(d.gearbox.ratios[i]! < d.gearbox.ratios[i - 1]!)) {
+      issues.push(`gearbox.ratios[${i}]: expected decreasing ratios (< ${d.gearbox.ratios[i - 1]}), found number ${d.gearbox.ratios[i]}`);
+    }
+  }
+  for (const axle of ['front', 'rear'] as const) {
+    const s = d.suspension[axle];
+    if (s.bump_stop_gap_mm >= s.travel_mm) issues.push(`suspension.${axle}.bump_stop_gap_mm: expected < travel_mm (${s.travel_mm}), found number ${s.bump_stop_gap_mm}`);
+  }
+  for (const [key, r] of Object.entries(d.setup)) {
+    const v = getPath(d, key);
+    if (typeof v !== 'number') {
+      issues.push(`setup."${key}": expected the key path of a numeric value in this file, found ${v === undefined ? 'nothing' : typeof v}`);
+      continue;
+    }
+    if (!(r.min <= r.max)) issues.push(`setup."${key}".min: expected ≤ max (${r.max}), found number ${r.min}`);
+    else if (v < r.min || v > r.max) issues.push(`setup."${key}": expected the value within [${r.min}, ${r.max}], found number ${v}`);
+  }
+  return issues;
+}
+
+function diff(d: CarFile['drivetrain']['front_diff']): DiffConfig {
+  return { kind: d.type, preloadNm: d.preload_nm, powerRamp: d.power_ramp, coastRamp: d.coast_ramp, viscousNmPerRadS: d.viscous_nm_per_rad_s };
+}
+
+function susp(s: CarFile['suspension']['front']): SuspensionConfig {
+  return {
+    springRate: s.spring_rate_n_per_mm * 1000,
+    progression: s.progression_n_per_mm2 * 1e6,
+    travel: s.travel_mm / 1000,
+    bumpDamping: s.bump_damping_n_s_per_m,
+    reboundDamping: s.rebound_damping_n_s_per_m,
+    bumpStopGap: s.bump_stop_gap_mm / 1000,
+    bumpStopRate: s.bump_stop_rate_n_per_mm * 1000,
+    antiRoll: s.anti_roll_n_per_mm * 1000,
+  };
+}
+
+function tire(t: CarFile['tires']['front'], nominalLoad: number): TireConfig {
+  return {
+    radius: t.radius_m,
+    width: t.width_mm / 1000,
+    inertia: t.inertia_kg_m2,
+    radialStiffness: t.radial_stiffness_n_per_mm * 1000,
+    longStiffness: t.long_stiffness_n,
+    corneringStiffness: t.cornering_stiffness_n_per_rad,
+    stiffnessLoadExponent: t.stiffness_load_exponent,
+    loadSensitivity: t.load_sensitivity,
+    grip: t.grip,
+    relaxLong: t.relaxation_length_long_m,
+    relaxLat: t.relaxation_length_lat_m,
+    rollingResistance: t.rolling_resistance,
+    nominalLoad,
+  };
+}
+
+/** Spring force at compression s (without anti-roll): progressive spring + bump stop. */
+export function springForce(s: SuspensionConfig, x: number): number {
+  let f = s.springRate * x + s.progression * x * x;
+  const bs = s.travel - s.bumpStopGap;
+  if (x > bs) f += s.bumpStopRate * (x - bs) * (1 + (x - bs) / Math.max(s.bumpStopGap, 1e-3));
+  return f;
+}
+
+/** Invert springForce by bisection (static compression for a given load). */
+function staticTravel(s: SuspensionConfig, load: number): number {
+  let lo = 0,
+    hi = s.travel * 2;
+  for (let i = 0; i < 60; i++) {
+    const m = 0.5 * (lo + hi);
+    if (springForce(s, m) < load) lo = m;
+    else hi = m;
+  }
+  return 0.5 * (lo + hi);
+}
+
+/** Convert validated file data to SI and derive the wheel layout. */
+export function toCarConfig(d: CarFile, id: string, file: string, g = 9.81): CarConfig {
+  const b = d.body;
+  const a = b.cg_to_front_m;
+  const bb = b.wheelbase_m - a;
+  const m = b.mass_kg;
+  const e = d.engine;
+  let curveOmega: number[], curveTorque: number[];
+  if (e.torque_table_nm) {
+    curveOmega = e.torque_table_nm.map((p) => p[0] * RPM);
+    curveTorque = e.torque_table_nm.map((p) => p[1]);
+  } else {
+    curveOmega = e.torque_curve!.map((p) => p[0] * RPM);
+    curveTorque = e.torque_curve!.map((p) => p[1] * e.peak_torque_nm!);
+  }
+  const inertia: [number, number, number] = b.inertia_kg_m2 ?? [0.95 * m * a * bb, m * a * bb, 0.35 * m * a * bb];
+  const front = susp(d.suspension.front);
+  const rear = susp(d.suspension.rear);
+  const nF = (m * g * bb) / b.wheelbase_m / 2;
+  const nR = (m * g * a) / b.wheelbase_m / 2;
+  const tf = tire(d.tires.front, nF);
+  const tr = tire(d.tires.rear, nR);
+  const layout = d.drivetrain.layout;
+  const mk = (isFront: boolean, left: boolean): WheelConfig => {
+    const t = isFront ? tf : tr;
+    const track = isFront ? b.track_front_m : b.track_rear_m;
+    return {
+      position: [left ? track / 2 : -track / 2, t.radius - b.cg_height_m, isFront ? a : -bb],
+      staticTravel: staticTravel(isFront ? front : rear, isFront ? nF : nR),
+      front: isFront,
+      left,
+      steered: isFront,
+      driven: layout === 'awd' || (layout === 'fwd') === isFront,
+    };
+  };
+  return {
+    id,
+    name: d.name,
+    file,
+    body: {
+      massKg: m,
+      lengthM: b.length_m,
+      widthM: b.width_m,
+      heightM: b.height_m,
+      wheelbaseM: b.wheelbase_m,
+      cgToFrontM: a,
+      cgToRearM: bb,
+      cgHeightM: b.cg_height_m,
+      trackFrontM: b.track_front_m,
+      trackRearM: b.track_rear_m,
+      inertia,
+      dragCoefficient: b.drag_coefficient,
+      frontalAreaM2: b.frontal_area_m2,
+      downforceClA: b.downforce_cla_m2,
+      downforceFrontFraction: b.downforce_front_fraction,
+    },
+    engine: {
+      idle: e.idle_rpm * RPM,
+      redline: e.redline_rpm * RPM,
+      limiter: (e.limiter_rpm ?? e.redline_rpm + 150) * RPM,
+      stall: e.stall_rpm * RPM,
+      curveOmega,
+      curveTorque,
+      peakTorque: Math.max(...curveTorque),
+      inertia: e.inertia_kg_m2,
+      friction: e.friction_nm,
+      frictionPerOmega: e.friction_per_krpm_nm / (1000 * RPM),
+      starterTorque: e.starter_torque_nm,
+    },
+    gearbox: {
+      ratios: [-d.gearbox.reverse_ratio, ...d.gearbox.ratios],
+      forwardGears: d.gearbox.ratios.length,
+      finalDrive: d.gearbox.final_drive,
+      efficiency: d.gearbox.efficiency,
+      shiftTime: d.gearbox.shift_time_s,
+      autoEfficiencyLoss: d.gearbox.auto_efficiency_loss,
+    },
+    drivetrain: {
+      layout,
+      frontDiff: diff(d.drivetrain.front_diff),
+      rearDiff: diff(d.drivetrain.rear_diff),
+      centreDiff: diff(d.drivetrain.centre_diff),
+      frontTorqueFraction: layout === 'awd' ? d.drivetrain.front_torque_fraction : layout === 'fwd' ? 1 : 0,
+      clutchMaxTorque: d.drivetrain.clutch_max_torque_nm,
+    },
+    steering: { maxAngle: d.steering.max_angle_deg * DEG, maxRate: d.steering.max_rate_deg_s * DEG, ackermann: d.steering.ackermann },
+    suspension: { front, rear },
+    tires: { front: tf, rear: tr },
+    brakes: { maxTorque: d.brakes.max_torque_nm, frontBias: d.brakes.front_bias, handbrakeTorque: d.brakes.handbrake_torque_nm },
+    wheels: [mk(true, true), mk(true, false), mk(false, true), mk(false, false)],
+    setup: d.setup,
+    source: d,
+  };
+}
+
+/** Car id from a file name: "cars/hatch-gti.toml" → "hatch-gti". */
+export function carIdFromFile(file: string): string {
+  const base = file.split(/[\\/]/).pop() ?? file;
+  return base.replace(/\.toml$/i, '');
+}
+
+/**
+ * Parse, resolve `extends`, validate and convert a car file. Throws ContentError (file, key path, expected,
+ * found); a caller keeps its previous car when this throws.
+ */
+export function loadCarConfig(text: string, file: string, readExtends?: (name: string) => string): CarConfig {
+  const raw = resolveRaw(text, file, readExtends, [carIdFromFile(file) + '.toml']);
+  const data = validate(CarFileSchema, raw, file);
+  const issues = semantic(data);
+  if (issues.length) throw new ContentError(file, issues);
+  return toCarConfig(data, carIdFromFile(file), file);
+}
+
+/** Apply setup values ("key.path" → value) within their declared ranges; returns a new config. */
+export function applySetup(cfg: CarConfig, values: Record<string, number>): CarConfig {
+  const issues: string[] = [];
+  let data: Record<string, unknown> = structuredClone(cfg.source) as unknown as Record<string, unknown>;
+  for (const [key, v] of Object.entries(values)) {
+    const r = cfg.setup[key];
+    if (!r) {
+      issues.push(`setup."${key}": expected one of ${Object.keys(cfg.setup).join(', ') || '(no tunable values)'}, found an unknown key`);
+      continue;
+    }
+    if (!(v >= r.min && v <= r.max)) {
+      issues.push(`setup."${key}": expected a value within [${r.min}, ${r.max}], found number ${v}`);
+      continue;
+    }
+    const parts = key.split('.');
+    const over: Record<string, unknown> = {};
+    let cur = over;
+    for (let i = 0; i < parts.length - 1; i++) cur = cur[parts[i]!] = {} as Record<string, unknown>;
+    cur[parts[parts.length - 1]!] = v;
+    data = merge(data, over);
+  }
+  if (issues.length) throw new ContentError(cfg.file, issues);
+  const d = validate(CarFileSchema, data, cfg.file);
+  return toCarConfig(d, cfg.id, cfg.file);
+}
+
+/** JSON Schema of the car file for editor completion (zod 4). */
+export function carJsonSchema(): Record<string, unknown> {
+  return z.toJSONSchema(CarFileSchema, { io: 'input' }) as Record<string, unknown>;
+}

@@ -1,0 +1,83 @@
+/**
+ * Pass 5: brakes, handbrake, rolling resistance, aerodynamics.
+ *
+ * Brakes are a torque per wheel (Deák §5.1): capacity = pedal·max_torque·bias/2 (front_bias to the front
+ * axle), handbrake adds handbrake_torque/2 on each rear wheel. Rolling resistance is a resisting torque
+ * C_rr·N·R at the wheel (C_rr = tyre + surface). Both are Coulomb: the resisting torque is whatever stops
+ * the wheel within this step, clamped to the capacity,
+ *   T = −clamp(I_w·ω/dt + T_other, ±T_cap)
+ * so a locked wheel stays exactly locked (no sign chatter) and a parked car does not creep.
+ * Aero (Deák §5.1): drag −½ρC_dA|v|v at the CG; optional downforce ½ρ(C_LA)v² along body −Y at the axles.
+ */
+import type { SimWorld } from '../../../ecs/world';
+import { applyForceAtPoint } from '../rigid-body';
+import { AIR_DENSITY, vehicles } from './registry';
+
+export function vehicleBrakesAero(world: SimWorld): void {
+  const res = vehicles(world);
+  const b = world.c.RigidBody;
+  const W = world.c.Wheel;
+  const ctl = world.c.Controls;
+  const dt = world.dt;
+  const surfaces = res.surfaces;
+  for (const rt of res.list) {
+    const eid = rt.eid;
+    const cfg = rt.cfg;
+    const brake = ctl.brake[eid]!;
+    const hand = ctl.handbrake[eid]!;
+    const bk = cfg.brakes;
+    for (let i = 0; i < 4; i++) {
+      const w = rt.wheels[i]!;
+      const wc = cfg.wheels[i]!;
+      const tc = wc.front ? cfg.tires.front : cfg.tires.rear;
+      let cap = brake * bk.maxTorque * (wc.front ? bk.frontBias : 1 - bk.frontBias) * 0.5;
+      if (!wc.front) cap += hand * bk.handbrakeTorque * 0.5;
+      const n = W.load[w]!;
+      if (n > 0) {
+        const sf = surfaces[W.surface[w]!] ?? surfaces[0]!;
+        cap += (tc.rollingResistance + sf.rollingResistance) * n * tc.radius;
+      }
+      if (cap <= 0) continue;
+      let t = (tc.inertia * W.omega[w]!) / dt + W.torque[w]!;
+      t = t > cap ? cap : t < -cap ? -cap : t;
+      W.torque[w] = W.torque[w]! - t;
+    }
+    // Aerodynamics.
+    const vx = b.vx[eid]!,
+      vy = b.vy[eid]!,
+      vz = b.vz[eid]!;
+    const v2 = vx * vx + vy * vy + vz * vz;
+    if (v2 > 0) {
+      const v = Math.sqrt(v2);
+      const k = 0.5 * AIR_DENSITY * cfg.body.dragCoefficient * cfg.body.frontalAreaM2 * v;
+      b.fx[eid] = b.fx[eid]! - k * vx;
+      b.fy[eid] = b.fy[eid]! - k * vy;
+      b.fz[eid] = b.fz[eid]! - k * vz;
+      const cla = cfg.body.downforceClA;
+      if (cla > 0) {
+        const down = 0.5 * AIR_DENSITY * cla * v2;
+        const ff = cfg.body.downforceFrontFraction;
+        // Body −Y in world = −(R1, R4, R7); front axle at z = a, rear at z = −b (body frame).
+        const ux = -b.R1[eid]!,
+          uy = -b.R4[eid]!,
+          uz = -b.R7[eid]!;
+        const zf = cfg.body.cgToFrontM,
+          zr = -cfg.body.cgToRearM;
+        const px = b.px[eid]!,
+          py = b.py[eid]!,
+          pz = b.pz[eid]!;
+        applyForceAtPoint(world, eid, ux * down * ff, uy * down * ff, uz * down * ff, px + b.R2[eid]! * zf, py + b.R5[eid]! * zf, pz + b.R8[eid]! * zf);
+        const fr = 1 - ff;
+        applyForceAtPoint(world, eid, ux * down * fr, uy * down * fr, uz * down * fr, px + b.R2[eid]! * zr, py + b.R5[eid]! * zr, pz + b.R8[eid]! * zr);
+      }
+    }
+    // Accelerometer reading (specific force, gravity excluded) in the body frame, for telemetry.
+    const m = b.mass[eid]!;
+    const g = world.gravity;
+    const ax = b.fx[eid]! / m - g.x * b.gravity[eid]!,
+      ay = b.fy[eid]! / m - g.y * b.gravity[eid]!,
+      az = b.fz[eid]! / m - g.z * b.gravity[eid]!;
+    world.c.Car.accX[eid] = b.R0[eid]! * ax + b.R3[eid]! * ay + b.R6[eid]! * az;
+    world.c.Car.accZ[eid] = b.R2[eid]! * ax + b.R5[eid]! * ay + b.R8[eid]! * az;
+  }
+}

@@ -1,0 +1,271 @@
+/**
+ * Integrable vehicle state (StateBlock, integrated together with the rigid bodies by Euler / midpoint / RK4):
+ * per car 21 scalars: engine ω_e, and per wheel ω, spin angle, suspension travel, tyre deflections ux, uy.
+ *
+ * Driveline accelerations come from a small constrained solve (the coupled engine + driveline inertia of
+ * the tick, Deák §5.3 "the rotation of the engine and the drivetrain become linked"):
+ *   q = (ω_FL, ω_FR, ω_RL, ω_RR, ω_e), M = diag(I_w, I_w, I_w, I_w, I_e), Q = accumulated torques.
+ *   Active constraints J_k·q̇ = 0 (k ≤ 4): clutch locked (ω_e − G·Σ s_i ω_i = 0), diff locked
+ *   (ω_L − ω_R = 0; centre: front-pair mean − rear-pair mean = 0). Constraint torques act through F_k
+ *   (= J_k except the clutch row, whose wheel side is scaled by the gearbox efficiency η, or 1/η on the
+ *   overrun): q̈ = M⁻¹(Q + Fᵀλ), with (J M⁻¹ Fᵀ) λ = −J M⁻¹ Q solved by Gaussian elimination.
+ * The constraints are linear in q̇, so every integrator (all are linear combinations of derivatives)
+ * preserves them exactly while the lock state holds; lock changes happen between ticks (drivetrain logic).
+ */
+import type { SimWorld, StateBlock } from '../../../ecs/world';
+import { gearboxEfficiency, totalRatio } from './drivetrain';
+import { vehicles, type CarRuntime } from './registry';
+import type { DiffConfig } from '../../../content/car-schema';
+
+export const CAR_STATE_SIZE = 21;
+
+// Scratch layout (per car, Float64Array(80)): J rows 0..19 (4×5), F rows 20..39, A 40..55, rhs 56..59,
+// λ 60..63, bias 64..67, capacity 68..71, fixed flag 72..75.
+const invM = new Float64Array(5);
+const Qv = new Float64Array(5);
+const rowIndex = new Int32Array(4);
+const LOCKED = Number.POSITIVE_INFINITY;
+
+function solveActive(sc: Float64Array, nc: number, Q: Float64Array): void {
+  // Active rows are those with fixed flag 0; solve (J M⁻¹ Fᵀ) λ = bias − J M⁻¹ Q over them.
+  let na = 0;
+  for (let k = 0; k < nc; k++) if (!sc[72 + k]) rowIndex[na++] = k;
+  for (let a = 0; a < na; a++) {
+    const k = rowIndex[a]!;
+    let r = sc[64 + k]!;
+    for (let j = 0; j < 5; j++) r -= sc[k * 5 + j]! * Q[j]! * invM[j]!;
+    sc[56 + a] = r;
+    for (let b2 = 0; b2 < na; b2++) {
+      const l = rowIndex[b2]!;
+      let v = 0;
+      for (let j = 0; j < 5; j++) v += sc[k * 5 + j]! * invM[j]! * sc[20 + l * 5 + j]!;
+      sc[40 + a * 4 + b2] = v;
+    }
+  }
+  // Gaussian elimination with partial pivoting (n ≤ 4).
+  for (let c = 0; c < na; c++) {
+    let piv = c;
+    for (let r = c + 1; r < na; r++) if (Math.abs(sc[40 + r * 4 + c]!) > Math.abs(sc[40 + piv * 4 + c]!)) piv = r;
+    if (piv !== c) {
+      for (let l = 0; l < na; l++) {
+        const t = sc[40 + c * 4 + l]!;
+        sc[40 + c * 4 + l] = sc[40 + piv * 4 + l]!;
+        sc[40 + piv * 4 + l] = t;
+      }
+      const t = sc[56 + c]!;
+      sc[56 + c] = sc[56 + piv]!;
+      sc[56 + piv] = t;
+    }
+    const d = sc[40 + c * 4 + c]!;
+    for (let r = c + 1; r < na; r++) {
+      const f = sc[40 + r * 4 + c]! / d;
+      if (f === 0) continue;
+      for (let l = c; l < na; l++) sc[40 + r * 4 + l] = sc[40 + r * 4 + l]! - f * sc[40 + c * 4 + l]!;
+      sc[56 + r] = sc[56 + r]! - f * sc[56 + c]!;
+    }
+  }
+  for (let r = na - 1; r >= 0; r--) {
+    let v = sc[56 + r]!;
+    for (let l = r + 1; l < na; l++) v -= sc[40 + r * 4 + l]! * sc[60 + rowIndex[l]!]!;
+    sc[60 + rowIndex[r]!] = v / sc[40 + r * 4 + r]!;
+  }
+}
+
+/**
+ * Driveline accelerations for one car into out[0..4] (wheels FL..RR, engine).
+ * Coupling rows (clutch, clutch-pack / locked diffs) are Coulomb constraints: each tries to remove its slip
+ * within the step (J q̈ = −slip/dt, zero when already locked) with |λ| ≤ capacity; a row whose λ exceeds
+ * its capacity is clamped to ±capacity (it slips) and the remaining rows are solved again.
+ */
+export function drivelineAccelerations(world: SimWorld, rt: CarRuntime, out: Float64Array): void {
+  const C = world.c.Car;
+  const Wh = world.c.Wheel;
+  const eid = rt.eid;
+  const cfg = rt.cfg;
+  const sc = rt.scratch;
+  const dt = world.dt;
+  const invM0 = 1 / cfg.tires.front.inertia,
+    invM2 = 1 / cfg.tires.rear.inertia;
+  invM[0] = invM0;
+  invM[1] = invM0;
+  invM[2] = invM2;
+  invM[3] = invM2;
+  invM[4] = 1 / cfg.engine.inertia;
+  const w = rt.wheels;
+  const Q = Qv;
+  const o0 = Wh.omega[w[0]]!,
+    o1 = Wh.omega[w[1]]!,
+    o2 = Wh.omega[w[2]]!,
+    o3 = Wh.omega[w[3]]!,
+    oe = C.omegaE[eid]!;
+  Q[0] = Wh.torque[w[0]]!;
+  Q[1] = Wh.torque[w[1]]!;
+  Q[2] = Wh.torque[w[2]]!;
+  Q[3] = Wh.torque[w[3]]!;
+  Q[4] = C.engineAcc[eid]!;
+  let nc = 0;
+  const layout = cfg.drivetrain.layout;
+  const setRow = (j0: number, j1: number, j2: number, j3: number, j4: number, e: number, cap: number): number => {
+    const o = nc * 5,
+      p = 20 + nc * 5;
+    sc[o] = j0;
+    sc[o + 1] = j1;
+    sc[o + 2] = j2;
+    sc[o + 3] = j3;
+    sc[o + 4] = j4;
+    // Force row = velocity row, wheel side scaled by the efficiency factor e (clutch row only).
+    sc[p] = e * j0;
+    sc[p + 1] = e * j1;
+    sc[p + 2] = e * j2;
+    sc[p + 3] = e * j3;
+    sc[p + 4] = j4;
+    sc[64 + nc] = -(j0 * o0 + j1 * o1 + j2 * o2 + j3 * o3 + j4 * oe) / dt;
+    sc[68 + nc] = cap;
+    sc[72 + nc] = 0;
+    return nc++;
+  };
+  let clutchRow = -1,
+    frontRow = -1,
+    rearRow = -1,
+    centreRow = -1;
+  const G = totalRatio(cfg, C.gear[eid]!);
+  const ccap = C.clutchCapacity[eid]!;
+  if (G !== 0 && ccap > 0) {
+    const s = rt.split;
+    const eta = gearboxEfficiency(world, rt);
+    const e = C.clutchTorque[eid]! >= 0 ? eta : 1 / eta;
+    clutchRow = setRow(-G * s[0], -G * s[1], -G * s[2], -G * s[3], 1, e, ccap);
+  }
+  const dtc = cfg.drivetrain;
+  if (layout !== 'rwd' && dtc.frontDiff.kind !== 'open' && dtc.frontDiff.kind !== 'viscous') {
+    frontRow = setRow(1, -1, 0, 0, 0, 1, diffCap(dtc.frontDiff, C.diffInFront[eid]!));
+  }
+  if (layout !== 'fwd' && dtc.rearDiff.kind !== 'open' && dtc.rearDiff.kind !== 'viscous') {
+    rearRow = setRow(0, 0, 1, -1, 0, 1, diffCap(dtc.rearDiff, C.diffInRear[eid]!));
+  }
+  if (layout === 'awd' && dtc.centreDiff.kind !== 'open' && dtc.centreDiff.kind !== 'viscous') {
+    centreRow = setRow(0.5, 0.5, -0.5, -0.5, 0, 1, diffCap(dtc.centreDiff, C.diffInCentre[eid]!));
+  }
+  for (let iter = 0; iter <= nc && nc > 0; iter++) {
+    solveActive(sc, nc, Q);
+    let clamped = false;
+    for (let k = 0; k < nc; k++) {
+      if (sc[72 + k]) continue;
+      const lam = sc[60 + k]!,
+        cap = sc[68 + k]!;
+      if (lam > cap || lam < -cap) {
+        const l = lam > 0 ? cap : -cap;
+        sc[60 + k] = l;
+        sc[72 + k] = 1;
+        for (let j = 0; j < 5; j++) Q[j] = Q[j]! + sc[20 + k * 5 + j]! * l;
+        clamped = true;
+      }
+    }
+    if (!clamped) break;
+  }
+  // q̈ = M⁻¹(Q + Fᵀλ) over the unclamped rows (clamped ones are already in Q).
+  for (let j = 0; j < 5; j++) {
+    let q = Q[j]!;
+    for (let k = 0; k < nc; k++) if (!sc[72 + k]) q += sc[20 + k * 5 + j]! * sc[60 + k]!;
+    out[j] = q * invM[j]!;
+  }
+  // Constraint torques: the clutch carries −λ to the gearbox (+ = driving the car); `sticking` = not clamped.
+  C.clutchTorque[eid] = clutchRow >= 0 ? -sc[60 + clutchRow]! : 0;
+  C.clutchSticking[eid] = clutchRow >= 0 && !sc[72 + clutchRow] ? 1 : 0;
+  C.lockTorqueFront[eid] = frontRow >= 0 ? sc[60 + frontRow]! : 0;
+  C.lockTorqueRear[eid] = rearRow >= 0 ? sc[60 + rearRow]! : 0;
+  C.lockTorqueCentre[eid] = centreRow >= 0 ? sc[60 + centreRow]! : 0;
+  C.diffSticking[eid] = (frontRow >= 0 && !sc[72 + frontRow] ? 1 : 0) | (rearRow >= 0 && !sc[72 + rearRow] ? 2 : 0) | (centreRow >= 0 && !sc[72 + centreRow] ? 4 : 0);
+}
+
+function diffCap(d: DiffConfig, tin: number): number {
+  if (d.kind === 'locked') return LOCKED;
+  return d.preloadNm + (tin >= 0 ? d.powerRamp : d.coastRamp) * Math.abs(tin);
+}
+
+const qdd = new Float64Array(5);
+
+export const vehicleBlock: StateBlock = {
+  name: 'vehicle',
+  size(world) {
+    return vehicles(world).list.length * CAR_STATE_SIZE;
+  },
+  gather(world, y, o) {
+    const C = world.c.Car;
+    const W = world.c.Wheel;
+    for (const rt of vehicles(world).list) {
+      y[o++] = C.omegaE[rt.eid]!;
+      for (let i = 0; i < 4; i++) {
+        const w = rt.wheels[i]!;
+        y[o++] = W.omega[w]!;
+        y[o++] = W.angle[w]!;
+        y[o++] = W.travel[w]!;
+        y[o++] = W.ux[w]!;
+        y[o++] = W.uy[w]!;
+      }
+    }
+  },
+  scatter(world, y, o) {
+    const C = world.c.Car;
+    const W = world.c.Wheel;
+    for (const rt of vehicles(world).list) {
+      C.omegaE[rt.eid] = y[o++]!;
+      for (let i = 0; i < 4; i++) {
+        const w = rt.wheels[i]!;
+        W.omega[w] = y[o++]!;
+        W.angle[w] = y[o++]!;
+        W.travel[w] = y[o++]!;
+        W.ux[w] = y[o++]!;
+        W.uy[w] = y[o++]!;
+      }
+    }
+  },
+  derivative(world, dy, o) {
+    const W = world.c.Wheel;
+    for (const rt of vehicles(world).list) {
+      drivelineAccelerations(world, rt, qdd);
+      dy[o++] = qdd[4]!;
+      for (let i = 0; i < 4; i++) {
+        const w = rt.wheels[i]!;
+        dy[o++] = qdd[i]!;
+        dy[o++] = W.omega[w]!;
+        dy[o++] = W.dTravel[w]!;
+        dy[o++] = W.dux[w]!;
+        dy[o++] = W.duy[w]!;
+      }
+    }
+  },
+  stepEuler(world, dt) {
+    // Semi-implicit: spins first, then the angle and the longitudinal bristle with the new spin.
+    const C = world.c.Car;
+    const W = world.c.Wheel;
+    for (const rt of vehicles(world).list) {
+      drivelineAccelerations(world, rt, qdd);
+      C.omegaE[rt.eid] = C.omegaE[rt.eid]! + qdd[4]! * dt;
+      for (let i = 0; i < 4; i++) {
+        const w = rt.wheels[i]!;
+        const R = rt.cfg.wheels[i]!.front ? rt.cfg.tires.front.radius : rt.cfg.tires.rear.radius;
+        const dOmega = qdd[i]! * dt;
+        const om = W.omega[w]! + dOmega;
+        W.omega[w] = om;
+        W.angle[w] = W.angle[w]! + om * dt;
+        W.travel[w] = W.travel[w]! + W.dTravel[w]! * dt;
+        W.ux[w] = W.ux[w]! + (W.dux[w]! + (W.grounded[w] ? R * dOmega : 0)) * dt;
+        W.uy[w] = W.uy[w]! + W.duy[w]! * dt;
+        if (W.travel[w]! < 0) W.travel[w] = 0;
+      }
+    }
+  },
+  normalize(world) {
+    // Keep spin angles bounded (render only) and travel non-negative.
+    const W = world.c.Wheel;
+    for (const rt of vehicles(world).list) {
+      for (let i = 0; i < 4; i++) {
+        const w = rt.wheels[i]!;
+        const a = W.angle[w]!;
+        if (a > 1000 || a < -1000) W.angle[w] = a % (2 * Math.PI);
+        if (W.travel[w]! < 0) W.travel[w] = 0;
+      }
+    }
+  },
+};
