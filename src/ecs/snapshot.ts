@@ -1,0 +1,402 @@
+/**
+ * Full simulation state snapshot / restore (replay keyframes, seeking, ghost resync).
+ *
+ * A snapshot holds everything the next tick depends on: tick, time, PRNG state, the entity set, every
+ * component's `state` fields (componentSpecs[*].state, walked exactly like src/ecs/hash.ts) for every entity
+ * that has the component, and the state of registered *extensions*: per-world simulation state that other
+ * areas keep outside components (contact sets, Havok props…), see `registerSnapshotExtension`.
+ *
+ * Restore writes into a world that was built the same way (same content, same entity ids); derived fields
+ * (v, ω, R, …) are refreshed by a gather → scatter round trip of every integrable state block. A world whose
+ * entity set or component membership differs is refused with a clear error, never silently patched.
+ *
+ * Binary form (little-endian): "SNAP" u32 version | f64 tick | f64 time | u32×4 rng | u32 nEntities, i32 eids… |
+ * u32 nComponents, per component: str name, u32 nEids, i32 eids…, u32 nFields, per field: str name, f64 values… |
+ * u32 nExtensions, per extension: str name, u8 kind (0 bytes, 1 JSON), u32 len, bytes.
+ */
+import { getAllEntities, hasComponent } from 'bitecs';
+import { componentSpecs } from './components';
+import type { SimWorld } from './world';
+import { entitiesWith } from './queries';
+import { updateDerived } from '../systems/sim/rigid-body';
+
+export interface ComponentSnapshot {
+  name: string;
+  eids: Int32Array;
+  /** field name → values, one per eid in `eids` order. */
+  fields: Map<string, Float64Array>;
+}
+
+export interface WorldSnapshot {
+  tick: number;
+  time: number;
+  rng: Uint32Array;
+  entities: Int32Array;
+  components: ComponentSnapshot[];
+  extensions: Map<string, Uint8Array | object>;
+}
+
+/** Per-world simulation state kept outside components (e.g. a collision contact set). */
+export interface SnapshotExtension {
+  name: string;
+  save(world: SimWorld): Uint8Array | object;
+  load(world: SimWorld, data: Uint8Array | object): void;
+}
+
+const extensions = new Map<string, SnapshotExtension>();
+
+/** Registers (or replaces, by name) an extension; saved and loaded in name order. */
+export function registerSnapshotExtension(ext: SnapshotExtension): void {
+  extensions.set(ext.name, ext);
+}
+
+export function snapshotExtensionNames(): string[] {
+  return [...extensions.keys()].sort();
+}
+
+export class SnapshotError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'SnapshotError';
+  }
+}
+
+type Stores = Record<string, Record<string, ArrayLike<number> & { [i: number]: number }>>;
+
+function sortedEntities(world: SimWorld): Int32Array {
+  return Int32Array.from([...getAllEntities(world)].sort((a, b) => a - b));
+}
+
+/**
+ * Captures the world. `tickOverride` serves pass 10 (bookkeeping runs before runTick increments the tick):
+ * the snapshot then describes the state *after* the tick being finished.
+ */
+export function saveSnapshot(world: SimWorld, tickOverride?: number): WorldSnapshot {
+  const tick = tickOverride ?? world.tick;
+  const entities = sortedEntities(world);
+  const stores = world.c as unknown as Stores;
+  const components: ComponentSnapshot[] = [];
+  for (const [name, spec] of Object.entries(componentSpecs)) {
+    const store = stores[name]!;
+    const eids: number[] = [];
+    for (const eid of entities) if (hasComponent(world, eid, store)) eids.push(eid);
+    const fields = new Map<string, Float64Array>();
+    for (const f of spec.state) {
+      const src = store[f]!;
+      const vals = new Float64Array(eids.length);
+      for (let i = 0; i < eids.length; i++) vals[i] = src[eids[i]!]!;
+      fields.set(f, vals);
+    }
+    components.push({ name, eids: Int32Array.from(eids), fields });
+  }
+  const ext = new Map<string, Uint8Array | object>();
+  for (const name of snapshotExtensionNames()) ext.set(name, extensions.get(name)!.save(world));
+  return {
+    tick,
+    time: tickOverride !== undefined ? tickOverride * world.dt : world.time,
+    rng: Uint32Array.from(world.rng.s),
+    entities,
+    components,
+    extensions: ext,
+  };
+}
+
+function listDiff(a: Int32Array, b: Int32Array): string {
+  const sa = new Set(a);
+  const sb = new Set(b);
+  const onlyA = [...a].filter((x) => !sb.has(x));
+  const onlyB = [...b].filter((x) => !sa.has(x));
+  return `snapshot has [${onlyA.slice(0, 8).join(', ')}] the world lacks, world has [${onlyB.slice(0, 8).join(', ')}] the snapshot lacks`;
+}
+
+/** Writes the snapshot into `world` (which must have the same entities and components). */
+export function restoreSnapshot(world: SimWorld, snap: WorldSnapshot): void {
+  const entities = sortedEntities(world);
+  if (entities.length !== snap.entities.length || entities.some((e, i) => e !== snap.entities[i])) {
+    throw new SnapshotError(`snapshot: entity set differs (${listDiff(snap.entities, entities)})`);
+  }
+  const stores = world.c as unknown as Stores;
+  const specs = componentSpecs as Record<string, { state: readonly string[] }>;
+  for (const comp of snap.components) {
+    const spec = specs[comp.name];
+    const store = stores[comp.name];
+    if (!spec || !store) throw new SnapshotError(`snapshot: component "${comp.name}" does not exist in this build`);
+    const have: number[] = [];
+    for (const eid of entities) if (hasComponent(world, eid, store)) have.push(eid);
+    if (have.length !== comp.eids.length || have.some((e, i) => e !== comp.eids[i])) {
+      throw new SnapshotError(`snapshot: component "${comp.name}" is on different entities (${listDiff(comp.eids, Int32Array.from(have))})`);
+    }
+    for (const f of spec.state) {
+      if (!comp.fields.has(f)) throw new SnapshotError(`snapshot: component "${comp.name}" lacks state field "${f}" (saved by another build?)`);
+    }
+  }
+  for (const name of Object.keys(specs)) {
+    if (!snap.components.some((c) => c.name === name)) {
+      const store = stores[name]!;
+      if (entities.some((e) => hasComponent(world, e, store))) throw new SnapshotError(`snapshot: lacks component "${name}" that this world uses`);
+    }
+  }
+  world.tick = snap.tick;
+  world.time = snap.time;
+  world.rng.s.set(snap.rng);
+  world.events.length = 0;
+  const writeState = (): void => {
+    for (const comp of snap.components) {
+      const store = stores[comp.name]!;
+      for (const [f, vals] of comp.fields) {
+        const dst = store[f];
+        if (!dst) continue;
+        for (let i = 0; i < comp.eids.length; i++) dst[comp.eids[i]!] = vals[i]!;
+      }
+    }
+  };
+  writeState();
+  // Refresh derived quantities (wheel/engine auxiliaries…): gather then scatter each state block. The rigid
+  // body scatter re-normalises q (1-ulp changes), so the exact state is written again afterwards and the
+  // body auxiliaries (R, v, ω) are recomputed from it, as the integrator's last scatter did.
+  const scratch = world.scratch;
+  for (const block of world.stateBlocks) {
+    const n = block.size(world);
+    if (scratch.y.length < n) scratch.y = new Float64Array(n);
+    block.gather(world, scratch.y, 0);
+    block.scatter(world, scratch.y, 0);
+  }
+  writeState();
+  for (const eid of entitiesWith(world, world.c.RigidBody)) updateDerived(world, eid);
+  for (const name of snapshotExtensionNames()) {
+    const data = snap.extensions.get(name);
+    if (data !== undefined) extensions.get(name)!.load(world, data);
+  }
+}
+
+export interface SnapshotDifference {
+  /** "Component.field" or "tick", "rng", "entities", "ext:<name>". */
+  what: string;
+  eid: number;
+  expected: number | string;
+  found: number | string;
+}
+
+/** Field-by-field differences (bit-exact comparison), at most `limit`. */
+export function diffSnapshots(expected: WorldSnapshot, found: WorldSnapshot, limit = 20): SnapshotDifference[] {
+  const out: SnapshotDifference[] = [];
+  const push = (d: SnapshotDifference): boolean => {
+    out.push(d);
+    return out.length >= limit;
+  };
+  if (expected.tick !== found.tick && push({ what: 'tick', eid: -1, expected: expected.tick, found: found.tick })) return out;
+  for (let i = 0; i < 4; i++) {
+    if (expected.rng[i] !== found.rng[i]) {
+      if (push({ what: 'rng', eid: -1, expected: Array.from(expected.rng).join(','), found: Array.from(found.rng).join(',') })) return out;
+      break;
+    }
+  }
+  if (expected.entities.join() !== found.entities.join()) {
+    push({ what: 'entities', eid: -1, expected: expected.entities.join(','), found: found.entities.join(',') });
+    return out;
+  }
+  for (const ce of expected.components) {
+    const cf = found.components.find((c) => c.name === ce.name);
+    if (!cf || cf.eids.join() !== ce.eids.join()) {
+      if (push({ what: `${ce.name}(membership)`, eid: -1, expected: ce.eids.join(','), found: cf ? cf.eids.join(',') : '(absent)' })) return out;
+      continue;
+    }
+    for (const [field, ve] of ce.fields) {
+      const vf = cf.fields.get(field);
+      if (!vf) continue;
+      for (let i = 0; i < ve.length; i++) {
+        if (!Object.is(ve[i], vf[i]) && push({ what: `${ce.name}.${field}`, eid: ce.eids[i]!, expected: ve[i]!, found: vf[i]! })) return out;
+      }
+    }
+  }
+  for (const [name, de] of expected.extensions) {
+    const df = found.extensions.get(name);
+    const a = de instanceof Uint8Array ? Array.from(de).join(',') : JSON.stringify(de);
+    const b = df === undefined ? '(absent)' : df instanceof Uint8Array ? Array.from(df).join(',') : JSON.stringify(df);
+    if (a !== b && push({ what: `ext:${name}`, eid: -1, expected: a.slice(0, 80), found: b.slice(0, 80) })) return out;
+  }
+  return out;
+}
+
+// ---------- binary encoding ----------
+
+const MAGIC = 0x50414e53; // "SNAP" little-endian
+const VERSION = 1;
+const enc = new TextEncoder();
+const dec = new TextDecoder('utf-8', { fatal: true });
+
+class Writer {
+  buf = new Uint8Array(1024);
+  dv = new DataView(this.buf.buffer);
+  n = 0;
+  private need(k: number): void {
+    if (this.n + k <= this.buf.length) return;
+    let cap = this.buf.length * 2;
+    while (cap < this.n + k) cap *= 2;
+    const b = new Uint8Array(cap);
+    b.set(this.buf.subarray(0, this.n));
+    this.buf = b;
+    this.dv = new DataView(b.buffer);
+  }
+  u8(v: number): void {
+    this.need(1);
+    this.buf[this.n++] = v;
+  }
+  u32(v: number): void {
+    this.need(4);
+    this.dv.setUint32(this.n, v, true);
+    this.n += 4;
+  }
+  i32(v: number): void {
+    this.need(4);
+    this.dv.setInt32(this.n, v, true);
+    this.n += 4;
+  }
+  f64(v: number): void {
+    this.need(8);
+    this.dv.setFloat64(this.n, v, true);
+    this.n += 8;
+  }
+  bytes(b: Uint8Array): void {
+    this.u32(b.length);
+    this.need(b.length);
+    this.buf.set(b, this.n);
+    this.n += b.length;
+  }
+  str(s: string): void {
+    this.bytes(enc.encode(s));
+  }
+  done(): Uint8Array {
+    return this.buf.slice(0, this.n);
+  }
+}
+
+class Reader {
+  private readonly dv: DataView;
+  p = 0;
+  constructor(private readonly b: Uint8Array) {
+    this.dv = new DataView(b.buffer, b.byteOffset, b.byteLength);
+  }
+  private need(k: number, what: string): void {
+    if (this.p + k > this.b.length) throw new SnapshotError(`snapshot: truncated while reading ${what} at byte ${this.p} (needs ${k}, ${this.b.length - this.p} left)`);
+  }
+  u8(what: string): number {
+    this.need(1, what);
+    return this.b[this.p++]!;
+  }
+  u32(what: string): number {
+    this.need(4, what);
+    const v = this.dv.getUint32(this.p, true);
+    this.p += 4;
+    return v;
+  }
+  i32(what: string): number {
+    this.need(4, what);
+    const v = this.dv.getInt32(this.p, true);
+    this.p += 4;
+    return v;
+  }
+  f64(what: string): number {
+    this.need(8, what);
+    const v = this.dv.getFloat64(this.p, true);
+    this.p += 8;
+    return v;
+  }
+  count(what: string, elemBytes: number): number {
+    const n = this.u32(what);
+    if (n * elemBytes > this.b.length - this.p) throw new SnapshotError(`snapshot: ${what} claims ${n} items, more than the ${this.b.length - this.p} bytes left`);
+    return n;
+  }
+  bytes(what: string): Uint8Array {
+    const n = this.count(what, 1);
+    const out = this.b.slice(this.p, this.p + n);
+    this.p += n;
+    return out;
+  }
+  str(what: string): string {
+    return dec.decode(this.bytes(what));
+  }
+}
+
+export function encodeSnapshot(s: WorldSnapshot): Uint8Array {
+  const w = new Writer();
+  w.u32(MAGIC);
+  w.u32(VERSION);
+  w.f64(s.tick);
+  w.f64(s.time);
+  for (let i = 0; i < 4; i++) w.u32(s.rng[i]!);
+  w.u32(s.entities.length);
+  for (const e of s.entities) w.i32(e);
+  w.u32(s.components.length);
+  for (const c of s.components) {
+    w.str(c.name);
+    w.u32(c.eids.length);
+    for (const e of c.eids) w.i32(e);
+    w.u32(c.fields.size);
+    for (const [f, vals] of c.fields) {
+      w.str(f);
+      for (const v of vals) w.f64(v);
+    }
+  }
+  w.u32(s.extensions.size);
+  for (const [name, data] of s.extensions) {
+    w.str(name);
+    if (data instanceof Uint8Array) {
+      w.u8(0);
+      w.bytes(data);
+    } else {
+      w.u8(1);
+      w.str(JSON.stringify(data));
+    }
+  }
+  return w.done();
+}
+
+export function decodeSnapshot(bytes: Uint8Array): WorldSnapshot {
+  const r = new Reader(bytes);
+  const magic = r.u32('magic');
+  if (magic !== MAGIC) throw new SnapshotError(`snapshot: bad magic 0x${magic.toString(16)}, expected 0x${MAGIC.toString(16)} ("SNAP")`);
+  const version = r.u32('version');
+  if (version !== VERSION) throw new SnapshotError(`snapshot: version ${version}, this build reads version ${VERSION}`);
+  const tick = r.f64('tick');
+  const time = r.f64('time');
+  const rng = new Uint32Array(4);
+  for (let i = 0; i < 4; i++) rng[i] = r.u32('rng');
+  const ne = r.count('entities', 4);
+  const entities = new Int32Array(ne);
+  for (let i = 0; i < ne; i++) entities[i] = r.i32('entity id');
+  const nc = r.count('components', 12);
+  const components: ComponentSnapshot[] = [];
+  for (let k = 0; k < nc; k++) {
+    const name = r.str('component name');
+    const n = r.count(`${name} entities`, 4);
+    const eids = new Int32Array(n);
+    for (let i = 0; i < n; i++) eids[i] = r.i32(`${name} entity id`);
+    const nf = r.count(`${name} fields`, 4);
+    const fields = new Map<string, Float64Array>();
+    for (let j = 0; j < nf; j++) {
+      const f = r.str(`${name} field name`);
+      const vals = new Float64Array(n);
+      for (let i = 0; i < n; i++) vals[i] = r.f64(`${name}.${f}`);
+      fields.set(f, vals);
+    }
+    components.push({ name, eids, fields });
+  }
+  const nx = r.count('extensions', 9);
+  const ext = new Map<string, Uint8Array | object>();
+  for (let k = 0; k < nx; k++) {
+    const name = r.str('extension name');
+    const kind = r.u8(`extension ${name} kind`);
+    if (kind === 0) ext.set(name, r.bytes(`extension ${name}`));
+    else if (kind === 1) {
+      const text = r.str(`extension ${name}`);
+      try {
+        ext.set(name, JSON.parse(text) as object);
+      } catch {
+        throw new SnapshotError(`snapshot: extension "${name}": expected JSON, found ${JSON.stringify(text.slice(0, 40))}`);
+      }
+    } else throw new SnapshotError(`snapshot: extension "${name}": expected kind 0 (bytes) or 1 (JSON), found ${kind}`);
+  }
+  if (r.p !== bytes.length) throw new SnapshotError(`snapshot: ${bytes.length - r.p} unexpected trailing bytes`);
+  return { tick, time, rng, entities, components, extensions: ext };
+}

@@ -1,0 +1,84 @@
+/**
+ * The vehicle car adapter for replays (and the live game): a replay car is spawned from its embedded car
+ * file text (`loadCarConfig` with `extends` resolved from the embedded files, never from disk), so editing a
+ * car file after recording changes nothing in the replay. `place` (recovery) re-runs `spawnCar` in a scratch
+ * world on the same ground and copies the fresh car state over, so a placed car is exactly a spawned car.
+ */
+import { hasComponent } from 'bitecs';
+import { componentSpecs } from '../ecs/components';
+import { spawnCar } from '../ecs/prefab-car';
+import { createSimWorld, type SimWorld } from '../ecs/world';
+import { updateDerived } from '../systems/sim/rigid-body';
+import { loadCarConfig } from '../content/car-schema';
+import type { CarConfig } from '../content/car-schema';
+import type { ReplayCar, ReplayPose } from './format';
+import { setDefaultCarAdapter, type CarAdapter } from './run-world';
+
+/** Parses the embedded car text (clear ContentError naming the embedded file on bad text). */
+export function carConfigFromReplay(car: ReplayCar): CarConfig {
+  const main = car.files[car.main];
+  if (main === undefined) throw new Error(`replay: car "${car.id}": main file "${car.main}" is not among the embedded files (${Object.keys(car.files).join(', ')})`);
+  return loadCarConfig(main, car.main, (name) => {
+    const t = car.files[name] ?? car.files[`${name}.toml`];
+    if (t === undefined) throw new Error(`replay: car "${car.id}" extends "${name}", which is not embedded`);
+    return t;
+  });
+}
+
+/** Collects a car file and the files it extends into the `files` map a replay embeds. */
+export function embedCarFiles(main: string, text: string, read: (name: string) => string): Record<string, string> {
+  const files: Record<string, string> = { [main]: text };
+  // resolve extends by letting the loader ask for them
+  loadCarConfig(text, main, (name) => {
+    const t = read(name);
+    files[name] = t;
+    return t;
+  });
+  return files;
+}
+
+type Stores = Record<string, Record<string, { [i: number]: number }>>;
+
+const configs = new WeakMap<SimWorld, Map<number, CarConfig>>();
+
+export const vehicleCarAdapter: CarAdapter = {
+  spawn(world, car) {
+    const cfg = carConfigFromReplay(car);
+    const eid = spawnCar(world, cfg, { x: car.pose.x, z: car.pose.z, heading: car.pose.heading });
+    let m = configs.get(world);
+    if (!m) configs.set(world, (m = new Map()));
+    m.set(eid, cfg);
+    return eid;
+  },
+  place(world, eid, pose: ReplayPose) {
+    const cfg = configs.get(world)?.get(eid);
+    if (!cfg) throw new Error(`replay: entity ${eid} is not a car spawned by the vehicle adapter`);
+    const scratch = createSimWorld({ dt: world.dt, integrator: world.integrator, seed: world.seed, gravity: -world.gravity.y, ground: world.ground, capacity: 16 });
+    const s = spawnCar(scratch, cfg, { x: pose.x, z: pose.z, heading: pose.heading });
+    const C = world.c.Car;
+    const SC = scratch.c.Car;
+    const map: [number, number][] = [
+      [s, eid],
+      [SC.w0[s]!, C.w0[eid]!],
+      [SC.w1[s]!, C.w1[eid]!],
+      [SC.w2[s]!, C.w2[eid]!],
+      [SC.w3[s]!, C.w3[eid]!],
+    ];
+    const src = scratch.c as unknown as Stores;
+    const dst = world.c as unknown as Stores;
+    for (const [name, spec] of Object.entries(componentSpecs)) {
+      if (name === 'Controls') continue; // the driver's inputs stay
+      for (const [from, to] of map) {
+        if (!hasComponent(scratch, from, src[name]!) || !hasComponent(world, to, dst[name]!)) continue;
+        for (const f of spec.state) {
+          if (name === 'Wheel' && f === 'car') continue;
+          if (name === 'Car' && /^w[0-3]$/.test(f)) continue;
+          dst[name]![f]![to] = src[name]![f]![from]!;
+        }
+      }
+    }
+    updateDerived(world, eid);
+  },
+};
+
+setDefaultCarAdapter(vehicleCarAdapter);

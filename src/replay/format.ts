@@ -1,0 +1,344 @@
+/**
+ * The `.bitrally` replay file (format 1). docs/replays.md has the full description.
+ *
+ * Container (little-endian), 24 bytes then the deflated payload:
+ *   0  8  magic "BITRALLY"
+ *   8  u16 container format version (REPLAY_FORMAT)
+ *   10 u16 flags (0)
+ *   12 u32 payload length once inflated
+ *   16 u32 deflated payload length (= file length − 24)
+ *   20 u32 CRC-32 of the deflated payload
+ * Payload: sections, each u8 tag, u32 length, bytes:
+ *   'H' header (UTF-8 JSON, validated with zod: sim version, dt, integrator, seed, stage id + content hash,
+ *       full text of every car file, start poses, result, timeline marks)
+ *   'I' quantised inputs (src/replay/inputs.ts)       'E' world edits between ticks (JSON: recover/place)
+ *   'C' state checksums: uvar count, then (uvar tick delta, u32 hi, u32 lo)
+ *   'K' keyframes: uvar count, then (uvar tick, uvar length, snapshot bytes from src/ecs/snapshot.ts)
+ *   'T' / 'P' / 'Q' embedded user stage: stage.toml text, height PNG, surface PNG
+ * Imported files are untrusted: every length is bounds-checked, sizes are capped, CRC and schema checked.
+ */
+import { deflateSync, inflateSync } from 'fflate';
+import { z } from 'zod';
+import { decodeSnapshot, encodeSnapshot, SnapshotError, type WorldSnapshot } from '../ecs/snapshot';
+import { ByteReader, ByteWriter, crc32, ReplayFormatError } from './bytes';
+import { decodeInputs, type InputStreams } from './inputs';
+
+export { ReplayFormatError } from './bytes';
+
+export const REPLAY_MAGIC = 'BITRALLY';
+export const REPLAY_FORMAT = 1;
+export const REPLAY_EXTENSION = '.bitrally';
+/** Largest file accepted (an hour of driving is well under 1 MB). */
+export const MAX_REPLAY_FILE_BYTES = 32 * 1024 * 1024;
+/** Largest inflated payload accepted (zip-bomb guard). */
+export const MAX_REPLAY_PAYLOAD_BYTES = 128 * 1024 * 1024;
+/** Longest replay accepted: 2 h at 1 kHz. */
+export const MAX_REPLAY_TICKS = 2 * 3600 * 1000;
+const CONTAINER_BYTES = 24;
+
+const finite = z.number().refine(Number.isFinite, 'a finite number');
+
+export const PoseSchema = z.strictObject({ x: finite, y: finite, z: finite, heading: finite });
+export type ReplayPose = z.output<typeof PoseSchema>;
+
+export const ReplayCarSchema = z.strictObject({
+  /** Car id (file name without .toml). */
+  id: z.string().min(1),
+  role: z.enum(['player', 'ai']),
+  /** Name of the main car file inside `files`. */
+  main: z.string().min(1),
+  /** Full text of the car file and of every file it extends, by name. */
+  files: z.record(z.string(), z.string()),
+  pose: PoseSchema,
+});
+export type ReplayCar = z.output<typeof ReplayCarSchema>;
+
+export const ReplayHeaderSchema = z.strictObject({
+  format: z.literal(REPLAY_FORMAT),
+  /** SIM_VERSION of the build that recorded (src/replay/version.ts). */
+  simVersion: z.string(),
+  name: z.string(),
+  /** ISO date of the recording (display only). */
+  createdAt: z.string(),
+  dt: z.number().positive().max(0.05),
+  integrator: z.enum(['euler', 'midpoint', 'rk4']),
+  seed: z.number().int().nonnegative().max(0xffffffff),
+  gravity_m_s2: finite,
+  ticks: z.number().int().nonnegative().max(MAX_REPLAY_TICKS),
+  checksumEveryTicks: z.number().int().positive(),
+  keyframeEveryTicks: z.number().int().positive(),
+  /** A stage (by id + content hash; `embedded` = its files travel in the replay) or flat ground. */
+  stage: z.strictObject({ id: z.string().min(1), hash: z.string().regex(/^[0-9a-f]{16}$/), embedded: z.boolean() }).nullable(),
+  ground: z.strictObject({ kind: z.literal('flat'), height_m: finite }).nullable(),
+  cars: z.array(ReplayCarSchema).max(64),
+  /** What the recording game reported when it stopped (the verifier recomputes it). */
+  result: z
+    .strictObject({
+      finished: z.boolean(),
+      stageTimeS: finite.nullable(),
+      splitsS: z.array(finite),
+      penaltyS: finite,
+    })
+    .nullable(),
+  /** Timeline marks (display): checkpoint splits and collisions. */
+  marks: z.array(z.strictObject({ tick: z.number().int().nonnegative(), kind: z.string(), label: z.string() })).default([]),
+});
+export type ReplayHeader = z.output<typeof ReplayHeaderSchema>;
+
+/** A change applied to the world between ticks (a recovery puts the car back on the road). */
+export const ReplayEditSchema = z.strictObject({
+  /** Applied just before this tick runs (world.tick === tick). */
+  tick: z.number().int().nonnegative(),
+  kind: z.literal('place'),
+  car: z.number().int().nonnegative(),
+  pose: PoseSchema,
+});
+export type ReplayEdit = z.output<typeof ReplayEditSchema>;
+
+export interface Checksum {
+  /** Ticks completed when the hash was taken (world.tick after runTick). */
+  tick: number;
+  hash: string;
+}
+
+export interface StageFilesData {
+  stageToml: string;
+  heightPng: Uint8Array;
+  surfacePng: Uint8Array;
+}
+
+export interface ReplayData {
+  header: ReplayHeader;
+  inputs: InputStreams;
+  edits: ReplayEdit[];
+  checksums: Checksum[];
+  keyframes: { tick: number; snapshot: WorldSnapshot }[];
+  stageFiles: StageFilesData | null;
+}
+
+const te = new TextEncoder();
+const td = new TextDecoder('utf-8', { fatal: true });
+
+function section(w: ByteWriter, tag: string, bytes: Uint8Array): void {
+  w.u8(tag.charCodeAt(0));
+  w.u32(bytes.length);
+  w.raw(bytes);
+}
+
+/** Everything the writer needs; inputs come already encoded (InputStreamEncoder.encode). */
+export interface ReplayParts {
+  header: ReplayHeader;
+  inputsBytes: Uint8Array;
+  edits: ReplayEdit[];
+  checksums: Checksum[];
+  keyframes: { tick: number; snapshot: WorldSnapshot | Uint8Array }[];
+  stageFiles: StageFilesData | null;
+}
+
+export function encodeReplay(p: ReplayParts): Uint8Array {
+  const w = new ByteWriter(4096);
+  section(w, 'H', te.encode(JSON.stringify(p.header)));
+  section(w, 'I', p.inputsBytes);
+  section(w, 'E', te.encode(JSON.stringify(p.edits)));
+  const c = new ByteWriter(1024);
+  c.uvar(p.checksums.length);
+  let prev = 0;
+  for (const ck of p.checksums) {
+    c.uvar(ck.tick - prev);
+    prev = ck.tick;
+    c.u32(parseInt(ck.hash.slice(0, 8), 16));
+    c.u32(parseInt(ck.hash.slice(8, 16), 16));
+  }
+  section(w, 'C', c.done());
+  const k = new ByteWriter(4096);
+  k.uvar(p.keyframes.length);
+  for (const kf of p.keyframes) {
+    const b = kf.snapshot instanceof Uint8Array ? kf.snapshot : encodeSnapshot(kf.snapshot);
+    k.uvar(kf.tick);
+    k.uvar(b.length);
+    k.raw(b);
+  }
+  section(w, 'K', k.done());
+  if (p.stageFiles) {
+    section(w, 'T', te.encode(p.stageFiles.stageToml));
+    section(w, 'P', p.stageFiles.heightPng);
+    section(w, 'Q', p.stageFiles.surfacePng);
+  }
+  const payload = w.done();
+  const packed = deflateSync(payload, { level: 9 });
+  const out = new Uint8Array(CONTAINER_BYTES + packed.length);
+  out.set(te.encode(REPLAY_MAGIC), 0);
+  const dv = new DataView(out.buffer);
+  dv.setUint16(8, REPLAY_FORMAT, true);
+  dv.setUint16(10, 0, true);
+  dv.setUint32(12, payload.length, true);
+  dv.setUint32(16, packed.length, true);
+  dv.setUint32(20, crc32(packed), true);
+  out.set(packed, CONTAINER_BYTES);
+  return out;
+}
+
+const kib = (n: number): string => (n >= 1 << 20 ? `${(n / (1 << 20)).toFixed(1)} MiB` : `${(n / 1024).toFixed(1)} KiB`);
+
+function zodMessage(file: string, section: string, err: z.ZodError, raw: unknown): ReplayFormatError {
+  const issue = err.issues[0]!;
+  let v: unknown = raw;
+  for (const k of issue.path) v = v !== null && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[k] : undefined;
+  const found = v === undefined ? 'nothing (missing)' : JSON.stringify(v)?.slice(0, 60) ?? String(v);
+  return new ReplayFormatError(file, `${section}.${issue.path.map(String).join('.') || '(root)'}`, issue.message, found);
+}
+
+/** Container checks only (size, magic, version, lengths, CRC) → the inflated payload. */
+export function openContainer(bytes: Uint8Array, file: string): Uint8Array {
+  if (bytes.length > MAX_REPLAY_FILE_BYTES) {
+    throw new ReplayFormatError(file, '(file size)', `at most ${kib(MAX_REPLAY_FILE_BYTES)}`, kib(bytes.length));
+  }
+  if (bytes.length < CONTAINER_BYTES) {
+    throw new ReplayFormatError(file, '(file size)', `at least ${CONTAINER_BYTES} bytes (a .bitrally header)`, `${bytes.length} bytes (truncated or not a replay)`);
+  }
+  const magic = String.fromCharCode(...bytes.subarray(0, 8));
+  if (magic !== REPLAY_MAGIC) {
+    throw new ReplayFormatError(file, 'magic', `"${REPLAY_MAGIC}" (a BitRally replay)`, JSON.stringify(magic.replace(/[^\x20-\x7e]/g, '?')));
+  }
+  const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const version = dv.getUint16(8, true);
+  if (version !== REPLAY_FORMAT) {
+    throw new ReplayFormatError(
+      file,
+      'format version',
+      `${REPLAY_FORMAT} (this build reads replay format ${REPLAY_FORMAT})`,
+      `${version}${version > REPLAY_FORMAT ? ' (recorded by a newer BitRally)' : ''}`,
+    );
+  }
+  const rawLen = dv.getUint32(12, true);
+  const packedLen = dv.getUint32(16, true);
+  const crc = dv.getUint32(20, true);
+  const have = bytes.length - CONTAINER_BYTES;
+  if (packedLen > have) throw new ReplayFormatError(file, 'payload length', `${packedLen} bytes of data`, `${have} (file truncated)`);
+  if (packedLen < have) throw new ReplayFormatError(file, 'payload length', `${packedLen} bytes of data`, `${have} (extra bytes at the end)`);
+  if (rawLen > MAX_REPLAY_PAYLOAD_BYTES) throw new ReplayFormatError(file, 'inflated length', `at most ${kib(MAX_REPLAY_PAYLOAD_BYTES)}`, kib(rawLen));
+  const packed = bytes.subarray(CONTAINER_BYTES);
+  const actual = crc32(packed);
+  if (actual !== crc) {
+    throw new ReplayFormatError(file, 'checksum (CRC-32)', `0x${crc.toString(16).padStart(8, '0')}`, `0x${actual.toString(16).padStart(8, '0')} (file corrupted)`);
+  }
+  let payload: Uint8Array;
+  try {
+    payload = inflateSync(packed, { out: new Uint8Array(rawLen + 1) });
+  } catch (e) {
+    throw new ReplayFormatError(file, 'payload', 'deflate data', `an error: ${(e as Error).message}`);
+  }
+  if (payload.length !== rawLen) throw new ReplayFormatError(file, 'inflated length', `${rawLen} bytes`, `${payload.length === rawLen + 1 ? 'more' : payload.length}`);
+  return payload;
+}
+
+export function decodeReplay(bytes: Uint8Array, file = 'replay'): ReplayData {
+  const payload = openContainer(bytes, file);
+  const r = new ByteReader(payload, file, 'payload');
+  const sections = new Map<string, Uint8Array>();
+  while (r.left > 0) {
+    const tag = String.fromCharCode(r.u8('section tag'));
+    const len = r.u32(`section ${tag} length`);
+    if (sections.has(tag)) throw new ReplayFormatError(file, `section ${tag}`, 'each section once', 'a duplicate');
+    sections.set(tag, r.take(len, `section ${tag}`));
+  }
+  const need = (tag: string, what: string): Uint8Array => {
+    const s = sections.get(tag);
+    if (!s) throw new ReplayFormatError(file, `section ${tag}`, `the ${what} section`, 'none');
+    return s;
+  };
+  const json = (tag: string, what: string): unknown => {
+    const s = need(tag, what);
+    try {
+      return JSON.parse(td.decode(s)) as unknown;
+    } catch (e) {
+      throw new ReplayFormatError(file, what, 'UTF-8 JSON', `unparsable data (${(e as Error).message.slice(0, 60)})`);
+    }
+  };
+  const rawHeader = json('H', 'header');
+  if (rawHeader && typeof rawHeader === 'object' && 'format' in rawHeader && rawHeader.format !== REPLAY_FORMAT) {
+    throw new ReplayFormatError(file, 'header.format', String(REPLAY_FORMAT), JSON.stringify(rawHeader.format));
+  }
+  const hp = ReplayHeaderSchema.safeParse(rawHeader);
+  if (!hp.success) throw zodMessage(file, 'header', hp.error, rawHeader);
+  const header = hp.data;
+  const rawEdits = json('E', 'edits');
+  const ep = z.array(ReplayEditSchema).safeParse(rawEdits);
+  if (!ep.success) throw zodMessage(file, 'edits', ep.error, rawEdits);
+  for (const [i, e] of ep.data.entries()) {
+    if (e.car >= header.cars.length) throw new ReplayFormatError(file, `edits.${i}.car`, `a car index below ${header.cars.length}`, String(e.car));
+    if (e.tick > header.ticks) throw new ReplayFormatError(file, `edits.${i}.tick`, `a tick ≤ ${header.ticks}`, String(e.tick));
+  }
+  const inputs = decodeInputs(need('I', 'inputs'), file, MAX_REPLAY_TICKS);
+  if (inputs.cars !== header.cars.length) throw new ReplayFormatError(file, 'inputs.cars', `${header.cars.length} (header.cars)`, String(inputs.cars));
+  if (inputs.ticks !== header.ticks) throw new ReplayFormatError(file, 'inputs.ticks', `${header.ticks} (header.ticks)`, String(inputs.ticks));
+
+  const cr = new ByteReader(need('C', 'checksums'), file, 'checksums');
+  const nck = cr.uvar('count');
+  if (nck * 9 > cr.left) throw new ReplayFormatError(file, 'checksums.count', `at most ${Math.floor(cr.left / 9)}`, String(nck));
+  const checksums: Checksum[] = [];
+  let tick = 0;
+  for (let i = 0; i < nck; i++) {
+    tick += cr.uvar(`[${i}].tick`);
+    if (tick > header.ticks) throw new ReplayFormatError(file, `checksums[${i}].tick`, `≤ ${header.ticks}`, String(tick));
+    const hi = cr.u32(`[${i}].hash`);
+    const lo = cr.u32(`[${i}].hash`);
+    checksums.push({ tick, hash: hi.toString(16).padStart(8, '0') + lo.toString(16).padStart(8, '0') });
+  }
+  const kr = new ByteReader(need('K', 'keyframes'), file, 'keyframes');
+  const nkf = kr.uvar('count');
+  if (nkf * 2 > kr.left) throw new ReplayFormatError(file, 'keyframes.count', `at most ${Math.floor(kr.left / 2)}`, String(nkf));
+  const keyframes: { tick: number; snapshot: WorldSnapshot }[] = [];
+  for (let i = 0; i < nkf; i++) {
+    const t = kr.uvar(`[${i}].tick`);
+    const len = kr.uvar(`[${i}].length`);
+    const b = kr.take(len, `[${i}]`);
+    let snapshot: WorldSnapshot;
+    try {
+      snapshot = decodeSnapshot(b);
+    } catch (e) {
+      if (e instanceof SnapshotError) throw new ReplayFormatError(file, `keyframes[${i}]`, 'a valid state snapshot', e.message);
+      throw e;
+    }
+    if (snapshot.tick !== t || t > header.ticks) throw new ReplayFormatError(file, `keyframes[${i}].tick`, `${t} ≤ ${header.ticks}`, String(snapshot.tick));
+    keyframes.push({ tick: t, snapshot });
+  }
+  let stageFiles: StageFilesData | null = null;
+  if (header.stage?.embedded) {
+    let toml: string;
+    try {
+      toml = td.decode(need('T', 'embedded stage.toml'));
+    } catch (e) {
+      if (e instanceof ReplayFormatError) throw e;
+      throw new ReplayFormatError(file, 'section T', 'UTF-8 stage.toml text', 'invalid UTF-8');
+    }
+    stageFiles = { stageToml: toml, heightPng: need('P', 'embedded height PNG').slice(), surfacePng: need('Q', 'embedded surface PNG').slice() };
+  }
+  return { header, inputs, edits: ep.data, checksums, keyframes, stageFiles };
+}
+
+/** Small summary for `replay info` and the library list. */
+export function describeReplay(d: ReplayData, fileBytes?: number): Record<string, unknown> {
+  const h = d.header;
+  const seconds = h.ticks * h.dt;
+  return {
+    name: h.name,
+    format: h.format,
+    simVersion: h.simVersion,
+    createdAt: h.createdAt,
+    stage: h.stage ? `${h.stage.id} (hash ${h.stage.hash}${h.stage.embedded ? ', embedded' : ''})` : `flat ground at ${h.ground?.height_m ?? 0} m`,
+    cars: h.cars.map((c) => `${c.id} (${c.role}, ${Object.keys(c.files).length} file${Object.keys(c.files).length === 1 ? '' : 's'} embedded)`),
+    tickRateHz: Math.round(1 / h.dt),
+    integrator: h.integrator,
+    seed: h.seed,
+    ticks: h.ticks,
+    durationS: seconds,
+    checksums: d.checksums.length,
+    checksumEveryTicks: h.checksumEveryTicks,
+    keyframes: d.keyframes.length,
+    keyframeEverySeconds: h.keyframeEveryTicks * h.dt,
+    edits: d.edits.length,
+    result: h.result,
+    ...(fileBytes !== undefined ? { fileBytes, bytesPerMinute: seconds > 0 ? Math.round((fileBytes * 60) / seconds) : null } : {}),
+  };
+}

@@ -1,0 +1,12 @@
+/** Replays and ghosts: public API (pure TS, Node and browser). See docs/replays.md. */
+export * from './format';
+export * from './inputs';
+export * from './recorder';
+export * from './player';
+export * from './run-world';
+export * from './timing';
+export * from './verify';
+export * from './script';
+export * from './version';
+export { contentHash, crc32 } from './bytes';
+export * from './record-run';

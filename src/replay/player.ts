@@ -1,0 +1,186 @@
+/**
+ * Plays a replay back by deterministic re-simulation: every car's input source reads the recorded
+ * quantised inputs, recorded edits are applied between ticks, and pass 10 compares the state hash with
+ * every recorded checksum. The first mismatch is kept (tick, hashes, and the differing fields as soon as a
+ * recorded keyframe is reached); from then on the player resyncs on each recorded keyframe so that a viewer
+ * shows recorded truth rather than a diverged simulation (`trusted` is false in between).
+ *
+ * Seeking restores the nearest keyframe at or before the target (recorded keyframes plus the ones this
+ * player cached while playing) and re-simulates the rest.
+ */
+import { controlsResources, neutralInput, type InputSource, type QuantizedInput } from '../ecs/controls';
+import { runTick } from '../ecs/pipeline';
+import { stateHash } from '../ecs/hash';
+import { diffSnapshots, restoreSnapshot, saveSnapshot, type SnapshotDifference, type WorldSnapshot } from '../ecs/snapshot';
+import type { SimWorld } from '../ecs/world';
+import { addBookkeepingHook, removeBookkeepingHook } from '../systems/sim/replay-record';
+import type { ReplayData, ReplayEdit } from './format';
+import { inputAt } from './inputs';
+import { completedTickHash } from './recorder';
+import type { CarAdapter, RunWorld } from './run-world';
+
+export interface Desync {
+  /** First tick whose checksum did not match (ticks completed). */
+  tick: number;
+  timeS: number;
+  expected: string;
+  found: string;
+  /** Fields that differed, from the first recorded keyframe at or after the mismatch (empty until then). */
+  differences: SnapshotDifference[];
+  /** Tick of the keyframe the differences come from, or null if none was reached. */
+  comparedAtTick: number | null;
+}
+
+class RecordedInput implements InputSource {
+  private readonly q: QuantizedInput = neutralInput();
+  constructor(
+    private readonly player: ReplayPlayer,
+    private readonly car: number,
+  ) {}
+  next(world: SimWorld): QuantizedInput {
+    const d = this.player.data.inputs;
+    if (world.tick >= d.ticks) return neutralInput();
+    return inputAt(d, this.car, world.tick, this.q);
+  }
+}
+
+export interface PlayerOptions {
+  /** Cache a keyframe in memory every this many ticks while playing (seeking backwards). Default 1 s. */
+  cacheEveryTicks?: number;
+  /** Resync on recorded keyframes after a desync (viewer). Default true. */
+  resync?: boolean;
+}
+
+export class ReplayPlayer {
+  readonly world: SimWorld;
+  readonly cars: number[];
+  readonly checksums = new Map<number, string>();
+  readonly fileKeyframes = new Map<number, WorldSnapshot>();
+  private readonly cache = new Map<number, WorldSnapshot>();
+  private readonly editsAt = new Map<number, ReplayEdit[]>();
+  private readonly cacheEvery: number;
+  private readonly resync: boolean;
+  desync: Desync | null = null;
+  /** False between a detected desync and the next recorded keyframe. */
+  trusted = true;
+  checksumsChecked = 0;
+  checksumsMatched = 0;
+  resyncs = 0;
+  private readonly hook = (w: SimWorld): void => this.check(w);
+  /** Called after each played tick (views, timing). */
+  onTick?: (p: ReplayPlayer) => void;
+
+  constructor(
+    readonly data: ReplayData,
+    run: RunWorld,
+    private readonly carAdapter: CarAdapter,
+    opts: PlayerOptions = {},
+  ) {
+    this.world = run.world;
+    this.cars = run.cars;
+    for (const c of data.checksums) this.checksums.set(c.tick, c.hash);
+    for (const k of data.keyframes) this.fileKeyframes.set(k.tick, k.snapshot);
+    for (const e of data.edits) {
+      const l = this.editsAt.get(e.tick);
+      if (l) l.push(e);
+      else this.editsAt.set(e.tick, [e]);
+    }
+    this.cacheEvery = opts.cacheEveryTicks ?? Math.max(1, Math.round(1 / this.world.dt));
+    this.resync = opts.resync ?? true;
+    const res = controlsResources(this.world);
+    this.cars.forEach((eid, i) => res.sources.set(eid, new RecordedInput(this, i)));
+    addBookkeepingHook(this.world, this.hook);
+    const h0 = this.checksums.get(0);
+    if (h0 !== undefined) this.compare(0, h0, stateHash(this.world));
+  }
+
+  get tick(): number {
+    return this.world.tick;
+  }
+  get totalTicks(): number {
+    return this.data.header.ticks;
+  }
+  get ended(): boolean {
+    return this.world.tick >= this.data.header.ticks;
+  }
+
+  private compare(tick: number, expected: string, found: string): void {
+    this.checksumsChecked++;
+    if (expected === found) {
+      this.checksumsMatched++;
+      return;
+    }
+    this.trusted = false;
+    if (!this.desync) this.desync = { tick, timeS: tick * this.world.dt, expected, found, differences: [], comparedAtTick: null };
+  }
+
+  private check(world: SimWorld): void {
+    const done = world.tick + 1;
+    const h = this.checksums.get(done);
+    if (h !== undefined) this.compare(done, h, completedTickHash(world));
+  }
+
+  /** Plays one tick; returns false when the replay has ended. */
+  step(): boolean {
+    const w = this.world;
+    if (this.ended) return false;
+    const edits = this.editsAt.get(w.tick);
+    if (edits) for (const e of edits) this.carAdapter.place(w, this.cars[e.car]!, e.pose);
+    runTick(w);
+    w.events.length = 0;
+    const kf = this.fileKeyframes.get(w.tick);
+    if (kf && this.desync) {
+      if (this.desync.comparedAtTick === null) {
+        this.desync.differences = diffSnapshots(kf, saveSnapshot(w));
+        this.desync.comparedAtTick = w.tick;
+      }
+      if (this.resync && !this.trusted) {
+        restoreSnapshot(w, kf);
+        this.trusted = true;
+        this.resyncs++;
+      }
+    }
+    if (this.trusted && w.tick % this.cacheEvery === 0 && !this.fileKeyframes.has(w.tick)) this.cache.set(w.tick, saveSnapshot(w));
+    this.onTick?.(this);
+    return true;
+  }
+
+  /** Nearest keyframe tick at or before `tick` (recorded or cached), or -1. */
+  keyframeBefore(tick: number): number {
+    let best = -1;
+    for (const t of this.fileKeyframes.keys()) if (t <= tick && t > best) best = t;
+    for (const t of this.cache.keys()) if (t <= tick && t > best) best = t;
+    return best;
+  }
+
+  /** Moves the world to `tick` (clamped to the replay): nearest keyframe, then re-simulation. */
+  seek(tick: number): void {
+    const target = Math.max(0, Math.min(this.totalTicks, Math.floor(tick)));
+    const w = this.world;
+    const kt = this.keyframeBefore(target);
+    const canRoll = w.tick <= target && this.trusted && w.tick >= kt;
+    if (!canRoll) {
+      if (kt < 0) throw new Error(`replay: no keyframe at or before tick ${target}`);
+      restoreSnapshot(w, this.fileKeyframes.get(kt) ?? this.cache.get(kt)!);
+      this.trusted = true;
+    }
+    const saved = this.onTick;
+    this.onTick = undefined;
+    try {
+      while (w.tick < target) this.step();
+    } finally {
+      this.onTick = saved;
+    }
+  }
+
+  /** Plays to the end (verification). */
+  runToEnd(): void {
+    while (this.step());
+  }
+
+  dispose(): void {
+    removeBookkeepingHook(this.world, this.hook);
+    const res = controlsResources(this.world);
+    for (const eid of this.cars) res.sources.delete(eid);
+  }
+}

@@ -1,0 +1,178 @@
+/**
+ * Records a run: hooks `controlsResources(world).onConsumed` to capture, per car per tick, exactly the
+ * quantised input the controls pass consumed (whatever its source: device, AI, script, another replay), and
+ * pass 10 to take a state checksum every N ticks and a full keyframe every K seconds. Edits made to the
+ * world between ticks (recovery) are recorded with `edit()`. `finish()` returns the `.bitrally` bytes.
+ */
+import { controlsResources, neutralInput, type QuantizedInput } from '../ecs/controls';
+import { stateHash } from '../ecs/hash';
+import { encodeSnapshot, saveSnapshot } from '../ecs/snapshot';
+import type { SimWorld } from '../ecs/world';
+import { addBookkeepingHook, removeBookkeepingHook } from '../systems/sim/replay-record';
+import { encodeReplay, REPLAY_FORMAT, type Checksum, type ReplayCar, type ReplayEdit, type ReplayHeader, type ReplayPose, type StageFilesData } from './format';
+import { InputStreamEncoder } from './inputs';
+import { SIM_VERSION } from './version';
+
+export const DEFAULT_CHECKSUM_EVERY_TICKS = 250;
+const NEUTRAL = neutralInput();
+export const DEFAULT_KEYFRAME_EVERY_S = 5;
+
+export interface RecorderOptions {
+  name?: string;
+  /** ISO date (display only); the caller supplies it so the sim stays clock-free. */
+  createdAt?: string;
+  checksumEveryTicks?: number;
+  keyframeEverySeconds?: number;
+  /** Stage reference (id + content hash); null = flat ground. */
+  stage: { id: string; hash: string } | null;
+  /** Embed the stage files (user stages that the receiver may not have). */
+  stageFiles?: StageFilesData | null;
+  groundHeightM?: number;
+  /** The run's cars, in the order they were spawned by buildRunWorld, with their entities. */
+  cars: { car: ReplayCar; eid: number }[];
+}
+
+/** Hash of the state after the tick now finishing in pass 10 (tick counted as completed, like stateHash after runTick). */
+export function completedTickHash(world: SimWorld): string {
+  world.tick += 1;
+  try {
+    return stateHash(world);
+  } finally {
+    world.tick -= 1;
+  }
+}
+
+export class ReplayRecorder {
+  readonly startTick: number;
+  private readonly enc: InputStreamEncoder;
+  private readonly carIndex = new Map<number, number>();
+  private readonly seen: Uint8Array;
+  private readonly checksums: Checksum[] = [];
+  private readonly keyframes: { tick: number; snapshot: Uint8Array }[] = [];
+  private readonly edits: ReplayEdit[] = [];
+  private readonly marks: ReplayHeader['marks'] = [];
+  private readonly checksumEvery: number;
+  private readonly keyframeEvery: number;
+  private result: ReplayHeader['result'] = null;
+  private ticks = 0;
+  private prevConsumed: ((world: SimWorld, eid: number, input: QuantizedInput) => void) | undefined;
+  private readonly hook = (w: SimWorld): void => this.bookkeeping(w);
+  private readonly consumed = (w: SimWorld, eid: number, input: QuantizedInput): void => {
+    this.prevConsumed?.(w, eid, input);
+    const i = this.carIndex.get(eid);
+    if (i === undefined || this.stopped) return;
+    this.enc.push(i, input);
+    this.seen[i] = 1;
+  };
+  /** Set when a car stopped consuming input (recorded as neutral filler). */
+  problem: string | null = null;
+  stopped = false;
+
+  constructor(
+    readonly world: SimWorld,
+    readonly opts: RecorderOptions,
+  ) {
+    if (world.tick !== 0) throw new Error(`replay recorder: attach before the first tick (world.tick is ${world.tick})`);
+    this.startTick = world.tick;
+    this.enc = new InputStreamEncoder(opts.cars.length);
+    opts.cars.forEach((c, i) => this.carIndex.set(c.eid, i));
+    this.seen = new Uint8Array(opts.cars.length);
+    this.checksumEvery = opts.checksumEveryTicks ?? DEFAULT_CHECKSUM_EVERY_TICKS;
+    this.keyframeEvery = Math.max(1, Math.round((opts.keyframeEverySeconds ?? DEFAULT_KEYFRAME_EVERY_S) / world.dt));
+    const res = controlsResources(world);
+    this.prevConsumed = res.onConsumed;
+    res.onConsumed = this.consumed;
+    addBookkeepingHook(world, this.hook);
+    this.checksums.push({ tick: 0, hash: stateHash(world) });
+    this.keyframes.push({ tick: 0, snapshot: encodeSnapshot(saveSnapshot(world)) });
+  }
+
+  private bookkeeping(world: SimWorld): void {
+    if (this.stopped) return;
+    for (let i = 0; i < this.seen.length; i++) {
+      if (!this.seen[i]) {
+        // The car consumed nothing (no Controls any more): a filler keeps the streams aligned; playback
+        // does not consume it either.
+        this.problem ??= `car ${i} (eid ${this.opts.cars[i]!.eid}) consumed no input from tick ${world.tick}`;
+        this.enc.push(i, NEUTRAL);
+      }
+    }
+    this.seen.fill(0);
+    const done = world.tick + 1;
+    this.ticks = done;
+    if (done % this.checksumEvery === 0) this.checksums.push({ tick: done, hash: completedTickHash(world) });
+    if (done % this.keyframeEvery === 0) this.keyframes.push({ tick: done, snapshot: encodeSnapshot(saveSnapshot(world, done)) });
+  }
+
+  /** Records a world edit made between ticks (call it right when the edit is made). */
+  edit(car: number, pose: ReplayPose): void {
+    if (this.stopped) return;
+    this.edits.push({ tick: this.world.tick, kind: 'place', car, pose: { ...pose } });
+  }
+
+  /** A timeline mark at the current tick (split, collision, …). */
+  mark(kind: string, label: string): void {
+    if (!this.stopped) this.marks.push({ tick: this.world.tick, kind, label });
+  }
+
+  setResult(r: NonNullable<ReplayHeader['result']>): void {
+    this.result = { ...r, splitsS: [...r.splitsS] };
+  }
+
+  get tickCount(): number {
+    return this.ticks;
+  }
+
+  detach(): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    const res = controlsResources(this.world);
+    if (res.onConsumed === this.consumed) res.onConsumed = this.prevConsumed;
+    else this.prevConsumed = undefined;
+    removeBookkeepingHook(this.world, this.hook);
+  }
+
+  header(): ReplayHeader {
+    const w = this.world;
+    const o = this.opts;
+    return {
+      format: REPLAY_FORMAT,
+      simVersion: SIM_VERSION,
+      name: o.name ?? 'run',
+      createdAt: o.createdAt ?? '',
+      dt: w.dt,
+      integrator: w.integrator,
+      seed: w.seed,
+      gravity_m_s2: -w.gravity.y,
+      ticks: this.ticks,
+      checksumEveryTicks: this.checksumEvery,
+      keyframeEveryTicks: this.keyframeEvery,
+      stage: o.stage ? { ...o.stage, embedded: !!o.stageFiles } : null,
+      ground: o.stage ? null : { kind: 'flat', height_m: o.groundHeightM ?? 0 },
+      cars: o.cars.map((c) => c.car),
+      result: this.result,
+      marks: [...this.marks],
+    };
+  }
+
+  /**
+   * The replay file. The world must stand between ticks (world.tick === recorded ticks). Recording can
+   * continue afterwards unless `stop` is set.
+   */
+  finish(stop = true): Uint8Array {
+    const w = this.world;
+    if (!this.stopped && w.tick !== this.ticks) throw new Error(`replay recorder: finish between ticks (world.tick ${w.tick}, recorded ${this.ticks})`);
+    const checksums = [...this.checksums];
+    if (checksums[checksums.length - 1]!.tick !== this.ticks && !this.stopped) checksums.push({ tick: this.ticks, hash: stateHash(w) });
+    const bytes = encodeReplay({
+      header: this.header(),
+      inputsBytes: this.enc.encode(this.ticks),
+      edits: this.edits.filter((e) => e.tick <= this.ticks),
+      checksums: checksums.filter((c) => c.tick <= this.ticks),
+      keyframes: this.keyframes.filter((k) => k.tick <= this.ticks),
+      stageFiles: this.opts.stageFiles ?? null,
+    });
+    if (stop) this.detach();
+    return bytes;
+  }
+}

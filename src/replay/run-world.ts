@@ -1,0 +1,96 @@
+/**
+ * THE function that builds a run's simulation world from a replay header. The live game, the replay
+ * player, the ghost and `npm run replay -- verify` all build their world through `buildRunWorld`, so a
+ * verification re-simulates exactly what the browser simulated: same dt, integrator, seed, gravity, ground
+ * (stage checked by content hash), cars spawned from the embedded car file text, in header order.
+ */
+import { createSimWorld, type SimWorld } from '../ecs/world';
+import { FlatGround, type Ground } from '../ecs/ground';
+import { loadStage, type Stage, type StageFiles } from '../../terrain/stage';
+import { StageGroundAdapter } from '../app/stage-ground';
+import { contentHash, ReplayFormatError } from './bytes';
+import './extensions';
+import type { ReplayCar, ReplayHeader, ReplayPose, StageFilesData } from './format';
+
+/** How cars enter a world. The vehicle adapter (src/replay/cars.ts) is the default once registered. */
+export interface CarAdapter {
+  /** Spawns the car from its embedded file text at its start pose; returns the car entity. */
+  spawn(world: SimWorld, car: ReplayCar): number;
+  /** Puts the car at rest at `pose` (recovery). */
+  place(world: SimWorld, eid: number, pose: ReplayPose): void;
+}
+
+/** Where shipped stages come from (Node: the stage folders; browser: fetched assets). */
+export interface StageSource {
+  files(id: string): Promise<StageFiles>;
+}
+
+/** Extra per-world setup other areas need for a stage (e.g. static collision scene from scenery). */
+export type RunWorldSetupHook = (world: SimWorld, stage: Stage | null) => void;
+export const runWorldSetupHooks: RunWorldSetupHook[] = [];
+
+let defaultCars: CarAdapter | null = null;
+export function setDefaultCarAdapter(a: CarAdapter): void {
+  defaultCars = a;
+}
+export function defaultCarAdapter(): CarAdapter {
+  if (!defaultCars) throw new Error('replay: no car adapter registered (import src/replay/cars.ts or pass one)');
+  return defaultCars;
+}
+
+/** Content hash of a stage: its stage.toml text and both PNGs, byte for byte. */
+export function stageHash(files: StageFiles | StageFilesData): string {
+  return contentHash([files.stageToml, files.heightPng, files.surfacePng]);
+}
+
+export interface RunWorld {
+  world: SimWorld;
+  /** Car entity per header car, same order. */
+  cars: number[];
+  stage: Stage | null;
+}
+
+/**
+ * Loads the stage a header names: from the embedded files, or by id from `source`, checking the content
+ * hash (a stage that changed since the recording would replay as nonsense, so it is refused).
+ */
+export async function resolveStage(header: ReplayHeader, embedded: StageFilesData | null, source: StageSource | null, file = 'replay'): Promise<Stage | null> {
+  const ref = header.stage;
+  if (!ref) return null;
+  let files: StageFiles;
+  if (ref.embedded) {
+    if (!embedded) throw new ReplayFormatError(file, 'stage', 'the embedded stage files', 'none');
+    files = embedded;
+  } else {
+    if (!source) throw new ReplayFormatError(file, 'stage.id', 'a stage source to load shipped stages from', 'none');
+    try {
+      files = await source.files(ref.id);
+    } catch (e) {
+      throw new ReplayFormatError(file, 'stage.id', `a stage this build has`, `"${ref.id}" (${(e as Error).message})`);
+    }
+  }
+  const h = stageHash(files);
+  if (h !== ref.hash) {
+    throw new ReplayFormatError(file, 'stage.hash', `${ref.hash} (stage "${ref.id}" as recorded)`, `${h} (the stage changed since the recording)`);
+  }
+  return loadStage(files, `${ref.id}/stage.toml`);
+}
+
+export function groundFor(header: Pick<ReplayHeader, 'ground'>, stage: Stage | null): Ground {
+  return stage ? new StageGroundAdapter(stage) : new FlatGround(header.ground?.height_m ?? 0);
+}
+
+export type RunSetup = Pick<ReplayHeader, 'dt' | 'integrator' | 'seed' | 'gravity_m_s2' | 'ground' | 'cars'>;
+
+export function buildRunWorld(setup: RunSetup, stage: Stage | null, cars: CarAdapter = defaultCarAdapter()): RunWorld {
+  const world = createSimWorld({
+    dt: setup.dt,
+    integrator: setup.integrator,
+    seed: setup.seed,
+    gravity: setup.gravity_m_s2,
+    ground: groundFor(setup, stage),
+  });
+  for (const hook of runWorldSetupHooks) hook(world, stage);
+  const eids = setup.cars.map((c) => cars.spawn(world, c));
+  return { world, cars: eids, stage };
+}
