@@ -5,12 +5,13 @@
  * Slider moves arrive as single-span changes (`applyTextEdit`), so the user's text, comments and undo
  * history stay intact.
  */
-import { EditorView, basicSetup } from 'codemirror';
+import { EditorView, keymap, lineNumbers, highlightActiveLine, highlightActiveLineGutter, drawSelection, highlightSpecialChars, type ViewUpdate } from '@codemirror/view';
 import { EditorState, type Extension } from '@codemirror/state';
-import { StreamLanguage } from '@codemirror/language';
+import { StreamLanguage, syntaxHighlighting, defaultHighlightStyle, bracketMatching, indentOnInput } from '@codemirror/language';
 import { toml } from '@codemirror/legacy-modes/mode/toml';
-import { linter, lintGutter, forceLinting, type Diagnostic } from '@codemirror/lint';
-import { autocompletion, type CompletionContext, type CompletionResult } from '@codemirror/autocomplete';
+import { linter, lintGutter, lintKeymap, forceLinting, type Diagnostic } from '@codemirror/lint';
+import { autocompletion, closeBrackets, closeBracketsKeymap, completionKeymap, type CompletionContext, type CompletionResult } from '@codemirror/autocomplete';
+import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';
 import { carJsonSchema } from '../../content/car-schema';
 import { checkCarDraft, type DraftCheck, type ReadExtends } from './car-draft';
 import { completeKeys, type JsonSchema } from './schema-complete';
@@ -91,12 +92,23 @@ export class CarEditor {
 
   private extensions(): Extension[] {
     return [
-      basicSetup,
+      // the usual "basic setup" (the installed `codemirror` package is CodeMirror 5, so it is composed here)
+      lineNumbers(),
+      highlightActiveLineGutter(),
+      highlightSpecialChars(),
+      history(),
+      drawSelection(),
+      indentOnInput(),
+      bracketMatching(),
+      closeBrackets(),
+      highlightActiveLine(),
+      syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
+      keymap.of([...closeBracketsKeymap, ...defaultKeymap, ...historyKeymap, ...completionKeymap, ...lintKeymap, indentWithTab]),
       StreamLanguage.define(toml),
       linter((view) => this.lint(view.state.doc.toString()), { delay: 250 }),
       lintGutter(),
       autocompletion({ override: [(ctx) => this.complete(ctx)], activateOnTyping: true }),
-      EditorView.updateListener.of((u) => {
+      EditorView.updateListener.of((u: ViewUpdate) => {
         if (u.docChanged) this.opts.onChange?.(u.state.doc.toString());
       }),
       EditorView.theme({ '&': { height: '100%' }, '.cm-scroller': { fontFamily: 'ui-monospace, Menlo, Consolas, monospace' } }),
