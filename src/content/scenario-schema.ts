@@ -68,6 +68,17 @@ export const ScenarioSchema = z.strictObject({
   terrain: TerrainSchema.default({ kind: 'flat', height_m: 0, surface: 'tarmac' }),
   bodies: z.array(BodySchema).default([]),
   obstacles: z.array(ObstacleSchema).default([]),
+  /** Havok dynamic props standing on the (flat) ground. */
+  props: z
+    .array(
+      z.strictObject({
+        kind: z.enum(['cone', 'hay-bale', 'barrel', 'fence-post']),
+        id: z.string().optional(),
+        position_m: xz,
+        rot_y_deg: z.number().default(0),
+      }),
+    )
+    .default([]),
   trace: TraceSchema.optional(),
 });
 

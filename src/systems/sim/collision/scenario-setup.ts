@@ -6,6 +6,8 @@ import type { SimWorld } from '../../../ecs/world';
 import type { Scenario } from '../../../content/scenario-schema';
 import { attachCarCollider } from './car-collider';
 import { collisionRuntime } from './runtime';
+import { requireHavok } from './havok-instance';
+import { enableHavokProps, spawnProp } from './props';
 
 export function setupScenarioCollisions(world: SimWorld, s: Scenario, entities: readonly { id: string; eid: number }[]): void {
   const rt = collisionRuntime(world);
@@ -33,6 +35,16 @@ export function setupScenarioCollisions(world: SimWorld, s: Scenario, entities: 
       throw new Error(`obstacles[${i}]: ${(e as Error).message}`);
     }
   });
+  if (s.props.length > 0) {
+    if (s.terrain.kind !== 'flat') throw new Error(`props: expected a flat terrain for Havok props, found terrain.kind = "${s.terrain.kind}"`);
+    const hp = requireHavok('props');
+    enableHavokProps(world, hp, s.terrain.height_m);
+    const y = s.terrain.height_m;
+    s.props.forEach((p, i) => {
+      const eid = spawnProp(world, p.kind, p.position_m[0], y, p.position_m[1], (p.rot_y_deg * Math.PI) / 180);
+      rt.names.set(eid, p.id ?? `${p.kind}${i}`);
+    });
+  }
 }
 
 const colliderFields: Record<string, (w: SimWorld, e: number) => number> = {

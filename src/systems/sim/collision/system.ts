@@ -69,7 +69,7 @@ export function endAt(p: CarPose, x: number, z: number): number {
   return best;
 }
 
-function crushEnd(world: SimWorld, eid: number, end: number, out: CrushEnd): CrushEnd {
+export function crushEndOf(world: SimWorld, eid: number, end: number, out: CrushEnd): CrushEnd {
   const c = world.c.CarCollider;
   out.cap = c.bumperCap[eid]!;
   out.F0 = c.F0[eid]!;
@@ -81,7 +81,7 @@ function crushEnd(world: SimWorld, eid: number, end: number, out: CrushEnd): Cru
 /** Residual crush of one end is capped at 60 % of the CG→face distance: the cabin does not fold away. */
 export const MAX_CRUSH_FRACTION = 0.6;
 
-function addCrush(world: SimWorld, eid: number, end: number, dxIn: number): number {
+export function addCrushTo(world: SimWorld, eid: number, end: number, dxIn: number): number {
   const c = world.c.CarCollider;
   const room =
     MAX_CRUSH_FRACTION * (end === 0 ? c.front[eid]! : end === 1 ? c.rear[eid]! : c.halfWidth[eid]!) -
@@ -177,8 +177,8 @@ function sceneContacts(world: SimWorld, rt: CollisionRuntime, eid: number): void
     applyImpulseAtPoint(world, eid, res.jx, 0, res.jz, b.px[eid]! + rx, py, b.pz[eid]! + rz);
     const end = endAt(poseK, geom.x, geom.z);
     const dE = res.energyBefore - res.energyAfter;
-    absorbEnergy(dE, crushEnd(world, eid, end, endA), null, added);
-    added[0] = addCrush(world, eid, end, added[0]);
+    absorbEnergy(dE, crushEndOf(world, eid, end, endA), null, added);
+    added[0] = addCrushTo(world, eid, end, added[0]);
     if (!rt.contactsPrev.has(key)) {
       c.hits[eid] = c.hits[eid]! + 1;
       emitEvent(world, 'collision', {
@@ -277,9 +277,9 @@ function pairContact(world: SimWorld, rt: CollisionRuntime, ea: number, eb: numb
   applyImpulseAtPoint(world, ea, res.jx, 0, res.jz, b.px[ea]! + r1x, b.py[ea]!, b.pz[ea]! + r1z);
   applyImpulseAtPoint(world, eb, -res.jx, 0, -res.jz, b.px[eb]! + r2x, b.py[eb]!, b.pz[eb]! + r2z);
   const enA = endAt(poseAk, geom.x, geom.z), enB = endAt(poseBk, geom.x, geom.z);
-  absorbEnergy(res.energyBefore - res.energyAfter, crushEnd(world, ea, enA, endA), crushEnd(world, eb, enB, endB), added);
-  added[0] = addCrush(world, ea, enA, added[0]);
-  added[1] = addCrush(world, eb, enB, added[1]);
+  absorbEnergy(res.energyBefore - res.energyAfter, crushEndOf(world, ea, enA, endA), crushEndOf(world, eb, enB, endB), added);
+  added[0] = addCrushTo(world, ea, enA, added[0]);
+  added[1] = addCrushTo(world, eb, enB, added[1]);
   if (!rt.contactsPrev.has(key)) {
     c.hits[ea] = c.hits[ea]! + 1;
     c.hits[eb] = c.hits[eb]! + 1;

@@ -1,0 +1,224 @@
+/**
+ * Pass 9: dynamic props (cones, hay bales, barrels, fence posts) as Havok dynamic bodies stepped at the
+ * simulation dt, knocked about by cars through impulses both ways.
+ *
+ * Car ↔ prop: the prop's footprint is a circle (radius of its PROP_SPECS entry) around its centre of mass; the
+ * car's rectangle is swept over the tick against it (same sub-pose rule as the scene, detect.ts) and the
+ * contact gets Wu's two-body impulse (impulse.ts, eq 5-38 with e(α), the friction ramp): +J on the car at CG
+ * height, −J on the Havok body at the contact point (so a cone tips over). Props meet the ground, the static
+ * obstacles and each other inside Havok. After the Havok step each prop's state is copied into its `Prop`
+ * component (hashed: same run → same hash with props).
+ */
+import { addComponent } from 'bitecs';
+import { emitEvent, spawnEntity, type SimWorld } from '../../../ecs/world';
+import { entitiesWith } from '../../../ecs/queries';
+import { applyImpulseAtPoint } from '../rigid-body';
+import { angleToNormal, wuE, wuMu } from './coefficients';
+import { newContactGeom, newPointList, pushPoint, reducePoints } from './contact-points';
+import { absorbEnergy, type CrushEnd } from './crush';
+import { advancePose, boundingRadius, corners, insideRect, newPose } from './detect';
+import { newImpulseResult, solveRestitution, type YawBody } from './impulse';
+import { HavokScene, PROP_KINDS, PROP_SPECS, type HavokPropState, type PropKind } from './havok-scene';
+import { collisionRuntime, type PropsHook } from './runtime';
+import { crushEndOf, addCrushTo, endAt, poseOf, yawBodyOf } from './system';
+import type { HavokPhysicsWithBindings } from '@babylonjs/havok';
+
+export class HavokProps implements PropsHook {
+  readonly scene: HavokScene;
+  /** Prop entity ids in creation order, and their Havok prop indices. */
+  readonly eids: number[] = [];
+  /** Car–prop pairs in contact last tick / this tick (an event is emitted when a contact starts). */
+  contactsPrev = new Set<string>();
+  contactsNow = new Set<string>();
+
+  constructor(hp: HavokPhysicsWithBindings, world: SimWorld) {
+    this.scene = new HavokScene(hp, -world.gravity.y, world.dt);
+  }
+
+  step(world: SimWorld): void {
+    this.contactsNow.clear();
+    carPropContacts(world, this);
+    const prev = this.contactsPrev;
+    this.contactsPrev = this.contactsNow;
+    this.contactsNow = prev;
+    this.scene.step(world.dt);
+    mirror(world, this);
+  }
+}
+
+/** Create the Havok props world for `world` (flat ground at groundY; the scene's obstacles are added too). */
+export function enableHavokProps(world: SimWorld, hp: HavokPhysicsWithBindings, groundY = 0): HavokProps {
+  const rt = collisionRuntime(world);
+  if (rt.props instanceof HavokProps) return rt.props;
+  const props = new HavokProps(hp, world);
+  props.scene.addGroundPlane(groundY);
+  const sc = rt.scene;
+  for (let i = 0; i < sc.n; i++) {
+    const base = sc.yMin[i]!, height = sc.yMax[i]! - sc.yMin[i]!;
+    if (sc.kind[i] === 0) props.scene.addObstacle({ kind: 'wall', a: [sc.p0[i]!, sc.p1[i]!], b: [sc.p2[i]!, sc.p3[i]!], base_m: base, height_m: height });
+    else if (sc.kind[i] === 1) props.scene.addObstacle({ kind: 'box', center: [sc.p0[i]!, sc.p1[i]!], half_extents: [sc.p2[i]!, sc.p3[i]!], rot_y_rad: sc.p4[i]!, base_m: base, height_m: height });
+    else props.scene.addObstacle({ kind: 'cylinder', center: [sc.p0[i]!, sc.p1[i]!], radius: sc.p2[i]!, base_m: base, height_m: height });
+  }
+  rt.props = props;
+  return props;
+}
+
+const st: HavokPropState = { p: [0, 0, 0], q: [1, 0, 0, 0], v: [0, 0, 0], w: [0, 0, 0] };
+
+/** A prop entity standing at (x, y, z) (y = ground height), yaw rotY. Needs enableHavokProps first. */
+export function spawnProp(world: SimWorld, kind: PropKind, x: number, y: number, z: number, rotY = 0): number {
+  const props = collisionRuntime(world).props;
+  if (!(props instanceof HavokProps)) throw new Error('spawnProp: call enableHavokProps(world, hp) first');
+  const spec = PROP_SPECS[kind];
+  if (!spec) throw new Error(`spawnProp: kind must be one of ${PROP_KINDS.join(', ')}, found "${kind}"`);
+  const idx = props.scene.addProp(kind, x, y, z, rotY);
+  const eid = spawnEntity(world);
+  addComponent(world, eid, world.c.Prop);
+  const P = world.c.Prop;
+  P.kind[eid] = PROP_KINDS.indexOf(kind);
+  P.mass[eid] = spec.mass;
+  P.radius[eid] = spec.radius;
+  P.height[eid] = spec.height;
+  props.eids.push(eid);
+  if (idx !== props.eids.length - 1) throw new Error('spawnProp: prop index mismatch');
+  mirrorOne(world, props, idx);
+  return eid;
+}
+
+function mirrorOne(world: SimWorld, props: HavokProps, i: number): void {
+  const eid = props.eids[i]!;
+  const P = world.c.Prop;
+  props.scene.readProp(i, st);
+  [P.px[eid], P.py[eid], P.pz[eid]] = st.p;
+  [P.qw[eid], P.qx[eid], P.qy[eid], P.qz[eid]] = st.q;
+  [P.vx[eid], P.vy[eid], P.vz[eid]] = st.v;
+  [P.wx[eid], P.wy[eid], P.wz[eid]] = st.w;
+}
+
+function mirror(world: SimWorld, props: HavokProps): void {
+  for (let i = 0; i < props.eids.length; i++) mirrorOne(world, props, i);
+}
+
+/** Centre of mass of a prop: origin + R(q)·(0, h/2, 0). */
+function propCom(world: SimWorld, eid: number, out: { x: number; y: number; z: number }): void {
+  const P = world.c.Prop;
+  const w = P.qw[eid]!, x = P.qx[eid]!, y = P.qy[eid]!, z = P.qz[eid]!;
+  const h = 0.5 * P.height[eid]!;
+  // second column of R(q)
+  out.x = P.px[eid]! + h * 2 * (x * y - w * z);
+  out.y = P.py[eid]! + h * (1 - 2 * (x * x + z * z));
+  out.z = P.pz[eid]! + h * 2 * (y * z + w * x);
+}
+
+const pose0 = newPose(), poseK = newPose();
+const pts = newPointList(16);
+const geom = newContactGeom();
+const com = { x: 0, y: 0, z: 0 };
+const yc: YawBody = { invMass: 0, invI: 0, vx: 0, vz: 0, r: 0 };
+const yp: YawBody = { invMass: 0, invI: 0, vx: 0, vz: 0, r: 0 };
+const res = newImpulseResult();
+const endA: CrushEnd = { cap: 0, F0: 0, kc: 1, crush: 0 };
+const added: [number, number] = [0, 0];
+const cx = new Float64Array(4), cz = new Float64Array(4);
+
+function circlePoints(x: number, z: number, rad: number): void {
+  pts.n = 0;
+  corners(poseK, cx, cz);
+  for (let e = 0; e < 4; e++) {
+    const ax = cx[e]!, az = cz[e]!, bx = cx[(e + 1) & 3]!, bz = cz[(e + 1) & 3]!;
+    const dx = bx - ax, dz = bz - az, fx = ax - x, fz = az - z;
+    const A = dx * dx + dz * dz, B = 2 * (fx * dx + fz * dz), C = fx * fx + fz * fz - rad * rad;
+    const disc = B * B - 4 * A * C;
+    if (disc < 0) continue;
+    const sq = Math.sqrt(disc);
+    const t0 = (-B - sq) / (2 * A), t1 = (-B + sq) / (2 * A);
+    if (t0 >= 0 && t0 <= 1) pushPoint(pts, ax + t0 * dx, az + t0 * dz);
+    if (t1 >= 0 && t1 <= 1) pushPoint(pts, ax + t1 * dx, az + t1 * dz);
+  }
+  if (pts.n === 0 && insideRect(poseK, x, z)) pushPoint(pts, x, z); // prop swallowed whole: push it out radially
+}
+
+function carPropContacts(world: SimWorld, props: HavokProps): void {
+  const rt = collisionRuntime(world);
+  const cars = entitiesWith(world, world.c.RigidBody, world.c.CarCollider);
+  if (cars.length === 0 || props.eids.length === 0) return;
+  const b = world.c.RigidBody, c = world.c.CarCollider, P = world.c.Prop;
+  const dt = world.dt;
+  const sorted = Array.from(cars).sort((p, q) => p - q);
+  for (const car of sorted) {
+    if (!poseOf(world, car, pose0)) continue;
+    const R = boundingRadius(pose0);
+    const ground = b.py[car]! - c.cgHeight[car]!;
+    const yLo = ground + c.clearance[car]!, yHi = ground + c.height[car]!;
+    for (let i = 0; i < props.eids.length; i++) {
+      const pe = props.eids[i]!;
+      propCom(world, pe, com);
+      const rad = P.radius[pe]! * (PROP_SPECS[PROP_KINDS[P.kind[pe]!]!].shape === 'box' ? Math.SQRT2 : 1);
+      const half = Math.max(0.5 * P.height[pe]!, rad);
+      if (com.y + half <= yLo || com.y - half >= yHi) continue;
+      const rvx = b.vx[car]! - P.vx[pe]!, rvz = b.vz[car]! - P.vz[pe]!;
+      const travel = (Math.hypot(rvx, rvz) + Math.abs(b.wy[car]!) * R) * dt;
+      if (Math.hypot(com.x - pose0.cx, com.z - pose0.cz) > R + rad + travel) continue;
+      const N = Math.min(64, Math.max(1, Math.ceil(travel / rt.sweepStep)));
+      let hit = false;
+      let px = com.x, pz = com.z;
+      for (let k = 0; k <= N && !hit; k++) {
+        const t = (k / N) * dt;
+        advancePose(pose0, b.vx[car]!, b.vz[car]!, b.wy[car]!, t, poseK);
+        px = com.x + P.vx[pe]! * t;
+        pz = com.z + P.vz[pe]! * t;
+        circlePoints(px, pz, rad);
+        hit = pts.n > 0;
+      }
+      if (!hit) continue;
+      reducePoints(pts, geom);
+      let nx = geom.nx, nz = geom.nz;
+      if (geom.points < 2 || (nx === 0 && nz === 0)) {
+        // radial normal of the prop's circle (from the prop centre to the contact, or car CG → prop when swallowed)
+        nx = geom.x - px;
+        nz = geom.z - pz;
+        if (Math.hypot(nx, nz) < 1e-9) {
+          nx = poseK.cx - px;
+          nz = poseK.cz - pz;
+        }
+        const L = Math.hypot(nx, nz) || 1;
+        nx /= L;
+        nz /= L;
+      }
+      if (nx * (poseK.cx - geom.x) + nz * (poseK.cz - geom.z) < 0) {
+        nx = -nx;
+        nz = -nz;
+      }
+      const key = `p${car}:${pe}`;
+      props.contactsNow.add(key);
+      yawBodyOf(world, car, yc);
+      const m = P.mass[pe]!;
+      yp.invMass = 1 / m;
+      yp.invI = 1 / props.scene.propYawInertia(PROP_KINDS[P.kind[pe]!]!);
+      yp.vx = P.vx[pe]!;
+      yp.vz = P.vz[pe]!;
+      yp.r = P.wy[pe]!;
+      const r1x = geom.x - poseK.cx, r1z = geom.z - poseK.cz;
+      const r2x = geom.x - px, r2z = geom.z - pz;
+      const vrx = yc.vx + yc.r * r1z - (yp.vx + yp.r * r2z), vrz = yc.vz - yc.r * r1x - (yp.vz - yp.r * r2x);
+      const alpha = angleToNormal(vrx, vrz, nx, nz);
+      solveRestitution(yc, r1x, r1z, yp, r2x, r2z, nx, nz, wuE(alpha), wuMu(alpha), res);
+      if (!(res.jn > 0)) continue;
+      const cy = b.py[car]!;
+      applyImpulseAtPoint(world, car, res.jx, 0, res.jz, b.px[car]! + r1x, cy, b.pz[car]! + r1z);
+      const hitY = Math.min(Math.max(cy, com.y - half), com.y + half);
+      props.scene.applyPropImpulse(i, [geom.x, hitY, geom.z], [-res.jx, 0, -res.jz]);
+      const end = endAt(poseK, geom.x, geom.z);
+      absorbEnergy(res.energyBefore - res.energyAfter, crushEndOf(world, car, end, endA), null, added);
+      added[0] = addCrushTo(world, car, end, added[0]);
+      if (!props.contactsPrev.has(key)) {
+        emitEvent(world, 'collision', {
+          type: 'prop', ids: [rt.names.get(car) ?? car, rt.names.get(pe) ?? pe], point: [geom.x, hitY, geom.z], normal: [nx, 0, nz],
+          points: geom.points, angle_deg: (alpha * 180) / Math.PI, method: res.method, e: res.e, mu: res.mu,
+          impulse_ns: Math.hypot(res.jx, res.jz), ke_before: res.energyBefore, ke_after: res.energyAfter,
+          friction_dropped: res.frictionDropped, crush_added_m: [added[0]],
+        });
+      }
+    }
+  }
+}

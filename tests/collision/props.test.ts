@@ -1,0 +1,117 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { loadHavokNode } from '../../src/systems/sim/collision/havok-node';
+import { parseScenario } from '../../src/content/scenario-schema';
+import { buildScenario, runScenario } from '../../src/ecs/scenario';
+import { createSimWorld } from '../../src/ecs/world';
+import { spawnBody } from '../../src/ecs/prefabs';
+import { updateDerived } from '../../src/systems/sim/rigid-body';
+import { runTick } from '../../src/ecs/pipeline';
+import { stateHash } from '../../src/ecs/hash';
+import { attachCarCollider } from '../../src/systems/sim/collision/car-collider';
+import { enableHavokProps, spawnProp } from '../../src/systems/sim/collision/props';
+import { HavokScene } from '../../src/systems/sim/collision/havok-scene';
+import { fromScenery, SceneColliders } from '../../src/systems/sim/collision/scene';
+import { obstaclePoints, newPose } from '../../src/systems/sim/collision/detect';
+import { newPointList } from '../../src/systems/sim/collision/contact-points';
+import type { HavokPhysicsWithBindings } from '@babylonjs/havok';
+
+let hp: HavokPhysicsWithBindings;
+beforeAll(async () => {
+  hp = await loadHavokNode();
+});
+
+describe('Havok props', () => {
+  it('a car knocks a cone: equal and opposite impulses (car exactly, Havok prop to float32 + one step of ground friction)', () => {
+    const world = createSimWorld({ dt: 1 / 500, gravity: 9.81 });
+    const car = spawnBody(world, { mass: 1400, inertia: [2400, 2600, 550], position: [0, 0.5, 0], gravity: false });
+    attachCarCollider(world, car, { cgToFrontM: 2, cgToRearM: 2.2, widthM: 1.8, heightM: 1.4, cgHeightM: 0.5 });
+    enableHavokProps(world, hp, 0);
+    const cone = spawnProp(world, 'cone', 0.2, 0, 6);
+    for (let i = 0; i < 200; i++) runTick(world); // the cone settles on the ground; the car waits 4 m away
+    world.events.length = 0;
+    const b = world.c.RigidBody, P = world.c.Prop;
+    b.Pz[car] = 1400 * 15;
+    updateDerived(world, car);
+    let hit = false;
+    for (let i = 0; i < 500 && !hit; i++) {
+      const pCarX = b.Px[car]!, pCarZ = b.Pz[car]!;
+      const pConeX = P.mass[cone]! * P.vx[cone]!, pConeZ = P.mass[cone]! * P.vz[cone]!;
+      runTick(world);
+      const ev = world.events.find((e) => e.kind === 'collision' && e.type === 'prop');
+      if (ev) {
+        hit = true;
+        const J = ev.impulse_ns as number;
+        expect(Math.hypot(b.Px[car]! - pCarX, b.Pz[car]! - pCarZ)).toBeCloseTo(J, 9); // the car gets exactly J
+        expect(b.Pz[car]! - pCarZ).toBeLessThan(0);
+        const dConeX = P.mass[cone]! * P.vx[cone]! - pConeX, dConeZ = P.mass[cone]! * P.vz[cone]! - pConeZ;
+        expect(Math.abs(Math.hypot(dConeX, dConeZ) - J) / J).toBeLessThan(0.02);
+        expect(Math.abs(dConeX + (b.Px[car]! - pCarX)) / J).toBeLessThan(0.02);
+        expect(Math.abs(dConeZ + (b.Pz[car]! - pCarZ)) / J).toBeLessThan(0.02);
+        // Wu eq 5-38 at α = 0: e = 0.05 → cone leaves ≈ (1 + e)·v_car·m_car/(m_car + m_cone)
+        expect(P.vz[cone]!).toBeGreaterThan(14);
+      }
+      world.events.length = 0;
+    }
+    expect(hit).toBe(true);
+  });
+
+  it('same run → same hash with props; prop state is in the hash', () => {
+    const f = 'src/content/scenarios/collision-props.toml';
+    const text = readFileSync(f, 'utf8');
+    const short = (): ReturnType<typeof parseScenario> => ({ ...parseScenario(text, f), duration_s: 2.5 });
+    const a = runScenario(buildScenario(short()));
+    const run = buildScenario(short());
+    const b = runScenario(run);
+    expect(a.state_hash).toBe(b.state_hash);
+    expect(a.events.filter((e) => e.type === 'prop').length).toBeGreaterThan(3);
+    const someProp = [...Array(run.world.capacity).keys()].find((e) => run.world.c.Prop.mass[e]! > 0)!;
+    run.world.c.Prop.px[someProp] = run.world.c.Prop.px[someProp]! + 1e-6;
+    expect(stateHash(run.world)).not.toBe(b.state_hash);
+  });
+
+  it('props need Havok and a flat terrain (clear errors)', () => {
+    const text = `dt = 0.002\nduration_s = 1\n[terrain]\nkind = "slope"\ngrade = 0.1\n[[props]]\nkind = "cone"\nposition_m = [0, 0]\n`;
+    expect(() => buildScenario(parseScenario(text, 'p.toml'))).toThrow(/props: expected a flat terrain/);
+    expect(() => parseScenario(`dt = 0.002\nduration_s = 1\n[[props]]\nkind = "piano"\nposition_m = [0, 0]\n`, 'q.toml')).toThrow(/q\.toml: props\[0\]\.kind/);
+  });
+});
+
+describe('Havok static scene from stage scenery', () => {
+  it('ray queries along car edges agree with the yaw-plane colliders built from the same scenery', () => {
+    const items = [
+      { kind: 'tree', x: 3, y: 0, z: 10, rotY: 0, radius: 2, height: 8 },
+      { kind: 'rock', x: -4, y: 0, z: 20, rotY: 0, radius: 0.8, height: 1 },
+      { kind: 'fence', x: 0, y: 0, z: 30, rotY: 0.3, radius: 3, height: 1.2 },
+    ];
+    const hs = new HavokScene(hp, 9.81, 0.002);
+    hs.addScenery(items);
+    const sc = fromScenery(items, new SceneColliders());
+    const pose = newPose();
+    pose.front = 2;
+    pose.rear = 2;
+    pose.hw = 0.9;
+    const l = newPointList();
+    let agree = 0;
+    for (let x = -6; x <= 6; x += 0.5)
+      for (let z = 5; z <= 35; z += 0.5) {
+        pose.cx = x;
+        pose.cz = z;
+        l.n = 0;
+        let ours = 0;
+        for (let i = 0; i < sc.n; i++) ours += obstaclePoints(sc, i, pose, l);
+        // Havok: the four edges as rays at 0.5 m (CG height) in both directions
+        const cs = [[x + 0.9, z + 2], [x - 0.9, z + 2], [x - 0.9, z - 2], [x + 0.9, z - 2]];
+        let hk = false;
+        for (let e = 0; e < 4 && !hk; e++) {
+          const a = cs[e]!, b = cs[(e + 1) & 3]!;
+          hk = !!hs.castSegment([a[0]!, 0.5, a[1]!], [b[0]!, 0.5, b[1]!]) || !!hs.castSegment([b[0]!, 0.5, b[1]!], [a[0]!, 0.5, a[1]!]);
+        }
+        // rocks are spheres in Havok and cylinders in the yaw plane; compare trees and fences (x ≥ −2)
+        if (x >= -2 && (ours > 0) === hk) agree++;
+      }
+    const total = 25 * 61 - 8 * 61;
+    expect(agree / total).toBeGreaterThan(0.97); // edges within a fence's 0.1 m thickness may differ
+    hs.dispose();
+  });
+});
