@@ -3,6 +3,8 @@
  * Prints a JSON summary (ticks, sim/wall seconds, realtime factor, state hash, final state, events).
  * Exit code 2 on a bad scenario file, with one clear line per problem.
  */
+// Havok (dynamic props) is wasm with an async start: load it before any scenario is built.
+import '../systems/sim/collision/havok-preload-node';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { parseScenario } from '../content/scenario-schema';
