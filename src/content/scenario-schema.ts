@@ -47,10 +47,42 @@ export const ObstacleSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('cylinder'), id: z.string().optional(), center: xz, radius: z.number().positive(), base_m: z.number().default(0), height_m: z.number().positive() }),
 ]);
 
+const SurfaceName = z.enum(['tarmac', 'gravel', 'snow', 'ice', 'grass']);
+
 export const TerrainSchema = z.discriminatedUnion('kind', [
-  z.strictObject({ kind: z.literal('flat'), height_m: z.number().default(0), surface: z.string().default('tarmac') }),
-  z.strictObject({ kind: z.literal('slope'), grade: z.number(), surface: z.string().default('tarmac') }),
+  z.strictObject({ kind: z.literal('flat'), height_m: z.number().default(0), surface: SurfaceName.default('tarmac') }),
+  z.strictObject({ kind: z.literal('slope'), grade: z.number(), surface: SurfaceName.default('tarmac') }),
+  /** A shipped stage (src/content/stages/<stage>/) or a stage directory path. */
+  z.strictObject({ kind: z.literal('stage'), stage: z.string().min(1) }),
 ]);
+
+/** Timed driver input for a scenario car: values hold from `t_s` until the next entry (vehicle issue). */
+export const CarInputSchema = z.strictObject({
+  t_s: z.number().nonnegative(),
+  throttle: z.number().min(0).max(1).optional(),
+  brake: z.number().min(0).max(1).optional(),
+  /** −1 … 1, + = left. */
+  steer: z.number().min(-1).max(1).optional(),
+  clutch: z.number().min(0).max(1).optional(),
+  handbrake: z.number().min(0).max(1).optional(),
+  /** One-tick shift requests at t_s. */
+  shift_up: z.boolean().optional(),
+  shift_down: z.boolean().optional(),
+});
+
+/** A car in a scenario (vehicle issue): built-in id ("rally-awd") or a .toml path relative to the scenario. */
+export const CarEntrySchema = z.strictObject({
+  id: z.string().min(1),
+  car: z.string().min(1),
+  /** Ground position (x, z) in m; on a stage, omit it to start on the start line. */
+  position_m: z.tuple([z.number(), z.number()]).optional(),
+  heading_deg: z.number().default(0),
+  speed_m_s: z.number().default(0),
+  gear: z.number().int().optional(),
+  auto_clutch: z.boolean().default(true),
+  auto_gear: z.boolean().default(true),
+  inputs: z.array(CarInputSchema).default([]),
+});
 
 export const TraceSchema = z.strictObject({
   rate_hz: z.number().positive().default(50),
@@ -67,6 +99,7 @@ export const ScenarioSchema = z.strictObject({
   gravity_m_s2: z.number().nonnegative().default(9.81),
   terrain: TerrainSchema.default({ kind: 'flat', height_m: 0, surface: 'tarmac' }),
   bodies: z.array(BodySchema).default([]),
+  cars: z.array(CarEntrySchema).default([]),
   obstacles: z.array(ObstacleSchema).default([]),
   /** Havok dynamic props standing on the (flat) ground. */
   props: z

@@ -5,7 +5,7 @@ import { createSimWorld, type SimWorld, type SimEvent } from './world';
 import { spawnBody, setAppliedForce } from './prefabs';
 import { runTick } from './pipeline';
 import { stateHash } from './hash';
-import { FlatGround, SlopeGround } from './ground';
+import { carTraceField, scenarioGround, setupScenarioCars, type ScenarioResources } from '../systems/sim/vehicle/scenario-cars';
 import type { Scenario } from '../content/scenario-schema';
 import { collisionTraceResolver, setupScenarioCollisions } from '../systems/sim/collision/scenario-setup';
 
@@ -51,11 +51,11 @@ export const traceResolvers: TraceResolver[] = [
     return f ? (w) => f(w, ent.eid) : null;
   },
   collisionTraceResolver,
+  (_run, ent, field) => carTraceField(ent.kind, ent.eid, field),
 ];
 
-export function buildScenario(s: Scenario): ScenarioRun {
-  const ground =
-    s.terrain.kind === 'flat' ? new FlatGround(s.terrain.height_m) : new SlopeGround(s.terrain.grade);
+export function buildScenario(s: Scenario, res: ScenarioResources = {}): ScenarioRun {
+  const { ground, stage } = scenarioGround(s, res);
   const world = createSimWorld({ dt: s.dt, integrator: s.integrator, seed: s.seed, gravity: s.gravity_m_s2, ground });
   const entities: ScenarioEntity[] = [];
   const ids = new Set<string>();
@@ -76,6 +76,7 @@ export function buildScenario(s: Scenario): ScenarioRun {
     }
     entities.push({ id: body.id, eid, kind: 'body' });
   }
+  entities.push(...setupScenarioCars(world, s, stage, ids, res));
   setupScenarioCollisions(world, s, entities);
   return { world, entities, scenario: s };
 }

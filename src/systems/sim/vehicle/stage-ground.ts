@@ -1,0 +1,32 @@
+/**
+ * Ground adapter for stages (simulation side): height and unit normal from terrain's B-spline surface
+ * (macro + detail layer), surface code from the stage's surface map. Pure (no fs, no Babylon).
+ */
+import type { Ground, GroundSample } from '../../../ecs/ground';
+import type { BSplineSurface, SurfaceSample } from '../../../../terrain/bspline';
+import type { SurfaceMap } from '../../../../terrain/surface';
+
+export class StageGround implements Ground {
+  private readonly tmp: SurfaceSample = { h: 0, dhdx: 0, dhdz: 0, nx: 0, ny: 1, nz: 0 };
+  constructor(
+    readonly surface: BSplineSurface,
+    readonly surfaceMap: SurfaceMap | null = null,
+    /** Surface code used where there is no map. */
+    readonly defaultSurface = 0,
+  ) {}
+
+  /** Adapter for a loaded terrain Stage ({ bspline, surfaceMap }). */
+  static fromStage(stage: { bspline: BSplineSurface; surfaceMap: SurfaceMap }): StageGround {
+    return new StageGround(stage.bspline, stage.surfaceMap);
+  }
+
+  sample(x: number, z: number, out: GroundSample): void {
+    const t = this.tmp;
+    this.surface.sample(x, z, t);
+    out.h = t.h;
+    out.nx = t.nx;
+    out.ny = t.ny;
+    out.nz = t.nz;
+    out.surface = this.surfaceMap ? this.surfaceMap.surfaceAt(x, z) : this.defaultSurface;
+  }
+}
