@@ -13,7 +13,7 @@ import { encodeReplay, REPLAY_FORMAT, type Checksum, type ReplayCar, type Replay
 import { InputStreamEncoder } from './inputs';
 import { SIM_VERSION } from './version';
 
-export const DEFAULT_CHECKSUM_EVERY_TICKS = 250;
+export const DEFAULT_CHECKSUM_EVERY_TICKS = 500;
 const NEUTRAL = neutralInput();
 export const DEFAULT_KEYFRAME_EVERY_S = 5;
 

@@ -11,6 +11,7 @@ export class ScriptedDriver implements InputSource {
   private readonly rng: Prng;
   private current: QuantizedInput = neutralInput();
   private phase = 0;
+  private throttle = 0.8;
   constructor(
     seed: number,
     readonly holdTicks = 8,
@@ -30,9 +31,11 @@ export class ScriptedDriver implements InputSource {
     const r = this.rng;
     const steer = 0.35 * Math.sin(0.45 * t + this.phase) + 0.2 * Math.sin(1.7 * t) + 0.05 * (r.next() - 0.5);
     const braking = Math.sin(0.21 * t + this.phase) > 0.85;
+    // the throttle foot moves a few times a second, not every frame
+    if (r.next() < 0.06) this.throttle = 0.55 + 0.4 * r.next();
     this.current = quantizeInput({
       steer,
-      throttle: braking ? 0 : 0.55 + 0.4 * r.next(),
+      throttle: braking ? 0 : this.throttle,
       brake: braking ? 0.6 : 0,
       clutch: 0,
       handbrake: 0,

@@ -1,0 +1,95 @@
+/**
+ * Replays: bytes per minute of driving (target ≤ 10 KB/min), time to seek to a random point of a 10-minute
+ * replay from a freshly loaded player (nearest recorded keyframe + re-simulation; target ≤ 100 ms), and the
+ * recording overhead per tick (inputs, checksums every 1 s, keyframes every 5 s) on the full car pipeline.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { runTick } from '../../src/ecs/pipeline';
+import { setInputSource } from '../../src/ecs/controls';
+import { Prng } from '../../src/ecs/prng';
+import { vehicleCarAdapter } from '../../src/replay/cars';
+import { decodeReplay, type ReplayCar } from '../../src/replay/format';
+import { ReplayPlayer } from '../../src/replay/player';
+import { ReplayRecorder } from '../../src/replay/recorder';
+import { recordRun } from '../../src/replay/record-run';
+import { buildRunWorld } from '../../src/replay/run-world';
+import { ScriptedDriver } from '../../src/replay/script';
+import type { BenchResult, BenchSuite } from '../types';
+
+const SETUP = { dt: 1 / 500, integrator: 'midpoint' as const, seed: 1, gravity_m_s2: 9.81 };
+const car = (): ReplayCar => ({
+  id: 'hatch-gti',
+  role: 'player',
+  main: 'hatch-gti.toml',
+  files: { 'hatch-gti.toml': readFileSync(join(import.meta.dirname ?? '.', '../../src/content/cars/hatch-gti.toml'), 'utf8') },
+  pose: { x: 0, y: 0, z: 0, heading: 0 },
+});
+
+function overheadPerTick(ticks: number): { plain: number; rec: number } {
+  const run = (record: boolean): number => {
+    const r = buildRunWorld({ ...SETUP, ground: { kind: 'flat', height_m: 0 }, cars: [car()] }, null, vehicleCarAdapter);
+    if (record) new ReplayRecorder(r.world, { stage: null, cars: [{ car: car(), eid: r.cars[0]! }] });
+    setInputSource(r.world, r.cars[0]!, new ScriptedDriver(3));
+    for (let i = 0; i < 2000; i++) runTick(r.world);
+    const t0 = performance.now();
+    for (let i = 0; i < ticks; i++) runTick(r.world);
+    return ((performance.now() - t0) * 1000) / ticks;
+  };
+  // interleave to share the machine's noise between both
+  let plain = 0;
+  let rec = 0;
+  for (let k = 0; k < 3; k++) {
+    plain += run(false);
+    rec += run(true);
+  }
+  return { plain: plain / 3, rec: rec / 3 };
+}
+
+export const suite: BenchSuite = {
+  name: 'replay',
+  async run({ quick }) {
+    const out: BenchResult[] = [];
+    const minutes = quick ? 2 : 10;
+    const t0 = performance.now();
+    const rec = recordRun({ setup: SETUP, cars: [car()], sources: [new ScriptedDriver(1)], maxSeconds: minutes * 60, adapter: vehicleCarAdapter });
+    const recordS = (performance.now() - t0) / 1000;
+    out.push({
+      suite: 'replay',
+      name: `file size, ${minutes}-minute scripted drive (steer every frame at 60 Hz)`,
+      value: (rec.bytes.length * 60) / (minutes * 60) / 1024,
+      unit: 'KiB/min',
+      target: 10,
+      lowerIsBetter: true,
+      note: `${rec.bytes.length} B total incl. embedded car file; checksum every 1 s, keyframe every 5 s; recorded in ${recordS.toFixed(1)} s`,
+    });
+    const data = decodeReplay(rec.bytes);
+    const player = new ReplayPlayer(data, buildRunWorld(data.header, null, vehicleCarAdapter), vehicleCarAdapter, { cacheEveryTicks: 1 << 30 });
+    const rng = new Prng(42);
+    const n = quick ? 10 : 40;
+    const times: number[] = [];
+    const w0 = performance.now();
+    player.seek(Math.floor(data.header.ticks / 2)); // first seek: includes JIT warm-up of the pipeline
+    const firstMs = performance.now() - w0;
+    for (let i = 0; i < n; i++) {
+      const target = Math.floor(rng.next() * data.header.ticks);
+      const s0 = performance.now();
+      player.seek(target);
+      times.push(performance.now() - s0);
+    }
+    times.sort((a, b) => a - b);
+    const mean = times.reduce((a, b) => a + b, 0) / n;
+    out.push({ suite: 'replay', name: `seek to a random point of a ${minutes}-minute replay (mean of ${n})`, value: mean, unit: 'ms', target: 100, lowerIsBetter: true, note: `max ${times[n - 1]!.toFixed(1)} ms; keyframe + re-simulation, no in-memory cache; first (cold JIT) seek ${firstMs.toFixed(0)} ms` });
+    out.push({ suite: 'replay', name: `seek, worst of ${n}`, value: times[n - 1]!, unit: 'ms', target: 100, lowerIsBetter: true });
+    const o = overheadPerTick(quick ? 5000 : 20000);
+    out.push({
+      suite: 'replay',
+      name: 'recording overhead per tick (1 car)',
+      value: o.rec - o.plain,
+      unit: 'µs/tick',
+      lowerIsBetter: true,
+      note: `tick ${o.plain.toFixed(1)} µs without, ${o.rec.toFixed(1)} µs with the recorder (difference is within machine noise when near 0)`,
+    });
+    return out;
+  },
+};
