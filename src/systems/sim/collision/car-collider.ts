@@ -64,20 +64,30 @@ export function attachCarCollider(world: SimWorld, eid: number, params: CarColli
   world.c.Damage.powerFactor[eid] = 1;
 }
 
-/** The part of issue 4's CarConfig this needs (structural, so no import of the vehicle module). */
+/**
+ * The part of issue 4's CarConfig this needs (structural, so no import of the vehicle module). There
+ * `cgToFrontM`/`cgToRearM` are CG → axle distances; Knight's rectangle needs CG → bumper, so the overhang
+ * (lengthM − wheelbaseM) is split equally front and rear (our assumption, docs/collisions.md).
+ */
 export interface CarBodyConfigLike {
-  body: { lengthM?: number; widthM: number; heightM: number; cgToFrontM: number; cgToRearM: number; cgHeightM: number };
+  body: { lengthM: number; wheelbaseM: number; widthM: number; heightM: number; cgToFrontM: number; cgToRearM: number; cgHeightM: number };
   collision?: { method?: CollisionMethod; crushTests?: CarColliderParams['crushTests'] };
 }
 
-export function attachCarColliderFromConfig(world: SimWorld, eid: number, config: CarBodyConfigLike): void {
-  attachCarCollider(world, eid, {
-    cgToFrontM: config.body.cgToFrontM,
-    cgToRearM: config.body.cgToRearM,
-    widthM: config.body.widthM,
-    heightM: config.body.heightM,
-    cgHeightM: config.body.cgHeightM,
+export function colliderParamsFromConfig(config: CarBodyConfigLike): CarColliderParams {
+  const b = config.body;
+  const overhang = Math.max(0, b.lengthM - b.wheelbaseM) / 2;
+  return {
+    cgToFrontM: b.cgToFrontM + overhang,
+    cgToRearM: b.cgToRearM + overhang,
+    widthM: b.widthM,
+    heightM: b.heightM,
+    cgHeightM: b.cgHeightM,
     method: config.collision?.method,
     crushTests: config.collision?.crushTests,
-  });
+  };
+}
+
+export function attachCarColliderFromConfig(world: SimWorld, eid: number, config: CarBodyConfigLike): void {
+  attachCarCollider(world, eid, colliderParamsFromConfig(config));
 }

@@ -4,13 +4,22 @@
  */
 import type { SimWorld } from '../../../ecs/world';
 import type { Scenario } from '../../../content/scenario-schema';
-import { attachCarCollider } from './car-collider';
+import { attachCarCollider, attachCarColliderFromConfig } from './car-collider';
+import { carRuntime } from '../vehicle/registry';
 import { collisionRuntime } from './runtime';
 import { requireHavok } from './havok-instance';
 import { enableHavokProps, spawnProp } from './props';
 
-export function setupScenarioCollisions(world: SimWorld, s: Scenario, entities: readonly { id: string; eid: number }[]): void {
+export function setupScenarioCollisions(
+  world: SimWorld, s: Scenario, entities: readonly { id: string; eid: number; kind: string }[],
+): void {
   const rt = collisionRuntime(world);
+  // Scenario cars (vehicle issue) get their collider from the car file's body block.
+  for (const ent of entities) {
+    if (ent.kind !== 'car') continue;
+    rt.names.set(ent.eid, ent.id);
+    attachCarColliderFromConfig(world, ent.eid, carRuntime(world, ent.eid).cfg);
+  }
   s.bodies.forEach((body, i) => {
     const ent = entities.find((e) => e.id === body.id);
     if (!ent) return;
