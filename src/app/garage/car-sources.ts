@@ -1,0 +1,51 @@
+/**
+ * The car files the garage can open: the built-in `src/content/cars/*.toml` (read-only in the browser; saved
+ * edits become custom cars) and the custom cars from IndexedDB, with one `readExtends` over both.
+ */
+import { BUILTIN_CARS, readBuiltin } from '../../content/cars';
+import { CustomCars, IdbBackend, type CustomCarRecord } from './custom-cars';
+
+export interface CarEntry {
+  id: string;
+  name: string;
+  kind: 'builtin' | 'custom';
+  file: string;
+}
+
+let store: CustomCars | null = null;
+let customCache: CustomCarRecord[] = [];
+
+/** Text of a car file by name (for `extends`): built-in first, then custom (`custom-x.toml`). */
+export function readAnyCar(name: string): string {
+  try {
+    return readBuiltin(name);
+  } catch (e) {
+    const id = name.replace(/\.toml$/i, '');
+    const c = customCache.find((r) => r.id === id);
+    if (c && c.text !== null) return c.text;
+    throw e;
+  }
+}
+
+export async function customCars(): Promise<CustomCars> {
+  if (!store) {
+    store = new CustomCars(await IdbBackend.open(), readAnyCar);
+    customCache = await store.list();
+  }
+  return store;
+}
+
+export async function refreshCustom(): Promise<CustomCarRecord[]> {
+  const s = await customCars();
+  customCache = await s.list();
+  return customCache;
+}
+
+/** Synchronous view of the custom cars loaded so far (for the game's car list). */
+export function cachedCustomCars(): readonly CustomCarRecord[] {
+  return customCache;
+}
+
+export function builtinEntries(): CarEntry[] {
+  return BUILTIN_CARS.map((b) => ({ id: b.id, name: b.id, kind: 'builtin' as const, file: b.file }));
+}
