@@ -82,8 +82,11 @@ describe('AiPath', () => {
 
   it('braking into a bend: backward pass gives v² = v_c² + 2 b (s_c − s) before it', () => {
     const path = AiPath.fromCentreline({ points: straightThenBend(), widths: [8] }, { racingLine: 0, muAt: () => 1 });
-    const lim = { gripUse: 1, accelMS2: 100, brakeUse: 0.9, vMaxMS: 1e3 };
+    const lim = { gripUse: 1, accelMS2: 100, brakeUse: 0.9, vMaxMS: 1e3, frictionCircle: false };
     const v = path.speedProfile(lim);
+    // with the friction circle the car may not brake as hard while turning: never faster anywhere
+    const vc2 = path.speedProfile({ ...lim, frictionCircle: true });
+    for (let i = 0; i < path.n; i++) expect(vc2[i]!).toBeLessThanOrEqual(v[i]! + 1e-12);
     // the slowest point is in the bend, at the grip limit of its radius
     let ic = 0;
     for (let i = 0; i < path.n; i++) if (v[i]! < v[ic]!) ic = i;

@@ -66,6 +66,9 @@ export interface DriverGains {
   brakeThreshold: number;
   /** Speed reference distance for holding the profile speed, m (eq 9's d_r for the speed-keeping reference). */
   holdDistM: number;
+  /** Curvature feedback: proportional gain and integral rate (1/s) on κ_d − κ (see decide()). */
+  kCurv: number;
+  kIntPerS: number;
 }
 
 export function driverGains(p: DriverParams): DriverGains {
@@ -80,6 +83,8 @@ export function driverGains(p: DriverParams): DriverGains {
     brakeUse: 0.55 + 0.2 * s + 0.1 * a,
     brakeThreshold: 0.12,
     holdDistM: 8,
+    kCurv: 1 + 0.5 * s,
+    kIntPerS: 2,
   };
 }
 
@@ -129,6 +134,7 @@ export class AiDriver implements InputSource {
   private prevDeltaP = 0;
   private dDeltaP = 0;
   private prevAr = 0;
+  private kInt = 0;
   private dAr = 0;
   private firstTick = true;
   private stuckS = 0;
@@ -154,6 +160,7 @@ export class AiDriver implements InputSource {
     this.stuckS = 0;
     this.mode = 'drive';
     this.modeS = 0;
+    this.kInt = 0;
   }
 
   next(world: SimWorld, eid: number): QuantizedInput {
@@ -243,6 +250,13 @@ export class AiDriver implements InputSource {
     }
 
     // ---------------------------------------------------------------- steering (eqs 6–8)
+    // Eq 7's arc is tangent to the direction of travel: with the car sliding (body slip β) that is the velocity,
+    // not the body axis; the front wheels are then aimed at the arc plus β (counter-steer in a slide).
+    const beta = speed > 3 ? wrapPi(Math.atan2(vx, vz) - carHeading) : 0;
+    const cb = Math.cos(beta), sb = Math.sin(beta);
+    // travel frame: forward (tx, tz) = body forward rotated by β about +Y
+    const ux = fx * cb + lx * sb, uz = fz * cb + lz * sb;
+    const ulx = uz, ulz = -ux;
     const dS = lookAheadDistance(u, g.tS, g.d0);
     path.pointAt(s + dS, this.pt);
     // lane offset: the look-ahead point shifted sideways (perpendicular to the path there)
@@ -253,20 +267,23 @@ export class AiDriver implements InputSource {
       tz -= this.laneOffsetM * Math.sin(h);
     }
     const dx = tx - px, dz = tz - pz;
-    const xF = dx * fx + dz * fz;
-    const yL = dx * lx + dz * lz;
+    const xF = dx * ux + dz * uz;
+    const yL = dx * ulx + dz * ulz;
     const deltaP = arcSteerAngle(xF, yL, this.vehicle.wheelbaseM);
     if (this.firstTick) this.prevDeltaP = deltaP;
     // finite-difference derivative, low-passed (τ = 40 ms) so that 500 Hz steps do not amplify noise
     this.dDeltaP = lowPass(this.dDeltaP, (deltaP - this.prevDeltaP) / dt, dt, 0.04);
     this.prevDeltaP = deltaP;
-    let delta = pdSteer(deltaP, this.dDeltaP, g.cDSteer);
-    // in a slide (body slip β large) steer toward the velocity: counter-steer
-    const beta = speed > 3 ? wrapPi(Math.atan2(vx, vz) - carHeading) : 0;
-    if (Math.abs(beta) > 0.35) {
-      this.mode = 'slide';
-      delta = clamp(delta + 0.8 * beta, -this.vehicle.maxSteerRad, this.vehicle.maxSteerRad);
-    } else if (this.mode === 'slide') this.mode = 'drive';
+    // Eq 7 is kinematic; a real car understeers (tyre slip grows with lateral acceleration), so the arc's
+    // curvature κ_d = 2y/(x²+y²) is also tracked in closed loop against the measured curvature of travel
+    // κ = ω_y/u: a proportional + integral correction (addition to the paper's PD, docs/ai.md).
+    const kD = (2 * yL) / Math.max(1e-6, xF * xF + yL * yL);
+    const kAct = u > 2 ? b.wy[eid]! / u : kD;
+    const kErr = kD - kAct;
+    this.kInt = clamp(this.kInt + kErr * dt * g.kIntPerS, -0.05, 0.05);
+    const delta = pdSteer(deltaP, this.dDeltaP, g.cDSteer) + beta + Math.atan(this.vehicle.wheelbaseM * (g.kCurv * kErr + this.kInt));
+    if (Math.abs(beta) > 0.3) this.mode = 'slide';
+    else if (this.mode === 'slide') this.mode = 'drive';
     out.steer = clamp(delta / this.vehicle.maxSteerRad, -1, 1);
     this.last.deltaP = deltaP;
 
@@ -302,7 +319,10 @@ export class AiDriver implements InputSource {
     this.prevAr = aR;
     this.firstTick = false;
     const aCap = fullThrottleAcceleration(Math.max(0, u), mu, this.vehicle.drivenWeightFraction, this.vehicle.powerW, this.vehicle.massKg);
-    const aM = g.aMeanOfMuG * mu * G;
+    // friction circle: what the cornering acceleration u²κ leaves of μ g for accelerating (floored at 25 %)
+    const aLat = u * u * Math.abs(path.kappa[this.loc.index]!);
+    const aLong = Math.sqrt(Math.max(0, (mu * G) ** 2 - aLat * aLat));
+    const aM = Math.min(g.aMeanOfMuG * mu * G, Math.max(0.25 * mu * G, aLong));
     if (aR >= 0) {
       out.throttle = throttlePedal(aR, this.dAr, aM, aCap, g.cDThrottle);
       // do not feed power while the car is sliding badly

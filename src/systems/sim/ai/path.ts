@@ -36,6 +36,8 @@ export interface ProfileLimits {
   brakeUse: number;
   /** Top speed, m/s. */
   vMaxMS: number;
+  /** Share the friction between cornering and accelerating / braking (default true). */
+  frictionCircle?: boolean;
 }
 
 export interface PathLocation {
@@ -230,8 +232,9 @@ export class AiPath {
 
   /**
    * Target-speed profile: v_i = min(v_max, √(gripUse·μ_i·g / |κ_i|)), then a forward pass limiting the speed
-   * gain to v_{i+1}² ≤ v_i² + 2·a_acc·Δs and a backward pass limiting the loss to v_i² ≤ v_{i+1}² + 2·a_brk·Δs
-   * with a_brk = brakeUse·μ·g (uniformly accelerated motion between samples, as eq 9). On a closed path
+   * gain to v_{i+1}² ≤ v_i² + 2·a_acc·c·Δs and a backward pass limiting the loss to v_i² ≤ v_{i+1}² + 2·a_brk·c·Δs
+   * with a_brk = brakeUse·μ·g (uniformly accelerated motion between samples, as eq 9) and c the friction-circle
+   * share left by the cornering acceleration v²κ. On a closed path
    * the passes run around twice so the lap wraps consistently. `startSpeed` pins v at index 0 of an open
    * path (a standing start).
    */
@@ -243,17 +246,23 @@ export class AiPath {
     const ds = (i: number, j: number): number => (j === 0 && i === n - 1 ? this.lengthM - this.s[i]! : Math.abs(this.s[j]! - this.s[i]!));
     if (!this.closed && startSpeed !== undefined) v[0] = Math.min(v[0]!, startSpeed);
     const rounds = this.closed ? 2 : 1;
+    // friction circle: the share of the grip left for accelerating / braking while cornering at v,
+    // √(1 − (v² κ / (gripUse μ g))²), floored so that a car at the corner limit can still leave the corner
+    const circle = (vv: number, i: number): number => {
+      const r = lim.frictionCircle === false ? 0 : (vv * vv * Math.abs(this.kappa[i]!)) / Math.max(1e-9, lim.gripUse * this.mu[i]! * G);
+      return Math.max(0.35, Math.sqrt(Math.max(0, 1 - r * r)));
+    };
     for (let r = 0; r < rounds; r++) {
       for (let q = 0; q < (this.closed ? n : n - 1); q++) {
         const i = q, j = (q + 1) % n;
-        const lim2 = v[i]! * v[i]! + 2 * acc(v[i]!, this.mu[i]!) * ds(i, j);
+        const lim2 = v[i]! * v[i]! + 2 * acc(v[i]!, this.mu[i]!) * circle(v[i]!, i) * ds(i, j);
         if (v[j]! * v[j]! > lim2) v[j] = Math.sqrt(lim2);
       }
     }
     for (let r = 0; r < rounds; r++) {
       for (let q = this.closed ? n - 1 : n - 2; q >= 0; q--) {
         const i = q, j = (q + 1) % n;
-        const lim2 = v[j]! * v[j]! + 2 * lim.brakeUse * this.mu[i]! * G * ds(i, j);
+        const lim2 = v[j]! * v[j]! + 2 * lim.brakeUse * this.mu[i]! * G * circle(v[j]!, j) * ds(i, j);
         if (v[i]! * v[i]! > lim2) v[i] = Math.sqrt(lim2);
       }
     }
