@@ -68,10 +68,10 @@ async function padToStage(page, stageId) {
   const ids = await page.evaluate(() => [...document.querySelectorAll('[data-stage]')].map((e) => e.dataset.stage));
   const idx = ids.indexOf(stageId);
   if (idx < 0) throw new Error(`stage ${stageId} not in menu: ${ids.join(', ')}`);
-  for (let i = 0; i < ids.length + 2; i++) {
+  for (let i = 0; i < 3 * ids.length; i++) {
     const f = await page.evaluate(() => document.querySelector('.item.focused')?.dataset.stage);
     if (f === stageId) break;
-    await press(page, RIGHT, 250);
+    await press(page, RIGHT, 450);
   }
   const focused = await page.evaluate(() => document.querySelector('.item.focused')?.dataset.stage);
   if (focused !== stageId) throw new Error(`pad navigation focused ${focused}, wanted ${stageId}`);
