@@ -27,6 +27,8 @@ export interface CarOptions {
   /** Driver assists (default: both on). */
   autoClutch?: boolean;
   autoGear?: boolean;
+  /** Anti-lock brakes (default on). */
+  abs?: boolean;
   /** Initial gear (default: 1, or the gear that suits `speed` when the car starts moving). */
   gear?: number;
 }
@@ -113,6 +115,7 @@ export function spawnCar(world: SimWorld, config: CarConfig, pose: CarPose, opts
   C.w3[eid] = wheels[3]!;
   C.autoClutch[eid] = opts.autoClutch === false ? 0 : 1;
   C.autoGear[eid] = opts.autoGear === false ? 0 : 1;
+  C.abs[eid] = opts.abs === false ? 0 : 1;
   const n = config.gearbox.forwardGears;
   let gear = opts.gear ?? 1;
   if (gear < -1 || gear > n || !Number.isInteger(gear)) throw new Error(`spawnCar: gear must be an integer −1..${n}, found ${gear}`);

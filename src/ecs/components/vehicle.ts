@@ -26,6 +26,8 @@ export const CarSpec = {
     /** Driver assists: automatic clutch / automatic gearbox (1 = on). */
     autoClutch: i32,
     autoGear: i32,
+    /** Anti-lock brakes assist (1 = on): per-wheel brake torque limited to hold ≈ 10 % slip. */
+    abs: i32,
     /** Ticks the automatic gearbox waits before another shift. */
     shiftHold: i32,
     w0: i32,
@@ -69,6 +71,7 @@ export const CarSpec = {
     'steerAngle',
     'autoClutch',
     'autoGear',
+    'abs',
     'shiftHold',
   ],
 } satisfies ComponentSpec;

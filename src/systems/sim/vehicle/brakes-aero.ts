@@ -25,6 +25,7 @@ export function vehicleBrakesAero(world: SimWorld): void {
     const cfg = rt.cfg;
     const brake = ctl.brake[eid]!;
     const hand = ctl.handbrake[eid]!;
+    const abs = world.c.Car.abs[eid] === 1;
     const bk = cfg.brakes;
     for (let i = 0; i < 4; i++) {
       const w = rt.wheels[i]!;
@@ -38,7 +39,20 @@ export function vehicleBrakesAero(world: SimWorld): void {
         cap += (tc.rollingResistance + sf.rollingResistance) * n * tc.radius;
       }
       if (cap <= 0) continue;
-      let t = (tc.inertia * W.omega[w]!) / dt + W.torque[w]!;
+      const omega = W.omega[w]!;
+      let t = (tc.inertia * omega) / dt + W.torque[w]!;
+      if (abs && W.grounded[w]) {
+        // ABS: the brake may not pull the wheel below (1 − 0.1)·v_x/R within this step.
+        const vx = W.vx[w]!;
+        const av = vx > 0 ? vx : -vx;
+        if (av > 1) {
+          const target = (0.9 * vx) / tc.radius;
+          const tAbs = (tc.inertia * (omega - target)) / dt + W.torque[w]!;
+          const limit = (vx > 0 ? tAbs : -tAbs) > 0 ? (vx > 0 ? tAbs : -tAbs) : 0;
+          const handCap = wc.front ? 0 : hand * bk.handbrakeTorque * 0.5;
+          if (cap > limit + handCap) cap = limit + handCap;
+        }
+      }
       t = t > cap ? cap : t < -cap ? -cap : t;
       W.torque[w] = W.torque[w]! - t;
     }
