@@ -56,7 +56,7 @@ describe('record → replay (5 minutes, scripted driver, full car pipeline)', ()
 });
 
 describe('playback details', () => {
-  const rec = recordRun({ setup: SETUP, cars: [hatchCar()], sources: [new ScriptedDriver(5)], maxSeconds: 20, keyframeEverySeconds: 2, adapter: vehicleCarAdapter });
+  const rec = recordRun({ setup: SETUP, cars: [hatchCar()], sources: [new ScriptedDriver(5)], maxSeconds: 20, keyframeEverySeconds: 2, checksumEveryTicks: 250, adapter: vehicleCarAdapter });
   const data = decodeReplay(rec.bytes);
 
   it('seeking (backwards and forwards, between keyframes) lands on the recorded state', () => {
