@@ -121,7 +121,6 @@ export function runCrashTest(car1: CrashCar, car2: CrashCar | null, opts: CrashT
   let peak = 0;
   let yielded = false;
   let nextSample = t + sampleEvery;
-  let F = 0;
   const solveF = (B: number): number => {
     const xcSum = e1.xc + (e2 ? e2.xc : 0);
     if (B <= xcSum) return 0;
@@ -136,7 +135,7 @@ export function runCrashTest(car1: CrashCar, car2: CrashCar | null, opts: CrashT
     return 0.5 * (lo + hi);
   };
   for (let i = 0; i < 5_000_000; i++) {
-    F = solveF(s - e1.xb - (e2 ? e2.xb : 0));
+    const F = solveF(s - e1.xb - (e2 ? e2.xb : 0));
     if (F > peak) peak = F;
     // plastic crush follows the force (no recovery)
     const c1 = Math.max(e1.xc, (F - e1.F0) / e1.kc);

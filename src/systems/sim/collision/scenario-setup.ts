@@ -32,7 +32,7 @@ export function setupScenarioCollisions(
         cgHeightM: c.cg_height_m, clearanceM: c.clearance_m, method: c.method,
       });
     } catch (e) {
-      throw new Error(`bodies[${i}].collider: ${(e as Error).message}`);
+      throw new Error(`bodies[${i}].collider: ${(e as Error).message}`, { cause: e });
     }
   });
   s.obstacles.forEach((o, i) => {
@@ -41,7 +41,7 @@ export function setupScenarioCollisions(
       if (o.kind === 'box') rt.scene.add({ ...o, id, rot_y_rad: (o.rot_y_deg * Math.PI) / 180 });
       else rt.scene.add({ ...o, id });
     } catch (e) {
-      throw new Error(`obstacles[${i}]: ${(e as Error).message}`);
+      throw new Error(`obstacles[${i}]: ${(e as Error).message}`, { cause: e });
     }
   });
   if (s.props.length > 0) {
