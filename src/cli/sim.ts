@@ -1,5 +1,6 @@
 /**
  * Headless scenario runner: `npm run sim -- <scenario.toml> [--trace out.csv] [--json]`.
+ * AI autopilot on a stage: `npm run sim -- --stage <id> --car <id|file> --ai` (src/cli/sim-ai.ts).
  * Prints a JSON summary (ticks, sim/wall seconds, realtime factor, state hash, final state, events).
  * Exit code 2 on a bad scenario file, with one clear line per problem.
  */
@@ -10,6 +11,7 @@ import { performance } from 'node:perf_hooks';
 import { parseScenario } from '../content/scenario-schema';
 import { ContentError } from '../content/errors';
 import { buildScenario, resolveTraceField, runScenario, type ScenarioRun } from '../ecs/scenario';
+import { mainAi } from './sim-ai';
 
 function usage(): never {
   console.error('usage: npm run sim -- <scenario.toml> [--trace out.csv] [--json]');
@@ -17,6 +19,7 @@ function usage(): never {
 }
 
 export function main(argv: string[]): number {
+  if (argv.includes('--ai') || argv.includes('--stage')) return mainAi(argv); // AI autopilot on a stage (issue 8)
   const file = argv.find((a) => !a.startsWith('--') && argv[argv.indexOf(a) - 1] !== '--trace');
   if (!file) usage();
   const traceIdx = argv.indexOf('--trace');
