@@ -15,8 +15,17 @@ export interface CarEntry {
 let store: CustomCars | null = null;
 let customCache: CustomCarRecord[] = [];
 
-/** Text of a car file by name (for `extends`): built-in first, then custom (`custom-x.toml`). */
+/** Newer texts of built-in files seen by the dev live reload (file name → text). */
+const diskTexts = new Map<string, string>();
+
+export function setDiskText(file: string, text: string): void {
+  diskTexts.set(file, text);
+}
+
+/** Text of a car file by name (for `extends`): built-in (as last seen on disk) first, then custom (`custom-x.toml`). */
 export function readAnyCar(name: string): string {
+  const disk = diskTexts.get(name) ?? diskTexts.get(`${name}.toml`);
+  if (disk !== undefined) return disk;
   try {
     return readBuiltin(name);
   } catch (e) {

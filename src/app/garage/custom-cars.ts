@@ -8,7 +8,8 @@
  * The database is "bitrally-garage" (separate from the game's "bitrally" so schema versions do not clash).
  * Without IndexedDB (private mode, Node tests) the store lives in memory for the session.
  */
-import { openDB, type IDBPDatabase } from 'idb';
+import type { IDBPDatabase } from 'idb';
+import { openGarageDb } from './db';
 import type { CarConfig } from '../../content/car-schema';
 import { checkCarDraft, type DraftProblem, type ReadExtends } from './car-draft';
 import { applyEdit, findValue, scanToml, setValueEdit } from './toml-spans';
@@ -51,26 +52,14 @@ export class MemoryBackend implements CarRecordBackend {
   }
 }
 
-const DB_NAME = 'bitrally-garage';
 const STORE = 'cars';
 
 export class IdbBackend implements CarRecordBackend {
   private constructor(private readonly db: IDBPDatabase) {}
 
   static async open(): Promise<CarRecordBackend> {
-    if (typeof indexedDB === 'undefined') return new MemoryBackend();
-    try {
-      const db = await openDB(DB_NAME, 1, {
-        upgrade(d) {
-          if (!d.objectStoreNames.contains(STORE)) d.createObjectStore(STORE, { keyPath: 'id' });
-          if (!d.objectStoreNames.contains('runs')) d.createObjectStore('runs', { keyPath: 'id' });
-        },
-      });
-      return new IdbBackend(db);
-    } catch (e) {
-      console.warn(`garage: IndexedDB unavailable (${(e as Error).message}); custom cars kept for this session only`);
-      return new MemoryBackend();
-    }
+    const db = await openGarageDb();
+    return db ? new IdbBackend(db) : new MemoryBackend();
   }
   async getAll(): Promise<CustomCarRecord[]> {
     return (await this.db.getAll(STORE)) as CustomCarRecord[];

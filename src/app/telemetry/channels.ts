@@ -59,7 +59,7 @@ export class TelemetrySampler {
     private readonly surfaceMu: SurfaceMu = () => 1,
   ) {}
 
-  sample(world: SimWorld, distM: number, out: Float64Array): Float64Array {
+  sample(world: SimWorld, distM: number, out: Float64Array, time = world.time): Float64Array {
     const e = this.eid;
     const b = world.c.RigidBody;
     const c = world.c as unknown as Record<string, Record<string, ArrayLike<number>> | undefined>;
@@ -68,7 +68,7 @@ export class TelemetrySampler {
     const ctl = world.c.Controls;
     const vx = b.vx[e]!, vy = b.vy[e]!, vz = b.vz[e]!;
     out.fill(0);
-    out[CH.t] = world.time;
+    out[CH.t] = time;
     out[CH.dist] = distM;
     out[CH.speed] = Math.hypot(vx, vy, vz) * 3.6;
     out[CH.throttle] = ctl.throttle[e]!;
@@ -76,7 +76,7 @@ export class TelemetrySampler {
     out[CH.steer] = ctl.steer[e]!;
     // CG acceleration in the body frame, in g
     let accLeft = Number.NaN, accFwd = Number.NaN;
-    const dt = world.time - this.prevT;
+    const dt = time - this.prevT;
     if (dt > 0) {
       const ax = (vx - this.prevV[0]!) / dt, ay = (vy - this.prevV[1]!) / dt, az = (vz - this.prevV[2]!) / dt;
       accLeft = b.R0[e]! * ax + b.R3[e]! * ay + b.R6[e]! * az;
@@ -85,7 +85,7 @@ export class TelemetrySampler {
     this.prevV[0] = vx;
     this.prevV[1] = vy;
     this.prevV[2] = vz;
-    this.prevT = world.time;
+    this.prevT = time;
     const isCar = !!car && !!wheel && car['w0'] !== undefined && (car['w0'][e] ?? 0) !== (car['w1']?.[e] ?? 0);
     if (isCar) {
       out[CH.rpm] = car['omegaE']![e]! * RAD_S_TO_RPM;

@@ -1,0 +1,54 @@
+/**
+ * One call wires the tuning workflow (issue 9) into the app: the garage and analysis screens, the telemetry
+ * service (per-tick samples, run storage) with its live panel (key T toggles while driving), the dev live
+ * reload of car files, and the custom cars' cache. main.ts calls `installTuning(app, ui)` once.
+ */
+import { registerGarageScreen, type GarageHost } from './garage-screen';
+import { registerAnalysisScreen } from '../telemetry/analysis-screen';
+import { TelemetryService, type TelemetryHost } from '../telemetry/service';
+import { TelemetryPanel } from '../telemetry/live-panel';
+import { installCarLiveReload } from './live-reload';
+import { refreshCustom } from './car-sources';
+import { carOverride } from './live-car';
+import { BUILTIN_CARS } from '../../content/cars';
+import './garage.css';
+
+export interface TuningApp {
+  session: (GarageHost['session'] & TelemetryHost['session']) | null;
+}
+
+export interface Tuning {
+  telemetry: TelemetryService;
+  panel: TelemetryPanel;
+}
+
+export function installTuning(app: TuningApp, ui: HTMLElement): Tuning {
+  registerGarageScreen(app as GarageHost);
+  registerAnalysisScreen();
+  const telemetry = new TelemetryService(app as TelemetryHost);
+  const panel = new TelemetryPanel(ui, telemetry.ring);
+  installCarLiveReload(ui);
+  void refreshCustom();
+  let lastSession: unknown = null;
+  const loop = (now: number): void => {
+    const s = app.session;
+    if (s !== lastSession) {
+      lastSession = s;
+      // the car text the run is driven with, kept with its telemetry
+      const id = s?.car.info.id;
+      telemetry.carText = id ? (carOverride(id)?.text ?? BUILTIN_CARS.find((b) => b.id === id)?.text ?? null) : null;
+      if (!s) panel.setVisible(false);
+    }
+    telemetry.poll();
+    panel.frame(now);
+    requestAnimationFrame(loop);
+  };
+  requestAnimationFrame(loop);
+  window.addEventListener('keydown', (e) => {
+    if (e.code !== 'KeyT' || e.repeat || !app.session) return;
+    const t = e.target as HTMLElement | null;
+    if (t && (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.isContentEditable)) return;
+    panel.toggle();
+  });
+  return { telemetry, panel };
+}
