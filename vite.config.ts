@@ -1,9 +1,12 @@
 import { defineConfig } from 'vite';
+import { carHmr } from './vite/plugins/car-hmr';
 
 // Havok ships its wasm beside the ES module; excluding it from dependency pre-bundling lets Vite serve the
 // wasm file as an asset instead of inlining a broken path.
 export default defineConfig({
   base: './',
+  // dev only: car file edits swap the car in the running game (issue 9, docs/tuning.md)
+  plugins: [carHmr()],
   optimizeDeps: { exclude: ['@babylonjs/havok'] },
   build: { target: 'es2022', chunkSizeWarningLimit: 8000, sourcemap: false },
   server: { host: '127.0.0.1', port: 5173 },

@@ -11,6 +11,7 @@ import { BestTimes } from './storage';
 import { ScreenManager } from './screens';
 import { GameSession } from './game';
 import { registerAllScreens, type AppContext } from './menus';
+import { installTuning } from './garage/install';
 
 declare global {
   interface Window {
@@ -74,6 +75,7 @@ const app: AppContext = {
   },
 };
 registerAllScreens(app);
+installTuning(app, ui); // garage, telemetry panel (T), run analysis, dev car live reload (issue 9)
 
 // audio needs a user gesture
 const startAudio = (): void => audio.start();
