@@ -67,7 +67,7 @@ export function identifyBumper(mass: number, xmax = BUMPER_DEAD_LENGTH, zeta = 1
     const mid = 0.5 * (lo + hi);
     const kb = Math.exp(mid);
     const { Cb, gamma } = bumperFromKb(mass, kb, xmax, zeta);
-    const r = simulateBumper(mass, kb, Cb, gamma, MPH5, 2e-5);
+    const r = simulateBumper(mass, kb, Cb, gamma, MPH5, 1e-4);
     if (r.xmax > xmax) lo = mid;
     else hi = mid;
     if (Math.abs(r.xmax - xmax) < 1e-5) break;
@@ -156,12 +156,11 @@ export function absorbEnergy(dE: number, a: CrushEnd, b: CrushEnd | null, added:
   added[0] = 0;
   added[1] = 0;
   if (!(dE > 0)) return 0;
-  const total = (F: number): number => endEnergy(a, F) + (b ? endEnergy(b, F) : 0);
   let lo = 0, hi = Math.max(a.F0, b?.F0 ?? 0) * 2;
-  while (total(hi) < dE) hi *= 2;
+  while (endEnergy(a, hi) + (b ? endEnergy(b, hi) : 0) < dE) hi *= 2;
   for (let i = 0; i < 200 && hi - lo > 1e-9 * hi; i++) {
     const mid = 0.5 * (lo + hi);
-    if (total(mid) < dE) lo = mid;
+    if (endEnergy(a, mid) + (b ? endEnergy(b, mid) : 0) < dE) lo = mid;
     else hi = mid;
   }
   const F = hi;

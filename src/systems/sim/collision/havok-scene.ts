@@ -146,6 +146,12 @@ export class HavokScene {
     this.hp.HP_Body_ApplyImpulse(this.props[i]!, at, j);
   }
 
+  /** False while Havok has the prop asleep (at rest). */
+  isActive(i: number): boolean {
+    const r = this.hp.HP_Body_GetActivationState(this.props[i]!);
+    return r[1] === this.hp.ActivationState.ACTIVE;
+  }
+
   readProp(i: number, out: HavokPropState): HavokPropState {
     const hp = this.hp, b = this.props[i]!;
     const [pos, q] = this.ok(hp.HP_Body_GetQTransform(b), 'HP_Body_GetQTransform');

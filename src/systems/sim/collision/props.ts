@@ -85,9 +85,19 @@ export function spawnProp(world: SimWorld, kind: PropKind, x: number, y: number,
   return eid;
 }
 
-function mirrorOne(world: SimWorld, props: HavokProps, i: number): void {
+function mirrorOne(world: SimWorld, props: HavokProps, i: number, skipSleeping = false): void {
   const eid = props.eids[i]!;
   const P = world.c.Prop;
+  // A sleeping Havok body does not move: its mirrored state is already current (one cheap call instead of three).
+  if (skipSleeping && !props.scene.isActive(i)) {
+    if (P.vx[eid] !== 0 || P.vy[eid] !== 0 || P.vz[eid] !== 0 || P.wx[eid] !== 0 || P.wy[eid] !== 0 || P.wz[eid] !== 0) {
+      props.scene.readProp(i, st);
+      [P.px[eid], P.py[eid], P.pz[eid]] = st.p;
+      [P.qw[eid], P.qx[eid], P.qy[eid], P.qz[eid]] = st.q;
+      P.vx[eid] = P.vy[eid] = P.vz[eid] = P.wx[eid] = P.wy[eid] = P.wz[eid] = 0;
+    }
+    return;
+  }
   props.scene.readProp(i, st);
   [P.px[eid], P.py[eid], P.pz[eid]] = st.p;
   [P.qw[eid], P.qx[eid], P.qy[eid], P.qz[eid]] = st.q;
@@ -96,7 +106,7 @@ function mirrorOne(world: SimWorld, props: HavokProps, i: number): void {
 }
 
 function mirror(world: SimWorld, props: HavokProps): void {
-  for (let i = 0; i < props.eids.length; i++) mirrorOne(world, props, i);
+  for (let i = 0; i < props.eids.length; i++) mirrorOne(world, props, i, true);
 }
 
 /** Centre of mass of a prop: origin + R(q)·(0, h/2, 0). */
@@ -152,6 +162,9 @@ function carPropContacts(world: SimWorld, props: HavokProps): void {
     const yLo = ground + c.clearance[car]!, yHi = ground + c.height[car]!;
     for (let i = 0; i < props.eids.length; i++) {
       const pe = props.eids[i]!;
+      // cheap reject on the prop's base position (its centre of mass is within its height of it)
+      const reach = R + P.height[pe]! + 2 * P.radius[pe]! + (Math.abs(b.vx[car]!) + Math.abs(b.vz[car]!) + Math.abs(P.vx[pe]!) + Math.abs(P.vz[pe]!)) * dt;
+      if (Math.abs(P.px[pe]! - pose0.cx) > reach || Math.abs(P.pz[pe]! - pose0.cz) > reach) continue;
       propCom(world, pe, com);
       const rad = P.radius[pe]! * (PROP_SPECS[PROP_KINDS[P.kind[pe]!]!].shape === 'box' ? Math.SQRT2 : 1);
       const half = Math.max(0.5 * P.height[pe]!, rad);

@@ -226,18 +226,21 @@ function carCarContacts(world: SimWorld, rt: CollisionRuntime, cars: readonly nu
 
 function pairContact(world: SimWorld, rt: CollisionRuntime, ea: number, eb: number): void {
   const b = world.c.RigidBody, c = world.c.CarCollider;
-  if (!poseOf(world, ea, poseA) || !poseOf(world, eb, poseB)) return;
   const dt = world.dt;
+  // bounding circles (Wu §4.4.1), widened by the relative travel over the tick: cheap reject first
+  const Ra = Math.hypot(Math.max(c.front[ea]!, c.rear[ea]!), c.halfWidth[ea]!);
+  const Rb = Math.hypot(Math.max(c.front[eb]!, c.rear[eb]!), c.halfWidth[eb]!);
+  const rvx = b.vx[ea]! - b.vx[eb]!, rvz = b.vz[ea]! - b.vz[eb]!;
+  const rel = Math.sqrt(rvx * rvx + rvz * rvz) * dt;
+  const spin = (Math.abs(b.wy[ea]!) * Ra + Math.abs(b.wy[eb]!) * Rb) * dt;
+  const dx = b.px[ea]! - b.px[eb]!, dz = b.pz[ea]! - b.pz[eb]!;
+  const reach = Ra + Rb + rel + spin;
+  if (dx * dx + dz * dz > reach * reach) return;
   // vertical overlap of the body boxes
   const ga = b.py[ea]! - c.cgHeight[ea]!, gb = b.py[eb]! - c.cgHeight[eb]!;
   if (ga + c.clearance[ea]! >= gb + c.height[eb]! || gb + c.clearance[eb]! >= ga + c.height[ea]!) return;
-  // bounding circles (Wu §4.4.1), widened by the relative travel over the tick
-  const rvx = b.vx[ea]! - b.vx[eb]!, rvz = b.vz[ea]! - b.vz[eb]!;
-  const Ra = boundingRadius(poseA), Rb = boundingRadius(poseB);
-  const rel = Math.hypot(rvx, rvz) * dt;
-  const dist = Math.hypot(poseA.cx - poseB.cx, poseA.cz - poseB.cz);
-  if (dist > Ra + Rb + rel + (Math.abs(b.wy[ea]!) * Ra + Math.abs(b.wy[eb]!) * Rb) * dt) return;
-  const N = subSteps(rel + (Math.abs(b.wy[ea]!) * Ra + Math.abs(b.wy[eb]!) * Rb) * dt, rt.sweepStep);
+  if (!poseOf(world, ea, poseA) || !poseOf(world, eb, poseB)) return;
+  const N = subSteps(rel + spin, rt.sweepStep);
   let found = false;
   for (let k = 0; k <= N; k++) {
     const t = (k / N) * dt;

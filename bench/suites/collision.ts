@@ -1,0 +1,101 @@
+/**
+ * Collision detection + response cost per tick (passes 6–7): 32 cars in a tight pack (4 × 8, 5 m apart,
+ * random headings, speeds and yaw rates) among 5,000 static colliders (walls, boxes, cylinders), and the same
+ * pack with no scene; plus the Havok props pass with 50 props, and one time-resolved 1D crash test.
+ * The world is advanced with the whole pipeline; only `collisionPass` (or `propsPass`) is timed.
+ */
+import { createSimWorld } from '../../src/ecs/world';
+import { spawnBody } from '../../src/ecs/prefabs';
+import { runTick } from '../../src/ecs/pipeline';
+import { collisionPass, propsPass } from '../../src/systems/sim/collision/system';
+import { attachCarCollider } from '../../src/systems/sim/collision/car-collider';
+import { collisionRuntime } from '../../src/systems/sim/collision/runtime';
+import { identifyCrush } from '../../src/systems/sim/collision/crush';
+import { runCrashTest } from '../../src/systems/sim/collision/crash-test';
+import { loadHavokNode } from '../../src/systems/sim/collision/havok-node';
+import { enableHavokProps, spawnProp } from '../../src/systems/sim/collision/props';
+import { PROP_KINDS } from '../../src/systems/sim/collision/havok-scene';
+import type { SimWorld } from '../../src/ecs/world';
+import type { BenchResult, BenchSuite } from '../types';
+
+export function pack(seed: number, statics: number): SimWorld {
+  const world = createSimWorld({ dt: 1 / 500, gravity: 0, seed, capacity: 4096 });
+  const rng = world.rng;
+  const scene = collisionRuntime(world).scene;
+  // static colliders over a 600 m × 600 m square centred on the pack, kept out of the pack's own 40 m × 40 m
+  for (let i = 0; i < statics; i++) {
+    let x = 0, z = 0;
+    do {
+      x = (rng.next() - 0.5) * 600;
+      z = (rng.next() - 0.5) * 600;
+    } while (Math.abs(x - 8) < 20 && Math.abs(z - 18) < 20);
+    const k = i % 3;
+    if (k === 0) scene.add({ kind: 'cylinder', center: [x, z], radius: 0.2 + rng.next(), height_m: 5 });
+    else if (k === 1) scene.add({ kind: 'box', center: [x, z], half_extents: [0.5 + rng.next() * 2, 0.3 + rng.next()], rot_y_rad: rng.next() * 6.28, height_m: 2 });
+    else scene.add({ kind: 'wall', a: [x, z], b: [x + (rng.next() - 0.5) * 8, z + (rng.next() - 0.5) * 8], height_m: 1 });
+  }
+  // a ring of walls around the pack so cars keep hitting scenery
+  scene.add({ kind: 'wall', a: [-12, -2], b: [28, -2], height_m: 1 });
+  scene.add({ kind: 'wall', a: [28, -2], b: [28, 38], height_m: 1 });
+  scene.add({ kind: 'wall', a: [28, 38], b: [-12, 38], height_m: 1 });
+  scene.add({ kind: 'wall', a: [-12, 38], b: [-12, -2], height_m: 1 });
+  for (let i = 0; i < 32; i++) {
+    const ang = rng.next() * 2 * Math.PI;
+    const eid = spawnBody(world, {
+      mass: 1200 + 400 * rng.next(), inertia: [2400, 2600, 550],
+      position: [(i % 4) * 5, 0.5, Math.floor(i / 4) * 5], orientation: [Math.cos(ang / 2), 0, Math.sin(ang / 2), 0],
+      velocity: [(rng.next() - 0.5) * 20, 0, (rng.next() - 0.5) * 20], angularVelocity: [0, (rng.next() - 0.5), 0], gravity: false,
+    });
+    attachCarCollider(world, eid, { cgToFrontM: 2, cgToRearM: 2.1, widthM: 1.8, heightM: 1.4, cgHeightM: 0.5 });
+  }
+  return world;
+}
+
+export function timePass(world: SimWorld, pass: (w: SimWorld) => void, ticks: number): { us: number; events: number } {
+  let ms = 0;
+  let events = 0;
+  for (let i = 0; i < ticks; i++) {
+    // one ordinary tick minus the timed pass, then the timed pass on the new state
+    runTick(world);
+    events += world.events.length;
+    world.events.length = 0;
+    const t0 = performance.now();
+    pass(world);
+    ms += performance.now() - t0;
+    events += world.events.length;
+    world.events.length = 0;
+  }
+  return { us: (ms * 1000) / ticks, events };
+}
+
+export const suite: BenchSuite = {
+  name: 'collision',
+  async run({ quick }) {
+    const out: BenchResult[] = [];
+    const ticks = quick ? 500 : 5000;
+    for (const statics of [5000, 0]) {
+      const w = pack(11, statics);
+      timePass(w, collisionPass, 200); // warm up
+      const r = timePass(w, collisionPass, ticks);
+      out.push({
+        suite: 'collision', name: `detection + response, 32-car pack, ${statics} static colliders`, value: r.us, unit: 'µs/tick',
+        target: 1000, lowerIsBetter: true,
+        note: `${r.events} collision events in ${ticks} ticks; target: < 0.5 of a 2 ms tick`,
+      });
+    }
+    const hp = await loadHavokNode();
+    const w = pack(12, 0);
+    w.gravity.y = -9.81;
+    enableHavokProps(w, hp, 0);
+    for (let i = 0; i < 50; i++) spawnProp(w, PROP_KINDS[i % 4]!, -8 + (i % 10) * 3.5, 0, -1 + Math.floor(i / 10) * 9);
+    timePass(w, propsPass, 100);
+    const pr = timePass(w, propsPass, quick ? 300 : 2000);
+    out.push({ suite: 'collision', name: 'Havok props pass, 50 props + 32 cars', value: pr.us, unit: 'µs/tick', note: `${pr.events} prop events` });
+    const p = identifyCrush(1400);
+    const t0 = performance.now();
+    const n = quick ? 3 : 20;
+    for (let i = 0; i < n; i++) runCrashTest({ mass: 1400, v0: 20, bumper: p.bumper, kc: p.kcF }, { mass: 1400, v0: 0, bumper: p.bumper, kc: p.kcR }, { gap: 0.5 });
+    out.push({ suite: 'collision', name: '1D crash test, two cars at 20 m/s (10 µs step)', value: (performance.now() - t0) / n, unit: 'ms/run' });
+    return out;
+  },
+};
