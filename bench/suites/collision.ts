@@ -24,11 +24,11 @@ export function pack(seed: number, statics: number): SimWorld {
   const scene = collisionRuntime(world).scene;
   // static colliders over a 600 m × 600 m square centred on the pack, kept out of the pack's own 40 m × 40 m
   for (let i = 0; i < statics; i++) {
-    let x = 0, z = 0;
-    do {
+    let x = (rng.next() - 0.5) * 600, z = (rng.next() - 0.5) * 600;
+    while (Math.abs(x - 8) < 20 && Math.abs(z - 18) < 20) {
       x = (rng.next() - 0.5) * 600;
       z = (rng.next() - 0.5) * 600;
-    } while (Math.abs(x - 8) < 20 && Math.abs(z - 18) < 20);
+    }
     const k = i % 3;
     if (k === 0) scene.add({ kind: 'cylinder', center: [x, z], radius: 0.2 + rng.next(), height_m: 5 });
     else if (k === 1) scene.add({ kind: 'box', center: [x, z], half_extents: [0.5 + rng.next() * 2, 0.3 + rng.next()], rot_y_rad: rng.next() * 6.28, height_m: 2 });
