@@ -10,6 +10,7 @@ import { spawnCar } from '../ecs/prefab-car';
 import { createSimWorld, type SimWorld } from '../ecs/world';
 import { updateDerived } from '../systems/sim/rigid-body';
 import { loadCarConfig } from '../content/car-schema';
+import { attachCarColliderFromConfig } from '../systems/sim/collision/car-collider';
 import type { CarConfig } from '../content/car-schema';
 import type { ReplayCar, ReplayPose } from './format';
 import { setDefaultCarAdapter, type CarAdapter } from './run-world';
@@ -45,6 +46,8 @@ export const vehicleCarAdapter: CarAdapter = {
   spawn(world, car) {
     const cfg = carConfigFromReplay(car);
     const eid = spawnCar(world, cfg, { x: car.pose.x, z: car.pose.z, heading: car.pose.heading });
+    // the game's cars carry a collider (crush, damage): same entity content in every world built from a replay
+    attachCarColliderFromConfig(world, eid, cfg);
     let m = configs.get(world);
     if (!m) configs.set(world, (m = new Map()));
     m.set(eid, cfg);
@@ -68,6 +71,7 @@ export const vehicleCarAdapter: CarAdapter = {
     const dst = world.c as unknown as Stores;
     for (const [name, spec] of Object.entries(componentSpecs)) {
       if (name === 'Controls') continue; // the driver's inputs stay
+      if (name === 'CarCollider' || name === 'Damage') continue; // recovery does not repair the car
       for (const [from, to] of map) {
         if (!hasComponent(scratch, from, src[name]!) || !hasComponent(world, to, dst[name]!)) continue;
         for (const f of spec.state) {
@@ -82,3 +86,13 @@ export const vehicleCarAdapter: CarAdapter = {
 };
 
 setDefaultCarAdapter(vehicleCarAdapter);
+
+/** The config a car entity was spawned with by `vehicleCarAdapter` (viewers, ghosts), or undefined. */
+export function carConfigOf(world: SimWorld, eid: number): CarConfig | undefined {
+  return configs.get(world)?.get(eid);
+}
+
+/** A header car for a car file: its full text and the texts of every file it extends, embedded. */
+export function replayCarFromText(o: { id: string; main: string; text: string; read: (name: string) => string; pose: ReplayPose; role?: 'player' | 'ai' }): ReplayCar {
+  return { id: o.id, role: o.role ?? 'player', main: o.main, files: embedCarFiles(o.main, o.text, o.read), pose: { ...o.pose } };
+}
