@@ -4,15 +4,18 @@
  * issue's CarCollider (residual crush per end drives the damage indicator and the dents).
  */
 import type { SimWorld } from '../ecs/world';
-import { spawnCar } from '../ecs/prefab-car';
-import { BUILTIN_CARS, loadBuiltinCar } from '../content/cars';
+import { BUILTIN_CARS, loadBuiltinCar, readBuiltin } from '../content/cars';
 import type { CarConfig } from '../content/car-schema';
+import { carOverride } from './garage/live-car';
+import { customCarConfig, drivableCustomIds } from './garage/car-sources';
 import { emptyTelemetry as emptyCarTelemetry, readCarTelemetry, type CarTelemetry } from '../systems/sim/vehicle/telemetry';
 import { attachCarColliderFromConfig } from '../systems/sim/collision/car-collider';
-import { updateDerived } from '../systems/sim/rigid-body';
 import { SURFACE_IDS } from '../../terrain/surface';
 import type { CarInfo, CarTelemetryView, DrivableCar, Pose } from './car-link';
 import type { CarShape } from '../systems/view/car-view';
+import { carConfigOf, replayCarFromText, vehicleCarAdapter } from '../replay/cars';
+import type { CarAdapter } from '../replay/run-world';
+import type { ReplayCar } from '../replay/format';
 
 const COLORS: [number, number, number][] = [
   [0.08, 0.28, 0.85],
@@ -23,6 +26,9 @@ const COLORS: [number, number, number][] = [
 
 const configs = new Map<string, CarConfig>();
 function config(id: string): CarConfig {
+  // issue 9: the garage's "apply" / dev live reload, and custom cars (src/app/garage)
+  const tuned = carOverride(id)?.config ?? customCarConfig(id);
+  if (tuned) return tuned;
   let c = configs.get(id);
   if (!c) {
     c = loadBuiltinCar(id);
@@ -34,11 +40,11 @@ function config(id: string): CarConfig {
 const RAD_TO_RPM = 30 / Math.PI;
 
 export function CARS(): CarInfo[] {
-  return BUILTIN_CARS.map((b, i) => {
-    const c = config(b.id);
+  return [...BUILTIN_CARS.map((b) => b.id), ...drivableCustomIds()].map((id, i) => {
+    const c = config(id);
     const kw = Math.max(...c.engine.curveOmega.map((w, k) => (w * c.engine.curveTorque[k]!) / 1000));
     return {
-      id: b.id,
+      id,
       name: c.name,
       color: COLORS[i % COLORS.length]!,
       stats: [
@@ -67,43 +73,56 @@ function shapeOf(c: CarConfig, color: [number, number, number]): CarShape {
   };
 }
 
-export function carFactory(id: string): (world: SimWorld, pose: Pose) => DrivableCar {
+/** Everything the game needs to put one car into a run: its replay header entry and its drivable view. */
+export interface CarChoice {
+  info: CarInfo;
+  cfg: CarConfig;
+  /** The header car of a replay (the car file text embedded, so a recording replays this exact car). */
+  replayCar(pose: Pose): ReplayCar;
+  /** The drivable wrapper for a car entity the adapter spawned. */
+  wrap(world: SimWorld, eid: number): DrivableCar;
+}
+
+/**
+ * The game's car adapter for `buildRunWorld`: the replay vehicle adapter (spawn from the embedded car text)
+ * plus the collision issue's CarCollider from the same config (crush, scenery impacts).
+ */
+export const gameCarAdapter: CarAdapter = {
+  spawn(world, car) {
+    const eid = vehicleCarAdapter.spawn(world, car);
+    attachCarColliderFromConfig(world, eid, carConfigOf(world, eid)!);
+    return eid;
+  },
+  place: (world, eid, pose) => vehicleCarAdapter.place(world, eid, pose),
+};
+
+export function carChoice(id: string): CarChoice {
   const infos = CARS();
   const info = infos.find((c) => c.id === id) ?? infos[0]!;
   const cfg = config(info.id);
-  return (world, pose) => {
-    const eid = spawnCar(world, cfg, { x: pose.x, z: pose.z, heading: pose.heading });
-    attachCarColliderFromConfig(world, eid, cfg);
-    const shape = shapeOf(cfg, info.color);
-    const tele: CarTelemetry = emptyCarTelemetry();
-    const redline = cfg.engine.redline * RAD_TO_RPM;
-    const limiter = cfg.engine.limiter * RAD_TO_RPM;
-    const staticTravel = cfg.wheels.map((w) => w.staticTravel);
-    const counts = new Array<number>(SURFACE_IDS.length).fill(0);
-    return {
-      eid,
-      info,
-      shape,
-      place: (w, p) => {
-        // respawn at rest on the road: rebuild the body state with spawnCar's own placement logic on a
-        // scratch car would duplicate entities, so move this one: position on the ground, zero momenta
-        const b = w.c.RigidBody;
-        const gy = w.ground;
-        const gs = { h: 0, nx: 0, ny: 1, nz: 0, surface: 0 };
-        gy.sample(p.x, p.z, gs);
-        const cgAboveGround = Math.max(...cfg.wheels.map((wh) => -(wh.position[1] - (wh.front ? cfg.tires.front.radius : cfg.tires.rear.radius)) ));
-        b.px[eid] = p.x;
-        b.py[eid] = gs.h + cgAboveGround + 0.05;
-        b.pz[eid] = p.z;
-        b.qw[eid] = Math.cos(p.heading / 2);
-        b.qx[eid] = 0;
-        b.qy[eid] = Math.sin(p.heading / 2);
-        b.qz[eid] = 0;
-        b.Px[eid] = b.Py[eid] = b.Pz[eid] = 0;
-        b.Lx[eid] = b.Ly[eid] = b.Lz[eid] = 0;
-        updateDerived(w, eid);
-      },
-      readTelemetry: (w: SimWorld, out: CarTelemetryView) => {
+  const builtin = BUILTIN_CARS.find((b) => b.id === info.id)!;
+  return {
+    info,
+    cfg,
+    replayCar: (pose) => replayCarFromText({ id: info.id, main: builtin.file, text: builtin.text, read: readBuiltin, pose: { x: pose.x, y: pose.y, z: pose.z, heading: pose.heading } }),
+    wrap: (world, eid) => drivable(world, eid, info, cfg),
+  };
+}
+
+function drivable(_world: SimWorld, eid: number, info: CarInfo, cfg: CarConfig): DrivableCar {
+  const shape = shapeOf(cfg, info.color);
+  const tele: CarTelemetry = emptyCarTelemetry();
+  const redline = cfg.engine.redline * RAD_TO_RPM;
+  const limiter = cfg.engine.limiter * RAD_TO_RPM;
+  const staticTravel = cfg.wheels.map((w) => w.staticTravel);
+  const counts = new Array<number>(SURFACE_IDS.length).fill(0);
+  return {
+    eid,
+    info,
+    shape,
+    // a placed car is exactly a freshly spawned car at that pose (the replay adapter's place), crush kept
+    place: (w, p) => gameCarAdapter.place(w, eid, { x: p.x, y: p.y, z: p.z, heading: p.heading }),
+    readTelemetry: (w: SimWorld, out: CarTelemetryView) => {
         readCarTelemetry(w, eid, tele);
         out.speedMS = tele.speedMs;
         out.rpm = tele.rpm;
@@ -142,6 +161,5 @@ export function carFactory(id: string): (world: SimWorld, pose: Pose) => Drivabl
         out.damage[2] = k(Math.max(r, l));
         out.damage[3] = k(Math.max(r, rt));
       },
-    };
   };
 }

@@ -58,3 +58,21 @@ export function cachedCustomCars(): readonly CustomCarRecord[] {
 export function builtinEntries(): CarEntry[] {
   return BUILTIN_CARS.map((b) => ({ id: b.id, name: b.id, kind: 'builtin' as const, file: b.file }));
 }
+
+const drivableMemo = new Map<string, { text: string; config: import('../../content/car-schema').CarConfig | null }>();
+
+/** Drivable config of a custom car from the cache (validated once per text), or undefined. */
+export function customCarConfig(id: string): import('../../content/car-schema').CarConfig | undefined {
+  const r = customCache.find((x) => x.id === id);
+  if (!r || r.text === null) return undefined;
+  const m = drivableMemo.get(id);
+  if (m && m.text === r.text) return m.config ?? undefined;
+  const config = store?.drivableConfig(r) ?? null;
+  drivableMemo.set(id, { text: r.text, config });
+  return config ?? undefined;
+}
+
+/** Ids of the custom cars that can be driven (valid text), for the game's car list. */
+export function drivableCustomIds(): string[] {
+  return customCache.filter((r) => r.text !== null && customCarConfig(r.id)).map((r) => r.id);
+}
