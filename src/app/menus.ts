@@ -42,10 +42,10 @@ export function registerAllScreens(app: AppContext): void {
   registerScreen('title', (ctx) => {
     const el = html(`<h1>BITRALLY</h1><div class="sub">gravel · tarmac · snow — a rally game on a real vehicle simulation</div>
       <button class="item default" data-go="stages">Drive a stage</button>
-      <button class="item" data-go="garage">Garage</button>
-      <button class="item" data-go="analysis">Run analysis</button>
       <button class="item" data-go="settings">Settings</button>
       <button class="item" data-go="controls">Controls</button>
+      <button class="item" data-go="garage">Garage</button>
+      <button class="item" data-go="analysis">Run analysis</button>
       <div class="hint">Gamepad: D-pad / stick + A · Keyboard: arrows + Enter</div>`);
     el.querySelectorAll<HTMLElement>('[data-go]').forEach((b) => (b.onclick = () => ctx.show(b.dataset.go!, { from: 'title' })));
     return { el };
@@ -164,8 +164,8 @@ export function registerAllScreens(app: AppContext): void {
     const el = html(`<h2>Paused</h2>${reason}
       <button class="item default" data-a="resume">Resume</button>
       <button class="item" data-a="restart">Restart stage</button>
-      <button class="item" data-a="garage">Garage (tune this car)</button>
       <button class="item" data-a="settings">Settings</button>
+      <button class="item" data-a="garage">Garage (tune this car)</button>
       <button class="item" data-a="quit">Quit to menu</button>
       <div class="hint">Free camera: stick · Start / B: resume</div>`, 'screen overlay');
     const act = (a: string): void => {
