@@ -36,6 +36,8 @@ export function driverVehicleFromConfig(cfg: CarConfig): DriverVehicle {
     drivenWeightFraction: driven,
     brakeDecelMS2: brake,
     topSpeedMS: Math.min(vDrag, vGear),
+    dragAreaM2: b.dragCoefficient * b.frontalAreaM2,
+    rollingResistance: cfg.tires.rear.rollingResistance,
   };
 }
 

@@ -38,6 +38,9 @@ export interface DriverVehicle {
   /** Deceleration the brakes give at full pedal on high grip, m/s² (≈ μ g on tarmac for most cars). */
   brakeDecelMS2: number;
   topSpeedMS: number;
+  /** Drag coefficient × frontal area, m², and the rolling-resistance coefficient. */
+  dragAreaM2: number;
+  rollingResistance: number;
 }
 
 /** Per-driver character. Both in [0, 1]. */
@@ -79,7 +82,7 @@ export function driverGains(p: DriverParams): DriverGains {
     cDSteer: 0.04 + 0.06 * a,
     cDThrottle: 0.02,
     aMeanOfMuG: 0.55 + 0.4 * a,
-    gripUse: 0.62 + 0.25 * s + 0.05 * a,
+    gripUse: 0.55 + 0.25 * s + 0.05 * a,
     brakeUse: 0.55 + 0.2 * s + 0.1 * a,
     brakeThreshold: 0.12,
     holdDistM: 8,
@@ -135,6 +138,12 @@ export class AiDriver implements InputSource {
   private dDeltaP = 0;
   private prevAr = 0;
   private kInt = 0;
+  private thrInt = 0;
+  /** Felt grip relative to the planned μ (adapts down in understeer, recovers slowly), in [0.5, 1]. */
+  gripScale = 1;
+  private aMeas = 0;
+  private prevU = 0;
+  private firstAcc = true;
   private dAr = 0;
   private firstTick = true;
   private stuckS = 0;
@@ -161,6 +170,8 @@ export class AiDriver implements InputSource {
     this.mode = 'drive';
     this.modeS = 0;
     this.kInt = 0;
+    this.thrInt = 0;
+    this.firstAcc = true;
   }
 
   next(world: SimWorld, eid: number): QuantizedInput {
@@ -201,6 +212,7 @@ export class AiDriver implements InputSource {
     // ---------------------------------------------------------------- recovery state machine
     this.modeS += dt;
     const gear = world.c.Car ? world.c.Car.gear[eid]! : 1;
+    const shiftTarget = world.c.Car ? world.c.Car.shiftTarget[eid]! : gear;
     const wrongWay = Math.abs(headingErr) > 1.9; // > ~110°: facing back down the road
     if (this.mode === 'drive' || this.mode === 'slide') {
       if (wrongWay && speed < 4) this.setMode('reverse');
@@ -231,21 +243,19 @@ export class AiDriver implements InputSource {
     if (this.mode === 'reverse') {
       // steer opposite to the needed turn while backing up (three-point turn), throttle gently
       if (gear >= 0) {
-        // request reverse: edge-triggered, press every other tick while stopped
-        this.pressToggle = !this.pressToggle;
+        // request reverse: one edge-triggered press per completed shift (a press during a shift restarts it)
         out.brake = speed > 0.5 ? 1 : 0;
-        out.shiftDown = this.pressToggle && speed < 0.5;
+        out.shiftDown = this.pressEdge(world, eid, speed < 0.5 && shiftTarget >= 0);
       } else {
         out.throttle = 0.45;
       }
       out.steer = -Math.sign(headingErr || this.loc.lateral || 1);
       return out;
     }
-    if (gear < 0) {
-      // leaving reverse: stop, then shift up to first
-      this.pressToggle = !this.pressToggle;
+    if (gear < 0 || shiftTarget < 0) {
+      // leaving reverse: stop, then one press up to neutral (the automatic box engages first on throttle)
       out.brake = speed > 0.5 ? 1 : 0;
-      out.shiftUp = this.pressToggle && speed < 0.5;
+      out.shiftUp = this.pressEdge(world, eid, speed < 0.5 && shiftTarget < 0);
       return out;
     }
 
@@ -281,7 +291,17 @@ export class AiDriver implements InputSource {
     const kAct = u > 2 ? b.wy[eid]! / u : kD;
     const kErr = kD - kAct;
     this.kInt = clamp(this.kInt + kErr * dt * g.kIntPerS, -0.05, 0.05);
-    const delta = pdSteer(deltaP, this.dDeltaP, g.cDSteer) + beta + Math.atan(this.vehicle.wheelbaseM * (g.kCurv * kErr + this.kInt));
+    // the feedback may add at most ~7° beyond the kinematic angle: past the tyres' peak slip angle more lock
+    // only scrubs speed (understeer is handled by slowing down, below)
+    const fb = clamp(Math.atan(this.vehicle.wheelbaseM * (g.kCurv * kErr + this.kInt)), -0.12, 0.12);
+    const delta = pdSteer(deltaP, this.dDeltaP, g.cDSteer) + beta + fb;
+    // grip the driver feels: when the car cannot follow the arc (curvature error with the feedback saturated)
+    // the measured lateral acceleration u·ω_y is what the tyres give; corner speeds scale with √μ
+    const aLatMeas = Math.abs(u * b.wy[eid]!);
+    const aLatWant = u * u * Math.abs(kD);
+    if (u > 5 && Math.abs(fb) > 0.1 && aLatWant > aLatMeas && Math.sign(kErr) === Math.sign(kD)) {
+      this.gripScale = clamp(lowPass(this.gripScale, this.gripScale * (aLatMeas / aLatWant), dt, 0.5), 0.5, 1);
+    } else this.gripScale = Math.min(1, this.gripScale + 0.01 * dt);
     if (Math.abs(beta) > 0.3) this.mode = 'slide';
     else if (this.mode === 'slide') this.mode = 'drive';
     out.steer = clamp(delta / this.vehicle.maxSteerRad, -1, 1);
@@ -291,7 +311,8 @@ export class AiDriver implements InputSource {
     const mu = path.mu[this.loc.index]!;
     const prof = this.profile;
     // speed-keeping reference: the profile speed a short distance ahead
-    const uHold = prof[path.indexAt(s + g.holdDistM)]!;
+    const gs = Math.sqrt(this.gripScale);
+    const uHold = gs * prof[path.indexAt(s + g.holdDistM)]!;
     let aR = requiredAcceleration(u, uHold, g.holdDistM);
     // corner references: every profile point within the braking horizon; keep the most restrictive (§6.2)
     const brakeCap = Math.min(this.vehicle.brakeDecelMS2, g.brakeUse * mu * G);
@@ -306,10 +327,10 @@ export class AiDriver implements InputSource {
       }
       d = i >= i0 ? path.s[i]! - s : path.lengthM - s + path.s[i]!;
       if (d <= 0) continue;
-      const a = requiredAcceleration(u, prof[i]!, d);
+      const a = requiredAcceleration(u, gs * prof[i]!, d);
       if (a < aR) {
         aR = a;
-        uRef = prof[i]!;
+        uRef = gs * prof[i]!;
       }
     }
     this.last.aR = aR;
@@ -323,11 +344,25 @@ export class AiDriver implements InputSource {
     const aLat = u * u * Math.abs(path.kappa[this.loc.index]!);
     const aLong = Math.sqrt(Math.max(0, (mu * G) ** 2 - aLat * aLat));
     const aM = Math.min(g.aMeanOfMuG * mu * G, Math.max(0.25 * mu * G, aLong));
+    // measured longitudinal acceleration (low-passed finite difference of u)
+    if (this.firstAcc) {
+      this.prevU = u;
+      this.firstAcc = false;
+    }
+    this.aMeas = lowPass(this.aMeas, (u - this.prevU) / dt, dt, 0.15);
+    this.prevU = u;
     if (aR >= 0) {
-      out.throttle = throttlePedal(aR, this.dAr, aM, aCap, g.cDThrottle);
+      // Eq 10 asks for a_r on a level road without resistance; a real car also has to lift its weight up the
+      // grade (g·sin θ = g·f_y with f_y the forward axis' vertical component) and overcome drag and rolling
+      // resistance: those are fed forward, and an integral of the acceleration error removes what is left.
+      const grade = G * b.R5[eid]!;
+      const resist = (0.5 * 1.225 * this.vehicle.dragAreaM2 * u * u) / this.vehicle.massKg + this.vehicle.rollingResistance * G;
+      this.thrInt = clamp(this.thrInt + (Math.min(aR, aM) - this.aMeas) * dt * 0.25, -0.2, 0.6);
+      out.throttle = clamp(throttlePedal(aR, this.dAr, aM, aCap, g.cDThrottle) + (grade + resist) / aCap + this.thrInt, 0, 1);
       // do not feed power while the car is sliding badly
       if (this.mode === 'slide') out.throttle *= 0.4;
     } else if (-aR > g.brakeThreshold * brakeCap) {
+      this.thrInt = Math.max(0, this.thrInt - dt);
       // eq 13 with μ g → the deceleration at full pedal (a_r is already limited to the grip by the profile)
       out.brake = brakePedal(aR, this.vehicle.brakeDecelMS2);
     } else {
@@ -335,6 +370,13 @@ export class AiDriver implements InputSource {
       out.throttle = 0;
     }
     return out;
+  }
+
+  /** A shift button press as an edge: pressed only when wanted, the gearbox is idle and it was up last tick. */
+  private pressEdge(world: SimWorld, eid: number, want: boolean): boolean {
+    const idle = !world.c.Car || world.c.Car.shiftTimer[eid]! <= 0;
+    this.pressToggle = want && idle && !this.pressToggle;
+    return this.pressToggle;
   }
 
   private setMode(m: DriverMode): void {
