@@ -77,7 +77,7 @@ export function buildScenario(s: Scenario, res: ScenarioResources = {}): Scenari
     entities.push({ id: body.id, eid, kind: 'body' });
   }
   entities.push(...setupScenarioCars(world, s, stage, ids, res));
-  setupScenarioCollisions(world, s, entities);
+  setupScenarioCollisions(world, s, entities, stage);
   return { world, entities, scenario: s };
 }
 

@@ -4,6 +4,7 @@ import { parseScenario } from '../../src/content/scenario-schema';
 import { buildScenario, runScenario } from '../../src/ecs/scenario';
 import { loadBuiltinCar } from '../../src/content/cars/index';
 import { colliderParamsFromConfig } from '../../src/systems/sim/collision/car-collider';
+import { collisionRuntime } from '../../src/systems/sim/collision/runtime';
 
 describe('real cars (issue 4) get a collider', () => {
   it('collider rectangle from the car file: CG → bumper = CG → axle + half the overhang', () => {
@@ -33,5 +34,28 @@ describe('real cars (issue 4) get a collider', () => {
     expect(maxLeft).toBeLessThan(4 + 0.25); // body never more than a corner's swing past the rail line
     expect(run.world.c.CarCollider.crushL[eid]!).toBeGreaterThan(0);
     expect(run.world.c.Damage.steerPullRad[eid]!).toBeGreaterThan(0); // pulls toward the damaged (left) side
+  });
+});
+
+describe('stage scenery colliders', () => {
+  it('a car on a shipped stage aimed at a tree hits it (scenery → colliders)', () => {
+    const f = 'src/content/scenarios/car-stage.toml';
+    const base = parseScenario(readFileSync(f, 'utf8'), f);
+    // find the stage's trees through a first build, then aim a car at one from 15 m
+    const probe = buildScenario(base);
+    const sc = collisionRuntime(probe.world).scene;
+    const tree = sc.names.findIndex((n) => n.startsWith('tree#'));
+    expect(tree).toBeGreaterThanOrEqual(0);
+    const tx = sc.p0[tree]!, tz = sc.p1[tree]!;
+    const heading = 0.3;
+    const s = {
+      ...base, duration_s: 2,
+      cars: [{ ...base.cars[0]!, position_m: [tx - 15 * Math.sin(heading), tz - 15 * Math.cos(heading)] as [number, number], heading_deg: (heading * 180) / Math.PI, speed_m_s: 15, inputs: [] }],
+    };
+    const run = buildScenario(s);
+    const sum = runScenario(run);
+    const hits = sum.events.filter((e) => e.kind === 'collision' && e.type === 'scene');
+    expect(hits.length).toBeGreaterThanOrEqual(1);
+    expect(String((hits[0]!.ids as string[])[1])).toMatch(/^(tree|rock|fence|marker|arch)#/);
   });
 });

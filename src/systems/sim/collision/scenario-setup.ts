@@ -9,11 +9,25 @@ import { carRuntime } from '../vehicle/registry';
 import { collisionRuntime } from './runtime';
 import { requireHavok } from './havok-instance';
 import { enableHavokProps, spawnProp } from './props';
+import { fromScenery, type SceneryLike } from './scene';
+
+/**
+ * Stage scenery (terrain's `Stage.scenery`) → static colliders of the world (trees, rocks, fences, markers,
+ * arches; see `fromScenery`). Call once after loading a stage; returns how many colliders were added.
+ */
+export function setupStageCollisions(world: SimWorld, stage: { scenery: readonly SceneryLike[] }): number {
+  const scene = collisionRuntime(world).scene;
+  const n0 = scene.n;
+  fromScenery(stage.scenery, scene);
+  return scene.n - n0;
+}
 
 export function setupScenarioCollisions(
   world: SimWorld, s: Scenario, entities: readonly { id: string; eid: number; kind: string }[],
+  stage?: { scenery: readonly SceneryLike[] } | null,
 ): void {
   const rt = collisionRuntime(world);
+  if (stage) setupStageCollisions(world, stage);
   // Scenario cars (vehicle issue) get their collider from the car file's body block.
   for (const ent of entities) {
     if (ent.kind !== 'car') continue;

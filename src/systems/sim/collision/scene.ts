@@ -160,27 +160,29 @@ export interface SceneryLike {
  * arches → two posts; bushes do not stop a car (skipped).
  */
 export function fromScenery(items: readonly SceneryLike[], scene = new SceneColliders()): SceneColliders {
-  for (const it of items) {
+  for (let n = 0; n < items.length; n++) {
+    const it = items[n]!;
     const base = it.y;
+    const id = `${it.kind}#${n}`;
     switch (it.kind) {
       case 'tree':
-        scene.add({ kind: 'cylinder', center: [it.x, it.z], radius: Math.max(0.1, 0.25 * it.radius), base_m: base, height_m: it.height });
+        scene.add({ kind: 'cylinder', center: [it.x, it.z], radius: Math.max(0.1, 0.25 * it.radius), base_m: base, height_m: it.height, id });
         break;
       case 'rock':
       case 'marker':
-        scene.add({ kind: 'cylinder', center: [it.x, it.z], radius: Math.max(0.05, it.radius), base_m: base, height_m: it.height });
+        scene.add({ kind: 'cylinder', center: [it.x, it.z], radius: Math.max(0.05, it.radius), base_m: base, height_m: it.height, id });
         break;
       case 'fence': {
         const c = Math.cos(it.rotY), s = Math.sin(it.rotY);
         const r = it.radius;
-        scene.add({ kind: 'wall', a: [it.x - r * c, it.z + r * s], b: [it.x + r * c, it.z - r * s], base_m: base, height_m: it.height });
+        scene.add({ kind: 'wall', a: [it.x - r * c, it.z + r * s], b: [it.x + r * c, it.z - r * s], base_m: base, height_m: it.height, id });
         break;
       }
       case 'arch': {
         const c = Math.cos(it.rotY), s = Math.sin(it.rotY);
         const r = it.radius;
-        scene.add({ kind: 'cylinder', center: [it.x - r * c, it.z + r * s], radius: 0.3, base_m: base, height_m: it.height });
-        scene.add({ kind: 'cylinder', center: [it.x + r * c, it.z - r * s], radius: 0.3, base_m: base, height_m: it.height });
+        scene.add({ kind: 'cylinder', center: [it.x - r * c, it.z + r * s], radius: 0.3, base_m: base, height_m: it.height, id: `${id}/left` });
+        scene.add({ kind: 'cylinder', center: [it.x + r * c, it.z - r * s], radius: 0.3, base_m: base, height_m: it.height, id: `${id}/right` });
         break;
       }
       default:
