@@ -53,6 +53,8 @@ const TireSchema = z.strictObject({
   relaxation_length_long_m: pos.default(0.15),
   relaxation_length_lat_m: pos.default(0.4),
   rolling_resistance: nonneg.default(0.012),
+  /** Contact pressure shape: 0 = parabolic, 1 = uniform (brush model, tires.ts). */
+  pressure_uniformity: frac.default(0.6),
 });
 
 const TorquePoint = z.tuple([nonneg, nonneg]);
@@ -175,6 +177,7 @@ export interface TireConfig {
   relaxLong: number;
   relaxLat: number;
   rollingResistance: number;
+  pressureUniformity: number;
   /** Static load N0 on this tyre (N), computed from the weight distribution. */
   nominalLoad: number;
 }
@@ -380,6 +383,7 @@ function tire(t: CarFile['tires']['front'], nominalLoad: number): TireConfig {
     relaxLong: t.relaxation_length_long_m,
     relaxLat: t.relaxation_length_lat_m,
     rollingResistance: t.rolling_resistance,
+    pressureUniformity: t.pressure_uniformity,
     nominalLoad,
   };
 }

@@ -109,6 +109,8 @@ export const WheelSpec = {
     vy: f64,
     slipRatio: f64,
     slipAngle: f64,
+    /** Slip ratio near the longitudinal force peak at the current load and surface (ABS target). */
+    peakSlip: f64,
     /** Sum of torques about the spin axis (N·m): tyre, drive, brake. */
     torque: f64,
     /** Drive torque alone (N·m). */

@@ -42,11 +42,14 @@ export function vehicleBrakesAero(world: SimWorld): void {
       const omega = W.omega[w]!;
       let t = (tc.inertia * omega) / dt + W.torque[w]!;
       if (abs && W.grounded[w]) {
-        // ABS: the brake may not pull the wheel below (1 − 0.1)·v_x/R within this step.
+        // ABS: the brake may not pull the wheel below (1 − κ*)·v_x/R within this step, κ* = the slip ratio
+        // near the tyre's longitudinal peak (tires.ts), clamped to 5…20 %.
         const vx = W.vx[w]!;
         const av = vx > 0 ? vx : -vx;
         if (av > 1) {
-          const target = (0.9 * vx) / tc.radius;
+          let ks = W.peakSlip[w]!;
+          ks = ks < 0.05 ? 0.05 : ks > 0.2 ? 0.2 : ks;
+          const target = ((1 - ks) * vx) / tc.radius;
           const tAbs = (tc.inertia * (omega - target)) / dt + W.torque[w]!;
           const limit = (vx > 0 ? tAbs : -tAbs) > 0 ? (vx > 0 ? tAbs : -tAbs) : 0;
           const handCap = wc.front ? 0 : hand * bk.handbrakeTorque * 0.5;

@@ -95,7 +95,7 @@ export function brakingTest(cfg: CarConfig, opts: CarTestOptions = {}): CarTestR
     if (tel.speedMs < 0.05) break;
   }
   const d = Math.hypot(b.px[eid]! - x0, b.pz[eid]! - z0);
-  return [{ name: '100-0 km/h braking', value: d, unit: 'm', method: 'from 100 km/h, full brake pedal with the ABS assist (each wheel held near 10 % slip), automatic clutch, distance to < 0.05 m/s' }];
+  return [{ name: '100-0 km/h braking', value: d, unit: 'm', method: 'from 100 km/h, full brake pedal with the ABS assist (each wheel held near its peak slip), automatic clutch, distance to < 0.05 m/s' }];
 }
 
 /**

@@ -1,25 +1,27 @@
 /**
  * Pass 4: tyre forces, a Lacombe-style brush model (PHYSICS.md "Tire"; Deák seed 003 §5.7).
  *
- * Contact patch of half-length a with a parabolic pressure q(x) = 3N/(4a)·(1 − x²/a²). Bristles enter at the
- * leading edge undeflected; in the sticking region their deflection grows linearly (longitudinal: a linear
- * tread spring, stiffness C_x per unit slip; lateral: tread + carcass beam in series, C_y per rad). Where the
- * elastic stress would exceed μ·q(x) the bristles slide and carry a Coulomb force μ·q against the patch's
- * sliding velocity. With normalised slips s = (s_x, s_y) and θ_i = C_i / (3μN) (derived here; the scanned
- * paper has no equations):
- *   φ = |(θ_x s_x, θ_y s_y)|               (φ = 1: sticking region vanishes; sticking length fraction 1 − φ)
- *   F_total(φ) = μN·(1 − (1 − φ)³)          (classic parabolic brush)
- *   F_slide(φ) = μN·¾·(ξ − ξ³/3 + ⅔), ξ = 2φ − 1   (∫ of μq over the sliding region [−a, x_t], x_t = a·ξ)
- *   F_stick = F_total − F_slide, along the elastic deflection (θ_x s_x, θ_y s_y)/φ
- *   F_slide along the sliding direction s/|s|  → longitudinal and lateral forces coupled in the sliding region.
- * Small slip: F ≈ (C_x s_x, C_y s_y) — the slope used by the bicycle-model test.
+ * Contact patch of half-length a, ξ = x/a ∈ [−1 (trailing), 1 (leading)]. Pressure q = N/(2a)·p(ξ) with
+ *   p(ξ) = (1 − w)·(3/2)(1 − ξ²) + w        (parabolic blended with uniform: measured patches are flat-topped;
+ *                                             w = `pressure_uniformity`, w = 0 is the classic parabolic brush)
+ * Bristles enter at the leading edge undeflected; while sticking their deflection grows linearly with the
+ * distance travelled through the patch (longitudinal: linear tread spring, C_x per unit slip; lateral: tread
+ * + carcass beam in series, C_y per rad). Where the elastic stress would exceed μ·q they slide, carrying a
+ * Coulomb stress μ·q against the patch's sliding velocity. Derivation (the scanned paper has no equations):
+ * with S = |(C_x s_x, C_y s_y)|/(μN) the normalised stress and η = 1 − ξ_t the sticking length (0..2),
+ * the transition S·η = p(1 − η) gives  A·η² − (2A − S)·η − w = 0,  A = 3(1 − w)/2, and
+ *   F_stick / μN = S·η²/4                                  along the elastic deflection (C_x s_x, C_y s_y)
+ *   F_slide / μN = 1 − ½(A η² − A η³/3 + w η)              along the sliding direction s/|s|
+ * so longitudinal and lateral forces are coupled in the sliding region. For S ≤ w/2 the whole patch sticks
+ * and F = (C_x s_x, C_y s_y) exactly (the linear range used by the bicycle-model test); for S → ∞ the
+ * force tends to μN (full sliding). w = 0 reproduces F = μN(1 − (1 − S/3)³) of the parabolic brush.
  *
  * Slips come from a relaxation-length (damped bristle) formulation so the tyre is well behaved at standstill:
  *   u̇_x = (ωR − v_x) − (|v_x|/σ_x)·u_x,   u̇_y = −v_y − (|v_x|/σ_y)·u_y,   s_x = u_x/σ_x, s_y = u_y/σ_y
  * (steady state: s_x = slip ratio (ωR − v_x)/|v_x|, s_y = tan α). At v_x → 0 the deflection is a spring
  * k = C/σ, so a parked car is held without creep; a damper d·u̇ (ζ = 0.7 of the wheel-spin / corner-mass
- * mode) acts in the sticking region only and vanishes in steady state. Past full sliding (φ > 1) the
- * deflection relaxes quickly (bristles cannot store more than μN/k).
+ * mode) acts in the sticking part only and vanishes in steady state. Far past the peak (S > 3) the
+ * deflection relaxes faster (bristles cannot store more than the friction allows).
  */
 import type { SimWorld } from '../../../ecs/world';
 import { applyForceAtPoint } from '../rigid-body';
@@ -28,36 +30,44 @@ import { vehicles } from './registry';
 export interface BrushOut {
   fx: number;
   fy: number;
-  /** 0..1: 1 − sticking-region fraction. */
+  /** Sliding fraction of the patch length, 0 (all sticking) … 1. */
   phi: number;
 }
 
-/** Brush forces for normalised slips sx (slip ratio), sy (tan α, + = force to the left), load N, friction μ. */
-export function brushForce(sx: number, sy: number, n: number, mu: number, cx: number, cy: number, out: BrushOut): BrushOut {
+/**
+ * Brush forces for normalised slips sx (slip ratio), sy (tan α, + = force to the left), load N, friction μ,
+ * slip stiffnesses cx, cy and pressure uniformity w.
+ */
+export function brushForce(sx: number, sy: number, n: number, mu: number, cx: number, cy: number, out: BrushOut, w = 0.6): BrushOut {
   out.fx = 0;
   out.fy = 0;
   out.phi = 0;
   if (!(n > 0) || !(mu > 0)) return out;
   const muN = mu * n;
-  const ex = (cx / (3 * muN)) * sx;
-  const ey = (cy / (3 * muN)) * sy;
-  const phi = Math.sqrt(ex * ex + ey * ey);
-  if (phi === 0) return out;
-  const s = Math.sqrt(sx * sx + sy * sy);
-  if (phi >= 1) {
-    out.fx = (muN * sx) / s;
-    out.fy = (muN * sy) / s;
-    out.phi = 1;
+  const ex = cx * sx,
+    ey = cy * sy;
+  const S = Math.sqrt(ex * ex + ey * ey) / muN;
+  if (S === 0) return out;
+  if (S <= 0.5 * w) {
+    out.fx = ex;
+    out.fy = ey;
     return out;
   }
-  const om = 1 - phi;
-  const total = muN * (1 - om * om * om);
-  const xi = 2 * phi - 1;
-  const slide = muN * 0.75 * (xi - (xi * xi * xi) / 3 + 2 / 3);
-  const stick = total - slide;
-  out.fx = (stick * ex) / phi + (slide * sx) / s;
-  out.fy = (stick * ey) / phi + (slide * sy) / s;
-  out.phi = phi;
+  const A = 1.5 * (1 - w);
+  let eta: number;
+  if (A > 1e-12) {
+    const bq = 2 * A - S;
+    eta = (bq + Math.sqrt(bq * bq + 4 * A * w)) / (2 * A);
+  } else eta = w / S;
+  if (eta > 2) eta = 2;
+  const e2 = eta * eta;
+  const stick = (muN * S * e2) / 4;
+  const slide = muN * (1 - 0.5 * (A * e2 - (A * e2 * eta) / 3 + w * eta));
+  const sl = Math.sqrt(sx * sx + sy * sy);
+  const sm = S * muN;
+  out.fx = (stick * ex) / sm + (slide * sx) / sl;
+  out.fy = (stick * ey) / sm + (slide * sy) / sl;
+  out.phi = 1 - 0.5 * eta;
   return out;
 }
 
@@ -163,13 +173,13 @@ export function vehicleTires(world: SimWorld): void {
         uy = W.uy[w]!;
       const sx = ux / tc.relaxLong,
         sy = uy / tc.relaxLat;
-      brushForce(sx, sy, n, mu, cxs, cys, brush);
-      // Relaxation rates; quicker relaxation when pushed past full sliding.
+      brushForce(sx, sy, n, mu, cxs, cys, brush, tc.pressureUniformity);
+      // Relaxation rates; quicker relaxation far past the peak (normalised stress S > 3).
       const muN = mu * n;
-      const ex = (cxs / (3 * muN)) * sx,
-        ey = (cys / (3 * muN)) * sy;
-      const phiRaw = Math.sqrt(ex * ex + ey * ey);
-      let extra = phiRaw > 1 ? OVERSLIDE_RATE * (phiRaw - 1) : 0;
+      const ex = cxs * sx,
+        ey = cys * sy;
+      const S3 = Math.sqrt(ex * ex + ey * ey) / (3 * muN);
+      let extra = S3 > 1 ? OVERSLIDE_RATE * (S3 - 1) : 0;
       if (extra > OVERSLIDE_MAX) extra = OVERSLIDE_MAX;
       const avx = Math.abs(vx);
       const dux = vsx - (avx / tc.relaxLong + extra) * ux;
@@ -197,6 +207,8 @@ export function vehicleTires(world: SimWorld): void {
       W.lfx[w] = lx;
       W.lfy[w] = ly;
       W.lfz[w] = lz;
+      // Slip ratio near the peak of the longitudinal curve (normalised stress S = 2.5), for the ABS assist.
+      W.peakSlip[w] = cxs > 0 ? (2.5 * muN) / cxs : 0.1;
       const den = avx > 0.5 ? avx : 0.5;
       W.slipRatio[w] = vsx / den;
       W.slipAngle[w] = Math.atan2(-vy, den);

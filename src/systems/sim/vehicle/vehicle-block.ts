@@ -169,6 +169,14 @@ export function drivelineAccelerations(world: SimWorld, rt: CarRuntime, out: Flo
     for (let k = 0; k < nc; k++) if (!sc[72 + k]) q += sc[20 + k * 5 + j]! * sc[60 + k]!;
     out[j] = q * invM[j]!;
   }
+  // Drive torque reaching each wheel through the coupling rows (for telemetry and the power checks).
+  for (let k = 0; k < nc; k++) {
+    const l = sc[60 + k]!;
+    for (let i = 0; i < 4; i++) {
+      const f = sc[20 + k * 5 + i]!;
+      if (f !== 0) Wh.driveTorque[w[i]!] = Wh.driveTorque[w[i]!]! + f * l;
+    }
+  }
   // Constraint torques: the clutch carries −λ to the gearbox (+ = driving the car); `sticking` = not clamped.
   C.clutchTorque[eid] = clutchRow >= 0 ? -sc[60 + clutchRow]! : 0;
   C.clutchSticking[eid] = clutchRow >= 0 && !sc[72 + clutchRow] ? 1 : 0;
