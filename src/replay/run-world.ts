@@ -10,6 +10,8 @@ import { loadStage, type Stage, type StageFiles } from '../../terrain/stage';
 import { StageGroundAdapter } from '../app/stage-ground';
 import { contentHash, ReplayFormatError } from './bytes';
 import './extensions';
+import { fromScenery } from '../systems/sim/collision/scene';
+import { setSceneColliders } from '../systems/sim/collision/runtime';
 import type { ReplayCar, ReplayHeader, ReplayPose, StageFilesData } from './format';
 
 /** How cars enter a world. The vehicle adapter (src/replay/cars.ts) is the default once registered. */
@@ -27,7 +29,13 @@ export interface StageSource {
 
 /** Extra per-world setup other areas need for a stage (e.g. static collision scene from scenery). */
 export type RunWorldSetupHook = (world: SimWorld, stage: Stage | null) => void;
-export const runWorldSetupHooks: RunWorldSetupHook[] = [];
+export const runWorldSetupHooks: RunWorldSetupHook[] = [
+  // the stage scenery as static collision scene (trees, rocks, fences, arches), as the game sets it up
+  // (src/app/stage-colliders.ts): a run that hit a tree replays hitting it
+  (world, stage) => {
+    if (stage) setSceneColliders(world, fromScenery(stage.scenery));
+  },
+];
 
 let defaultCars: CarAdapter | null = null;
 export function setDefaultCarAdapter(a: CarAdapter): void {
