@@ -72,12 +72,15 @@ for (let i = 0; i < 100; i++) {
   await new Promise((r) => setTimeout(r, 200));
 }
 
-const { runSpecs } = await import('./game.spec.mjs');
+// every tests/e2e/*.spec.mjs exports runSpecs (game.spec.mjs first, then the others by name)
+const specDir = dirname(fileURLToPath(import.meta.url));
+const specFiles = readdirSync(specDir).filter((f) => f.endsWith('.spec.mjs')).sort((a, b) => (a === 'game.spec.mjs' ? -1 : b === 'game.spec.mjs' ? 1 : a.localeCompare(b)));
 let passed = 0;
 let failed = 0;
 const t0 = Date.now();
 try {
-  const results = await runSpecs({ base, out, filter: process.argv[2] });
+  const results = [];
+  for (const f of specFiles) results.push(...(await (await import(join(specDir, f))).runSpecs({ base, out, filter: process.argv[2] })));
   for (const r of results) {
     if (r.ok) passed++;
     else failed++;

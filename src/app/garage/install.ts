@@ -11,6 +11,7 @@ import { installCarLiveReload } from './live-reload';
 import { refreshCustom } from './car-sources';
 import { carOverride } from './live-car';
 import { BUILTIN_CARS } from '../../content/cars';
+import { carRuntime } from '../../systems/sim/vehicle/registry';
 import './garage.css';
 
 export interface TuningApp {
@@ -50,5 +51,18 @@ export function installTuning(app: TuningApp, ui: HTMLElement): Tuning {
     if (t && (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.isContentEditable)) return;
     panel.toggle();
   });
+  // e2e / debugging: what the running car is configured with right now
+  window.__tuning = {
+    liveSource: () => {
+      const s = app.session;
+      return s ? (carRuntime(s.world, s.car.eid).cfg.source as unknown as Record<string, unknown>) : null;
+    },
+  };
   return { telemetry, panel };
+}
+
+declare global {
+  interface Window {
+    __tuning?: { liveSource(): Record<string, unknown> | null };
+  }
 }

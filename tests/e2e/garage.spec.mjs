@@ -1,0 +1,257 @@
+/**
+ * Garage e2e specs (issue 9), in the format of game.spec.mjs (`runSpecs({ base, out, filter })`):
+ *  1. pad + keyboard: open the garage, change a spring rate in the editor, see the schema error for a bad
+ *     value, fix it, apply, drive, and see the telemetry chart update with the applied car.
+ *  2. dev live reload: edit src/content/cars/<car>.toml on disk while driving (own `vite` dev server);
+ *     a valid edit swaps into the running car keeping its speed, an invalid one shows the error on screen
+ *     and the old car keeps driving. The file is restored afterwards.
+ * Run: `node tests/e2e/run-e2e.mjs garage` (the runner loads every *.spec.mjs).
+ */
+import { chromium } from 'playwright-core';
+import { spawn } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PAD_INIT } from './pad.mjs';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const ARGS = ['--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--autoplay-policy=no-user-gesture-required'];
+const A = 0, RT = 7, DOWN = 13, UP = 12;
+const CAR = 'hatch-gti';
+const SPRING_LINE = /^spring_rate_n_per_mm = 40$/m; // [suspension.front] of hatch-gti.toml
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+async function waitFor(what, fn, timeoutMs = 60000) {
+  const t0 = Date.now();
+  let last;
+  while (Date.now() - t0 < timeoutMs) {
+    last = await fn();
+    if (last) return last;
+    await sleep(150);
+  }
+  throw new Error(`timed out after ${timeoutMs} ms waiting for ${what} (last: ${JSON.stringify(last)})`);
+}
+
+const screen = (page) => page.evaluate(() => window.__bitrally?.screens?.());
+const waitScreen = (page, name, ms) => waitFor(`screen "${name}"`, async () => (await screen(page)) === name, ms);
+const focused = (page) => page.evaluate(() => {
+  const f = document.querySelector('.item.focused');
+  return f ? (f.dataset.a ?? f.dataset.go ?? f.dataset.car ?? f.dataset.stage ?? f.textContent) : null;
+});
+
+async function press(page, button, holdMs = 300) {
+  await page.evaluate((b) => window.__pad.set({ buttons: { [b]: 1 } }), button);
+  await sleep(holdMs);
+  await page.evaluate((b) => window.__pad.set({ buttons: { [b]: 0 } }), button);
+  await sleep(holdMs);
+}
+
+/** Move the pad focus to the item whose data-a / data-go / data-car / data-stage is `target`. */
+async function padFocus(page, target, dir = DOWN, max = 30) {
+  for (let i = 0; i < max; i++) {
+    if ((await focused(page)) === target) return;
+    await press(page, dir, 220);
+  }
+  throw new Error(`pad could not focus "${target}" (focused ${await focused(page)})`);
+}
+
+async function newPage(browser) {
+  const context = await browser.newContext({ viewport: { width: 1400, height: 860 } });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.addInitScript(PAD_INIT);
+  return { page, errors, context };
+}
+
+/** From the stages screen: pick the first stage and the car `carId`, wait for the lights to go out. */
+async function padDrive(page, carId) {
+  await waitScreen(page, 'stages');
+  await waitFor('stage cards', () => page.evaluate(() => document.querySelectorAll('[data-stage]').length > 0));
+  await press(page, A);
+  await waitScreen(page, 'cars');
+  const ids = await page.evaluate(() => [...document.querySelectorAll('.item')].map((e) => e.dataset.car ?? e.dataset.id ?? e.textContent));
+  for (let i = 0; i < ids.length + 2; i++) {
+    const txt = await page.evaluate(() => document.querySelector('.item.focused')?.outerHTML ?? '');
+    if (txt.includes(carId) || txt.includes('Hatch GTI')) break;
+    await press(page, 15 /* RIGHT */, 300);
+  }
+  await press(page, A);
+  await waitScreen(page, 'drive', 150000);
+  await waitFor('lights out', async () => (await page.evaluate(() => window.__bitrally?.phase)) === 'running', 90000);
+}
+
+/** Start telemetry (key T) and full throttle; resolves when the charts redrew with a moving car. */
+async function throttleWithTelemetry(page) {
+  await page.evaluate(() => window.__pad.set({ buttons: { 7: 1 } }));
+  await page.keyboard.press('KeyT');
+  await waitFor('telemetry panel visible', () => page.evaluate(() => window.__telemetry?.visible === true), 10000);
+  const r0 = await page.evaluate(() => window.__telemetry.redraws);
+  await waitFor('telemetry chart updates with speed > 10 km/h', () => page.evaluate((r) => window.__telemetry.redraws > r + 2 && window.__telemetry.lastSpeedKmh > 10, r0), 150000);
+  const pts = await page.evaluate(() => document.querySelectorAll('.tele-panel .u-over').length);
+  if (pts < 8) throw new Error(`expected 8 uPlot charts in the telemetry panel, found ${pts}`);
+}
+
+export const specs = [
+  {
+    name: 'garage: pad + keyboard edit a spring rate, schema error, fix, apply, drive, telemetry updates',
+    async run({ browser, base, out }) {
+      const { page, errors, context } = await newPage(browser);
+      await page.goto(base);
+      await waitScreen(page, 'title');
+      await page.evaluate(() => window.__pad.connect());
+      await padFocus(page, 'garage');
+      await press(page, A);
+      await waitScreen(page, 'garage');
+      // open the hatch with the pad
+      await padFocus(page, CAR, UP);
+      await press(page, A);
+      await waitFor('hatch in the editor', () => page.evaluate((c) => window.__garage?.carId() === c, CAR));
+      const text0 = await page.evaluate(() => window.__garage.text());
+      const lines = text0.split('\n');
+      const li = lines.findIndex((l) => SPRING_LINE.test(l));
+      if (li < 0) throw new Error('front spring line not found in hatch-gti.toml');
+      // keyboard: into the editor, go to the spring line's end, type a bad value
+      await padFocus(page, 'edit');
+      await press(page, A);
+      await waitFor('editor focused', () => page.evaluate(() => document.activeElement?.classList.contains('cm-content')));
+      await page.keyboard.press('Control+Home');
+      for (let i = 0; i < li; i++) await page.keyboard.press('ArrowDown');
+      await page.keyboard.press('End');
+      await page.keyboard.press('Backspace');
+      await page.keyboard.press('Backspace');
+      await page.keyboard.type('-5');
+      await waitFor('schema error shown', () => page.evaluate(() => window.__garage.problems().some((p) => p.includes('suspension.front.spring_rate_n_per_mm: expected > 0, found number -5'))));
+      await waitFor('error underlined in the editor', () => page.evaluate(() => document.querySelector('.cm-lintRange-error')?.textContent === '-5'), 10000);
+      const status = await page.evaluate(() => window.__garage.status());
+      if (!/problem/.test(status)) throw new Error(`status should report the problem: ${status}`);
+      await page.screenshot({ path: join(out, 'garage-error.png') });
+      // apply is refused while invalid
+      await page.keyboard.press('Escape'); // close completion if open
+      await page.keyboard.press('Escape'); // give the keyboard back to the menu
+      await padFocus(page, 'apply');
+      await press(page, A);
+      await waitFor('apply refused', () => page.evaluate(() => window.__garage.lastApply === 'rejected'));
+      // fix it: 45 N/mm
+      await padFocus(page, 'edit', UP);
+      await press(page, A);
+      await waitFor('editor focused', () => page.evaluate(() => document.activeElement?.classList.contains('cm-content')));
+      await page.keyboard.press('Control+Home');
+      for (let i = 0; i < li; i++) await page.keyboard.press('ArrowDown');
+      await page.keyboard.press('End');
+      await page.keyboard.press('Backspace');
+      await page.keyboard.press('Backspace');
+      await page.keyboard.type('45');
+      await waitFor('valid again', () => page.evaluate(() => window.__garage.valid()));
+      const slider = await waitFor('slider follows the text', () => page.evaluate(() => window.__garage.sliders().find((s) => s.key === 'suspension.front.spring_rate_n_per_mm')?.value === 45));
+      if (!slider) throw new Error('slider did not follow');
+      const text1 = await page.evaluate(() => window.__garage.text());
+      const diff = text1.split('\n').filter((l, i) => l !== text0.split('\n')[i]);
+      if (diff.length !== 1 || diff[0] !== 'spring_rate_n_per_mm = 45') throw new Error(`only the spring line may change, changed: ${JSON.stringify(diff)}`);
+      await page.keyboard.press('Escape');
+      await page.keyboard.press('Escape');
+      await padFocus(page, 'apply');
+      await press(page, A);
+      await waitFor('applied for the next run', () => page.evaluate(() => window.__garage.lastApply === 'next-run'));
+      await page.screenshot({ path: join(out, 'garage-applied.png') });
+      // drive it
+      await padFocus(page, 'drive');
+      await press(page, A);
+      await padDrive(page, CAR);
+      const live = await page.evaluate(() => window.__tuning.liveSource());
+      if (live?.suspension?.front?.spring_rate_n_per_mm !== 45) throw new Error(`running car spring: ${JSON.stringify(live?.suspension?.front)}`);
+      await throttleWithTelemetry(page);
+      await page.screenshot({ path: join(out, 'garage-telemetry.png') });
+      await page.evaluate(() => window.__pad.set({ buttons: { 7: 0 } }));
+      if (errors.length) throw new Error(`console errors: ${errors.join(' | ')}`);
+      await context.close();
+    },
+  },
+  {
+    name: 'garage: dev live reload of a car file keeps the car driving; an invalid edit shows the error',
+    async run({ browser, out }) {
+      const port = await new Promise((res) => {
+        const s = createServer();
+        s.listen(0, '127.0.0.1', () => {
+          const p = s.address().port;
+          s.close(() => res(p));
+        });
+      });
+      const server = spawn(join(root, 'node_modules', '.bin', 'vite'), ['--port', String(port), '--strictPort', '--host', '127.0.0.1'], { cwd: root, stdio: 'ignore', detached: true });
+      const file = join(root, 'src', 'content', 'cars', `${CAR}.toml`);
+      const original = readFileSync(file, 'utf8');
+      const { page, errors, context } = await newPage(browser);
+      try {
+        const base = `http://127.0.0.1:${port}/`;
+        await waitFor('dev server', async () => {
+          try {
+            return (await fetch(base)).ok;
+          } catch {
+            return false;
+          }
+        }, 60000);
+        await page.goto(base);
+        await waitScreen(page, 'title', 180000);
+        await page.evaluate(() => window.__pad.connect());
+        await press(page, A);
+        await padDrive(page, CAR);
+        await throttleWithTelemetry(page);
+        const v0 = await page.evaluate(() => window.__telemetry.lastSpeedKmh);
+        // valid edit on disk: front spring 40 → 52
+        writeFileSync(file, original.replace(SPRING_LINE, 'spring_rate_n_per_mm = 52'));
+        await waitFor('live swap', () => page.evaluate(() => window.__carReload?.last?.swappedLive === true), 30000);
+        const live = await page.evaluate(() => window.__tuning.liveSource());
+        if (live?.suspension?.front?.spring_rate_n_per_mm !== 52) throw new Error(`spring after reload: ${JSON.stringify(live?.suspension?.front)}`);
+        const v1 = await page.evaluate(() => window.__telemetry.lastSpeedKmh);
+        if (!(v1 >= v0 - 5)) throw new Error(`speed lost in the swap: ${v0} → ${v1} km/h`);
+        if ((await screen(page)) !== 'drive') throw new Error('the page left the drive screen (full reload?)');
+        // invalid edit: error on screen, the old car keeps driving
+        writeFileSync(file, original.replace(SPRING_LINE, 'spring_rate_n_per_mm = -1'));
+        await waitFor('error banner', () => page.evaluate(() => window.__carReload?.last?.applied === false && !document.querySelector('.car-reload.bad')?.hidden), 30000);
+        const msg = await page.evaluate(() => document.querySelector('.car-reload.bad')?.textContent ?? '');
+        if (!msg.includes('suspension.front.spring_rate_n_per_mm: expected > 0, found number -1')) throw new Error(`banner: ${msg}`);
+        await page.screenshot({ path: join(out, 'garage-live-reload-error.png') });
+        const still = await page.evaluate(() => window.__tuning.liveSource());
+        if (still?.suspension?.front?.spring_rate_n_per_mm !== 52) throw new Error('invalid file reached the car');
+        const p0 = await page.evaluate(() => window.__bitrally.carPos);
+        await sleep(2000);
+        const p1 = await page.evaluate(() => window.__bitrally.carPos);
+        if (!(Math.hypot(p1[0] - p0[0], p1[2] - p0[2]) > 1)) throw new Error('the car stopped driving after the invalid edit');
+        if (errors.length) throw new Error(`console errors: ${errors.join(' | ')}`);
+      } finally {
+        writeFileSync(file, original);
+        await context.close();
+        try {
+          process.kill(-server.pid, 'SIGTERM');
+        } catch {
+          /* gone */
+        }
+      }
+    },
+  },
+];
+
+export async function runSpecs({ base, out, filter }) {
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ARGS, headless: true });
+  const results = [];
+  try {
+    for (const s of specs) {
+      if (filter && !s.name.includes(filter)) continue;
+      const t0 = Date.now();
+      try {
+        await s.run({ browser, base, out });
+        results.push({ name: s.name, ok: true, ms: Date.now() - t0 });
+      } catch (e) {
+        results.push({ name: s.name, ok: false, ms: Date.now() - t0, error: String(e?.message ?? e) });
+      }
+    }
+  } finally {
+    await browser.close();
+  }
+  return results;
+}
