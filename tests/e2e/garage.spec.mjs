@@ -17,7 +17,7 @@ import { PAD_INIT } from './pad.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const ARGS = ['--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--autoplay-policy=no-user-gesture-required'];
-const A = 0, RT = 7, DOWN = 13, UP = 12;
+const A = 0, DOWN = 13, UP = 12;
 const CAR = 'hatch-gti';
 const SPRING_LINE = /^spring_rate_n_per_mm = 40$/m; // [suspension.front] of hatch-gti.toml
 
