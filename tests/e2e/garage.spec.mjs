@@ -41,18 +41,34 @@ const focused = (page) => page.evaluate(() => {
   return f ? (f.dataset.a ?? f.dataset.go ?? f.dataset.car ?? f.dataset.stage ?? f.textContent) : null;
 });
 
-async function press(page, button, holdMs = 300) {
+/** Frames rendered (rAF count injected before the page scripts): presses last whole frames at any frame rate. */
+const FRAME_COUNTER = () => {
+  window.__frames = 0;
+  const f = () => {
+    window.__frames++;
+    requestAnimationFrame(f);
+  };
+  requestAnimationFrame(f);
+};
+
+async function frames(page, n) {
+  const f0 = await page.evaluate(() => window.__frames);
+  await waitFor(`${n} frames`, async () => (await page.evaluate(() => window.__frames)) >= f0 + n, 60000);
+}
+
+/** Hold a pad button for one frame (at least 100 ms), release for 2 frames: seen once by the menu, no auto-repeat. */
+async function press(page, button) {
   await page.evaluate((b) => window.__pad.set({ buttons: { [b]: 1 } }), button);
-  await sleep(holdMs);
+  await Promise.all([frames(page, 1), sleep(100)]);
   await page.evaluate((b) => window.__pad.set({ buttons: { [b]: 0 } }), button);
-  await sleep(holdMs);
+  await Promise.all([frames(page, 2), sleep(150)]);
 }
 
 /** Move the pad focus to the item whose data-a / data-go / data-car / data-stage is `target`. */
 async function padFocus(page, target, dir = DOWN, max = 30) {
   for (let i = 0; i < max; i++) {
     if ((await focused(page)) === target) return;
-    await press(page, dir, 220);
+    await press(page, dir);
   }
   throw new Error(`pad could not focus "${target}" (focused ${await focused(page)})`);
 }
@@ -66,6 +82,7 @@ async function newPage(browser) {
   });
   page.on('pageerror', (e) => errors.push(String(e)));
   await page.addInitScript(PAD_INIT);
+  await page.addInitScript(FRAME_COUNTER);
   return { page, errors, context };
 }
 
@@ -79,7 +96,7 @@ async function padDrive(page, carId) {
   for (let i = 0; i < ids.length + 2; i++) {
     const txt = await page.evaluate(() => document.querySelector('.item.focused')?.outerHTML ?? '');
     if (txt.includes(carId) || txt.includes('Hatch GTI')) break;
-    await press(page, 15 /* RIGHT */, 300);
+    await press(page, 15 /* RIGHT */);
   }
   await press(page, A);
   await waitScreen(page, 'drive', 150000);
