@@ -23,7 +23,7 @@ export const WU_MINOR_E = -0.5;
 
 /** Angle in [0, π/2] between a 2D vector (x, z) and a surface with unit normal (nx, nz): asin(|v·n| / |v|). */
 export function angleToSurface(vx: number, vz: number, nx: number, nz: number): number {
-  const s = Math.hypot(vx, vz);
+  const s = Math.sqrt(vx * vx + vz * vz);
   if (s === 0) return Math.PI / 2;
   return Math.asin(Math.min(1, Math.abs(vx * nx + vz * nz) / s));
 }

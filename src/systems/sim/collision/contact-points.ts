@@ -66,7 +66,7 @@ export function reducePoints(l: PointList, out: ContactGeom): boolean {
   out.x = 0.5 * (ax + bx);
   out.z = 0.5 * (az + bz);
   const dx = bx - ax, dz = bz - az;
-  const len = Math.hypot(dx, dz);
+  const len = Math.sqrt(dx * dx + dz * dz);
   if (len < 1e-9) {
     out.nx = 0;
     out.nz = 0;

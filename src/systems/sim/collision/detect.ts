@@ -3,6 +3,7 @@
  * obstacles (Wu §4.3, Fig 4-4) and against other cars (Wu §4.4: bounding circle, then Cohen–Sutherland).
  * Poses are (centre, unit forward f, unit left l) in world (x, z); l = up × f = (f_z, −f_x).
  */
+import { sqrt2 } from './impulse';
 import { clipSegment, newClip } from './cohen-sutherland';
 import { pushPoint, type PointList } from './contact-points';
 import { BOX, CYLINDER, WALL, type SceneColliders } from './scene';
@@ -120,12 +121,12 @@ export function obstacleNormal(scene: SceneColliders, i: number, x: number, z: n
   const k = scene.kind[i];
   if (k === WALL) {
     const dx = scene.p2[i]! - scene.p0[i]!, dz = scene.p3[i]! - scene.p1[i]!;
-    const L = Math.hypot(dx, dz);
+    const L = sqrt2(dx, dz);
     out.x = -dz / L;
     out.z = dx / L;
   } else if (k === CYLINDER) {
     const dx = x - scene.p0[i]!, dz = z - scene.p1[i]!;
-    const L = Math.hypot(dx, dz) || 1;
+    const L = sqrt2(dx, dz) || 1;
     out.x = dx / L;
     out.z = dz / L;
   } else {
@@ -172,7 +173,7 @@ export function carCarPoints(a: CarPose, b: CarPose, l: PointList): number {
 }
 
 /** Bounding-circle radius of a pose (Wu §4.4.1): the farthest corner from the CG. */
-export const boundingRadius = (p: CarPose): number => Math.hypot(Math.max(p.front, p.rear), p.hw);
+export const boundingRadius = (p: CarPose): number => sqrt2(Math.max(p.front, p.rear), p.hw);
 
 /**
  * Wu §5.2.2, Fig 5-7: a collision is minor when the line through the contact point along the relative velocity

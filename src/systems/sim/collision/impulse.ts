@@ -25,6 +25,9 @@
  * larger root ≤ 0, falls back to the restitution method (`method = 'energy-fallback'`, PHYSICS.md).
  */
 
+/** √(a² + b²) without Math.hypot's varargs cost (hot paths). */
+export const sqrt2 = (a: number, b: number): number => Math.sqrt(a * a + b * b);
+
 /** One body as the impulse solver sees it, in the yaw plane. invMass = invIzz = 0 for a static barrier. */
 export interface YawBody {
   invMass: number;
@@ -93,7 +96,7 @@ function frictionTangent(nx: number, nz: number, vx: number, vz: number, out: { 
   const vn = vx * nx + vz * nz;
   const tx = vx - vn * nx;
   const tz = vz - vn * nz;
-  const s = Math.hypot(tx, tz);
+  const s = sqrt2(tx, tz);
   if (s < 1e-12) {
     out.x = 0;
     out.z = 0;
@@ -173,7 +176,7 @@ export function solveEnergy(
   if (!(p < 0)) return solveRestitution(b, rx, rz, STATIC, 0, 0, nx, nz, eFallback, mu, out);
   frictionTangent(nx, nz, px, pz, tan);
   let dx = nx + mu * tan.x, dz = nz + mu * tan.z;
-  const dl = Math.hypot(dx, dz);
+  const dl = sqrt2(dx, dz);
   dx /= dl;
   dz /= dl;
   const cd = cy(rx, rz, dx, dz);

@@ -9,6 +9,7 @@
  * obstacles and each other inside Havok. After the Havok step each prop's state is copied into its `Prop`
  * component (hashed: same run → same hash with props).
  */
+import { sqrt2 } from './impulse';
 import { addComponent } from 'bitecs';
 import { emitEvent, spawnEntity, type SimWorld } from '../../../ecs/world';
 import { entitiesWith } from '../../../ecs/queries';
@@ -170,8 +171,8 @@ function carPropContacts(world: SimWorld, props: HavokProps): void {
       const half = Math.max(0.5 * P.height[pe]!, rad);
       if (com.y + half <= yLo || com.y - half >= yHi) continue;
       const rvx = b.vx[car]! - P.vx[pe]!, rvz = b.vz[car]! - P.vz[pe]!;
-      const travel = (Math.hypot(rvx, rvz) + Math.abs(b.wy[car]!) * R) * dt;
-      if (Math.hypot(com.x - pose0.cx, com.z - pose0.cz) > R + rad + travel) continue;
+      const travel = (sqrt2(rvx, rvz) + Math.abs(b.wy[car]!) * R) * dt;
+      if (sqrt2(com.x - pose0.cx, com.z - pose0.cz) > R + rad + travel) continue;
       const N = Math.min(64, Math.max(1, Math.ceil(travel / rt.sweepStep)));
       let hit = false;
       let px = com.x, pz = com.z;
@@ -190,11 +191,11 @@ function carPropContacts(world: SimWorld, props: HavokProps): void {
         // radial normal of the prop's circle (from the prop centre to the contact, or car CG → prop when swallowed)
         nx = geom.x - px;
         nz = geom.z - pz;
-        if (Math.hypot(nx, nz) < 1e-9) {
+        if (sqrt2(nx, nz) < 1e-9) {
           nx = poseK.cx - px;
           nz = poseK.cz - pz;
         }
-        const L = Math.hypot(nx, nz) || 1;
+        const L = sqrt2(nx, nz) || 1;
         nx /= L;
         nz /= L;
       }
@@ -228,7 +229,7 @@ function carPropContacts(world: SimWorld, props: HavokProps): void {
         emitEvent(world, 'collision', {
           type: 'prop', ids: [rt.names.get(car) ?? car, rt.names.get(pe) ?? pe], point: [geom.x, hitY, geom.z], normal: [nx, 0, nz],
           points: geom.points, angle_deg: (alpha * 180) / Math.PI, method: res.method, e: res.e, mu: res.mu,
-          impulse_ns: Math.hypot(res.jx, res.jz), ke_before: res.energyBefore, ke_after: res.energyAfter,
+          impulse_ns: sqrt2(res.jx, res.jz), ke_before: res.energyBefore, ke_after: res.energyAfter,
           friction_dropped: res.frictionDropped, crush_added_m: [added[0]],
         });
       }

@@ -15,7 +15,8 @@ export interface CylinderInit { kind: 'cylinder'; center: [number, number]; radi
 export type ObstacleInit = WallInit | BoxInit | CylinderInit;
 
 const CELL = 4;
-const cellKey = (ix: number, iz: number): number => (ix + 32768) * 65536 + (iz + 32768);
+/** 30-bit cell key (a V8 small integer: fast Map hashing); cells 131 km apart share a key, harmless (AABB test). */
+const cellKey = (ix: number, iz: number): number => ((ix & 0x7fff) << 15) | (iz & 0x7fff);
 
 export class SceneColliders {
   n = 0;

@@ -14,6 +14,7 @@
  * The energy removed becomes crush (crush.ts) and Damage. Everything is in the yaw plane at CG height:
  * impulses are horizontal and applied at the CG's height, so they change P and L_y only (P += J, L += ρ × J).
  */
+import { sqrt2 } from './impulse';
 import { entitiesWith } from '../../../ecs/queries';
 import { emitEvent, type SimWorld } from '../../../ecs/world';
 import { applyImpulseAtPoint } from '../rigid-body';
@@ -47,7 +48,7 @@ export function yawBodyOf(world: SimWorld, eid: number, out: YawBody): YawBody {
 export function poseOf(world: SimWorld, eid: number, out: CarPose): boolean {
   const b = world.c.RigidBody, c = world.c.CarCollider;
   const fx = b.R2[eid]!, fz = b.R8[eid]!;
-  const n = Math.hypot(fx, fz);
+  const n = sqrt2(fx, fz);
   if (n < 0.2) return false;
   out.cx = b.px[eid]!;
   out.cz = b.pz[eid]!;
@@ -128,7 +129,7 @@ function sceneContacts(world: SimWorld, rt: CollisionRuntime, eid: number): void
   const dt = world.dt;
   const vx = b.vx[eid]!, vz = b.vz[eid]!, r = b.wy[eid]!;
   const R = boundingRadius(pose0);
-  const N = subSteps(Math.hypot(vx, vz) * dt + Math.abs(r) * dt * R, rt.sweepStep);
+  const N = subSteps(sqrt2(vx, vz) * dt + Math.abs(r) * dt * R, rt.sweepStep);
   const x0 = Math.min(pose0.cx, pose0.cx + vx * dt) - R, x1 = Math.max(pose0.cx, pose0.cx + vx * dt) + R;
   const z0 = Math.min(pose0.cz, pose0.cz + vz * dt) - R, z1 = Math.max(pose0.cz, pose0.cz + vz * dt) + R;
   if (scene.query(x0, z0, x1, z1, cand) === 0) return;
@@ -184,7 +185,7 @@ function sceneContacts(world: SimWorld, rt: CollisionRuntime, eid: number): void
       emitEvent(world, 'collision', {
         type: 'scene', ids: [nameOf(rt, eid), scene.names[i]!], point: [geom.x, py, geom.z], normal: [nx, 0, nz],
         points: geom.points, angle_deg: (theta * 180) / Math.PI, method: res.method, e: res.e, mu: res.mu,
-        impulse_ns: Math.hypot(res.jx, res.jz), ke_before: res.energyBefore, ke_after: res.energyAfter,
+        impulse_ns: sqrt2(res.jx, res.jz), ke_before: res.energyBefore, ke_after: res.energyAfter,
         friction_dropped: res.frictionDropped, end: [END_NAMES[end]], crush_added_m: [added[0]],
       });
     }
@@ -207,7 +208,7 @@ function carCarContacts(world: SimWorld, rt: CollisionRuntime, cars: readonly nu
   const dt = world.dt;
   for (let i = 0; i < n; i++) {
     const eid = cars[i]!;
-    const R = Math.hypot(Math.max(c.front[eid]!, c.rear[eid]!), c.halfWidth[eid]!);
+    const R = sqrt2(Math.max(c.front[eid]!, c.rear[eid]!), c.halfWidth[eid]!);
     const x = b.px[eid]!, x2 = x + b.vx[eid]! * dt;
     minX[i] = Math.min(x, x2) - R;
     maxX[i] = Math.max(x, x2) + R;
@@ -228,8 +229,8 @@ function pairContact(world: SimWorld, rt: CollisionRuntime, ea: number, eb: numb
   const b = world.c.RigidBody, c = world.c.CarCollider;
   const dt = world.dt;
   // bounding circles (Wu §4.4.1), widened by the relative travel over the tick: cheap reject first
-  const Ra = Math.hypot(Math.max(c.front[ea]!, c.rear[ea]!), c.halfWidth[ea]!);
-  const Rb = Math.hypot(Math.max(c.front[eb]!, c.rear[eb]!), c.halfWidth[eb]!);
+  const Ra = sqrt2(Math.max(c.front[ea]!, c.rear[ea]!), c.halfWidth[ea]!);
+  const Rb = sqrt2(Math.max(c.front[eb]!, c.rear[eb]!), c.halfWidth[eb]!);
   const rvx = b.vx[ea]! - b.vx[eb]!, rvz = b.vz[ea]! - b.vz[eb]!;
   const rel = Math.sqrt(rvx * rvx + rvz * rvz) * dt;
   const spin = (Math.abs(b.wy[ea]!) * Ra + Math.abs(b.wy[eb]!) * Rb) * dt;
@@ -289,7 +290,7 @@ function pairContact(world: SimWorld, rt: CollisionRuntime, ea: number, eb: numb
     emitEvent(world, 'collision', {
       type: 'car', ids: [nameOf(rt, ea), nameOf(rt, eb)], point: [geom.x, py, geom.z], normal: [nx, 0, nz],
       points: geom.points, angle_deg: (alpha * 180) / Math.PI, minor, method: res.method, e: res.e, mu: res.mu,
-      impulse_ns: Math.hypot(res.jx, res.jz), ke_before: res.energyBefore, ke_after: res.energyAfter,
+      impulse_ns: sqrt2(res.jx, res.jz), ke_before: res.energyBefore, ke_after: res.energyAfter,
       friction_dropped: res.frictionDropped, end: [END_NAMES[enA], END_NAMES[enB]], crush_added_m: [added[0], added[1]],
     });
   }
