@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { loadHavokNode } from '../../src/systems/sim/collision/havok-node';
 import { parseScenario } from '../../src/content/scenario-schema';
 import { buildScenario, runScenario } from '../../src/ecs/scenario';
@@ -69,6 +70,15 @@ describe('Havok props', () => {
     run.world.c.Prop.px[someProp] = run.world.c.Prop.px[someProp]! + 1e-6;
     expect(stateHash(run.world)).not.toBe(b.state_hash);
   });
+
+  it('another process (the sim CLI, a fresh Havok instance) gives the same hash with props', () => {
+    const f = 'src/content/scenarios/collision-props.toml';
+    const local = runScenario(buildScenario(parseScenario(readFileSync(f, 'utf8'), f)));
+    const out = execFileSync(process.execPath, ['--import', 'tsx', 'src/cli/sim.ts', f, '--json'], { encoding: 'utf8' });
+    const cli = JSON.parse(out.trim().split('\n').pop()!);
+    expect(cli.state_hash).toBe(local.state_hash);
+    expect(cli.events.length).toBe(local.events.length);
+  }, 180_000);
 
   it('props need Havok and a flat terrain (clear errors)', () => {
     const text = `dt = 0.002\nduration_s = 1\n[terrain]\nkind = "slope"\ngrade = 0.1\n[[props]]\nkind = "cone"\nposition_m = [0, 0]\n`;
