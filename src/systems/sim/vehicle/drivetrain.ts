@@ -200,11 +200,39 @@ export function vehicleTickLogic(world: SimWorld): void {
     const G = totalRatio(cfg, C.gear[eid]!);
     const cap = G === 0 ? 0 : cfg.drivetrain.clutchMaxTorque * clutchEngagement(world, rt);
     C.clutchCapacity[eid] = cap;
-    C.clutchLocked[eid] = cap > 0 && C.clutchSticking[eid] ? 1 : 0;
+    const lock = cap > 0 && C.clutchSticking[eid] ? 1 : 0;
+    if (lock && !C.clutchLocked[eid]) engageImpulse(world, rt, G);
+    C.clutchLocked[eid] = lock;
     const ds = C.diffSticking[eid]!;
     C.frontDiffLocked[eid] = ds & 1 ? 1 : 0;
     C.rearDiffLocked[eid] = ds & 2 ? 1 : 0;
     C.centreDiffLocked[eid] = ds & 4 ? 1 : 0;
+  }
+}
+
+/**
+ * The plates grab: a plastic angular impulse along the clutch constraint J = (−G·s_i, 1) that makes engine
+ * and driveline speeds equal while conserving their generalised momentum (Δq = M⁻¹Jᵀμ, μ = −J·q / J M⁻¹ Jᵀ).
+ * Kinetic energy can only drop (an inelastic engagement).
+ */
+function engageImpulse(world: SimWorld, rt: CarRuntime, G: number): void {
+  const C = world.c.Car;
+  const W = world.c.Wheel;
+  const cfg = rt.cfg;
+  const s = rt.split;
+  const slip = C.omegaE[rt.eid]! - G * drivelineWheelSpeed(world, rt);
+  let m = 1 / cfg.engine.inertia;
+  for (let i = 0; i < 4; i++) {
+    const I = cfg.wheels[i]!.front ? cfg.tires.front.inertia : cfg.tires.rear.inertia;
+    m += (G * s[i]!) ** 2 / I;
+  }
+  const mu = -slip / m;
+  C.omegaE[rt.eid] = C.omegaE[rt.eid]! + mu / cfg.engine.inertia;
+  for (let i = 0; i < 4; i++) {
+    if (s[i] === 0) continue;
+    const I = cfg.wheels[i]!.front ? cfg.tires.front.inertia : cfg.tires.rear.inertia;
+    const w = rt.wheels[i]!;
+    W.omega[w] = W.omega[w]! - (G * s[i]! * mu) / I;
   }
 }
 
