@@ -73,6 +73,16 @@ async function padFocus(page, target, dir = DOWN, max = 30) {
   throw new Error(`pad could not focus "${target}" (focused ${await focused(page)})`);
 }
 
+/** Escape until the editor lets the keyboard go (the first may only close a completion list). */
+async function leaveEditor(page) {
+  for (let i = 0; i < 3; i++) {
+    if (!(await page.evaluate(() => document.activeElement?.classList.contains('cm-content')))) return;
+    await page.keyboard.press('Escape');
+    await sleep(100);
+  }
+  throw new Error('Escape did not leave the editor');
+}
+
 async function newPage(browser) {
   const context = await browser.newContext({ viewport: { width: 1400, height: 860 } });
   const page = await context.newPage();
@@ -149,8 +159,7 @@ export const specs = [
       if (!/problem/.test(status)) throw new Error(`status should report the problem: ${status}`);
       await page.screenshot({ path: join(out, 'garage-error.png') });
       // apply is refused while invalid
-      await page.keyboard.press('Escape'); // close completion if open
-      await page.keyboard.press('Escape'); // give the keyboard back to the menu
+      await leaveEditor(page);
       await padFocus(page, 'apply');
       await press(page, A);
       await waitFor('apply refused', () => page.evaluate(() => window.__garage.lastApply === 'rejected'));
@@ -170,8 +179,7 @@ export const specs = [
       const text1 = await page.evaluate(() => window.__garage.text());
       const diff = text1.split('\n').filter((l, i) => l !== text0.split('\n')[i]);
       if (diff.length !== 1 || diff[0] !== 'spring_rate_n_per_mm = 45') throw new Error(`only the spring line may change, changed: ${JSON.stringify(diff)}`);
-      await page.keyboard.press('Escape');
-      await page.keyboard.press('Escape');
+      await leaveEditor(page);
       await padFocus(page, 'apply');
       await press(page, A);
       await waitFor('applied for the next run', () => page.evaluate(() => window.__garage.lastApply === 'next-run'));

@@ -104,6 +104,8 @@ export class CarEditor {
       highlightActiveLine(),
       syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
       keymap.of([...closeBracketsKeymap, ...defaultKeymap, ...historyKeymap, ...completionKeymap, ...lintKeymap, indentWithTab]),
+      // Escape (when no completion is open) gives the keyboard back to the menu
+      keymap.of([{ key: 'Escape', run: (v) => (v.contentDOM.blur(), true) }]),
       StreamLanguage.define(toml),
       linter((view) => this.lint(view.state.doc.toString()), { delay: 250 }),
       lintGutter(),
