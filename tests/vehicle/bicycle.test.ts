@@ -60,11 +60,10 @@ describe('steady cornering vs linear bicycle model (seed 004 eqs 1–5)', () => 
       const r = rig(openDiff, { pose: { speed: u } });
       const b = r.world.c.RigidBody;
       let integ = 0.3;
-      let out = { ay: 0, r: 0, delta: 0, u: 0, af: 0, ar: 0 };
       const tel = readCarTelemetry(r.world, r.eid);
       r.input.input.steer = Math.round(steer * 1000);
       const dt = r.world.dt;
-      let acc = { ay: 0, r: 0, delta: 0, u: 0, af: 0, ar: 0, n: 0 };
+      const acc = { ay: 0, r: 0, delta: 0, u: 0, af: 0, ar: 0, n: 0 };
       r.run(14, () => {
         readCarTelemetry(r.world, r.eid, tel);
         // Speed hold with throttle (PI), as a driver would on a constant-speed cornering test.
@@ -82,7 +81,7 @@ describe('steady cornering vs linear bicycle model (seed 004 eqs 1–5)', () => 
           acc.n++;
         }
       });
-      out = { ay: acc.ay / acc.n, r: acc.r / acc.n, delta: acc.delta / acc.n, u: acc.u / acc.n, af: acc.af / acc.n, ar: acc.ar / acc.n };
+      const out = { ay: acc.ay / acc.n, r: acc.r / acc.n, delta: acc.delta / acc.n, u: acc.u / acc.n, af: acc.af / acc.n, ar: acc.ar / acc.n };
       const p = bicycle(r.cfg, out.u, out.delta);
       // Slip angles from eqs 4–5 at the predicted (v, r).
       const a = r.cfg.body.cgToFrontM,
@@ -96,7 +95,6 @@ describe('steady cornering vs linear bicycle model (seed 004 eqs 1–5)', () => 
       // Axle slip angles (the tyre model's own steady state) against eqs 4–5.
       expect(Math.abs(out.af / af - 1)).toBeLessThan(0.03);
       expect(Math.abs(out.ar / ar - 1)).toBeLessThan(0.03);
-      acc = { ay: 0, r: 0, delta: 0, u: 0, af: 0, ar: 0, n: 0 };
     });
   }
 });
