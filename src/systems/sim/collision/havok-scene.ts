@@ -66,6 +66,23 @@ export class HavokScene {
     this.addStaticShape(this.ok(this.hp.HP_Shape_CreateBox([0, -1, 0], [0, 0, 0, 1], [4000, 2, 4000]), 'box'), [0, y, 0]);
   }
 
+  /**
+   * A square heightfield patch sampling `heightAt` (the sim's ground: flat, slope or a stage's B-spline) around
+   * (cx, cz): half size `half` m, sample spacing `spacing` m. Havok's heightfield is centred on its body and
+   * reads its buffer x-major (index = ix·n + iz; checked by a test); heights are absolute world y.
+   */
+  addGroundPatch(heightAt: (x: number, z: number) => number, cx: number, cz: number, half: number, spacing: number): void {
+    const hp = this.hp as HavokPhysicsWithBindings & { _malloc(n: number): number; _free(p: number): void; HEAPU8: Uint8Array };
+    const n = 2 * Math.ceil(half / spacing) + 1;
+    const h0 = ((n - 1) / 2) * spacing;
+    const ptr = hp._malloc(n * n * 4);
+    const buf = new Float32Array(hp.HEAPU8.buffer, ptr, n * n);
+    for (let ix = 0; ix < n; ix++) for (let iz = 0; iz < n; iz++) buf[ix * n + iz] = heightAt(cx - h0 + ix * spacing, cz - h0 + iz * spacing);
+    const shape = this.ok(hp.HP_Shape_CreateHeightField(n, n, [spacing, 1, spacing], ptr), 'HP_Shape_CreateHeightField');
+    hp._free(ptr);
+    this.addStaticShape(shape, [cx, 0, cz]);
+  }
+
   /** A static obstacle of the yaw-plane scene (same data as SceneColliders). */
   addObstacle(o: ObstacleInit): void {
     const hp = this.hp;

@@ -47,12 +47,22 @@ export class HavokProps implements PropsHook {
   }
 }
 
-/** Create the Havok props world for `world` (flat ground at groundY; the scene's obstacles are added too). */
-export function enableHavokProps(world: SimWorld, hp: HavokPhysicsWithBindings, groundY = 0): HavokProps {
+/** Where the props world's ground comes from: a flat plane, or a heightfield patch sampling the sim's ground. */
+export type PropsGround = number | { cx: number; cz: number; half: number; spacing: number };
+
+/**
+ * Create the Havok props world for `world`: `ground` is the height of a flat ground plane, or a square patch
+ * (centre, half size, spacing in m) sampled from `world.ground` (slopes, stages). The scene's obstacles are added.
+ */
+export function enableHavokProps(world: SimWorld, hp: HavokPhysicsWithBindings, ground: PropsGround = 0): HavokProps {
   const rt = collisionRuntime(world);
   if (rt.props instanceof HavokProps) return rt.props;
   const props = new HavokProps(hp, world);
-  props.scene.addGroundPlane(groundY);
+  if (typeof ground === 'number') props.scene.addGroundPlane(ground);
+  else {
+    const gs = { h: 0, nx: 0, ny: 1, nz: 0, surface: 0 };
+    props.scene.addGroundPatch((x, z) => (world.ground.sample(x, z, gs), gs.h), ground.cx, ground.cz, ground.half, ground.spacing);
+  }
   const sc = rt.scene;
   for (let i = 0; i < sc.n; i++) {
     const base = sc.yMin[i]!, height = sc.yMax[i]! - sc.yMin[i]!;

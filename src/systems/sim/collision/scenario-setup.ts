@@ -59,12 +59,19 @@ export function setupScenarioCollisions(
     }
   });
   if (s.props.length > 0) {
-    if (s.terrain.kind !== 'flat') throw new Error(`props: expected a flat terrain for Havok props, found terrain.kind = "${s.terrain.kind}"`);
     const hp = requireHavok('props');
-    enableHavokProps(world, hp, s.terrain.height_m);
-    const y = s.terrain.height_m;
+    if (s.terrain.kind === 'flat') enableHavokProps(world, hp, s.terrain.height_m);
+    else {
+      // a heightfield patch around the props, 60 m beyond the outermost one, 1 m samples
+      const xs = s.props.map((p) => p.position_m[0]), zs = s.props.map((p) => p.position_m[1]);
+      const cx = 0.5 * (Math.min(...xs) + Math.max(...xs)), cz = 0.5 * (Math.min(...zs) + Math.max(...zs));
+      const half = 0.5 * Math.max(Math.max(...xs) - Math.min(...xs), Math.max(...zs) - Math.min(...zs)) + 60;
+      enableHavokProps(world, hp, { cx, cz, half, spacing: 1 });
+    }
+    const gs = { h: 0, nx: 0, ny: 1, nz: 0, surface: 0 };
     s.props.forEach((p, i) => {
-      const eid = spawnProp(world, p.kind, p.position_m[0], y, p.position_m[1], (p.rot_y_deg * Math.PI) / 180);
+      world.ground.sample(p.position_m[0], p.position_m[1], gs);
+      const eid = spawnProp(world, p.kind, p.position_m[0], gs.h, p.position_m[1], (p.rot_y_deg * Math.PI) / 180);
       rt.names.set(eid, p.id ?? `${p.kind}${i}`);
     });
   }
