@@ -521,6 +521,24 @@ export function loadCarConfig(text: string, file: string, readExtends?: (name: s
   return toCarConfig(data, carIdFromFile(file), file);
 }
 
+/**
+ * Hot reload: the new file replaces `prev` only if it loads cleanly; otherwise `prev` is kept and the error
+ * (file, key path, expected, found) is returned for display.
+ */
+export function reloadCarConfig(
+  prev: CarConfig,
+  text: string,
+  file: string,
+  readExtends?: (name: string) => string,
+): { config: CarConfig; error: ContentError | null } {
+  try {
+    return { config: loadCarConfig(text, file, readExtends), error: null };
+  } catch (e) {
+    if (e instanceof ContentError) return { config: prev, error: e };
+    return { config: prev, error: new ContentError(file, [(e as Error).message]) };
+  }
+}
+
 /** Apply setup values ("key.path" → value) within their declared ranges; returns a new config. */
 export function applySetup(cfg: CarConfig, values: Record<string, number>): CarConfig {
   const issues: string[] = [];

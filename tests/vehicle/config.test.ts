@@ -1,0 +1,125 @@
+/** Car and surface config files: every error names the file, the key path, what was expected and found. */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { applySetup, carJsonSchema, loadCarConfig, reloadCarConfig, RPM } from '../../src/content/car-schema';
+import { ContentError } from '../../src/content/errors';
+import { BUILTIN_CARS, loadBuiltinCar, readBuiltin } from '../../src/content/cars/index';
+import { DEFAULT_SURFACES, loadSurfaces } from '../../src/content/surfaces';
+import { parseScenario } from '../../src/content/scenario-schema';
+
+const gti = BUILTIN_CARS.find((c) => c.id === 'hatch-gti')!.text;
+
+function errorOf(fn: () => unknown): ContentError {
+  try {
+    fn();
+  } catch (e) {
+    if (e instanceof ContentError) return e;
+    throw e;
+  }
+  throw new Error('expected a ContentError, got none');
+}
+
+describe('car config', () => {
+  it('loads the three built-in cars in SI units', () => {
+    for (const c of BUILTIN_CARS) {
+      const cfg = loadBuiltinCar(c.id);
+      expect(cfg.body.massKg).toBeGreaterThan(1000);
+      expect(cfg.wheels).toHaveLength(4);
+    }
+    const cfg = loadBuiltinCar('hatch-gti');
+    expect(cfg.engine.redline).toBeCloseTo(6500 * RPM, 12);
+    expect(cfg.suspension.front.springRate).toBe(40_000); // 40 N/mm → N/m
+    expect(cfg.suspension.front.travel).toBeCloseTo(0.17, 12); // 170 mm → m
+    expect(cfg.steering.maxAngle).toBeCloseTo((34 * Math.PI) / 180, 12);
+    expect(cfg.gearbox.ratios[0]).toBe(-3.2); // reverse first, negative
+    // Static loads from the CG: N_f = m g b / L / 2.
+    expect(cfg.tires.front.nominalLoad).toBeCloseTo((1420 * 9.81 * (2.63 - 1.03)) / 2.63 / 2, 9);
+    expect(cfg.wheels.map((w) => w.driven)).toEqual([true, true, false, false]);
+    expect(loadBuiltinCar('rally-awd').wheels.every((w) => w.driven)).toBe(true);
+  });
+
+  it('missing key', () => {
+    const e = errorOf(() => loadCarConfig(gti.replace(/^mass_kg = .*$/m, ''), 'bad.toml'));
+    expect(e.message).toMatch(/^bad\.toml: body\.mass_kg: expected number, found nothing \(missing\)/m);
+  });
+
+  it('wrong unit key', () => {
+    const e = errorOf(() => loadCarConfig(gti.replace(/^mass_kg = .*$/m, 'mass_lb = 3130'), 'bad.toml'));
+    expect(e.message).toContain('bad.toml: body: unknown key "mass_lb" (check spelling and the unit suffix)');
+    expect(e.message).toContain('body.mass_kg: expected number, found nothing (missing)');
+  });
+
+  it('negative mass', () => {
+    const e = errorOf(() => loadCarConfig(gti.replace(/^mass_kg = .*$/m, 'mass_kg = -1420'), 'bad.toml'));
+    expect(e.message).toContain('bad.toml: body.mass_kg: expected > 0, found number -1420');
+  });
+
+  it('non-monotonic torque table', () => {
+    const e = errorOf(() => loadCarConfig(gti.replace('[4500, 350], [5500, 300]', '[5500, 350], [4500, 300]'), 'bad.toml'));
+    expect(e.message).toContain('bad.toml: engine.torque_table_nm[3][0]: expected rpm increasing (> 5500), found number 4500');
+  });
+
+  it('circular extends', () => {
+    const files: Record<string, string> = {
+      'a.toml': 'extends = "b.toml"\nname = "A"\n',
+      'b.toml': 'extends = "a.toml"\nname = "B"\n',
+    };
+    const e = errorOf(() => loadCarConfig(files['a.toml']!, 'a.toml', (n) => files[n]!));
+    expect(e.message).toContain('extends: circular chain a.toml → b.toml → a.toml');
+  });
+
+  it('extends merges tables key by key', () => {
+    const cfg = loadCarConfig('extends = "hatch-gti.toml"\nname = "Light GTI"\n[body]\nmass_kg = 1300\n', 'light.toml', readBuiltin);
+    expect(cfg.body.massKg).toBe(1300);
+    expect(cfg.body.wheelbaseM).toBe(2.63); // inherited
+    expect(cfg.name).toBe('Light GTI');
+  });
+
+  it('TOML syntax errors name line and column', () => {
+    const e = errorOf(() => loadCarConfig('name = "x"\n[body\n', 'syntax.toml'));
+    expect(e.message).toMatch(/^syntax\.toml: TOML syntax error at line 2, column \d+/);
+  });
+
+  it('an invalid file never replaces a working car', () => {
+    const good = loadBuiltinCar('hatch-gti');
+    const r = reloadCarConfig(good, gti.replace(/^mass_kg = .*$/m, 'mass_kg = "heavy"'), 'hatch-gti.toml');
+    expect(r.config).toBe(good);
+    expect(r.error?.message).toContain('hatch-gti.toml: body.mass_kg: expected number, found "heavy"');
+    const ok = reloadCarConfig(good, gti.replace(/^mass_kg = .*$/m, 'mass_kg = 1500'), 'hatch-gti.toml');
+    expect(ok.error).toBeNull();
+    expect(ok.config.body.massKg).toBe(1500);
+  });
+
+  it('setup ranges: values inside apply, outside are refused', () => {
+    const cfg = loadBuiltinCar('hatch-gti');
+    expect(applySetup(cfg, { 'brakes.front_bias': 0.6 }).brakes.frontBias).toBe(0.6);
+    const e = errorOf(() => applySetup(cfg, { 'brakes.front_bias': 0.95 }));
+    expect(e.message).toContain('setup."brakes.front_bias": expected a value within [0.55, 0.8], found number 0.95');
+    const e2 = errorOf(() => loadCarConfig(gti + '\n"body.nope" = { min = 0, max = 1, step = 0.1 }\n', 'bad.toml'));
+    expect(e2.message).toContain('setup."body.nope": expected the key path of a numeric value in this file, found nothing');
+  });
+
+  it('the shipped JSON Schema is the generated one', () => {
+    const shipped = JSON.parse(readFileSync(new URL('../../src/content/car.schema.json', import.meta.url), 'utf8'));
+    expect(shipped).toEqual(JSON.parse(JSON.stringify(carJsonSchema())));
+  });
+});
+
+describe('surfaces', () => {
+  const text = readFileSync(new URL('../../src/content/surfaces.toml', import.meta.url), 'utf8');
+  it('surfaces.toml equals the built-in defaults', () => {
+    expect(loadSurfaces(text, 'surfaces.toml')).toEqual(DEFAULT_SURFACES);
+  });
+  it('unknown surface in surfaces.toml', () => {
+    const e = errorOf(() => loadSurfaces(text + '\n[mud]\nmu_static = 0.5\n', 'surfaces.toml'));
+    expect(e.message).toContain('surfaces.toml: (top level): unknown key "mud"');
+  });
+  it('unknown surface in a scenario', () => {
+    const e = errorOf(() => parseScenario('dt = 0.002\nduration_s = 1\n[terrain]\nkind = "flat"\nsurface = "mud"\n', 'scn.toml'));
+    expect(e.message).toContain('scn.toml: terrain.surface: expected one of "tarmac", "gravel", "snow", "ice", "grass", found "mud"');
+  });
+  it('sliding friction above static is refused', () => {
+    const e = errorOf(() => loadSurfaces(text.replace('mu_sliding = 0.95', 'mu_sliding = 1.5'), 'surfaces.toml'));
+    expect(e.message).toContain('surfaces.toml: tarmac.mu_sliding: expected ≤ mu_static (1.15), found number 1.5');
+  });
+});
