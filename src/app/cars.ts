@@ -4,10 +4,10 @@
  * issue's CarCollider (residual crush per end drives the damage indicator and the dents).
  */
 import type { SimWorld } from '../ecs/world';
-import { BUILTIN_CARS, loadBuiltinCar, readBuiltin } from '../content/cars';
+import { BUILTIN_CARS, loadBuiltinCar } from '../content/cars';
 import type { CarConfig } from '../content/car-schema';
 import { carOverride } from './garage/live-car';
-import { customCarConfig, drivableCustomIds } from './garage/car-sources';
+import { customCarConfig, drivableCustomIds, readAnyCar } from './garage/car-sources';
 import { emptyTelemetry as emptyCarTelemetry, readCarTelemetry, type CarTelemetry } from '../systems/sim/vehicle/telemetry';
 import { attachCarColliderFromConfig } from '../systems/sim/collision/car-collider';
 import { SURFACE_IDS } from '../../terrain/surface';
@@ -100,11 +100,15 @@ export function carChoice(id: string): CarChoice {
   const infos = CARS();
   const info = infos.find((c) => c.id === id) ?? infos[0]!;
   const cfg = config(info.id);
-  const builtin = BUILTIN_CARS.find((b) => b.id === info.id)!;
+  // the text the run is driven with: the garage's applied override, a custom car, or the built-in file
+  // (replays embed it, and the run world is spawned from it, so what is driven is what is recorded)
+  const builtin = BUILTIN_CARS.find((b) => b.id === info.id);
+  const ov = carOverride(info.id);
+  const src = ov ? { file: ov.file, text: ov.text } : builtin ? { file: builtin.file, text: builtin.text } : { file: `${info.id}.toml`, text: readAnyCar(`${info.id}.toml`) };
   return {
     info,
     cfg,
-    replayCar: (pose) => replayCarFromText({ id: info.id, main: builtin.file, text: builtin.text, read: readBuiltin, pose: { x: pose.x, y: pose.y, z: pose.z, heading: pose.heading } }),
+    replayCar: (pose) => replayCarFromText({ id: info.id, main: src.file, text: src.text, read: readAnyCar, pose: { x: pose.x, y: pose.y, z: pose.z, heading: pose.heading } }),
     wrap: (world, eid) => drivable(world, eid, info, cfg),
   };
 }
