@@ -110,7 +110,7 @@ async function padDrive(page, carId) {
   }
   await press(page, A);
   await waitScreen(page, 'drive', 150000);
-  await waitFor('lights out', async () => (await page.evaluate(() => window.__bitrally?.phase)) === 'running', 90000);
+  await waitFor('lights out', async () => (await page.evaluate(() => window.__bitrally?.phase)) === 'running', 300000);
 }
 
 /** Start telemetry (key T) and full throttle; resolves when the charts redrew with a moving car. */
@@ -119,7 +119,7 @@ async function throttleWithTelemetry(page) {
   await page.keyboard.press('KeyT');
   await waitFor('telemetry panel visible', () => page.evaluate(() => window.__telemetry?.visible === true), 10000);
   const r0 = await page.evaluate(() => window.__telemetry.redraws);
-  await waitFor('telemetry chart updates with speed > 10 km/h', () => page.evaluate((r) => window.__telemetry.redraws > r + 2 && window.__telemetry.lastSpeedKmh > 10, r0), 150000);
+  await waitFor('telemetry chart updates with speed > 10 km/h', () => page.evaluate((r) => window.__telemetry.redraws > r + 2 && window.__telemetry.lastSpeedKmh > 10, r0), 300000);
   const pts = await page.evaluate(() => document.querySelectorAll('.tele-panel .u-over').length);
   if (pts < 8) throw new Error(`expected 8 uPlot charts in the telemetry panel, found ${pts}`);
 }
@@ -129,7 +129,7 @@ export const specs = [
     name: 'garage: pad + keyboard edit a spring rate, schema error, fix, apply, drive, telemetry updates',
     async run({ browser, base, out }) {
       const { page, errors, context } = await newPage(browser);
-      await page.goto(base);
+      await page.goto(`${base}?simcap=0.5&scale=2`); // game URL flags: more sim per slow frame, lower resolution
       await waitScreen(page, 'title');
       await page.evaluate(() => window.__pad.connect());
       await padFocus(page, 'garage');
@@ -220,7 +220,7 @@ export const specs = [
             return false;
           }
         }, 60000);
-        await page.goto(base);
+        await page.goto(`${base}?simcap=0.5&scale=2`);
         await waitScreen(page, 'title', 180000);
         await page.evaluate(() => window.__pad.connect());
         await press(page, A);
