@@ -1,0 +1,386 @@
+/**
+ * One call wires replays (issue 7) into the app: `installReplays(app)` from main.ts.
+ *  - the library ('replays', 'replay-entry') and the viewer ('replay') screens;
+ *  - finished runs are saved to the library automatically (the session's recorder produces the bytes at
+ *    the finish line: `session.replayBytes`);
+ *  - the ghost: when a run starts, the chosen replay for that stage (library "Race against it") or the
+ *    personal best with that car races along as a translucent car in its own world, with the live delta;
+ *  - a test hook `window.__bitrally.replays` (list, export as base64, import bytes, viewer/ghost state).
+ */
+import type { SceneKit } from '../../systems/view/scene';
+import type { Stage } from '../../../terrain/stage';
+import type { StageRun } from '../stage-run';
+import { formatDelta } from '../stage-run';
+import { adjustable, html, registerScreen, type ScreenManager } from '../screens';
+import type { InputDevices } from '../input/devices';
+import type { Settings } from '../settings';
+import { decodeReplay, ReplayFormatError } from '../../replay/format';
+import { buildRunWorld, resolveStage } from '../../replay/run-world';
+import { vehicleCarAdapter } from '../../replay/cars';
+import { ReplayLibrary, type ReplayEntry } from './library';
+import { registerLibraryScreens } from './library-screen';
+import { browserStageSource } from './stage-source';
+import { ReplayViewer, VIEWER_SPEEDS } from './viewer';
+import { GhostRun } from './ghost';
+import { pickGhost } from './ghost-choice';
+import { replayDrivable } from './replay-car';
+import { formatClock } from '../../systems/view/hud';
+import './replay.css';
+
+/** What replays need from a running game session (GameSession satisfies it structurally). */
+export interface ReplaySessionLike {
+  world: { tick: number; dt: number };
+  stage: Stage;
+  car: { eid: number; info: { id: string } };
+  run: StageRun;
+  scheduler: { alpha: number };
+  hud: { el: HTMLElement };
+  replayBytes?: Uint8Array | null;
+}
+
+export interface ReplayApp {
+  kit: SceneKit;
+  devices: InputDevices;
+  settings: Settings;
+  screens: ScreenManager;
+  session: ReplaySessionLike | null;
+  startSession(s: null): void;
+}
+
+const esc = (s: string): string => s.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
+
+function toB64(b: Uint8Array): string {
+  let s = '';
+  for (let i = 0; i < b.length; i += 0x8000) s += String.fromCharCode(...b.subarray(i, i + 0x8000));
+  return btoa(s);
+}
+function fromB64(s: string): Uint8Array {
+  const bin = atob(s);
+  const out = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
+  return out;
+}
+
+export interface Replays {
+  library: ReplayLibrary;
+}
+
+export function installReplays(app: ReplayApp): Replays {
+  const library = new ReplayLibrary();
+  const opened = library.open();
+  const hook: Record<string, unknown> = {
+    lastSavedId: null,
+    lastImport: null,
+    viewer: null,
+    ghost: null,
+    saveError: null,
+  };
+  const root = (window.__bitrally ??= {});
+  root.replays = hook;
+  hook.list = async () => (await library.list()).map((e) => ({ id: e.id, name: e.name, stageId: e.stageId, carIds: e.carIds, timeS: e.timeS, durationS: e.durationS, bytes: e.bytes.length }));
+  hook.exportBase64 = async (id: string) => {
+    const e = await library.get(id);
+    return e ? toB64(e.bytes) : null;
+  };
+  hook.importBase64 = async (b64: string, name: string) => {
+    try {
+      const e = await library.importFile(new File([fromB64(b64).slice().buffer as ArrayBuffer], name));
+      return { id: e.id, error: null };
+    } catch (err) {
+      return { id: null, error: (err as Error).message };
+    }
+  };
+
+  registerLibraryScreens({
+    library,
+    onImported: (e, error) => {
+      hook.lastImport = { id: e?.id ?? null, error };
+    },
+  });
+
+  // ---- viewer screen ----------------------------------------------------------------------------
+  registerScreen('replay', (ctx, params) => {
+    const from = typeof params.from === 'string' ? params.from : 'replays';
+    const el = html(
+      `<div class="rv-top"><div class="rv-title" data-title>Loading replay…</div><div class="rv-status" data-status></div><div class="error" data-error></div></div>
+      <div class="rv-tele"><div><span>steer</span><i data-in="steer"></i></div><div><span>throttle</span><i data-in="throttle"></i></div>
+        <div><span>brake</span><i data-in="brake"></i></div><div><span>clutch</span><i data-in="clutch"></i></div><div><span>handbrake</span><i data-in="handbrake"></i></div></div>
+      <div class="rv-bar">
+        <div class="rv-timeline" data-timeline><div class="rv-fill" data-fill></div><div class="rv-marks" data-marks></div></div>
+        <div class="rv-buttons">
+          <button class="item rv-btn default" data-a="play">Pause</button>
+          <button class="item rv-btn" data-a="back1">◀ frame</button>
+          <button class="item rv-btn" data-a="fwd1">frame ▶</button>
+          <button class="item rv-btn" data-a="seek"><span>Seek</span><span class="val" data-time>0:00.000</span></button>
+          <button class="item rv-btn" data-a="speed"><span>Speed</span><span class="val" data-speed>1×</span></button>
+          <button class="item rv-btn" data-a="camera"><span>Camera</span><span class="val" data-camera>chase</span></button>
+          <button class="item rv-btn" data-a="exit">Back</button>
+        </div>
+        <div class="hint rv-hint">Space play/pause · , . frame · ←/→ on Seek ±5 s · click the timeline to seek · C camera · drag to orbit (free)</div>
+      </div>`,
+      'replay-viewer',
+    );
+    const q = <T extends HTMLElement = HTMLElement>(s: string): T => el.querySelector<T>(s)!;
+    const title = q('[data-title]');
+    const status = q('[data-status]');
+    const errEl = q('[data-error]');
+    const timeline = q('[data-timeline]');
+    const fill = q('[data-fill]');
+    const marksEl = q('[data-marks]');
+    const playBtn = q('[data-a="play"]');
+    let viewer: ReplayViewer | null = null;
+    let disposed = false;
+    const vh: Record<string, unknown> = { ready: false, error: null };
+    hook.viewer = vh;
+    app.startSession(null);
+
+    const back = (): void => ctx.show(from, { id: params.id });
+    const act = (a: string, dir: -1 | 1 = 1): void => {
+      if (a === 'exit') return back();
+      const v = viewer;
+      if (!v) return;
+      if (a === 'play') {
+        if (v.player.ended) v.seek(0);
+        v.playing = !v.playing;
+      } else if (a === 'back1') v.stepFrame(-1);
+      else if (a === 'fwd1') v.stepFrame(1);
+      else if (a === 'seek') v.seek(v.world.tick + dir * Math.round(5 / v.world.dt));
+      else if (a === 'speed') v.setSpeed(dir);
+      else if (a === 'camera') v.cycleCamera(dir);
+    };
+    el.querySelectorAll<HTMLElement>('[data-a]').forEach((b) => {
+      b.onclick = () => act(b.dataset.a!);
+      if (b.dataset.a === 'seek' || b.dataset.a === 'speed' || b.dataset.a === 'camera') adjustable(b, (d) => act(b.dataset.a!, d));
+    });
+    timeline.addEventListener('pointerdown', (ev) => {
+      const v = viewer;
+      if (!v) return;
+      const r = timeline.getBoundingClientRect();
+      v.seek(((ev.clientX - r.left) / r.width) * v.player.totalTicks);
+    });
+    const onKey = (ev: KeyboardEvent): void => {
+      if (!viewer) return;
+      if (ev.code === 'Space') act('play');
+      else if (ev.code === 'Comma') act('back1');
+      else if (ev.code === 'Period') act('fwd1');
+      else if (ev.code === 'KeyC') act('camera');
+      else if (ev.code === 'BracketLeft') act('speed', -1);
+      else if (ev.code === 'BracketRight') act('speed', 1);
+      else return;
+      ev.preventDefault();
+    };
+    window.addEventListener('keydown', onKey);
+    let drag: { x: number; y: number } | null = null;
+    const canvas = app.kit.engine.getRenderingCanvas();
+    const down = (e: PointerEvent): void => {
+      drag = { x: e.clientX, y: e.clientY };
+    };
+    const move = (e: PointerEvent): void => {
+      if (!drag || !viewer || viewer.view !== 'free') return;
+      viewer.orbitInput.dx += (e.clientX - drag.x) * 0.3;
+      viewer.orbitInput.dy += (e.clientY - drag.y) * 0.3;
+      drag = { x: e.clientX, y: e.clientY };
+    };
+    const up = (): void => {
+      drag = null;
+    };
+    canvas?.addEventListener('pointerdown', down);
+    window.addEventListener('pointermove', move);
+    window.addEventListener('pointerup', up);
+
+    void (async () => {
+      try {
+        await opened;
+        let bytes = params.bytes instanceof Uint8Array ? params.bytes : null;
+        let name = typeof params.name === 'string' ? params.name : 'replay';
+        if (!bytes) {
+          const e: ReplayEntry | undefined = await library.get(String(params.id));
+          if (!e) throw new Error(`no replay with id ${String(params.id)} in the library`);
+          bytes = e.bytes;
+          name = e.name;
+        }
+        const data = decodeReplay(bytes, name);
+        const stage = await resolveStage(data.header, data.stageFiles, browserStageSource, name);
+        if (!stage) throw new ReplayFormatError(name, 'stage', 'a stage replay (the viewer shows stages)', 'flat ground');
+        const run = buildRunWorld(data.header, stage, vehicleCarAdapter);
+        if (disposed) return;
+        viewer = new ReplayViewer(app.kit, data, run, stage, el, app.settings.units);
+        viewer.onToast = (t) => viewer?.toast(t);
+        const h = data.header;
+        title.innerHTML = `<b>${esc(h.name)}</b> · ${esc(h.cars.map((c) => c.id).join(', '))} · ${(h.ticks * h.dt).toFixed(1)} s${h.result?.finished && h.result.stageTimeS !== null ? ` · stage time ${formatClock(h.result.stageTimeS)}` : ''}`;
+        const total = Math.max(1, h.ticks);
+        marksEl.innerHTML = viewer.marks
+          .map((m) => `<i class="rv-mark rv-${esc(m.kind)}" style="left:${((100 * m.tick) / total).toFixed(3)}%" title="${esc(m.label)} @ ${(m.tick * h.dt).toFixed(2)} s"></i>`)
+          .join('');
+        vh.ready = true;
+        vh.totalTicks = h.ticks;
+        vh.marks = viewer.marks.map((m) => ({ ...m }));
+        vh.seek = (t: number) => {
+          const v = viewer!;
+          const t0 = performance.now();
+          v.seek(t);
+          return { tick: v.world.tick, ms: performance.now() - t0 };
+        };
+        vh.setPlaying = (p: boolean) => {
+          viewer!.playing = p;
+        };
+        vh.setCamera = (c: ReplayViewer['view']) => {
+          viewer!.view = c;
+          viewer!.camera.snap();
+        };
+        vh.setSpeed = (s: number) => {
+          if (VIEWER_SPEEDS.includes(s)) viewer!.speed = s;
+        };
+      } catch (e) {
+        console.warn(e);
+        const msg = (e as Error).message;
+        vh.error = msg;
+        title.textContent = 'This replay cannot be shown';
+        errEl.textContent = msg;
+      }
+    })();
+
+    const bars = [...el.querySelectorAll<HTMLElement>('[data-in]')];
+    return {
+      el,
+      overlay: true,
+      back,
+      update: (dt) => {
+        const v = viewer;
+        if (!v) return;
+        const snap = app.devices.snapshot();
+        if (v.view === 'free') {
+          v.orbitInput.dx += (snap.axes[2] ?? snap.axes[0] ?? 0) * 1;
+          v.orbitInput.dy += -(snap.axes[3] ?? 0) * 1;
+        }
+        v.frame(dt);
+        const p = v.player;
+        const tick = p.world.tick;
+        fill.style.width = `${((100 * tick) / Math.max(1, p.totalTicks)).toFixed(2)}%`;
+        playBtn.textContent = v.playing ? 'Pause' : p.ended ? 'Replay' : 'Play';
+        q('[data-time]').textContent = `${formatClock(tick * v.world.dt)} / ${formatClock(p.totalTicks * v.world.dt)}`;
+        q('[data-speed]').textContent = `${v.speed}×`;
+        q('[data-camera]').textContent = v.view;
+        const inp = v.inputs();
+        for (const b of bars) {
+          const k = b.dataset.in as keyof typeof inp;
+          const val = inp[k];
+          if (k === 'steer') {
+            const w = Math.min(50, Math.abs(val) * 50);
+            b.style.left = `${val < 0 ? 50 - w : 50}%`;
+            b.style.width = `${w}%`;
+          } else b.style.width = `${Math.max(0, Math.min(1, val)) * 100}%`;
+        }
+        const d = p.desync;
+        status.textContent = d
+          ? `DESYNC at t = ${d.timeS.toFixed(3)} s (tick ${d.tick}): re-simulation differs from the recording${d.differences.length ? ` (${d.differences.slice(0, 3).map((x) => `${x.what}[${x.eid}]`).join(', ')}…)` : ''}; showing recorded keyframes (${p.resyncs} resyncs)${p.trusted ? '' : ' — waiting for the next keyframe'}`
+          : `checksums ${p.checksumsMatched}/${p.checksumsChecked} match`;
+        status.classList.toggle('rv-desync', !!d);
+        vh.tick = tick;
+        vh.playing = v.playing;
+        vh.ended = p.ended;
+        vh.speed = v.speed;
+        vh.camera = v.view;
+        vh.checksumsChecked = p.checksumsChecked;
+        vh.checksumsMatched = p.checksumsMatched;
+        vh.desync = d ? { tick: d.tick, timeS: d.timeS } : null;
+        vh.trusted = p.trusted;
+        vh.stageTimeS = v.stageTimeAt(tick);
+        const b = v.world as unknown as { c: { RigidBody: { px: Float64Array; pz: Float64Array } } };
+        vh.carPos = [b.c.RigidBody.px[v.cars[0]!.eid], b.c.RigidBody.pz[v.cars[0]!.eid]];
+      },
+      dispose: () => {
+        disposed = true;
+        window.removeEventListener('keydown', onKey);
+        canvas?.removeEventListener('pointerdown', down);
+        window.removeEventListener('pointermove', move);
+        window.removeEventListener('pointerup', up);
+        viewer?.dispose();
+        viewer = null;
+        vh.ready = false;
+      },
+    };
+  });
+
+  // ---- auto-save and ghost, per frame right before rendering -----------------------------------------
+  let current: ReplaySessionLike | null = null;
+  let saved = false;
+  let ghost: GhostRun | null = null;
+  let ghostEl: HTMLElement | null = null;
+  let ghostToken = 0;
+  const gh: Record<string, unknown> = { active: false };
+  hook.ghost = gh;
+  const dropGhost = (): void => {
+    ghostToken++;
+    ghost?.dispose();
+    ghost = null;
+    ghostEl?.remove();
+    ghostEl = null;
+    gh.active = false;
+    gh.delta = null;
+  };
+  const startGhost = async (s: ReplaySessionLike, token: number): Promise<void> => {
+    await opened;
+    const entry = pickGhost(await library.list(), s.stage.id, s.car.info.id);
+    if (!entry || token !== ghostToken) return;
+    try {
+      const g = await GhostRun.create(entry.bytes, entry.name, browserStageSource, vehicleCarAdapter);
+      if (token !== ghostToken || app.session !== s) {
+        g.dispose();
+        return;
+      }
+      const hc = g.player.data.header.cars[Math.max(0, g.player.data.header.cars.findIndex((c) => c.role === 'player'))]!;
+      g.attachView(app.kit.scene, replayDrivable(g.player.world, g.carEid, hc, 0).shape);
+      ghost = g;
+      ghostEl = document.createElement('div');
+      ghostEl.className = 'hud-ghost';
+      ghostEl.innerHTML = `<small>ghost: ${esc(entry.name)}</small><b data-d></b>`;
+      s.hud.el.appendChild(ghostEl);
+      gh.active = true;
+      gh.entryId = entry.id;
+      gh.name = entry.name;
+    } catch (e) {
+      console.warn(`ghost: ${(e as Error).message}`);
+      gh.error = (e as Error).message;
+    }
+  };
+  app.kit.scene.onBeforeRenderObservable.add(() => {
+    const s = app.session;
+    if (s !== current) {
+      dropGhost();
+      current = s;
+      saved = false;
+      if (s) void startGhost(s, ghostToken);
+    }
+    if (!s) return;
+    if (!saved && s.replayBytes) {
+      saved = true;
+      const bytes = s.replayBytes;
+      void opened
+        .then(() => library.save(bytes))
+        .then((e) => {
+          hook.lastSavedId = e.id;
+        })
+        .catch((e: Error) => {
+          hook.saveError = e.message;
+          console.warn(`replay: could not save the run: ${e.message}`);
+        });
+    }
+    if (ghost) {
+      const tick = s.world.tick;
+      // keep up with the live run (and LEAD ahead); never more than ~0.6 s of simulation per frame
+      ghost.advance(tick, 300);
+      const running = s.run.phase !== 'countdown' && s.run.progressM > s.run.cfg.startM + 1;
+      const d = ghost.draw(tick, s.scheduler.alpha, running && s.run.phase === 'running' ? s.run.progressM : null, s.run.timeS);
+      gh.delta = d;
+      gh.ghostTick = ghost.player.world.tick;
+      const de = ghostEl?.querySelector<HTMLElement>('[data-d]');
+      if (de && d !== null) {
+        de.textContent = formatDelta(d);
+        de.className = d < 0 ? 'faster' : 'slower';
+      } else if (de && s.run.phase !== 'finished') de.textContent = '';
+    }
+  });
+
+  return { library };
+}
