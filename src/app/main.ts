@@ -12,6 +12,7 @@ import { ScreenManager } from './screens';
 import { GameSession } from './game';
 import { registerAllScreens, type AppContext } from './menus';
 import { installTuning } from './garage/install';
+import { installReplays } from './replay/install';
 
 declare global {
   interface Window {
@@ -76,6 +77,7 @@ const app: AppContext = {
 };
 registerAllScreens(app);
 installTuning(app, ui); // garage, telemetry panel (T), run analysis, dev car live reload (issue 9)
+installReplays(app); // replay library + viewer, auto-saved runs, ghost (issue 7)
 
 // audio needs a user gesture
 const startAudio = (): void => audio.start();

@@ -46,6 +46,7 @@ export function registerAllScreens(app: AppContext): void {
       <button class="item" data-go="controls">Controls</button>
       <button class="item" data-go="garage">Garage</button>
       <button class="item" data-go="analysis">Run analysis</button>
+      <button class="item" data-go="replays">Replays</button>
       <div class="hint">Gamepad: D-pad / stick + A · Keyboard: arrows + Enter</div>`);
     el.querySelectorAll<HTMLElement>('[data-go]').forEach((b) => (b.onclick = () => ctx.show(b.dataset.go!, { from: 'title' })));
     return { el };
