@@ -36,6 +36,7 @@ export function driverVehicleFromConfig(cfg: CarConfig): DriverVehicle {
     drivenWeightFraction: driven,
     brakeDecelMS2: brake,
     topSpeedMS: Math.min(vDrag, vGear),
+    peakWheelForceN: cfg.gearbox.ratios.map((ratio, g) => (g === 0 ? 0 : (cfg.engine.peakTorque * Math.abs(ratio) * cfg.gearbox.finalDrive * cfg.gearbox.efficiency) / r)),
     dragAreaM2: b.dragCoefficient * b.frontalAreaM2,
     rollingResistance: cfg.tires.rear.rollingResistance,
   };

@@ -38,6 +38,11 @@ export interface DriverVehicle {
   /** Deceleration the brakes give at full pedal on high grip, m/s² (≈ μ g on tarmac for most cars). */
   brakeDecelMS2: number;
   topSpeedMS: number;
+  /**
+   * Peak wheel force in each gear, N: peak engine torque × total ratio × efficiency / wheel radius (index =
+   * gear, 0 = neutral → 0). With the power limit P/u it gives the acceleration full throttle makes now.
+   */
+  peakWheelForceN: number[];
   /** Drag coefficient × frontal area, m², and the rolling-resistance coefficient. */
   dragAreaM2: number;
   rollingResistance: number;
@@ -306,6 +311,11 @@ export class AiDriver implements InputSource {
     else if (this.mode === 'slide') this.mode = 'drive';
     out.steer = clamp(delta / this.vehicle.maxSteerRad, -1, 1);
     this.last.deltaP = deltaP;
+    if (Math.abs(beta) > 0.8 && speed > 3) {
+      // spinning: off the power, brakes on, counter-steer; the state machine turns the car round once slow
+      out.brake = 0.6;
+      return out;
+    }
 
     // ---------------------------------------------------------------- speed (eqs 9–13)
     const mu = path.mu[this.loc.index]!;
@@ -339,11 +349,15 @@ export class AiDriver implements InputSource {
     this.dAr = lowPass(this.dAr, (aR - this.prevAr) / dt, dt, 0.1);
     this.prevAr = aR;
     this.firstTick = false;
-    const aCap = fullThrottleAcceleration(Math.max(0, u), mu, this.vehicle.drivenWeightFraction, this.vehicle.powerW, this.vehicle.massKg);
+    // eq 11's μ g generalised: the acceleration full throttle gives now, in this gear (first gear while shifting)
+    const fGear = this.vehicle.peakWheelForceN[Math.max(1, Math.min(this.vehicle.peakWheelForceN.length - 1, gear))]!;
+    const aCap = Math.min(fGear, this.vehicle.powerW / Math.max(1, u)) / this.vehicle.massKg;
     // friction circle: what the cornering acceleration u²κ leaves of μ g for accelerating (floored at 25 %)
     const aLat = u * u * Math.abs(path.kappa[this.loc.index]!);
     const aLong = Math.sqrt(Math.max(0, (mu * G) ** 2 - aLat * aLat));
-    const aM = Math.min(g.aMeanOfMuG * mu * G, Math.max(0.25 * mu * G, aLong));
+    // only the driven axle(s) can put the power down: their share of that (a RWD car on gravel spins its
+    // rear tyres otherwise)
+    const aM = Math.min(g.aMeanOfMuG * mu * G, Math.max(0.25 * mu * G, aLong) * this.vehicle.drivenWeightFraction);
     // measured longitudinal acceleration (low-passed finite difference of u)
     if (this.firstAcc) {
       this.prevU = u;
@@ -357,10 +371,11 @@ export class AiDriver implements InputSource {
       // resistance: those are fed forward, and an integral of the acceleration error removes what is left.
       const grade = G * b.R5[eid]!;
       const resist = (0.5 * 1.225 * this.vehicle.dragAreaM2 * u * u) / this.vehicle.massKg + this.vehicle.rollingResistance * G;
-      this.thrInt = clamp(this.thrInt + (Math.min(aR, aM) - this.aMeas) * dt * 0.25, -0.2, 0.6);
+      if (Math.abs(beta) < 0.08) this.thrInt = clamp(this.thrInt + (Math.min(aR, aM) - this.aMeas) * dt * 0.25, -0.2, 0.4);
       out.throttle = clamp(throttlePedal(aR, this.dAr, aM, aCap, g.cDThrottle) + (grade + resist) / aCap + this.thrInt, 0, 1);
-      // do not feed power while the car is sliding badly
-      if (this.mode === 'slide') out.throttle *= 0.4;
+      // lift progressively as the body slip grows (power oversteer), fully from ~15°
+      out.throttle *= clamp(1 - (Math.abs(beta) - 0.06) / 0.2, 0, 1);
+      this.thrInt = Math.min(this.thrInt, out.throttle);
     } else if (-aR > g.brakeThreshold * brakeCap) {
       this.thrInt = Math.max(0, this.thrInt - dt);
       // eq 13 with μ g → the deceleration at full pedal (a_r is already limited to the grip by the profile)
