@@ -220,8 +220,8 @@ export const specs = [
             return false;
           }
         }, 60000);
-        await page.goto(`${base}?simcap=0.5&scale=2`);
-        await waitScreen(page, 'title', 180000);
+        await page.goto(`${base}?simcap=0.5&scale=2`, { timeout: 300000, waitUntil: 'domcontentloaded' }); // dev: unbundled modules
+        await waitScreen(page, 'title', 300000);
         await page.evaluate(() => window.__pad.connect());
         await press(page, A);
         await padDrive(page, CAR);

@@ -10,7 +10,7 @@ import { EditorState, type Extension } from '@codemirror/state';
 import { StreamLanguage, syntaxHighlighting, defaultHighlightStyle, bracketMatching, indentOnInput } from '@codemirror/language';
 import { toml } from '@codemirror/legacy-modes/mode/toml';
 import { linter, lintGutter, lintKeymap, forceLinting, type Diagnostic } from '@codemirror/lint';
-import { autocompletion, closeBrackets, closeBracketsKeymap, completionKeymap, type CompletionContext, type CompletionResult } from '@codemirror/autocomplete';
+import { autocompletion, completionStatus, closeBrackets, closeBracketsKeymap, completionKeymap, type CompletionContext, type CompletionResult } from '@codemirror/autocomplete';
 import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';
 import { carJsonSchema } from '../../content/car-schema';
 import { checkCarDraft, type DraftCheck, type ReadExtends } from './car-draft';
@@ -104,8 +104,19 @@ export class CarEditor {
       highlightActiveLine(),
       syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
       keymap.of([...closeBracketsKeymap, ...defaultKeymap, ...historyKeymap, ...completionKeymap, ...lintKeymap, indentWithTab]),
-      // Escape (when no completion is open) gives the keyboard back to the menu
-      keymap.of([{ key: 'Escape', run: (v) => (v.contentDOM.blur(), true) }]),
+      EditorView.domEventHandlers({
+        keydown: (e, v) => {
+          // the game's input devices listen on window: typing here is neither driving nor menu input
+          e.stopPropagation();
+          // Escape (when no completion list is open) gives the keyboard back to the menu
+          if (e.key === 'Escape' && completionStatus(v.state) === null) {
+            e.preventDefault();
+            v.contentDOM.blur();
+            return true;
+          }
+          return false;
+        },
+      }),
       StreamLanguage.define(toml),
       linter((view) => this.lint(view.state.doc.toString()), { delay: 250 }),
       lintGutter(),
