@@ -134,3 +134,53 @@ describe('telemetry buffers', () => {
     expect(out[CH.speed]).toBeCloseTo(Math.hypot(2, 0.981) * world.time * 3.6, 6);
   });
 });
+
+describe('telemetry service: per-tick samples of a driving car, stored with the finished run', () => {
+  it('samples every tick (pass 10), keeps distance and speed, stores the run log on finish', async () => {
+    const { spawnCar } = await import('../../src/ecs/prefab-car');
+    const { loadBuiltinCar } = await import('../../src/content/cars/index');
+    const { HeldInput, setInputSource } = await import('../../src/ecs/controls');
+    const { TelemetryService } = await import('../../src/app/telemetry/service');
+    const { listRuns } = await import('../../src/app/telemetry/run-store');
+    const { runChannel: chan } = await import('../../src/app/telemetry/run-log');
+    const world = createSimWorld({ integrator: 'midpoint' });
+    const eid = spawnCar(world, loadBuiltinCar('rally-awd'), { x: 0, z: 0, heading: 0 });
+    const input = new HeldInput();
+    setInputSource(world, eid, input);
+    input.input.throttle = 1000;
+    const session = {
+      world,
+      car: { eid, info: { id: 'rally-awd' } },
+      // straight road along +Z: distance = z
+      stage: { id: 'straight', road: { project: (_x: number, z: number, out: { distanceM: number }) => ((out.distanceM = z), out) } },
+      finished: false,
+      run: { finishTimeS: null as number | null, timeS: 0 },
+    };
+    const host = { session: null as typeof session | null };
+    const svc = new TelemetryService(host);
+    host.session = session;
+    svc.poll();
+    const ticks = Math.round(3 / world.dt);
+    for (let i = 0; i < ticks; i++) runTick(world);
+    expect(svc.ring.count).toBe(ticks);
+    const last = svc.ring.count - 1;
+    expect(svc.ring.at(last, CH.t)).toBeCloseTo(world.time, 12);
+    expect(svc.ring.at(last, CH.dist)).toBe(world.c.RigidBody.pz[eid]);
+    expect(svc.ring.at(last, CH.speed)).toBeCloseTo(Math.hypot(world.c.RigidBody.vx[eid]!, world.c.RigidBody.vy[eid]!, world.c.RigidBody.vz[eid]!) * 3.6, 9);
+    expect(svc.ring.at(last, CH.speed)).toBeGreaterThan(20);
+    // the wheels carry the car: Σ loads ≈ m g (±15 % while accelerating over 3 s: pitch dynamics)
+    const sumLoad = ['fl', 'fr', 'rl', 'rr'].reduce((s, w) => s + svc.ring.at(last, CH[`load_${w}` as 'load_fl']), 0);
+    expect(Math.abs(sumLoad / (loadBuiltinCar('rally-awd').body.massKg * 9.81) - 1)).toBeLessThan(0.15);
+    session.finished = true;
+    session.run.finishTimeS = world.time;
+    const saved = new Promise<string>((res) => (svc.onRunSaved = res));
+    svc.poll();
+    const id = await saved;
+    const run = (await listRuns()).find((r) => r.id === id)!;
+    expect(run.stageId).toBe('straight');
+    expect(run.samples).toBe(Math.ceil(ticks / 6));
+    const d = chan(run, 'dist')!;
+    for (let i = 1; i < d.length; i++) expect(d[i]!).toBeGreaterThanOrEqual(d[i - 1]! - 1e-3); // accelerating forward
+    svc.dispose();
+  });
+});
