@@ -163,6 +163,14 @@ export class HavokScene {
     this.hp.HP_Body_ApplyImpulse(this.props[i]!, at, j);
   }
 
+  /** Place a prop: position, quaternion (w, x, y, z), linear and angular velocity. */
+  setProp(i: number, p: [number, number, number], q: [number, number, number, number], v: [number, number, number], w: [number, number, number]): void {
+    const hp = this.hp, b = this.props[i]!;
+    hp.HP_Body_SetQTransform(b, [p, [q[1], q[2], q[3], q[0]]]);
+    hp.HP_Body_SetLinearVelocity(b, v);
+    hp.HP_Body_SetAngularVelocity(b, w);
+  }
+
   /** False while Havok has the prop asleep (at rest). */
   isActive(i: number): boolean {
     const r = this.hp.HP_Body_GetActivationState(this.props[i]!);

@@ -36,6 +36,17 @@ export class HavokProps implements PropsHook {
     this.scene = new HavokScene(hp, -world.gravity.y, world.dt);
   }
 
+  /** Put every Havok prop body back to its `Prop` component state (snapshot restore). */
+  restoreFromComponents(world: SimWorld): void {
+    const P = world.c.Prop;
+    for (let i = 0; i < this.eids.length; i++) {
+      const e = this.eids[i]!;
+      this.scene.setProp(
+        i, [P.px[e]!, P.py[e]!, P.pz[e]!], [P.qw[e]!, P.qx[e]!, P.qy[e]!, P.qz[e]!], [P.vx[e]!, P.vy[e]!, P.vz[e]!], [P.wx[e]!, P.wy[e]!, P.wz[e]!],
+      );
+    }
+  }
+
   step(world: SimWorld): void {
     this.contactsNow.clear();
     carPropContacts(world, this);

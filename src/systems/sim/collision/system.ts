@@ -28,6 +28,7 @@ import {
 } from './detect';
 import { newImpulseResult, solveEnergy, solveRestitution, STATIC_BODY, type ImpulseResult, type YawBody } from './impulse';
 import { collisionRuntime, type CollisionRuntime } from './runtime';
+import './snapshot'; // registers the collision snapshot extension (replay keyframes)
 
 const MAX_SUB = 64;
 const END_NAMES = ['front', 'rear', 'left', 'right'] as const;
