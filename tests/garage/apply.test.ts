@@ -120,3 +120,25 @@ describe('invalid drafts never reach the simulation', () => {
     );
   });
 });
+
+describe('dev live reload handler (client side of vite/plugins/car-hmr.ts)', () => {
+  it('a valid file swaps into the running car; an invalid one is reported and changes nothing', async () => {
+    const { handleCarFile } = await import('../../src/app/garage/live-reload');
+    const { world, eid } = driving(1);
+    setLiveCar({ world, eid, carId: 'hatch-gti' });
+    const hook = { count: 0, last: null as null | { file: string; applied: boolean; swappedLive: boolean; problems: string[] } };
+    const v0 = readCarTelemetry(world, eid).speedMs;
+    handleCarFile('hatch-gti.toml', HATCH.text.replace('spring_rate_n_per_mm = 40', 'spring_rate_n_per_mm = 52'), null, hook);
+    expect(hook.last).toEqual({ file: 'hatch-gti.toml', applied: true, swappedLive: true, problems: [] });
+    expect(carRuntime(world, eid).cfg.suspension.front.springRate).toBe(52_000);
+    expect(readCarTelemetry(world, eid).speedMs).toBeCloseTo(v0, 12);
+    const h = stateHash(world);
+    handleCarFile('hatch-gti.toml', HATCH.text.replace('spring_rate_n_per_mm = 40', 'spring_rate_n_per_mm = -1'), null, hook);
+    expect(hook.last!.applied).toBe(false);
+    expect(hook.last!.problems).toEqual(['suspension.front.spring_rate_n_per_mm: expected > 0, found number -1']);
+    expect(carRuntime(world, eid).cfg.suspension.front.springRate).toBe(52_000);
+    expect(stateHash(world)).toBe(h);
+    expect(carOverride('hatch-gti')!.config.suspension.front.springRate).toBe(52_000);
+    setLiveCar(null);
+  });
+});
