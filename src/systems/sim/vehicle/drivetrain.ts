@@ -119,22 +119,27 @@ function autoGearbox(world: SimWorld, rt: CarRuntime): void {
   if (g < 0 || C.shiftHold[eid]! > 0) return;
   const ws = drivelineWheelSpeed(world, rt);
   const n = cfg.gearbox.forwardGears;
-  const we = (gg: number): number => ws * totalRatio(cfg, gg);
-  const wheelTorque = (gg: number): number => {
-    const w = we(gg);
-    return w > cfg.engine.limiter ? 0 : curveTorque(cfg, w) * totalRatio(cfg, gg);
-  };
+  const e = cfg.engine;
+  const weG = ws * totalRatio(cfg, g);
   if (throttle > 0.1) {
-    if (g < n && (we(g) > cfg.engine.redline * 0.985 || (wheelTorque(g + 1) > wheelTorque(g) && we(g + 1) > cfg.engine.idle * 1.5))) {
+    const tG = wheelTorqueAt(cfg, ws, g);
+    if (g < n && (weG > e.redline * 0.985 || (wheelTorqueAt(cfg, ws, g + 1) > tG && ws * totalRatio(cfg, g + 1) > e.idle * 1.5))) {
       startShift(world, rt, g + 1);
       return;
     }
-    if (g > 1 && wheelTorque(g - 1) > wheelTorque(g) * 1.02 && we(g - 1) < cfg.engine.redline * 0.9) {
+    if (g > 1 && wheelTorqueAt(cfg, ws, g - 1) > tG * 1.02 && ws * totalRatio(cfg, g - 1) < e.redline * 0.9) {
       startShift(world, rt, g - 1);
     }
-  } else if (g > 1 && we(g) < cfg.engine.idle + 0.25 * (cfg.engine.redline - cfg.engine.idle)) {
+  } else if (g > 1 && weG < e.idle + 0.25 * (e.redline - e.idle)) {
     startShift(world, rt, g - 1);
   }
+}
+
+/** Full-throttle wheel torque in gear gg at driveline wheel speed ws (Deák §5.4 automatic rule). */
+function wheelTorqueAt(cfg: CarConfig, ws: number, gg: number): number {
+  const r = totalRatio(cfg, gg);
+  const w = ws * r;
+  return w > cfg.engine.limiter ? 0 : curveTorque(cfg, w) * r;
 }
 
 /** Steering: rate-limited centre angle, then Ackermann per front wheel (+ = left). */

@@ -132,8 +132,8 @@ export function vehicleTires(world: SimWorld): void {
         nz = W.nz[w]!;
       // Wheel heading in the body frame (sin δ, 0, cos δ), to world, projected on the ground plane.
       const d = W.steer[w]!;
-      const sd = Math.sin(d),
-        cd = Math.cos(d);
+      const sd = d === 0 ? 0 : Math.sin(d),
+        cd = d === 0 ? 1 : Math.cos(d);
       let fx = R0 * sd + R2 * cd,
         fy = R3 * sd + R5 * cd,
         fz = R6 * sd + R8 * cd;
@@ -167,8 +167,9 @@ export function vehicleTires(world: SimWorld): void {
       const sf = surfaces[W.surface[w]!] ?? surfaces[0]!;
       const vs = Math.sqrt(vsx * vsx + vsy * vsy);
       const mu = tc.grip * (sf.muSliding + (sf.muStatic - sf.muSliding) * Math.exp(-vs / sf.slidingSpeedRef)) * loadFactor(n, tc.nominalLoad, tc.loadSensitivity);
-      const cxs = stiffnessAtLoad(tc.longStiffness, n, tc.nominalLoad, tc.stiffnessLoadExponent) * sf.stiffnessScale;
-      const cys = stiffnessAtLoad(tc.corneringStiffness, n, tc.nominalLoad, tc.stiffnessLoadExponent) * sf.stiffnessScale;
+      const lf = Math.pow(n / tc.nominalLoad, tc.stiffnessLoadExponent) * sf.stiffnessScale; // C(N) = C0·(N/N0)^p
+      const cxs = tc.longStiffness * lf;
+      const cys = tc.corneringStiffness * lf;
       const ux = W.ux[w]!,
         uy = W.uy[w]!;
       const sx = ux / tc.relaxLong,

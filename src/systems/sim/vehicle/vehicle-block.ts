@@ -105,25 +105,6 @@ export function drivelineAccelerations(world: SimWorld, rt: CarRuntime, out: Flo
   Q[4] = C.engineAcc[eid]!;
   let nc = 0;
   const layout = cfg.drivetrain.layout;
-  const setRow = (j0: number, j1: number, j2: number, j3: number, j4: number, e: number, cap: number): number => {
-    const o = nc * 5,
-      p = 20 + nc * 5;
-    sc[o] = j0;
-    sc[o + 1] = j1;
-    sc[o + 2] = j2;
-    sc[o + 3] = j3;
-    sc[o + 4] = j4;
-    // Force row = velocity row, wheel side scaled by the efficiency factor e (clutch row only).
-    sc[p] = e * j0;
-    sc[p + 1] = e * j1;
-    sc[p + 2] = e * j2;
-    sc[p + 3] = e * j3;
-    sc[p + 4] = j4;
-    sc[64 + nc] = -(j0 * o0 + j1 * o1 + j2 * o2 + j3 * o3 + j4 * oe) / dt;
-    sc[68 + nc] = cap;
-    sc[72 + nc] = 0;
-    return nc++;
-  };
   let clutchRow = -1,
     frontRow = -1,
     rearRow = -1,
@@ -134,17 +115,17 @@ export function drivelineAccelerations(world: SimWorld, rt: CarRuntime, out: Flo
     const s = rt.split;
     const eta = gearboxEfficiency(world, rt);
     const e = C.clutchTorque[eid]! >= 0 ? eta : 1 / eta;
-    clutchRow = setRow(-G * s[0], -G * s[1], -G * s[2], -G * s[3], 1, e, ccap);
+    clutchRow = setRow(sc, nc++, -G * s[0], -G * s[1], -G * s[2], -G * s[3], 1, e, ccap, o0, o1, o2, o3, oe, dt);
   }
   const dtc = cfg.drivetrain;
   if (layout !== 'rwd' && dtc.frontDiff.kind !== 'open' && dtc.frontDiff.kind !== 'viscous') {
-    frontRow = setRow(1, -1, 0, 0, 0, 1, diffCap(dtc.frontDiff, C.diffInFront[eid]!));
+    frontRow = setRow(sc, nc++, 1, -1, 0, 0, 0, 1, diffCap(dtc.frontDiff, C.diffInFront[eid]!), o0, o1, o2, o3, oe, dt);
   }
   if (layout !== 'fwd' && dtc.rearDiff.kind !== 'open' && dtc.rearDiff.kind !== 'viscous') {
-    rearRow = setRow(0, 0, 1, -1, 0, 1, diffCap(dtc.rearDiff, C.diffInRear[eid]!));
+    rearRow = setRow(sc, nc++, 0, 0, 1, -1, 0, 1, diffCap(dtc.rearDiff, C.diffInRear[eid]!), o0, o1, o2, o3, oe, dt);
   }
   if (layout === 'awd' && dtc.centreDiff.kind !== 'open' && dtc.centreDiff.kind !== 'viscous') {
-    centreRow = setRow(0.5, 0.5, -0.5, -0.5, 0, 1, diffCap(dtc.centreDiff, C.diffInCentre[eid]!));
+    centreRow = setRow(sc, nc++, 0.5, 0.5, -0.5, -0.5, 0, 1, diffCap(dtc.centreDiff, C.diffInCentre[eid]!), o0, o1, o2, o3, oe, dt);
   }
   for (let iter = 0; iter <= nc && nc > 0; iter++) {
     solveActive(sc, nc, Q);
@@ -184,6 +165,42 @@ export function drivelineAccelerations(world: SimWorld, rt: CarRuntime, out: Flo
   C.lockTorqueRear[eid] = rearRow >= 0 ? sc[60 + rearRow]! : 0;
   C.lockTorqueCentre[eid] = centreRow >= 0 ? sc[60 + centreRow]! : 0;
   C.diffSticking[eid] = (frontRow >= 0 && !sc[72 + frontRow] ? 1 : 0) | (rearRow >= 0 && !sc[72 + rearRow] ? 2 : 0) | (centreRow >= 0 && !sc[72 + centreRow] ? 4 : 0);
+}
+
+/** Write coupling row k: velocity row J, force row F (wheel side × e), bias −J·q/dt, capacity. Returns k. */
+function setRow(
+  sc: Float64Array,
+  k: number,
+  j0: number,
+  j1: number,
+  j2: number,
+  j3: number,
+  j4: number,
+  e: number,
+  cap: number,
+  o0: number,
+  o1: number,
+  o2: number,
+  o3: number,
+  oe: number,
+  dt: number,
+): number {
+  const o = k * 5,
+    p = 20 + k * 5;
+  sc[o] = j0;
+  sc[o + 1] = j1;
+  sc[o + 2] = j2;
+  sc[o + 3] = j3;
+  sc[o + 4] = j4;
+  sc[p] = e * j0;
+  sc[p + 1] = e * j1;
+  sc[p + 2] = e * j2;
+  sc[p + 3] = e * j3;
+  sc[p + 4] = j4;
+  sc[64 + k] = -(j0 * o0 + j1 * o1 + j2 * o2 + j3 * o3 + j4 * oe) / dt;
+  sc[68 + k] = cap;
+  sc[72 + k] = 0;
+  return k;
 }
 
 function diffCap(d: DiffConfig, tin: number): number {
