@@ -82,6 +82,10 @@ export const CarEntrySchema = z.strictObject({
   auto_clutch: z.boolean().default(true),
   auto_gear: z.boolean().default(true),
   inputs: z.array(CarInputSchema).default([]),
+  /** Driven by the AI autopilot along the stage road (issue 8; needs terrain.kind = "stage", no inputs). */
+  ai: z.boolean().default(false),
+  ai_aggressiveness: z.number().min(0).max(1).default(0.6),
+  ai_skill: z.number().min(0).max(1).default(0.8),
 });
 
 export const TraceSchema = z.strictObject({

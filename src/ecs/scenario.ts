@@ -6,6 +6,7 @@ import { spawnBody, setAppliedForce } from './prefabs';
 import { runTick } from './pipeline';
 import { stateHash } from './hash';
 import { carTraceField, scenarioGround, setupScenarioCars, type ScenarioResources } from '../systems/sim/vehicle/scenario-cars';
+import { setupScenarioAi } from '../systems/sim/ai/scenario-ai';
 import type { Scenario } from '../content/scenario-schema';
 import { collisionTraceResolver, setupScenarioCollisions } from '../systems/sim/collision/scenario-setup';
 
@@ -77,6 +78,7 @@ export function buildScenario(s: Scenario, res: ScenarioResources = {}): Scenari
     entities.push({ id: body.id, eid, kind: 'body' });
   }
   entities.push(...setupScenarioCars(world, s, stage, ids, res));
+  setupScenarioAi(world, s, stage, entities); // cars with ai = true: AI driver input (issue 8)
   setupScenarioCollisions(world, s, entities, stage);
   return { world, entities, scenario: s };
 }
