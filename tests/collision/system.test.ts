@@ -114,6 +114,22 @@ describe('car–car (Wu)', () => {
     expect(Math.abs(m1 * rb.vz[a!]! + m2 * rb.vz[b!]! - (m1 * V1 + m2 * V2))).toBeLessThan(1e-9 * m2 * 15);
   });
 
+  it('overtaking corner clip is a minor collision (Fig 5-7): e < 0, momentum kept, both cars drive on', () => {
+    const run = load('collision-car-sideswipe');
+    const s = runScenario(run);
+    const e = collisions(s.events)[0]!;
+    expect(e.type).toBe('car');
+    expect(e.minor).toBe(true);
+    expect(e.e).toBe(-0.5);
+    const [a, b] = run.entities.map((x) => x.eid);
+    const rb = run.world.c.RigidBody;
+    expect(rb.vz[a!]!).toBeGreaterThan(20);
+    expect(rb.vz[b!]!).toBeGreaterThan(20);
+    expect(Math.abs(1300 * (rb.vz[a!]! + rb.vz[b!]!) - 1300 * 50)).toBeLessThan(1e-9 * 1300 * 50);
+    // a major hit at the same closing speed would take more energy: ΔE(minor) = ½(1 − e²)p²/K with e² = 0.25 vs 0.0025
+    expect((e.ke_before as number) - (e.ke_after as number)).toBeLessThan(0.05 * (e.ke_before as number));
+  });
+
   it('a pack of cars: every impulse conserves total linear momentum; energy never increases', () => {
     const world = createSimWorld({ dt: 1 / 500, gravity: 0, seed: 5 });
     const cars: number[] = [];
