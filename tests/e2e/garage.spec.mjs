@@ -34,7 +34,8 @@ async function waitFor(what, fn, timeoutMs = 60000) {
   throw new Error(`timed out after ${timeoutMs} ms waiting for ${what} (last: ${JSON.stringify(last)})`);
 }
 
-const screen = (page) => page.evaluate(() => window.__bitrally?.screens?.());
+// tolerant of a navigation in progress (the dev server reloads the page once after optimising dependencies)
+const screen = (page) => page.evaluate(() => window.__bitrally?.screens?.()).catch(() => null);
 const waitScreen = (page, name, ms) => waitFor(`screen "${name}"`, async () => (await screen(page)) === name, ms);
 const focused = (page) => page.evaluate(() => {
   const f = document.querySelector('.item.focused');
@@ -153,7 +154,12 @@ export const specs = [
       await page.keyboard.press('Backspace');
       await page.keyboard.press('Backspace');
       await page.keyboard.type('-5');
-      await waitFor('schema error shown', () => page.evaluate(() => window.__garage.problems().some((p) => p.includes('suspension.front.spring_rate_n_per_mm: expected > 0, found number -5'))));
+      try {
+        await waitFor('schema error shown', () => page.evaluate(() => window.__garage.problems().some((p) => p.includes('suspension.front.spring_rate_n_per_mm: expected > 0, found number -5'))));
+      } catch (e) {
+        const diag = await page.evaluate((i) => ({ line: window.__garage.text().split('\n')[i], problems: window.__garage.problems(), active: document.activeElement?.className }), li);
+        throw new Error(`${e.message}; editor: ${JSON.stringify(diag)}`);
+      }
       await waitFor('error underlined in the editor', () => page.evaluate(() => document.querySelector('.cm-lintRange-error')?.textContent === '-5'), 10000);
       const status = await page.evaluate(() => window.__garage.status());
       if (!/problem/.test(status)) throw new Error(`status should report the problem: ${status}`);

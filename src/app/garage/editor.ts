@@ -6,7 +6,7 @@
  * history stay intact.
  */
 import { EditorView, keymap, lineNumbers, highlightActiveLine, highlightActiveLineGutter, drawSelection, highlightSpecialChars, type ViewUpdate } from '@codemirror/view';
-import { EditorState, type Extension } from '@codemirror/state';
+import { EditorState, Prec, type Extension } from '@codemirror/state';
 import { StreamLanguage, syntaxHighlighting, defaultHighlightStyle, bracketMatching, indentOnInput } from '@codemirror/language';
 import { toml } from '@codemirror/legacy-modes/mode/toml';
 import { linter, lintGutter, lintKeymap, forceLinting, type Diagnostic } from '@codemirror/lint';
@@ -43,6 +43,9 @@ export class CarEditor {
   ) {
     this.file = opts.file;
     this.view = new EditorView({ parent, state: EditorState.create({ doc: opts.text, extensions: this.extensions() }) });
+    // The game's input devices listen on window (Backspace/Escape = menu back, arrows = menu moves, WASD =
+    // driving): keys typed in the editor stop here, after CodeMirror (listening on its content) handled them.
+    this.view.dom.addEventListener('keydown', (e) => e.stopPropagation());
   }
 
   /** Validate now (also what the linter runs). */
@@ -104,19 +107,19 @@ export class CarEditor {
       highlightActiveLine(),
       syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
       keymap.of([...closeBracketsKeymap, ...defaultKeymap, ...historyKeymap, ...completionKeymap, ...lintKeymap, indentWithTab]),
-      EditorView.domEventHandlers({
-        keydown: (e, v) => {
-          // the game's input devices listen on window: typing here is neither driving nor menu input
-          e.stopPropagation();
-          // Escape (when no completion list is open) gives the keyboard back to the menu
-          if (e.key === 'Escape' && completionStatus(v.state) === null) {
-            e.preventDefault();
-            v.contentDOM.blur();
-            return true;
-          }
-          return false;
-        },
-      }),
+      Prec.highest(
+        EditorView.domEventHandlers({
+          keydown: (e, v) => {
+            // Escape (when no completion list is open) gives the keyboard back to the menu
+            if (e.key === 'Escape' && completionStatus(v.state) === null) {
+              e.preventDefault();
+              v.contentDOM.blur();
+              return true;
+            }
+            return false;
+          },
+        }),
+      ),
       StreamLanguage.define(toml),
       linter((view) => this.lint(view.state.doc.toString()), { delay: 250 }),
       lintGutter(),

@@ -339,14 +339,8 @@ export function registerGarageScreen(host: GarageHost): void {
     return {
       el,
       back: () => void act('back'),
-      onKey: (k: MenuKey) => {
-        if (!textFocus()) return false;
-        if (k === 'back' && editor.hasFocus) {
-          editor.blur();
-          return true;
-        }
-        return true; // typing: the menu does not move
-      },
+      // typing in the editor or a text field: the menu does not move (Escape in the editor leaves it)
+      onKey: (_k: MenuKey) => textFocus(),
       dispose: () => {
         if (sliderTimer) clearTimeout(sliderTimer);
         editor.destroy();
