@@ -4,15 +4,21 @@
  * dressing, car, camera, HUD, audio, dust, skid marks), which interpolate between the last two ticks with
  * scheduler.alpha. Views only read the world.
  */
-import { createSimWorld, type SimWorld } from '../ecs/world';
+import type { SimWorld } from '../ecs/world';
 import { runTick } from '../ecs/pipeline';
 import { FixedStepScheduler } from '../ecs/scheduler';
-import { HeldInput, neutralInput, quantizeInput, setInputSource } from '../ecs/controls';
-import type { Stage } from '../../terrain/stage';
+import { Button, HeldInput, neutralInput, quantizeInput, setInputSource } from '../ecs/controls';
+import type { Stage, StageFiles } from '../../terrain/stage';
 import type { RoadProjection } from '../../terrain/road';
-import { StageGroundAdapter } from './stage-ground';
+import { buildRunWorld, stageHash } from '../replay/run-world';
+import { ReplayRecorder } from '../replay/recorder';
+import { AiDriver } from '../systems/sim/ai/driver';
+import { DEFAULT_DRIVER, stagePath } from '../systems/sim/ai/autopilot';
+import { driverVehicleFromConfig } from '../systems/sim/ai/car-params';
+import { gameCarAdapter, type CarChoice } from './cars';
+import './stage-colliders'; // registers the stage's static collision scene with buildRunWorld
 import { StageRun, DEFAULT_RUN, formatDelta, formatTime } from './stage-run';
-import { emptyTelemetry, type DrivableCar, type Pose } from './car-link';
+import { emptyTelemetry, type DrivableCar } from './car-link';
 import type { SceneKit } from '../systems/view/scene';
 import { TerrainView } from '../systems/view/terrain-view';
 import { StageView } from '../systems/view/stage-view';
@@ -34,7 +40,16 @@ export interface RunResult {
   penaltyS: number;
 }
 
-export type CarFactory = (world: SimWorld, pose: Pose) => DrivableCar;
+/** The run's fixed simulation setup (recorded in every replay header). */
+export const RUN_SETUP = { dt: 1 / 500, integrator: 'midpoint', seed: 1, gravity_m_s2: 9.81 } as const;
+
+export interface SessionOptions {
+  /** Most simulated seconds one frame may run (the rest is dropped: the game slows down). */
+  simCapS?: number;
+  /** Best run on this stage with this car (split deltas). */
+  bestSplitsS?: number[];
+  bestTimeS?: number;
+}
 
 export interface PerfNumbers {
   simMs: number;
@@ -49,6 +64,13 @@ export class GameSession {
   readonly car: DrivableCar;
   readonly run: StageRun;
   readonly scheduler: FixedStepScheduler;
+  /** Records this run (inputs, recoveries, checksums, keyframes) into a `.bitrally` replay. */
+  readonly recorder: ReplayRecorder;
+  /** The finished run's replay file (set at the finish line). */
+  replayBytes: Uint8Array | null = null;
+  /** The AI autopilot while it drives (test hook, demo); null = the devices drive. */
+  private autopilot: AiDriver | null = null;
+  private aiRecoverPrev = false;
   private readonly input = new HeldInput();
   private readonly mixer = new ActionMixer();
   private readonly tele = emptyTelemetry();
@@ -78,27 +100,36 @@ export class GameSession {
   constructor(
     private readonly kit: SceneKit,
     readonly stage: Stage,
-    carFactory: CarFactory,
+    stageFiles: StageFiles,
+    private readonly carChoice: CarChoice,
     private settings: Settings,
     private readonly devices: InputDevices,
     private readonly audio: GameAudio,
     hudParent: HTMLElement,
-    bestSplitsS?: number[],
-    bestTimeS?: number,
+    opts: SessionOptions = {},
   ) {
-    this.world = createSimWorld({ ground: new StageGroundAdapter(stage) });
     const s = stage.start;
-    this.car = carFactory(this.world, { x: s.x, y: s.y, z: s.z, heading: s.heading });
+    const replayCar = carChoice.replayCar({ x: s.x, y: s.y, z: s.z, heading: s.heading });
+    // the same world builder the replay player and `npm run replay -- verify` use
+    const run = buildRunWorld({ ...RUN_SETUP, ground: null, cars: [replayCar] }, stage, gameCarAdapter);
+    this.world = run.world;
+    this.car = carChoice.wrap(this.world, run.cars[0]!);
+    this.recorder = new ReplayRecorder(this.world, {
+      name: `${stage.name} — ${carChoice.info.name}`,
+      createdAt: new Date().toISOString(),
+      stage: { id: stage.id, hash: stageHash(stageFiles) },
+      cars: [{ car: replayCar, eid: this.car.eid }],
+    });
     setInputSource(this.world, this.car.eid, this.input);
     this.run = new StageRun({
       ...DEFAULT_RUN,
       checkpointsM: stage.checkpoints.map((c) => c.distanceM),
       finishM: stage.finish.distanceM,
       startM: stage.start.distanceM,
-      bestSplitsS,
-      bestTimeS,
+      bestSplitsS: opts.bestSplitsS,
+      bestTimeS: opts.bestTimeS,
     });
-    this.scheduler = new FixedStepScheduler({ dt: this.world.dt, maxTicksPerFrame: Math.ceil(0.1 / this.world.dt) }, () => this.tick());
+    this.scheduler = new FixedStepScheduler({ dt: this.world.dt, maxTicksPerFrame: Math.ceil((opts.simCapS ?? 0.1) / this.world.dt) }, () => this.tick());
     this.terrain = new TerrainView(kit.scene, stage);
     this.stageView = new StageView(kit.scene, stage, kit.shadows);
     this.carView = new CarView(kit.scene, this.car.shape, kit.shadows);
@@ -109,7 +140,7 @@ export class GameSession {
     this.effects = new Effects(kit.scene, stage);
     this.captureCur();
     this.prev.set(this.cur);
-    this.terrain.update(s.x, s.z, 1e9);
+    this.terrain.update(s.x, s.z);
     this.audio.playLoops();
     this.updateViews(0, 0);
   }
@@ -136,6 +167,7 @@ export class GameSession {
   private tick(): void {
     this.prev.set(this.cur);
     const a = this.actions;
+    if (this.autopilot) this.autopilot.hold = !this.run.canDrive || this.finished;
     if (a && this.run.canDrive && !this.finished) {
       this.input.input = quantizeInput(toRawInput(a));
     } else {
@@ -152,7 +184,9 @@ export class GameSession {
     this.stage.road.project(b.px[e]!, b.pz[e]!, this.proj);
     const hw = (this.stage.road.widths[this.proj.index] ?? 7) / 2;
     const speed = Math.hypot(b.vx[e]!, b.vy[e]!, b.vz[e]!);
-    const events = this.run.tick({ dt: this.world.dt, distanceM: this.proj.distanceM, lateralM: this.proj.lateralM, roadHalfWidthM: hw, speedMS: speed, throttle: a?.throttle ?? 0 });
+    // the consumed (quantised) throttle, as the replay timing replica sees it
+    const throttle = this.world.c.Controls.throttle[e]!;
+    const events = this.run.tick({ dt: this.world.dt, distanceM: this.proj.distanceM, lateralM: this.proj.lateralM, roadHalfWidthM: hw, speedMS: speed, throttle });
     for (const ev of events) {
       if (ev === 'start') {
         this.drivableAtMs ??= performance.now();
@@ -164,14 +198,20 @@ export class GameSession {
         const txt = `CP${sp.index + 1} ${formatTime(sp.timeS)}${sp.deltaS !== null ? '  ' + formatDelta(sp.deltaS) : ''}`;
         this.hud.setSplit(txt, sp.deltaS === null ? null : sp.deltaS < 0);
         this.hud.showToast(txt, this.nowS);
+        this.recorder.mark('split', `CP${sp.index + 1}`);
       } else if (ev === 'finish') {
         this.finish();
       } else if (ev === 'stuck') {
         this.recover('Recovered (stuck)');
       }
     }
+    // the autopilot asks for a recovery with the Recover button, like a player
+    const aiRecover = this.autopilot !== null && (this.world.c.Controls.buttons[e]! & Button.Recover) !== 0;
+    if (aiRecover && !this.aiRecoverPrev && this.run.phase === 'running') this.recover('Recovered');
+    this.aiRecoverPrev = aiRecover;
     for (const ev of this.world.events) {
       const imp = typeof ev.impulse === 'number' ? ev.impulse : typeof ev.impulseNs === 'number' ? ev.impulseNs : 0;
+      if (ev.kind.includes('collision')) this.recorder.mark('collision', ev.kind);
       if (imp > 50) {
         this.audio.impactSound(imp, this.world.time);
         if (this.settings.rumble) this.devices.rumble(Math.min(1, imp / 3000), Math.min(1, imp / 6000), 220);
@@ -184,7 +224,10 @@ export class GameSession {
     if (this.finished || !this.run.canDrive) return;
     const d = Math.max(this.stage.start.distanceM, this.run.progressM - 5);
     const p = this.stage.road.poseAt(d);
-    this.car.place(this.world, { x: p.x, y: p.y, z: p.z, heading: p.heading });
+    const pose = { x: p.x, y: p.y, z: p.z, heading: p.heading };
+    this.car.place(this.world, pose);
+    this.recorder.edit(0, pose);
+    this.autopilot?.resetTracking();
     this.run.recovered();
     this.captureCur();
     this.prev.set(this.cur);
@@ -196,6 +239,14 @@ export class GameSession {
     if (this.finished) return;
     this.finished = true;
     this.audio.stopLoops();
+    const r = this.run;
+    this.recorder.mark('finish', 'finish');
+    this.recorder.setResult({ finished: true, stageTimeS: r.finishTimeS ?? r.timeS, splitsS: r.splits.map((x) => x.timeS), penaltyS: r.penaltyS });
+    try {
+      this.replayBytes = this.recorder.finish();
+    } catch (e) {
+      console.warn(`replay: could not finish the recording: ${(e as Error).message}`);
+    }
     this.onFinish?.({
       stageId: this.stage.id,
       carId: this.car.info.id,
@@ -203,6 +254,20 @@ export class GameSession {
       splitsS: this.run.splits.map((s) => s.timeS),
       penaltyS: this.run.penaltyS,
     });
+  }
+
+  /** Hand the car to the AI autopilot (on) or back to the devices (off). Returns the new state. */
+  setAutopilot(on: boolean): boolean {
+    if (on && !this.autopilot) {
+      const cfg = this.carChoice.cfg;
+      this.autopilot = new AiDriver({ path: stagePath(this.stage, cfg), vehicle: driverVehicleFromConfig(cfg), params: DEFAULT_DRIVER });
+      this.autopilot.hold = !this.run.canDrive;
+      setInputSource(this.world, this.car.eid, this.autopilot);
+    } else if (!on && this.autopilot) {
+      this.autopilot = null;
+      setInputSource(this.world, this.car.eid, this.input);
+    }
+    return this.autopilot !== null;
   }
 
   setPaused(p: boolean): void {
@@ -234,7 +299,7 @@ export class GameSession {
     }
     this.prevButtons = { camera: a.camera, recover: a.recover, perf: a.perf };
     const t0 = performance.now();
-    const ticks = this.finished ? 0 : this.scheduler.advance(Math.min(dt, 0.25));
+    const ticks = this.finished ? 0 : this.scheduler.advance(dt);
     const t1 = performance.now();
     this.updateViews(dt, this.scheduler.alpha);
     const t2 = performance.now();
@@ -287,8 +352,7 @@ export class GameSession {
     const fx = 2 * (qx * qz + qw * qy), fy = 2 * (qy * qz - qw * qx), fz = 1 - 2 * (qx * qx + qy * qy);
     const ux = 2 * (qx * qy - qw * qz), uy = 1 - 2 * (qx * qx + qz * qz), uz = 2 * (qy * qz + qw * qx);
     this.camera.update({ x, y, z, fx, fy, fz, ux, uy, uz, speed: t.speedMS }, Math.min(dt, 0.1));
-    const cp = this.camera.camera.position;
-    if (this.frameCount % 4 === 0) this.terrain.update(cp.x, cp.z);
+    if (this.frameCount % 2 === 0) this.terrain.update(this.camera.camera);
     this.kit.sun.position.set(x + 40, y + 80, z + 30);
     this.kit.sun.direction.set(-0.45, -0.8, -0.35);
     this.effects.update(this.world, this.car, t, dt, { x, y, z, fx, fz });
@@ -320,6 +384,7 @@ export class GameSession {
   }
 
   dispose(): void {
+    this.recorder.detach();
     this.audio.stopLoops();
     this.terrain.dispose();
     this.stageView.dispose();

@@ -21,6 +21,22 @@ declare global {
 }
 
 const t0 = performance.now();
+/**
+ * Test / tuning URL flags: `scale=N` renders at 1/N resolution (engine hardware scaling), `simcap=S` lets
+ * one frame run up to S seconds of simulation (default 0.1; the e2e tests raise it so a slow software
+ * renderer does not slow the simulated clock down as much).
+ */
+const urlFlags = new URLSearchParams(window.location.search);
+const flagNumber = (k: string, lo: number, hi: number): number | null => {
+  const v = urlFlags.get(k);
+  if (v === null) return null;
+  const n = Number(v);
+  if (!Number.isFinite(n) || n < lo || n > hi) {
+    console.warn(`URL flag ${k}: expected a number in [${lo}, ${hi}], found "${v}" (ignored)`);
+    return null;
+  }
+  return n;
+};
 const canvas = document.getElementById('view') as HTMLCanvasElement;
 const ui = document.getElementById('ui') as HTMLDivElement;
 
@@ -34,6 +50,9 @@ try {
   ui.innerHTML = `<div class="screen"><h2>WebGL is not available</h2><div class="error">${(e as Error).message}</div></div>`;
   throw e;
 }
+const scale = flagNumber('scale', 0.25, 8);
+if (scale !== null) kit.engine.setHardwareScalingLevel(scale);
+const simCapS = flagNumber('simcap', 0.02, 1) ?? 0.1;
 const devices = new InputDevices(window);
 const audio = new GameAudio();
 audio.setVolumes({ master: settings.masterVolume, engine: settings.engineVolume, effects: settings.effectsVolume });
@@ -52,7 +71,21 @@ const hook: Record<string, unknown> = {
   bootMs: null,
   carPos: null,
   padConnected: false,
+  /** Frames rendered so far (the e2e tests wait on it to know a pad change was polled). */
+  frame: 0,
+  /** Last menu presses seen (screen:key@frame), for test diagnostics. */
+  menuKeys: [],
   screens: () => screens.currentName,
+  /** Test hook: hand the car to the AI autopilot (true) or back to the devices (false). */
+  autopilot: (on: boolean) => app.session?.setAutopilot(on) ?? false,
+  /** The finished run's replay file, base64 (null before the finish). */
+  replayBase64: () => {
+    const b = app.session?.replayBytes;
+    if (!b) return null;
+    let s = '';
+    for (let i = 0; i < b.length; i += 0x8000) s += String.fromCharCode(...b.subarray(i, i + 0x8000));
+    return btoa(s);
+  },
 };
 window.__bitrally = hook;
 
@@ -64,6 +97,7 @@ const app: AppContext = {
   settings,
   screens,
   session: null,
+  simCapS,
   saveSettings(s: Settings) {
     Object.assign(app.settings, s);
     saveSettings(window.localStorage, app.settings);
@@ -80,8 +114,12 @@ installTuning(app, ui); // garage, telemetry panel (T), run analysis, dev car li
 installReplays(app); // replay library + viewer, auto-saved runs, ghost (issue 7)
 
 // audio needs a user gesture
-const startAudio = (): void => audio.start();
+const startAudio = (): void => {
+  audio.start();
+  if (app.session && !app.session.finished) audio.playLoops();
+};
 for (const ev of ['pointerdown', 'keydown']) window.addEventListener(ev, startAudio, { once: true });
+let audioStarted = false;
 devices.onPadConnected = () => {
   hook.padConnected = true;
 };
@@ -99,17 +137,22 @@ screens.show('title');
 hook.bootMs = performance.now() - t0;
 
 let last = performance.now();
-let audioPadTried = false;
 kit.engine.runRenderLoop(() => {
   const now = performance.now();
-  const dt = Math.min(0.25, (now - last) / 1000);
+  const dt = Math.min(Math.max(0.25, simCapS), (now - last) / 1000);
   last = now;
   devices.poll();
-  if (!audioPadTried && devices.padConnected) {
-    // a pad press counts as a gesture in most browsers only through events; try once anyway
-    audioPadTried = true;
+  if (!audioStarted && devices.padConnected && devices.snapshot().buttons.some((b) => b > 0.5)) {
+    // the first pad button starts the audio too (Chromium counts gamepad button presses as activation)
+    audioStarted = true;
+    startAudio();
   }
   const keys = devices.menuPresses(dt);
+  if (keys.length) {
+    const log = hook.menuKeys as string[];
+    log.push(...keys.map((k) => `${screens.currentName}:${k}@${hook.frame as number}`));
+    if (log.length > 30) log.splice(0, log.length - 30);
+  }
   if (screens.currentName !== 'drive') screens.handle(keys);
   else if (keys.includes('start')) screens.show('pause');
   screens.update(dt);
@@ -131,5 +174,6 @@ kit.engine.runRenderLoop(() => {
     if (s.drivableAtMs !== null && hook.drivableMs === null) hook.drivableMs = s.drivableAtMs - t0;
   }
   kit.scene.render();
+  (hook.frame as number)++;
 });
 window.addEventListener('resize', () => kit.engine.resize());

@@ -10,8 +10,8 @@ import { CAMERA_MODES, defaultSettings } from './settings';
 import type { BestTimes } from './storage';
 import { adjustable, html, registerScreen, type ScreenManager } from './screens';
 import { GameSession, type RunResult } from './game';
-import { drawStageMap, listStages, loadStageById, type StageSummary } from './stages';
-import { CARS, carFactory } from './cars';
+import { drawStageMap, listStages, loadStageWithFiles, type StageSummary } from './stages';
+import { CARS, carChoice } from './cars';
 import { formatDelta, formatTime } from './stage-run';
 import { ALL_ACTIONS, bindingLabel, type Action, type AxisRange, type Binding } from './input/actions';
 
@@ -23,6 +23,8 @@ export interface AppContext {
   settings: Settings;
   screens: ScreenManager;
   session: GameSession | null;
+  /** Most simulated seconds per frame (URL flag simcap, default 0.1). */
+  simCapS: number;
   saveSettings(s: Settings): void;
   startSession(s: GameSession | null): void;
 }
@@ -134,12 +136,16 @@ export function registerAllScreens(app: AppContext): void {
     void (async () => {
       try {
         const s = choice.stage!;
-        const stage = await loadStageById(s);
+        const { stage, files } = await loadStageWithFiles(s);
         msg.textContent = 'Building the stage…';
         await new Promise((r) => setTimeout(r, 0));
         const best = await app.bests.get(s.id, choice.carId!);
         app.startSession(null);
-        const session = new GameSession(app.kit, stage, carFactory(choice.carId!), app.settings, app.devices, app.audio, document.getElementById('ui')!, best?.splitsS, best?.timeS);
+        const session = new GameSession(app.kit, stage, files, carChoice(choice.carId!), app.settings, app.devices, app.audio, document.getElementById('ui')!, {
+          simCapS: app.simCapS,
+          bestSplitsS: best?.splitsS,
+          bestTimeS: best?.timeS,
+        });
         session.onFinish = (r) => void finishRun(app, r);
         app.startSession(session);
         (window.__bitrally as Record<string, unknown>).loadMs = performance.now() - t0;

@@ -3,7 +3,7 @@
  * import.meta.glob (TOML as raw text, PNGs as asset URLs fetched on demand) and decoded by terrain's
  * `loadStage`. Summaries (name, surface, length, map outline) come from the TOML alone.
  */
-import { parseStageToml, loadStage, type Stage, type StageToml } from '../../terrain/stage';
+import { parseStageToml, loadStage, type Stage, type StageFiles, type StageToml } from '../../terrain/stage';
 
 const tomls = import.meta.glob('/src/content/stages/*/stage.toml', { query: '?raw', import: 'default' }) as Record<string, () => Promise<string>>;
 const assets = import.meta.glob('/src/content/stages/*/*.png', { query: '?url', import: 'default' }) as Record<string, () => Promise<string>>;
@@ -54,7 +54,7 @@ export async function listStages(): Promise<{ stages: StageSummary[]; problems: 
   return { stages, problems };
 }
 
-const cache = new Map<string, Promise<Stage>>();
+const cache = new Map<string, Promise<{ stage: Stage; files: StageFiles }>>();
 
 async function fetchBytes(url: string, what: string): Promise<Uint8Array> {
   const r = await fetch(url);
@@ -62,26 +62,47 @@ async function fetchBytes(url: string, what: string): Promise<Uint8Array> {
   return new Uint8Array(await r.arrayBuffer());
 }
 
-export function loadStageById(s: StageSummary): Promise<Stage> {
+/** The raw files of a shipped stage folder (stage.toml text + both PNGs), by folder path. */
+async function stageFilesAt(dir: string, cfg: StageToml): Promise<StageFiles> {
+  const tomlPath = `${dir}stage.toml`;
+  const text = await tomls[tomlPath]!();
+  const hPath = `${dir}${cfg.heightmap.file}`;
+  const sPath = `${dir}${cfg.surface_map.file}`;
+  const hUrl = assets[hPath];
+  const sUrl = assets[sPath];
+  if (!hUrl) throw new Error(`${tomlPath}: heightmap.file: expected a PNG beside stage.toml, found no file ${hPath}`);
+  if (!sUrl) throw new Error(`${tomlPath}: surface_map.file: expected a PNG beside stage.toml, found no file ${sPath}`);
+  const [heightPng, surfacePng] = await Promise.all([fetchBytes(await hUrl(), hPath), fetchBytes(await sUrl(), sPath)]);
+  return { stageToml: text, heightPng, surfacePng };
+}
+
+/** A shipped stage decoded, with its raw files (the replay recorder hashes them). Cached per id. */
+export function loadStageWithFiles(s: StageSummary): Promise<{ stage: Stage; files: StageFiles }> {
   let p = cache.get(s.id);
   if (!p) {
     p = (async () => {
-      const tomlPath = `${s.dir}stage.toml`;
-      const text = await tomls[tomlPath]!();
-      const hPath = `${s.dir}${s.config.heightmap.file}`;
-      const sPath = `${s.dir}${s.config.surface_map.file}`;
-      const hUrl = assets[hPath];
-      const sUrl = assets[sPath];
-      if (!hUrl) throw new Error(`${tomlPath}: heightmap.file: expected a PNG beside stage.toml, found no file ${hPath}`);
-      if (!sUrl) throw new Error(`${tomlPath}: surface_map.file: expected a PNG beside stage.toml, found no file ${sPath}`);
-      const [heightPng, surfacePng] = await Promise.all([fetchBytes(await hUrl(), hPath), fetchBytes(await sUrl(), sPath)]);
-      return loadStage({ stageToml: text, heightPng, surfacePng }, tomlPath);
+      const files = await stageFilesAt(s.dir, s.config);
+      return { stage: loadStage(files, `${s.dir}stage.toml`), files };
     })();
     p.catch(() => cache.delete(s.id));
     cache.set(s.id, p);
   }
   return p;
 }
+
+export async function loadStageById(s: StageSummary): Promise<Stage> {
+  return (await loadStageWithFiles(s)).stage;
+}
+
+/** Shipped stages by id for `resolveStage` (replay viewer, ghosts): the files of the stage with that id. */
+export const browserStageSource = {
+  async files(id: string): Promise<StageFiles> {
+    const { stages } = await listStages();
+    const s = stages.find((x) => x.id === id);
+    if (!s) throw new Error(`no shipped stage "${id}" (have ${stages.map((x) => x.id).join(', ')})`);
+    return (await loadStageWithFiles(s)).files;
+  },
+};
 
 /** Draws the road outline into a canvas (stage select preview). */
 export function drawStageMap(canvas: HTMLCanvasElement, s: StageSummary): void {

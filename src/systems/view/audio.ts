@@ -72,6 +72,8 @@ export class GameAudio {
     this.beepLow = once(beepSound(660));
     this.beepHigh = once(beepSound(1320));
     Howler.volume(this.vol.master);
+    // started outside a DOM gesture handler (first gamepad button): make sure the context runs
+    void Howler.ctx?.resume?.().catch(() => undefined);
   }
 
   setVolumes(v: Volumes): void {
