@@ -13,6 +13,7 @@ import { GameSession } from './game';
 import { registerAllScreens, type AppContext } from './menus';
 import { installTuning } from './garage/install';
 import { installReplays } from './replay/install';
+import { installRallycross } from './rallycross/install';
 
 declare global {
   interface Window {
@@ -112,6 +113,7 @@ const app: AppContext = {
 registerAllScreens(app);
 installTuning(app, ui); // garage, telemetry panel (T), run analysis, dev car live reload (issue 9)
 installReplays(app); // replay library + viewer, auto-saved runs, ghost (issue 7)
+installRallycross(app); // rallycross race mode vs AI drivers (issue 8)
 
 // audio needs a user gesture
 const startAudio = (): void => {

@@ -44,6 +44,7 @@ export function registerAllScreens(app: AppContext): void {
   registerScreen('title', (ctx) => {
     const el = html(`<h1>BITRALLY</h1><div class="sub">gravel · tarmac · snow — a rally game on a real vehicle simulation</div>
       <button class="item default" data-go="stages">Drive a stage</button>
+      <button class="item" data-go="rallycross">Rallycross</button>
       <button class="item" data-go="settings">Settings</button>
       <button class="item" data-go="controls">Controls</button>
       <button class="item" data-go="garage">Garage</button>

@@ -1,0 +1,128 @@
+/**
+ * Rallycross mode screens (issue 8), wired into the app with one call from main.ts: `installRallycross(app)`.
+ *  - 'rallycross': setup (circuit, your car, AI opponents 1–7, laps);
+ *  - 'rallycross-race': the race (standing start, laps, positions; Escape / B leaves);
+ *  - 'rallycross-results': final standings.
+ */
+import { adjustable, html, registerScreen } from '../screens';
+import type { AppContext } from '../menus';
+import { listStages, loadStageWithFiles, type StageSummary } from '../stages';
+import { CARS } from '../cars';
+import { formatClock } from '../../systems/view/hud';
+import { RallycrossSession, type RallycrossSetup, type Standing } from './session';
+
+const esc = (s: string): string => s.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
+
+export function installRallycross(app: AppContext): void {
+  const setup: RallycrossSetup & { circuit?: StageSummary } = { playerCarId: 'rally-awd', opponents: 5, laps: 3 };
+  let session: RallycrossSession | null = null;
+  let last: Standing[] = [];
+  const hook = (window as unknown as { __bitrally?: Record<string, unknown> }).__bitrally;
+
+  registerScreen('rallycross', (ctx) => {
+    const el = html(`<h2>Rallycross</h2><div class="sub">A closed tarmac + gravel circuit, up to 7 AI rivals, standing start</div>
+      <button class="item" data-k="circuit"></button>
+      <button class="item" data-k="car"></button>
+      <button class="item" data-k="opp"></button>
+      <button class="item" data-k="laps"></button>
+      <button class="item default" data-k="go">Start the race</button>
+      <button class="item" data-k="back">Back</button>
+      <div class="hint">Left / right: change · A: start · B: back</div>`);
+    let circuits: StageSummary[] = [];
+    const cars = CARS();
+    const item = (k: string): HTMLElement => el.querySelector<HTMLElement>(`[data-k="${k}"]`)!;
+    const render = (): void => {
+      item('circuit').textContent = `Circuit: ${setup.circuit?.name ?? '(loading…)'}`;
+      item('car').textContent = `Your car: ${cars.find((c) => c.id === setup.playerCarId)?.name ?? setup.playerCarId}`;
+      item('opp').textContent = `AI opponents: ${setup.opponents}`;
+      item('laps').textContent = `Laps: ${setup.laps}`;
+    };
+    void listStages().then(({ stages }) => {
+      circuits = stages.filter((s) => s.id.startsWith('rallycross-'));
+      setup.circuit ??= circuits[0];
+      render();
+    });
+    const cycle = <T,>(list: T[], cur: T, d: number): T => list[(list.indexOf(cur) + d + list.length) % list.length] ?? cur;
+    adjustable(item('circuit'), (d) => {
+      if (circuits.length) setup.circuit = cycle(circuits, setup.circuit ?? circuits[0]!, d);
+      render();
+    });
+    adjustable(item('car'), (d) => {
+      setup.playerCarId = cycle(cars.map((c) => c.id), setup.playerCarId, d);
+      render();
+    });
+    adjustable(item('opp'), (d) => {
+      setup.opponents = Math.max(1, Math.min(7, setup.opponents + d));
+      render();
+    });
+    adjustable(item('laps'), (d) => {
+      setup.laps = Math.max(1, Math.min(10, setup.laps + d));
+      render();
+    });
+    item('opp').onclick = () => {
+      setup.opponents = (setup.opponents % 7) + 1;
+      render();
+    };
+    item('laps').onclick = () => {
+      setup.laps = (setup.laps % 10) + 1;
+      render();
+    };
+    item('go').onclick = () => setup.circuit && ctx.show('rallycross-race');
+    item('back').onclick = () => ctx.show('title');
+    render();
+    return { el, back: () => ctx.show('title') };
+  });
+
+  registerScreen('rallycross-race', (ctx) => {
+    const el = html(`<h2>Rallycross</h2><div class="sub" data-msg>Loading the circuit…</div>`, 'screen loading');
+    const msg = el.querySelector<HTMLElement>('[data-msg]')!;
+    void (async () => {
+      try {
+        const { stage } = await loadStageWithFiles(setup.circuit!);
+        app.startSession(null);
+        session?.dispose();
+        session = new RallycrossSession(app.kit, stage, setup, app.settings, app.devices, document.getElementById('ui')!);
+        session.onFinish = (st) => {
+          last = st;
+          ctx.show('rallycross-results');
+        };
+        el.style.display = 'none';
+        if (hook) hook.rallycross = () => (session ? { phase: session.race.phase, standings: session.standings(), raceTimeS: session.race.raceTimeS } : null);
+      } catch (e) {
+        msg.textContent = `Could not start: ${(e as Error).message}`;
+      }
+    })();
+    return {
+      el,
+      overlay: true,
+      update: (dt) => session?.frame(dt),
+      back: () => {
+        session?.dispose();
+        session = null;
+        ctx.show('rallycross');
+      },
+    };
+  });
+
+  registerScreen('rallycross-results', (ctx) => {
+    const rows = last
+      .map((s, i) => `<div class="${s.player ? 'default' : ''}">${i + 1}. ${esc(s.name)} (${esc(s.carId)}) ${s.finishS !== null ? formatClock(s.finishS) : `lap ${s.lap}`}</div>`)
+      .join('');
+    const el = html(`<h2>Race result</h2><div class="sub">${rows}</div>
+      <button class="item default" data-k="again">Race again</button>
+      <button class="item" data-k="menu">Rallycross menu</button>`);
+    const close = (): void => {
+      session?.dispose();
+      session = null;
+    };
+    el.querySelector<HTMLElement>('[data-k="again"]')!.onclick = () => {
+      close();
+      ctx.show('rallycross-race');
+    };
+    el.querySelector<HTMLElement>('[data-k="menu"]')!.onclick = () => {
+      close();
+      ctx.show('rallycross');
+    };
+    return { el, overlay: true, update: (dt) => session?.frame(dt), back: () => (close(), ctx.show('rallycross')) };
+  });
+}

@@ -1,0 +1,154 @@
+/**
+ * A rallycross race in the browser (issue 8): the player and up to 7 AI cars on a closed mixed-surface circuit,
+ * standing start (lights), laps and live positions, car–car collisions in play. The race rules and the world
+ * live in src/systems/sim/ai/race.ts (pure); this class feeds the player's device input into the race's
+ * HeldInput, steps it with the fixed-step scheduler, and draws every car (views only read the world).
+ */
+import { FixedStepScheduler } from '../../ecs/scheduler';
+import { quantizeInput } from '../../ecs/controls';
+import type { Stage } from '../../../terrain/stage';
+import { RallycrossRace } from '../../systems/sim/ai/race';
+import type { SceneKit } from '../../systems/view/scene';
+import { TerrainView } from '../../systems/view/terrain-view';
+import { StageView } from '../../systems/view/stage-view';
+import { CarView } from '../../systems/view/car-view';
+import { GameCamera, type CameraView } from '../../systems/view/camera';
+import { Hud, formatClock } from '../../systems/view/hud';
+import { ActionMixer, readActions, toRawInput } from '../input/actions';
+import type { InputDevices } from '../input/devices';
+import type { Settings } from '../settings';
+import { carChoice } from '../cars';
+import { emptyTelemetry, type CarTelemetryView, type DrivableCar } from '../car-link';
+
+export interface RallycrossSetup {
+  playerCarId: string;
+  /** AI opponents, 0–7. */
+  opponents: number;
+  laps: number;
+  seed?: number;
+}
+
+export interface Standing {
+  name: string;
+  carId: string;
+  lap: number;
+  finishS: number | null;
+  player: boolean;
+}
+
+const AI_CARS = ['rally-awd', 'hatch-gti', 'classic-rwd'];
+
+export class RallycrossSession {
+  readonly race: RallycrossRace;
+  readonly scheduler: FixedStepScheduler;
+  readonly cars: DrivableCar[];
+  private readonly views: CarView[];
+  private readonly terrain: TerrainView;
+  private readonly stageView: StageView;
+  readonly camera: GameCamera;
+  readonly hud: Hud;
+  private readonly board: HTMLDivElement;
+  private readonly mixer = new ActionMixer();
+  private readonly tele: CarTelemetryView = emptyTelemetry();
+  private readonly aiTele: CarTelemetryView = emptyTelemetry();
+  private frameCount = 0;
+  onFinish?: (standings: Standing[]) => void;
+  private reported = false;
+
+  constructor(
+    private readonly kit: SceneKit,
+    readonly stage: Stage,
+    readonly setup: RallycrossSetup,
+    private readonly settings: Settings,
+    private readonly devices: InputDevices,
+    hudParent: HTMLElement,
+  ) {
+    const n = Math.max(0, Math.min(7, Math.round(setup.opponents)));
+    const choices = [carChoice(setup.playerCarId), ...Array.from({ length: n }, (_, k) => carChoice(AI_CARS[k % AI_CARS.length]!))];
+    // the player starts from the back of the grid
+    const order = [...choices.slice(1), choices[0]!];
+    this.race = new RallycrossRace({ stage, cars: order.map((c) => c.cfg), laps: setup.laps, playerIndex: order.length - 1, seed: setup.seed ?? 1, countdownS: 4 });
+    this.cars = this.race.entrants.map((e, k) => order[k]!.wrap(this.race.world, e.eid));
+    this.terrain = new TerrainView(kit.scene, stage);
+    this.stageView = new StageView(kit.scene, stage, kit.shadows);
+    this.views = this.cars.map((c) => new CarView(kit.scene, c.shape, kit.shadows));
+    this.camera = new GameCamera(kit.scene, (x, z) => stage.bspline.height(x, z));
+    this.camera.view = settings.camera as CameraView;
+    this.hud = new Hud(hudParent);
+    this.hud.show(true);
+    this.board = document.createElement('div');
+    this.board.className = 'rx-board';
+    this.board.style.cssText = 'position:absolute;left:12px;top:12px;font:14px/1.35 system-ui,sans-serif;color:#fff;background:rgba(0,0,0,.45);padding:8px 12px;border-radius:6px;min-width:190px;pointer-events:none';
+    hudParent.appendChild(this.board);
+    this.scheduler = new FixedStepScheduler({ dt: this.race.world.dt, maxTicksPerFrame: Math.ceil(0.1 / this.race.world.dt) }, () => this.race.tick());
+    const p = this.playerEntrant();
+    this.terrain.update(this.race.world.c.RigidBody.px[p.eid]!, this.race.world.c.RigidBody.pz[p.eid]!);
+    this.updateViews(0);
+  }
+
+  private playerEntrant(): (typeof this.race.entrants)[number] {
+    return this.race.entrants[this.race.playerIndex]!;
+  }
+
+  standings(): Standing[] {
+    return this.race.positions().map((i) => {
+      const e = this.race.entrants[i]!;
+      return { name: e.name, carId: e.car.id, lap: Math.min(this.setup.laps, e.tracker.lap + 1), finishS: e.tracker.finishedAt, player: i === this.race.playerIndex };
+    });
+  }
+
+  frame(dt: number): void {
+    this.frameCount++;
+    const r = readActions(this.devices.snapshot(), this.settings.bindings, this.settings.tuning);
+    const a = this.mixer.update(r, this.settings, dt);
+    this.race.playerInput.input = quantizeInput(toRawInput(a));
+    const playerDone = this.playerEntrant().tracker.finished;
+    if (this.race.phase !== 'finished') this.scheduler.advance(dt);
+    this.updateViews(dt);
+    if ((playerDone || this.race.phase === 'finished') && !this.reported) {
+      this.reported = true;
+      this.onFinish?.(this.standings());
+    }
+  }
+
+  private updateViews(dt: number): void {
+    const w = this.race.world;
+    const b = w.c.RigidBody;
+    this.cars.forEach((car, k) => {
+      const eid = car.eid;
+      const t = k === this.race.playerIndex ? this.tele : this.aiTele;
+      car.readTelemetry(w, t);
+      this.views[k]!.update(b.px[eid]!, b.py[eid]!, b.pz[eid]!, { w: b.qw[eid]!, x: b.qx[eid]!, y: b.qy[eid]!, z: b.qz[eid]! }, t.wheels, t.brake > 0.05);
+      this.views[k]!.setCrush(t.damage);
+    });
+    const p = this.playerEntrant().eid;
+    const x = b.px[p]!, y = b.py[p]!, z = b.pz[p]!;
+    this.camera.update({ x, y, z, fx: b.R2[p]!, fy: b.R5[p]!, fz: b.R8[p]!, ux: b.R1[p]!, uy: b.R4[p]!, uz: b.R7[p]!, speed: this.tele.speedMS }, Math.min(dt, 0.1));
+    if (this.frameCount % 2 === 0) this.terrain.update(this.camera.camera);
+    this.kit.sun.position.set(x + 40, y + 80, z + 30);
+    const t = this.tele;
+    this.hud.update({ speedMS: t.speedMS, rpm: t.rpm, redlineRpm: t.redlineRpm, maxRpm: t.maxRpm, gear: t.gear, timeS: this.race.raceTimeS, damage: t.damage, units: this.settings.units });
+    if (this.race.phase === 'countdown') {
+      const total = this.race.opts.countdownS ?? 4;
+      this.hud.setLights(Math.min(5, Math.floor(((total - this.race.countdownLeftS) / total) * 5) + 1));
+    } else if (this.race.raceTimeS < 1.5) this.hud.setLights('off');
+    if (this.frameCount % 10 === 0 || dt === 0) this.renderBoard();
+  }
+
+  private renderBoard(): void {
+    const st = this.standings();
+    const me = st.findIndex((s) => s.player);
+    const lines = st.map((s, i) => `<div style="${s.player ? 'color:#ffd23c;font-weight:600' : ''}">${i + 1}. ${s.name} <span style="opacity:.7">${s.carId}</span>${s.finishS !== null ? ` — ${formatClock(s.finishS)}` : ''}</div>`);
+    this.board.innerHTML = `<div style="font-size:20px;font-weight:700">P${me + 1}/${st.length} · Lap ${st[me]!.lap}/${this.setup.laps}</div>${lines.join('')}`;
+  }
+
+  dispose(): void {
+    this.terrain.dispose();
+    this.stageView.dispose();
+    for (const v of this.views) v.dispose();
+    this.hud.dispose();
+    this.board.remove();
+    this.kit.scene.activeCamera = this.kit.menuCamera;
+    this.camera.camera.dispose();
+  }
+}
