@@ -44,8 +44,8 @@ const TireSchema = z.strictObject({
   long_stiffness_n: pos,
   /** Cornering stiffness C_α at the nominal load (N/rad). */
   cornering_stiffness_n_per_rad: pos,
-  /** C(N) = C·(N/N0)^exponent. */
-  stiffness_load_exponent: z.number().min(0).max(1.5).default(0.8),
+  /** Local exponent p of C(N) ∝ N^p at the nominal load (degressive: C0·x(1+k)/(1+kx), k = (1−p)/p). */
+  stiffness_load_exponent: z.number().min(0.3).max(1).default(0.8),
   /** μ(N) = μ·(1 − sensitivity·(N − N0)/N0), clamped to [0.6μ, 1.3μ]. */
   load_sensitivity: z.number().min(0).max(0.5).default(0.1),
   /** Tyre compound grip multiplier on the surface μ curve. */

@@ -177,7 +177,7 @@ describe('engine', () => {
     let maxRpm = 0;
     r.run(3, () => (maxRpm = Math.max(maxRpm, readCarTelemetry(r.world, r.eid).rpm)));
     expect(maxRpm).toBeGreaterThan(7300);
-    expect(maxRpm).toBeLessThan(7200 + 150);
+    expect(maxRpm).toBeLessThan(7400 + 150);
   });
 });
 

@@ -71,9 +71,20 @@ export function brushForce(sx: number, sy: number, n: number, mu: number, cx: nu
   return out;
 }
 
-/** Slip stiffness at load N: C(N) = C0·(N/N0)^p. */
+/**
+ * Slip stiffness at load N, degressive in the load: C(N) = C0·x·(1 + k)/(1 + k·x), x = N/N0, k = (1 − p)/p,
+ * so C(N0) = C0 and the local exponent d ln C / d ln N at N0 is p (a cheap rational stand-in for C0·x^p).
+ */
 export function stiffnessAtLoad(c0: number, n: number, n0: number, p: number): number {
-  return n > 0 ? c0 * Math.pow(n / n0, p) : 0;
+  if (!(n > 0)) return 0;
+  const x = n / n0;
+  const k = (1 - p) / p;
+  return (c0 * x * (1 + k)) / (1 + k * x);
+}
+
+/** Sliding-speed friction curve: μ(v_s) = μ_sl + (μ_st − μ_sl)/(1 + v_s/v_ref). */
+export function slidingFriction(muStatic: number, muSliding: number, vRef: number, vs: number): number {
+  return muSliding + (muStatic - muSliding) / (1 + vs / vRef);
 }
 
 /** Load-sensitive friction multiplier: 1 − k·(N − N0)/N0, clamped to [0.6, 1.3]. */
@@ -166,8 +177,8 @@ export function vehicleTires(world: SimWorld): void {
       const vsy = -vy;
       const sf = surfaces[W.surface[w]!] ?? surfaces[0]!;
       const vs = Math.sqrt(vsx * vsx + vsy * vsy);
-      const mu = tc.grip * (sf.muSliding + (sf.muStatic - sf.muSliding) * Math.exp(-vs / sf.slidingSpeedRef)) * loadFactor(n, tc.nominalLoad, tc.loadSensitivity);
-      const lf = Math.pow(n / tc.nominalLoad, tc.stiffnessLoadExponent) * sf.stiffnessScale; // C(N) = C0·(N/N0)^p
+      const mu = tc.grip * slidingFriction(sf.muStatic, sf.muSliding, sf.slidingSpeedRef, vs) * loadFactor(n, tc.nominalLoad, tc.loadSensitivity);
+      const lf = stiffnessAtLoad(sf.stiffnessScale, n, tc.nominalLoad, tc.stiffnessLoadExponent); // C(N)/C0 × surface
       const cxs = tc.longStiffness * lf;
       const cys = tc.corneringStiffness * lf;
       const ux = W.ux[w]!,
