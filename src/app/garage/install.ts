@@ -9,7 +9,7 @@ import { TelemetryService, type TelemetryHost } from '../telemetry/service';
 import { TelemetryPanel } from '../telemetry/live-panel';
 import { installCarLiveReload } from './live-reload';
 import { refreshCustom } from './car-sources';
-import { carOverride } from './live-car';
+import { carOverride, setLiveCar } from './live-car';
 import { BUILTIN_CARS } from '../../content/cars';
 import { carRuntime } from '../../systems/sim/vehicle/registry';
 import './garage.css';
@@ -39,6 +39,8 @@ export function installTuning(app: TuningApp, ui: HTMLElement): Tuning {
       const id = s?.car.info.id;
       telemetry.carText = id ? (carOverride(id)?.text ?? BUILTIN_CARS.find((b) => b.id === id)?.text ?? null) : null;
       if (!s) panel.setVisible(false);
+      // the running car is the target of "apply" and of the dev live reload
+      setLiveCar(s ? { world: s.world, eid: s.car.eid, carId: s.car.info.id } : null);
     }
     telemetry.poll();
     panel.frame(now);
