@@ -4,7 +4,7 @@
  */
 import { readdirSync, mkdirSync, writeFileSync } from 'node:fs';
 import { execSync } from 'node:child_process';
-import { cpus, totalmem, platform, arch } from 'node:os';
+import { cpus, totalmem, platform, arch, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { BenchResult, BenchSuite } from './types';
@@ -46,7 +46,7 @@ async function main(): Promise<void> {
   const report = {
     date: new Date().toISOString(),
     commit: commit(),
-    machine: { cpu: cpus()[0]?.model ?? 'unknown', cores: cpus().length, memGiB: totalmem() / 2 ** 30, platform, arch },
+    machine: { cpu: cpus()[0]?.model ?? 'unknown', cores: cpus().length, memGiB: totalmem() / 2 ** 30, platform, arch, loadAvg1min: loadavg()[0] ?? 0 },
     node: process.version,
     quick,
     results,
@@ -58,7 +58,9 @@ async function main(): Promise<void> {
       r.target === undefined ? '' : (r.lowerIsBetter ?? true) ? (r.value <= r.target ? 'ok' : 'MISS') : r.value >= r.target ? 'ok' : 'MISS';
     return `| ${r.suite} | ${r.name} | ${fmt(r.value)} | ${r.unit} | ${r.target === undefined ? '' : fmt(r.target)} | ${status} | ${r.note ?? ''} |`;
   });
-  const md = ['| suite | name | value | unit | target | | note |', '|---|---|---|---|---|---|---|', ...rows].join('\n');
+  const m = report.machine;
+  const head = `BitRally benchmarks — ${report.date}, commit ${report.commit}, ${m.cpu} × ${m.cores} cores, ${m.memGiB.toFixed(0)} GiB, load ${m.loadAvg1min.toFixed(1)}, Node ${report.node}${quick ? ', --quick' : ''}\n\n`;
+  const md = head + ['| suite | name | value | unit | target | | note |', '|---|---|---|---|---|---|---|', ...rows].join('\n');
   writeFileSync(join(here, 'results', 'latest.md'), md + '\n');
   console.log(JSON.stringify(report));
   console.log(md);
