@@ -220,3 +220,38 @@ describe('gearbox selection', () => {
   });
 });
 
+describe('more differentials', () => {
+  it('viscous diff: transferred torque = k·Δω', () => {
+    const k = 40;
+    const r = rig(variant(`{ type = "viscous", viscous_nm_per_rad_s = ${k} }`), { ground: new SplitMu(), car: { autoGear: false, gear: 1 } });
+    r.input.input.throttle = 1000;
+    r.run(1);
+    evalAt(r.world, r.eid);
+    const W = r.world.c.Wheel;
+    const [, , rl, rr] = carRuntime(r.world, r.eid).wheels;
+    const dw = W.omega[rl]! - W.omega[rr]!;
+    expect(Math.abs(dw)).toBeGreaterThan(1);
+    // Open part equal on both sides; the viscous part −k·Δω on the fast side, +k·Δω on the slow side.
+    expect(W.driveTorque[rr]! - W.driveTorque[rl]!).toBeCloseTo(2 * k * dw, 6);
+  });
+
+  it('AWD open centre diff splits the gearbox torque by front_torque_fraction', () => {
+    const cfg = loadCarConfig(
+      'extends = "rally-awd.toml"\n[drivetrain]\nfront_torque_fraction = 0.3\nfront_diff = { type = "open" }\nrear_diff = { type = "open" }\ncentre_diff = { type = "open" }\n',
+      'awd-open.toml',
+      readBuiltin,
+    );
+    const r = rig(cfg);
+    r.input.input.throttle = 800;
+    r.run(2);
+    evalAt(r.world, r.eid);
+    const W = r.world.c.Wheel;
+    const w = carRuntime(r.world, r.eid).wheels;
+    const front = W.driveTorque[w[0]]! + W.driveTorque[w[1]]!;
+    const rear = W.driveTorque[w[2]]! + W.driveTorque[w[3]]!;
+    expect(front + rear).toBeGreaterThan(100);
+    expect(front / (front + rear)).toBeCloseTo(0.3, 9);
+    expect(W.driveTorque[w[0]]! / W.driveTorque[w[1]]!).toBeCloseTo(1, 9);
+  });
+});
+

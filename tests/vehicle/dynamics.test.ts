@@ -130,3 +130,68 @@ describe('handbrake on a 15 % slope', () => {
     }
   }
 });
+
+describe('standstill and very low speed', () => {
+  it('a parked car on flat ground does not creep or jitter (neutral, no brakes)', () => {
+    const r = rig('hatch-gti', { car: { autoGear: false, gear: 0 } });
+    r.run(2);
+    const b = r.world.c.RigidBody;
+    const W = r.world.c.Wheel;
+    const wheels = carRuntime(r.world, r.eid).wheels;
+    const x0 = b.pz[r.eid]!;
+    let maxOmega = 0;
+    let maxV = 0;
+    r.run(20, () => {
+      for (const w of wheels) maxOmega = Math.max(maxOmega, Math.abs(W.omega[w]!));
+      maxV = Math.max(maxV, Math.hypot(b.vx[r.eid]!, b.vz[r.eid]!));
+    });
+    expect(maxV).toBeLessThan(1e-4);
+    expect(maxOmega).toBeLessThan(1e-3);
+    expect(Math.abs(b.pz[r.eid]! - x0)).toBeLessThan(1e-4);
+  });
+
+  it('rolling at 0.5 m/s with light braking stops and the braked wheels stay still (no chatter)', () => {
+    const r = rig('classic-rwd', { pose: { speed: 0.5 }, car: { autoGear: false, gear: 0 } });
+    r.input.input.brake = 150;
+    const b = r.world.c.RigidBody;
+    const W = r.world.c.Wheel;
+    const wheels = carRuntime(r.world, r.eid).wheels;
+    r.run(2);
+    // Stopped: from here the brakes hold each wheel (Coulomb clamp), the body only settles on its springs.
+    let maxOmega = 0;
+    r.run(6, () => {
+      for (const w of wheels) maxOmega = Math.max(maxOmega, Math.abs(W.omega[w]!));
+    });
+    expect(maxOmega).toBeLessThan(1e-6);
+    expect(Math.hypot(b.vx[r.eid]!, b.vz[r.eid]!)).toBeLessThan(1e-4);
+  });
+});
+
+describe('aero', () => {
+  it('downforce adds ½ρ(C_LA)v² to the tyre loads at constant speed', () => {
+    const r = rig('rally-awd', { pose: { speed: 40 } });
+    const c = r.cfg;
+    const W = r.world.c.Wheel;
+    const wheels = carRuntime(r.world, r.eid).wheels;
+    // Hold ~40 m/s with throttle so the car is in a steady state.
+    let integ = 0.5;
+    const b = r.world.c.RigidBody;
+    let sum = 0;
+    let nS = 0;
+    let vS = 0;
+    r.run(6, () => {
+      const v = Math.hypot(b.vx[r.eid]!, b.vz[r.eid]!);
+      const e = 40 - v;
+      integ += 0.5 * e * r.world.dt;
+      r.input.input.throttle = Math.round(Math.min(1, Math.max(0, integ + 0.5 * e)) * 1000);
+      if (r.world.time > 4) {
+        for (const w of wheels) sum += W.load[w]!;
+        vS += v * v;
+        nS++;
+      }
+    });
+    const expected = c.body.massKg * 9.81 + 0.5 * AIR_DENSITY * c.body.downforceClA * (vS / nS);
+    expect(Math.abs(sum / nS / expected - 1)).toBeLessThan(0.005);
+  });
+});
+
