@@ -335,7 +335,7 @@ export function registerGarageScreen(host: GarageHost): void {
       },
     };
 
-    const textFocus = (): boolean => editor.hasFocus || document.activeElement === renameInput || (document.activeElement as HTMLElement | null)?.tagName === 'INPUT';
+    const textFocus = (): boolean => editor.hasFocus || document.activeElement === renameInput;
     return {
       el,
       back: () => void act('back'),

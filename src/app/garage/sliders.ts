@@ -50,6 +50,8 @@ export class SliderPanel {
       const val = row.querySelector<HTMLElement>('.val')!;
       const entry = { row, input, val, s };
       input.addEventListener('input', () => this.onMove(entry.s, Number(input.value)));
+      // after a mouse drag, give the arrows back to the menu (else they would move the slider twice)
+      input.addEventListener('change', () => input.blur());
       adjustable(row, (dir) => {
         const cur = entry.s.value ?? entry.s.min;
         const next = Math.min(entry.s.max, Math.max(entry.s.min, cur + dir * entry.s.step));
