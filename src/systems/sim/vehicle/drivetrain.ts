@@ -24,6 +24,7 @@
  */
 import type { SimWorld } from '../../../ecs/world';
 import type { CarConfig, DiffConfig } from '../../../content/car-schema';
+import { hasComponent } from 'bitecs';
 import { vehicles, type CarRuntime } from './registry';
 
 const AUTO_HOLD_S = 0.6;
@@ -148,7 +149,15 @@ function steering(world: SimWorld, rt: CarRuntime): void {
   const W = world.c.Wheel;
   const eid = rt.eid;
   const cfg = rt.cfg;
-  const target = world.c.Controls.steer[eid]! * cfg.steering.maxAngle;
+  let target = world.c.Controls.steer[eid]! * cfg.steering.maxAngle;
+  // Residual crush bends the steering (collision Damage, Tongue crush → steer pull): the rack drifts toward
+  // the pull, which the driver feels and has to hold off.
+  const D = world.c.Damage;
+  if (hasComponent(world, eid, D)) {
+    const max = cfg.steering.maxAngle;
+    target += D.steerPullRad[eid]!;
+    target = target > max ? max : target < -max ? -max : target;
+  }
   const cur = C.steerAngle[eid]!;
   const maxStep = cfg.steering.maxRate * world.dt;
   const d = target - cur;
@@ -278,6 +287,8 @@ export function vehicleDrivetrain(world: SimWorld): void {
       // Ignition cut while an automatic-clutch shift is in progress (no free revving in neutral).
       if (C.shiftTimer[eid]! > 0 && C.autoClutch[eid]) thr = idleThr > 0 ? (idleThr > 1 ? 1 : idleThr) : 0;
       comb = thr * curveTorque(cfg, we);
+      // Crushed front end past the damage thresholds costs engine power (collision Damage.powerFactor).
+      if (hasComponent(world, eid, world.c.Damage)) comb *= world.c.Damage.powerFactor[eid]!;
     } else {
       thr = 0;
       const starter = C.gear[eid] === 0 || ctl.clutch[eid]! > 0.5 || C.autoClutch[eid] !== 0;
