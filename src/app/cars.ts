@@ -14,6 +14,9 @@ import { SURFACE_IDS } from '../../terrain/surface';
 import type { CarInfo, CarTelemetryView, DrivableCar, Pose } from './car-link';
 import type { CarShape } from '../systems/view/car-view';
 import { carConfigOf, replayCarFromText, vehicleCarAdapter } from '../replay/cars';
+import { crc32 } from '../replay/bytes';
+import { CarTestRunner } from './car-test/runner';
+import carStats from './car-stats.json';
 import type { CarAdapter } from '../replay/run-world';
 import type { ReplayCar } from '../replay/format';
 
@@ -166,4 +169,45 @@ function drivable(_world: SimWorld, eid: number, info: CarInfo, cfg: CarConfig):
         out.damage[3] = k(Math.max(r, rt));
       },
   };
+}
+
+/** Car test result rows as the car select shows them. */
+export type StatRow = [string, string];
+
+const STAT_LABELS: [RegExp, string, (v: number) => string][] = [
+  [/^0-100/, '0–100 km/h', (v) => `${v.toFixed(1)} s`],
+  [/^top speed/, 'Top speed', (v) => `${Math.round(v)} km/h`],
+  [/^100-0/, '100–0 km/h', (v) => `${v.toFixed(1)} m`],
+  [/lateral/, 'Max lateral', (v) => `${v.toFixed(2)} g`],
+];
+
+function statRows(results: readonly { name: string; value: number }[]): StatRow[] {
+  const rows: StatRow[] = [];
+  for (const [re, label, fmt] of STAT_LABELS) {
+    const r = results.find((x) => re.test(x.name));
+    if (r && Number.isFinite(r.value)) rows.push([label, fmt(r.value)]);
+  }
+  return rows;
+}
+
+let runner: CarTestRunner | null = null;
+const statsCache = new Map<string, Promise<StatRow[]>>();
+
+/**
+ * Car test numbers for the car select (tarmac, 500 Hz): from src/app/car-stats.json when the car file is
+ * unchanged since it was generated (CRC-32 of the text), otherwise measured now in the car test worker.
+ */
+export function carTestStats(id: string): Promise<StatRow[]> {
+  let p = statsCache.get(id);
+  if (p) return p;
+  const b = BUILTIN_CARS.find((x) => x.id === id);
+  if (!b) return Promise.resolve([]);
+  const pre = (carStats as Record<string, { crc32: number; results: { name: string; value: number }[] } | undefined>)[id];
+  if (pre && pre.crc32 === crc32(new TextEncoder().encode(b.text))) p = Promise.resolve(statRows(pre.results));
+  else {
+    runner ??= new CarTestRunner();
+    p = runner.run(config(id), b.text).then(statRows);
+  }
+  statsCache.set(id, p);
+  return p;
 }

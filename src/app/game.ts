@@ -54,6 +54,8 @@ export interface SessionOptions {
 export interface PerfNumbers {
   simMs: number;
   viewMs: number;
+  /** Scene render call per frame, ms. */
+  renderMs: number;
   ticks: number;
   triangles: number;
   fps: number;
@@ -71,6 +73,8 @@ export class GameSession {
   /** The AI autopilot while it drives (test hook, demo); null = the devices drive. */
   private autopilot: AiDriver | null = null;
   private aiRecoverPrev = false;
+  /** Collision events with an audible impulse (> 50 N·s) so far. */
+  impacts = 0;
   private readonly input = new HeldInput();
   private readonly mixer = new ActionMixer();
   private readonly tele = emptyTelemetry();
@@ -88,8 +92,8 @@ export class GameSession {
   paused = false;
   finished = false;
   onFinish?: (r: RunResult) => void;
-  perf: PerfNumbers = { simMs: 0, viewMs: 0, ticks: 0, triangles: 0, fps: 0 };
-  private perfAcc = { sim: 0, view: 0, ticks: 0, frames: 0, t: 0 };
+  perf: PerfNumbers = { simMs: 0, viewMs: 0, renderMs: 0, ticks: 0, triangles: 0, fps: 0 };
+  private perfAcc = { sim: 0, view: 0, render: 0, ticks: 0, frames: 0, t: 0 };
   private lastGear = 0;
   private lastCountdownLit = -1;
   private nowS = 0;
@@ -210,9 +214,11 @@ export class GameSession {
     if (aiRecover && !this.aiRecoverPrev && this.run.phase === 'running') this.recover('Recovered');
     this.aiRecoverPrev = aiRecover;
     for (const ev of this.world.events) {
-      const imp = typeof ev.impulse === 'number' ? ev.impulse : typeof ev.impulseNs === 'number' ? ev.impulseNs : 0;
+      // collision events (src/systems/sim/collision/system.ts) carry the impulse magnitude |J| in N·s
+      const imp = typeof ev.impulse_ns === 'number' ? ev.impulse_ns : 0;
       if (ev.kind.includes('collision')) this.recorder.mark('collision', ev.kind);
       if (imp > 50) {
+        this.impacts++;
         this.audio.impactSound(imp, this.world.time);
         if (this.settings.rumble) this.devices.rumble(Math.min(1, imp / 3000), Math.min(1, imp / 6000), 220);
       }
@@ -313,13 +319,19 @@ export class GameSession {
       this.perf = {
         simMs: pa.sim / pa.frames,
         viewMs: pa.view / pa.frames,
+        renderMs: pa.render / pa.frames,
         ticks: pa.ticks / pa.frames,
         triangles: this.kit.scene.getActiveIndices() / 3,
         fps: pa.frames / pa.t,
       };
       this.hud.updatePerf(this.perf);
-      pa.sim = pa.view = pa.ticks = pa.frames = pa.t = 0;
+      pa.sim = pa.view = pa.render = pa.ticks = pa.frames = pa.t = 0;
     }
+  }
+
+  /** CPU time of the scene's render call (draw submission; with a software GPU also rasterisation). */
+  noteRenderMs(ms: number): void {
+    this.perfAcc.render += ms;
   }
 
   private cycleCamera(): void {

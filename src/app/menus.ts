@@ -11,7 +11,7 @@ import type { BestTimes } from './storage';
 import { adjustable, html, registerScreen, type ScreenManager } from './screens';
 import { GameSession, type RunResult } from './game';
 import { drawStageMap, listStages, loadStageWithFiles, type StageSummary } from './stages';
-import { CARS, carChoice } from './cars';
+import { CARS, carChoice, carTestStats } from './cars';
 import { formatDelta, formatTime } from './stage-run';
 import { ALL_ACTIONS, bindingLabel, type Action, type AxisRange, type Binding } from './input/actions';
 
@@ -35,6 +35,27 @@ interface Choice {
 }
 const choice: Choice = {};
 let stageList: StageSummary[] | null = null;
+
+/**
+ * Start a stage directly (URL flags `stage=<id>&car=<id>`: demos, the startup measurement): the same
+ * loading path as the menus. Unknown ids show the error screen naming the flag and what exists.
+ */
+export async function quickStart(app: AppContext, stageId: string, carId: string): Promise<void> {
+  const { stages } = await listStages();
+  stageList ??= stages;
+  const s = stages.find((x) => x.id === stageId);
+  const cars = CARS();
+  if (!s || !cars.some((c) => c.id === carId)) {
+    const msg = !s
+      ? `URL flag stage: expected one of ${stages.map((x) => x.id).join(', ')}, found "${stageId}"`
+      : `URL flag car: expected one of ${cars.map((c) => c.id).join(', ')}, found "${carId}"`;
+    app.screens.show('error', { message: msg, back: 'title' });
+    return;
+  }
+  choice.stage = s;
+  choice.carId = carId;
+  app.screens.show('loading');
+}
 
 const esc = (s: string): string => s.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
 
@@ -115,6 +136,13 @@ export function registerAllScreens(app: AppContext): void {
         choice.carId = c.id;
         ctx.show('loading');
       };
+      // measured numbers from the car test (0–100, top speed, braking, lateral grip)
+      const meta = b.querySelector('.meta')!;
+      void carTestStats(c.id)
+        .then((rows) => {
+          for (const [k, v] of rows) meta.insertAdjacentHTML('beforeend', `<span data-test>${esc(k)}</span><span data-test>${esc(v)}</span>`);
+        })
+        .catch((e: Error) => console.warn(`car test for ${c.id}: ${e.message}`));
       cards.appendChild(b);
     }
     return {

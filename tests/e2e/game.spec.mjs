@@ -60,8 +60,14 @@ async function press(page, button) {
 
 const focusedText = (page) => page.evaluate(() => document.querySelector('.item.focused')?.textContent ?? '');
 
+/** Contexts opened by the running spec; runSpecs closes them all after it, pass or fail (a page left
+ * running would keep rendering and simulating and starve the next spec on a 2-core machine). */
+const openContexts = new Set();
+
 async function newPage(browser, ctx) {
   const context = ctx ?? (await browser.newContext({ viewport: { width: 1280, height: 720 } }));
+  openContexts.add(context);
+  context.setDefaultNavigationTimeout(180000);
   const page = await context.newPage();
   const errors = [];
   page.on('console', (m) => {
@@ -137,7 +143,7 @@ export const specs = [
     },
   },
   {
-    name: 'drive: pad starts a stage, countdown, throttle moves the car and the timer runs; perf probe',
+    name: 'drive: pad starts a stage, countdown, throttle moves the car and the timer runs; perf probe; pad disconnect pauses, Start resumes',
     async run({ browser, base, out, report }) {
       const { page, errors } = await newPage(browser);
       const tLoad = Date.now();
@@ -148,6 +154,10 @@ export const specs = [
       await waitFor(page, 'lights out', async () => (await hook(page, 'phase')) === 'running', 120000);
       report.drivableMs = await hook(page, 'drivableMs');
       report.pageToDrivableWallMs = Date.now() - tLoad;
+      // perf overlay on (F3): the probe below reads the numbers it shows
+      await page.keyboard.down('F3');
+      await frames(page, 2);
+      await page.keyboard.up('F3');
       const p0 = await hook(page, 'carPos');
       const s0 = await hook(page, 'stageTimeS');
       await page.evaluate(() => window.__pad.set({ buttons: { 7: 1 } }));
@@ -156,8 +166,10 @@ export const specs = [
         await waitFor(page, 'stage time ≥ 3 s', async () => (await hook(page, 'stageTimeS')) >= 3, 240000);
       } finally {
         report.perf = await hook(page, 'perf');
+        report.perfOverlay = await page.evaluate(() => document.querySelector('[data-t="perf"]')?.textContent ?? null);
         await shot(page, out, 'drive');
       }
+      if (!report.perfOverlay || !/sim/.test(report.perfOverlay)) throw new Error(`perf overlay not shown: ${report.perfOverlay}`);
       const p1 = await hook(page, 'carPos');
       const s1 = await hook(page, 'stageTimeS');
       const moved = Math.hypot(p1[0] - p0[0], p1[2] - p0[2]);
@@ -169,16 +181,30 @@ export const specs = [
       if (!(moved > 3)) throw new Error(`car moved only ${moved.toFixed(2)} m under full throttle (speed ${speed?.toFixed?.(1)} km/h)`);
       if (!(speed > 10)) throw new Error(`speed after ${s1.toFixed(1)} s of full throttle is ${speed} km/h`);
       report.throttleRun = { stageTimeS: s1, movedM: moved, speedKmh: speed };
-      await page.context().close();
+      // a pad that disconnects pauses the game; the timer stops; Start resumes
+      await page.evaluate(() => window.__pad.disconnect());
+      await waitScreen(page, 'pause', 60000);
+      await shot(page, out, 'menu-pause');
+      const tp0 = await hook(page, 'stageTimeS');
+      await frames(page, 4);
+      const tp1 = await hook(page, 'stageTimeS');
+      if (tp1 !== tp0) throw new Error(`timer ran while paused: ${tp0} → ${tp1}`);
+      await page.evaluate(() => window.__pad.connect());
+      await press(page, START);
+      await waitScreen(page, 'drive', 60000);
+      await waitFor(page, 'timer running again', async () => (await hook(page, 'stageTimeS')) > tp1, 60000);
+      if (errors.length) throw new Error(`console errors: ${errors.join(' | ')}`);
     },
   },
   {
     name: 'checkpoint + finish on test-short (AI autopilot), personal best stored and shown',
     async run({ browser, base, out, report }) {
       const { page, errors, context } = await newPage(browser);
-      // quarter resolution and up to 1 s of simulation per frame: the run is ~50 s of simulated time
-      await page.goto(base + '?scale=4&simcap=1');
-      await padToStage(page, 'test-short');
+      // quarter resolution and up to 1 s of simulation per frame: the run is ~50 s of simulated time.
+      // URL quick start (stage + car flags): page load → car on the start line is the startup time
+      await page.goto(base + '?scale=4&simcap=1&stage=test-short&car=hatch-gti');
+      await waitScreen(page, 'drive', 180000);
+      report.startup = { titleMs: await hook(page, 'titleMs'), stageLoadMs: await hook(page, 'loadMs'), pageToCarOnLineMs: await hook(page, 'readyMs') };
       const on = await page.evaluate(() => window.__bitrally.autopilot(true));
       if (!on) throw new Error('autopilot did not engage');
       await waitFor(page, 'first split', async () => ((await hook(page, 'splits')) ?? []).length >= 1, 420000);
@@ -214,28 +240,6 @@ export const specs = [
       }, 30000);
       if (errors.length) throw new Error(`console errors: ${errors.join(' | ')}`);
       await context.close();
-    },
-  },
-  {
-    name: 'pad disconnect pauses the game; resume with Start',
-    async run({ browser, base, out }) {
-      const { page, errors } = await newPage(browser);
-      await page.goto(base + FAST);
-      await padToStage(page, 'test-short');
-      await waitFor(page, 'lights out', async () => (await hook(page, 'phase')) === 'running', 120000);
-      await page.evaluate(() => window.__pad.disconnect());
-      await waitScreen(page, 'pause', 20000);
-      await shot(page, out, 'menu-pause');
-      const t0 = await hook(page, 'stageTimeS');
-      await sleep(1500);
-      const t1 = await hook(page, 'stageTimeS');
-      if (t1 !== t0) throw new Error(`timer ran while paused: ${t0} → ${t1}`);
-      await page.evaluate(() => window.__pad.connect());
-      await press(page, START);
-      await waitScreen(page, 'drive', 20000);
-      await waitFor(page, 'timer running again', async () => (await hook(page, 'stageTimeS')) > t1, 30000);
-      if (errors.length) throw new Error(`console errors: ${errors.join(' | ')}`);
-      await page.context().close();
     },
   },
   {
@@ -279,6 +283,9 @@ export async function runSpecs({ base, out, filter }) {
         results.push({ name: s.name, ok: true, ms: Date.now() - t0 });
       } catch (e) {
         results.push({ name: s.name, ok: false, ms: Date.now() - t0, error: e?.message ?? String(e) });
+      } finally {
+        for (const c of openContexts) await c.close().catch(() => undefined);
+        openContexts.clear();
       }
     }
   } finally {

@@ -20,6 +20,7 @@ export interface HudFrame {
 export interface PerfFrame {
   simMs: number;
   viewMs: number;
+  renderMs: number;
   ticks: number;
   triangles: number;
   fps: number;
@@ -171,7 +172,7 @@ export class Hud {
     if (this.perf.hidden) return;
     this.set(
       this.perf,
-      `fps ${p.fps.toFixed(0).padStart(4)}\nsim ${p.simMs.toFixed(2).padStart(6)} ms\nview ${p.viewMs.toFixed(2).padStart(5)} ms\nticks/frame ${p.ticks}\ntris ${Math.round(p.triangles)}`,
+      `fps ${p.fps.toFixed(0).padStart(4)}\nsim ${p.simMs.toFixed(2).padStart(6)} ms\nview ${p.viewMs.toFixed(2).padStart(5)} ms\nrender ${p.renderMs.toFixed(1).padStart(5)} ms\nticks/frame ${p.ticks}\ntris ${Math.round(p.triangles)}`,
     );
   }
 
