@@ -2,7 +2,8 @@
  * Garage e2e specs (issue 9), in the format of game.spec.mjs (`runSpecs({ base, out, filter })`):
  *  1. pad + keyboard: open the garage, change a spring rate in the editor, see the schema error for a bad
  *     value, fix it, apply, drive, and see the telemetry chart update with the applied car.
- *  2. dev live reload: edit src/content/cars/<car>.toml on disk while driving (own `vite` dev server);
+ *  2. the car test (worker) on the edited car beside the previous version.
+ *  3. dev live reload: edit src/content/cars/<car>.toml on disk while driving (own `vite` dev server);
  *     a valid edit swaps into the running car keeping its speed, an invalid one shows the error on screen
  *     and the old car keeps driving. The file is restored afterwards.
  * Run: `node tests/e2e/run-e2e.mjs garage` (the runner loads every *.spec.mjs).
@@ -167,7 +168,7 @@ export const specs = [
         await waitFor('schema error shown', () => page.evaluate(() => window.__garage.problems().some((p) => p.includes('suspension.front.spring_rate_n_per_mm: expected > 0, found number -5'))));
       } catch (e) {
         const diag = await page.evaluate((i) => ({ line: window.__garage.text().split('\n')[i], problems: window.__garage.problems(), active: document.activeElement?.className }), li);
-        throw new Error(`${e.message}; editor: ${JSON.stringify(diag)}`);
+        throw new Error(`${e.message}; editor: ${JSON.stringify(diag)}`, { cause: e });
       }
       await waitFor('error underlined in the editor', () => page.evaluate(() => document.querySelector('.cm-lintRange-error')?.textContent === '-5'), 10000);
       const status = await page.evaluate(() => window.__garage.status());
@@ -208,6 +209,38 @@ export const specs = [
       await throttleWithTelemetry(page);
       await shot(page, out, 'garage-telemetry.png');
       await page.evaluate(() => window.__pad.set({ buttons: { 7: 0 } }));
+      if (errors.length) throw new Error(`console errors: ${errors.join(' | ')}`);
+      await context.close();
+    },
+  },
+  {
+    name: 'garage: car test runs in a worker on the edited car, beside the previous version',
+    async run({ browser, base, out }) {
+      const { page, errors, context } = await newPage(browser);
+      await page.goto(`${base}?scale=2`);
+      await waitScreen(page, 'title');
+      await page.click('[data-go="garage"]');
+      await waitScreen(page, 'garage');
+      await page.click(`[data-car="${CAR}"]`);
+      await waitFor('hatch in the editor', () => page.evaluate((c) => window.__garage?.carId() === c, CAR));
+      // shorter gearing: final drive 3.65 → 4.2 (typed as a user edit of that value)
+      await page.evaluate(() => {
+        const t = window.__garage.text();
+        const i = t.indexOf('final_drive = 3.65') + 'final_drive = '.length;
+        window.__garage.edit(i, i + 4, '4.2');
+      });
+      await waitFor('valid', () => page.evaluate(() => window.__garage.valid()));
+      await page.click('[data-a="test"]');
+      const [prev, edited] = await waitFor('car test results', () => page.evaluate(() => (window.__garage.carTest()[0] && window.__garage.carTest()[1] ? window.__garage.carTest() : null)), 600000);
+      const v = (rows, re) => rows.find((r) => re.test(r.name))?.value;
+      // a shorter final drive multiplies every gear's wheel torque by 4.2/3.65: quicker 0–100 km/h (what the
+      // shipped file measures otherwise); the brakes do not depend on the gearing (within 2 %)
+      if (!(v(edited, /0.100 km\/h$/) < v(prev, /0.100 km\/h$/))) throw new Error(`0–100 should improve: ${v(prev, /0.100 km\/h$/)} → ${v(edited, /0.100 km\/h$/)}`);
+      if (v(edited, /top speed/) === v(prev, /top speed/)) throw new Error('top speed identical: the edited car was not the one tested');
+      if (!(Math.abs(v(edited, /braking/) / v(prev, /braking/) - 1) < 0.02)) throw new Error('braking distance changed with the gearing');
+      const table = await page.evaluate(() => document.querySelector('table.car-test')?.innerText ?? '');
+      if (!/previous\s+edited/.test(table)) throw new Error(`results table: ${table}`);
+      await shot(page, out, 'garage-car-test.png');
       if (errors.length) throw new Error(`console errors: ${errors.join(' | ')}`);
       await context.close();
     },
