@@ -24,7 +24,8 @@ export function scriptedInput(k: number, dt = PEER_DT): QuantizedInput {
   const t = k * dt;
   const throttle = t < 1 ? 0 : t % 10 < 8 ? 0.8 : 0;
   const brake = t % 10 >= 8.5 ? 0.6 : 0;
-  const steer = t < 3 ? 0 : 0.25 * Math.sin((2 * Math.PI * (t - 3)) / 6);
+  // biased to the left so every car drives loops near its start and stays on the heightfield window
+  const steer = t < 3 ? 0 : 0.18 + 0.1 * Math.sin((2 * Math.PI * (t - 3)) / 6);
   return { steer: Math.round(steer * STEER_SCALE), throttle: Math.round(throttle * PEDAL_SCALE), brake: Math.round(brake * PEDAL_SCALE), clutch: 0, handbrake: 0, buttons: 0 };
 }
 

@@ -60,12 +60,14 @@ export const suite: BenchSuite = {
       const [x, y, z] = v.position();
       const moved = Math.hypot(x - s.x, z - s.z);
       const above = y - stage.bspline.heightMacro(x, z);
+      const inside = x > patch.x0 && x < patch.x0 + (patch.n - 1) * patch.cell && z > patch.z0 && z < patch.z0 + (patch.n - 1) * patch.cell;
+      if (!inside || Math.abs(above) > 3) process.stderr.write(`peers: ${v.name} left the heightfield or the ground (${x.toFixed(0)}, ${y.toFixed(1)}, ${z.toFixed(0)})\n`);
       out.push({
         suite: 'peers',
         name: `${v.name}: one car, step`,
         value: t,
         unit: 'µs/vehicle/step',
-        note: `dt 2 ms, ${steps} steps after ${warm} warm-up; moved ${moved.toFixed(0)} m, chassis ${above.toFixed(2)} m above ground at the end`,
+        note: `dt 2 ms, ${steps} steps after ${warm} warm-up; ended ${moved.toFixed(0)} m from the start, chassis ${above.toFixed(2)} m above ground${inside && Math.abs(above) < 3 ? '' : ' (LEFT THE GROUND: invalid)'}`,
       });
       v.dispose();
     }
