@@ -1,6 +1,6 @@
 /**
  * One call wires the tuning workflow (issue 9) into the app: the garage and analysis screens, the telemetry
- * service (per-tick samples, run storage) with its live panel (key T toggles while driving), the dev live
+ * service (per-tick samples, run storage) with its live panel (key T or the left-stick click toggles it while driving), the dev live
  * reload of car files, and the custom cars' cache. main.ts calls `installTuning(app, ui)` once.
  */
 import { registerGarageScreen, type GarageHost } from './garage-screen';
@@ -31,6 +31,7 @@ export function installTuning(app: TuningApp, ui: HTMLElement): Tuning {
   installCarLiveReload(ui);
   void refreshCustom();
   let lastSession: unknown = null;
+  let lsWas = false;
   const loop = (now: number): void => {
     const s = app.session;
     if (s !== lastSession) {
@@ -42,6 +43,12 @@ export function installTuning(app: TuningApp, ui: HTMLElement): Tuning {
       // the running car is the target of "apply" and of the dev live reload
       setLiveCar(s ? { world: s.world, eid: s.car.eid, carId: s.car.info.id } : null);
     }
+    // gamepad: left-stick click (standard button 10, unused by the driving bindings) toggles the panel
+    const pads = typeof navigator !== 'undefined' && navigator.getGamepads ? navigator.getGamepads() : [];
+    let ls = false;
+    for (const p of pads) if (p && (p.buttons[10]?.pressed ?? false)) ls = true;
+    if (ls && !lsWas && app.session) panel.toggle();
+    lsWas = ls;
     telemetry.poll();
     panel.frame(now);
     requestAnimationFrame(loop);
