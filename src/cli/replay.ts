@@ -7,6 +7,8 @@
  *     records a headless scripted run (deterministic seeded driver) into a file.
  * Exit codes: 0 ok, 1 desync, 2 bad file / bad arguments (one clear line naming file, field, expected, found).
  */
+// first: deterministic Math (the same bits as the browser game, see src/ecs/dmath.ts)
+import '../ecs/dmath-install';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { ContentError } from '../content/errors';

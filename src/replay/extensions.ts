@@ -6,7 +6,17 @@
  * Havok props mirror their state into the Prop component (hashed), but restoring a keyframe does not yet
  * write it back into Havok bodies: listed as open in docs/replays.md.
  */
+import { getAllEntities, hasComponent } from 'bitecs';
 import { registerSnapshotExtension } from '../ecs/snapshot';
+import { componentSpecs } from '../ecs/components';
+import type { SimWorld } from '../ecs/world';
+
+const specState = componentSpecs as unknown as Record<string, { fields: Record<string, unknown>; state: readonly string[] }>;
+const nonState = (name: string): string[] => Object.keys(specState[name]!.fields).filter((f) => !specState[name]!.state.includes(f));
+const CARRIED: Record<string, readonly string[]> = {
+  Car: nonState('Car'),
+  Wheel: nonState('Wheel'),
+};
 import { collisionRuntime } from '../systems/sim/collision/runtime';
 
 registerSnapshotExtension({
@@ -17,5 +27,51 @@ registerSnapshotExtension({
     if (!Array.isArray(data) || data.some((k) => typeof k !== 'string')) throw new Error('snapshot: extension collision.contacts: expected a list of pair keys');
     rt.contactsPrev = new Set(data as string[]);
     rt.contactsNow.clear();
+  },
+});
+
+/**
+ * Derived fields that the next tick reads before it recomputes them (the vehicle's lock/unlock tests use
+ * the last solve's lock torques and sticking flags, ABS uses the last peak slip…): not integrable state, so
+ * not hashed, but a keyframe without them replays a different first tick. Saved bit-exactly (Float64 bytes)
+ * for every entity that has the component. `CARRIED_FIELDS` lists them per component; the replay tests
+ * restore keyframes into fresh worlds to catch any that are missing.
+ */
+export const CARRIED_FIELDS: Record<string, readonly string[]> = CARRIED;
+
+type FieldStores = Record<string, Record<string, { [i: number]: number }>>;
+
+function carriedList(world: SimWorld): { store: Record<string, { [i: number]: number }>; fields: readonly string[]; eids: number[] }[] {
+  const out: { store: Record<string, { [i: number]: number }>; fields: readonly string[]; eids: number[] }[] = [];
+  const stores = world.c as unknown as FieldStores;
+  const all = [...getAllEntities(world)].sort((a, b) => a - b);
+  for (const name of Object.keys(CARRIED_FIELDS).sort()) {
+    const store = stores[name];
+    if (!store) continue;
+    out.push({ store, fields: CARRIED_FIELDS[name]!, eids: all.filter((e) => hasComponent(world, e, store)) });
+  }
+  return out;
+}
+
+registerSnapshotExtension({
+  name: 'carried-derived',
+  save: (world) => {
+    const list = carriedList(world);
+    let n = 0;
+    for (const c of list) n += c.fields.length * c.eids.length;
+    const v = new Float64Array(n);
+    let k = 0;
+    for (const c of list) for (const f of c.fields) for (const e of c.eids) v[k++] = c.store[f]![e]!;
+    return new Uint8Array(v.buffer);
+  },
+  load: (world, data) => {
+    if (!(data instanceof Uint8Array)) throw new Error('snapshot: extension carried-derived: expected bytes');
+    const list = carriedList(world);
+    let n = 0;
+    for (const c of list) n += c.fields.length * c.eids.length;
+    if (data.byteLength !== n * 8) throw new Error(`snapshot: extension carried-derived: expected ${n * 8} bytes, found ${data.byteLength}`);
+    const v = new Float64Array(data.slice().buffer);
+    let k = 0;
+    for (const c of list) for (const f of c.fields) for (const e of c.eids) c.store[f]![e] = v[k++]!;
   },
 });

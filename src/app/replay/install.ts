@@ -16,6 +16,7 @@ import type { InputDevices } from '../input/devices';
 import type { Settings } from '../settings';
 import { decodeReplay, ReplayFormatError } from '../../replay/format';
 import { buildRunWorld, resolveStage } from '../../replay/run-world';
+import { verifyReplay } from '../../replay/verify';
 import { vehicleCarAdapter } from '../../replay/cars';
 import { ReplayLibrary, type ReplayEntry } from './library';
 import { registerLibraryScreens } from './library-screen';
@@ -89,6 +90,14 @@ export function installReplays(app: ReplayApp): Replays {
     } catch (err) {
       return { id: null, error: (err as Error).message };
     }
+  };
+
+  /** Re-simulates a library replay headless in this page (straight through, no seeking): the verifier's report. */
+  hook.verifyInPage = async (id: string) => {
+    const e = await library.get(id);
+    if (!e) return null;
+    const r = await verifyReplay(e.bytes, { stages: browserStageSource, cars: vehicleCarAdapter, file: e.name });
+    return { ok: r.ok, ticks: r.ticks, checked: r.checksumsChecked, matched: r.checksumsMatched, desync: r.firstDesync ? { tick: r.firstDesync.tick, differences: r.firstDesync.differences.slice(0, 12) } : null, stageTimeS: r.stageTimeS, recordedStageTimeS: r.recordedStageTimeS };
   };
 
   registerLibraryScreens({
