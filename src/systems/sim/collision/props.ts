@@ -21,6 +21,7 @@ import { advancePose, boundingRadius, corners, insideRect, newPose } from './det
 import { newImpulseResult, solveRestitution, type YawBody } from './impulse';
 import { HavokScene, PROP_KINDS, PROP_SPECS, type HavokPropState, type PropKind } from './havok-scene';
 import { collisionRuntime, type PropsHook } from './runtime';
+import { useHavokSceneQueries } from './havok-queries';
 import { crushEndOf, addCrushTo, endAt, poseOf, yawBodyOf } from './system';
 import type { HavokPhysicsWithBindings } from '@babylonjs/havok';
 
@@ -82,6 +83,7 @@ export function enableHavokProps(world: SimWorld, hp: HavokPhysicsWithBindings, 
     else props.scene.addObstacle({ kind: 'cylinder', center: [sc.p0[i]!, sc.p1[i]!], radius: sc.p2[i]!, base_m: base, height_m: height });
   }
   rt.props = props;
+  useHavokSceneQueries(world, hp); // a Havok world is present: car edges are queried through Havok
   return props;
 }
 

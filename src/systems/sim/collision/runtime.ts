@@ -5,6 +5,7 @@
  */
 import type { SimWorld } from '../../../ecs/world';
 import { SceneColliders } from './scene';
+import type { HavokSceneQueries } from './havok-queries';
 
 export interface PropsHook {
   /** Called in pass 9 after the integration. */
@@ -19,6 +20,11 @@ export interface CollisionRuntime {
   props: PropsHook | null;
   /** Max distance any corner may travel between two tested poses of the swept test (m). */
   sweepStep: number;
+  /**
+   * Car-edge queries through Havok (havok-queries.ts) when set — `useHavokSceneQueries(world, hp)`, automatic
+   * with Havok props and for scenarios when Havok is loaded; null → the pure-TS yaw-plane narrow phase.
+   */
+  queries: HavokSceneQueries | null;
   /** Optional names for entity ids in events (the scenario runner fills it). */
   names: Map<number, string>;
 }
@@ -28,7 +34,7 @@ const runtimes = new WeakMap<SimWorld, CollisionRuntime>();
 export function collisionRuntime(world: SimWorld): CollisionRuntime {
   let rt = runtimes.get(world);
   if (!rt) {
-    rt = { scene: new SceneColliders(), contactsPrev: new Set(), contactsNow: new Set(), props: null, sweepStep: 0.05, names: new Map() };
+    rt = { scene: new SceneColliders(), contactsPrev: new Set(), contactsNow: new Set(), props: null, queries: null, sweepStep: 0.05, names: new Map() };
     runtimes.set(world, rt);
   }
   return rt;

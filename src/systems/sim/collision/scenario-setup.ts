@@ -7,7 +7,8 @@ import type { Scenario } from '../../../content/scenario-schema';
 import { attachCarCollider, attachCarColliderFromConfig } from './car-collider';
 import { carRuntime } from '../vehicle/registry';
 import { collisionRuntime } from './runtime';
-import { requireHavok } from './havok-instance';
+import { havokOrNull, requireHavok } from './havok-instance';
+import { useHavokSceneQueries } from './havok-queries';
 import { enableHavokProps, spawnProp } from './props';
 import { fromScenery, type SceneryLike } from './scene';
 
@@ -58,6 +59,9 @@ export function setupScenarioCollisions(
       throw new Error(`obstacles[${i}]: ${(e as Error).message}`, { cause: e });
     }
   });
+  // Havok loaded (the sim CLI preloads it) → car edges are queried through Havok; else the TS narrow phase
+  const loaded = havokOrNull();
+  if (loaded) useHavokSceneQueries(world, loaded);
   if (s.props.length > 0) {
     const hp = requireHavok('props');
     if (s.terrain.kind === 'flat') enableHavokProps(world, hp, s.terrain.height_m);
