@@ -16,6 +16,7 @@ import { AiDriver } from '../systems/sim/ai/driver';
 import { DEFAULT_DRIVER, stagePath } from '../systems/sim/ai/autopilot';
 import { driverVehicleFromConfig } from '../systems/sim/ai/car-params';
 import { gameCarAdapter, type CarChoice } from './cars';
+import { RUN_SETUP } from './game-setup';
 import './stage-colliders'; // registers the stage's static collision scene with buildRunWorld
 import { StageRun, DEFAULT_RUN, formatDelta, formatTime } from './stage-run';
 import { emptyTelemetry, type DrivableCar } from './car-link';
@@ -27,6 +28,9 @@ import { GameCamera, type CameraView } from '../systems/view/camera';
 import { Hud } from '../systems/view/hud';
 import type { GameAudio } from '../systems/view/audio';
 import { Effects } from '../systems/view/effects';
+import { PropsView } from '../systems/view/props-view';
+import { collisionRuntime } from '../systems/sim/collision/runtime';
+import { HavokProps } from '../systems/sim/collision/props';
 import { ActionMixer, readActions, toRawInput, type ActionValues } from './input/actions';
 import type { InputDevices } from './input/devices';
 import type { Settings } from './settings';
@@ -40,8 +44,7 @@ export interface RunResult {
   penaltyS: number;
 }
 
-/** The run's fixed simulation setup (recorded in every replay header). */
-export const RUN_SETUP = { dt: 1 / 500, integrator: 'midpoint', seed: 1, gravity_m_s2: 9.81 } as const;
+export { RUN_SETUP } from './game-setup';
 
 export interface SessionOptions {
   /** Most simulated seconds one frame may run (the rest is dropped: the game slows down). */
@@ -85,6 +88,7 @@ export class GameSession {
   readonly camera: GameCamera;
   readonly hud: Hud;
   private readonly effects: Effects;
+  private readonly propsView: PropsView | null;
   private readonly prev = new Float64Array(7);
   private readonly cur = new Float64Array(7);
   private actions: ActionValues | null = null;
@@ -142,6 +146,8 @@ export class GameSession {
     this.hud = new Hud(hudParent);
     this.hud.showPerf(settings.perfOverlay);
     this.effects = new Effects(kit.scene, stage);
+    const props = collisionRuntime(this.world).props;
+    this.propsView = props instanceof HavokProps && props.eids.length > 0 ? new PropsView(kit.scene, this.world, props.eids, kit.shadows) : null;
     this.captureCur();
     this.prev.set(this.cur);
     this.terrain.update(s.x, s.z);
@@ -368,6 +374,7 @@ export class GameSession {
     this.kit.sun.position.set(x + 40, y + 80, z + 30);
     this.kit.sun.direction.set(-0.45, -0.8, -0.35);
     this.effects.update(this.world, this.car, t, dt, { x, y, z, fx, fz });
+    this.propsView?.update();
     this.hud.update({ speedMS: t.speedMS, rpm: t.rpm, redlineRpm: t.redlineRpm, maxRpm: t.maxRpm, gear: t.gear, timeS: this.run.timeS, damage: t.damage, units: this.settings.units });
     this.hud.setProgress((this.run.progressM - this.run.cfg.startM) / (this.run.cfg.finishM - this.run.cfg.startM));
     this.hud.tickToast(this.nowS);
@@ -402,6 +409,7 @@ export class GameSession {
     this.stageView.dispose();
     this.carView.dispose();
     this.effects.dispose();
+    this.propsView?.dispose();
     this.hud.dispose();
     this.kit.scene.activeCamera = this.kit.menuCamera;
     this.camera.camera.dispose();

@@ -12,6 +12,7 @@ import { adjustable, html, registerScreen, type ScreenManager } from './screens'
 import { GameSession, type RunResult } from './game';
 import { drawStageMap, listStages, loadStageWithFiles, type StageSummary } from './stages';
 import { CARS, carChoice, carTestStats } from './cars';
+import { loadHavokBrowser } from '../systems/sim/collision/havok-browser';
 import { formatDelta, formatTime } from './stage-run';
 import { ALL_ACTIONS, bindingLabel, type Action, type AxisRange, type Binding } from './input/actions';
 
@@ -165,7 +166,11 @@ export function registerAllScreens(app: AppContext): void {
     void (async () => {
       try {
         const s = choice.stage!;
-        const { stage, files } = await loadStageWithFiles(s);
+        const [{ stage, files }] = await Promise.all([
+          loadStageWithFiles(s),
+          // Havok (wasm) for the stage's props; without it the run has no props (warned)
+          loadHavokBrowser().catch((e: Error) => console.warn(`Havok not loaded, no props: ${e.message}`)),
+        ]);
         msg.textContent = 'Building the stage…';
         await new Promise((r) => setTimeout(r, 0));
         const best = await app.bests.get(s.id, choice.carId!);

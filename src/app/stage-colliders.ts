@@ -1,21 +1,75 @@
 /**
- * The stage's static collision scene for a run world: trees, rocks, markers, fences and the start/finish
- * arches of the stage scenery become the collision issue's scene colliders (`fromScenery`: cylinders and
- * walls), tested by its detection/response pass (6–7) against every car's CarCollider. Bushes do not stop
- * a car. Importing this module registers it as a `runWorldSetupHook`, so every world `buildRunWorld` makes
- * for a stage (the game, the browser replay player, ghosts) has the same static scene; Node tools that
- * verify game replays import it too (see docs/game.md "Replays").
+ * The stage's collision scene for a run world, registered as a `runWorldSetupHook` (so every world
+ * `buildRunWorld` makes for a stage — the game, the browser replay player, ghosts — has the same one; Node
+ * tools that verify game replays import this module too, see docs/game.md "Replays"):
+ *
+ * 1. static scene: trees, rocks, markers, fences and the start/finish arches of the stage scenery become
+ *    the collision issue's scene colliders (`fromScenery`: cylinders and walls), tested by its
+ *    detection/response pass against every car's CarCollider; bushes do not stop a car;
+ * 2. Havok props (when Havok is loaded: `loadHavokBrowser()` before the world is built): hay bales on both
+ *    road edges at the two sharpest corners and cones beside the start line, each cluster standing on a
+ *    Havok heightfield patch sampled from the stage's B-spline surface (the props world's own ground plane
+ *    is put far below the stage so it never touches them). Props are hashed sim state (Prop component).
  */
 import type { SimWorld } from '../ecs/world';
 import type { Stage } from '../../terrain/stage';
 import { fromScenery } from '../systems/sim/collision/scene';
 import { setSceneColliders } from '../systems/sim/collision/runtime';
+import { havokOrNull } from '../systems/sim/collision/havok-instance';
+import { enableHavokProps, spawnProp } from '../systems/sim/collision/props';
+import type { PropKind } from '../systems/sim/collision/havok-scene';
 import { runWorldSetupHooks } from '../replay/run-world';
+
+export interface PropSite {
+  kind: PropKind;
+  x: number;
+  z: number;
+  rotY: number;
+}
+
+/** Where the props of a stage stand (pure, deterministic from the road). */
+export function propSites(stage: Stage): PropSite[] {
+  const road = stage.road;
+  const d0 = stage.start.distanceM + 40;
+  const d1 = stage.finish.distanceM - 40;
+  // curvature |dθ/ds| over 10 m, sampled every 5 m; the two sharpest corners at least 60 m apart
+  const corners: { d: number; k: number }[] = [];
+  for (let d = d0; d <= d1; d += 5) {
+    const a = road.poseAt(d - 5).heading, b = road.poseAt(d + 5).heading;
+    let dh = b - a;
+    while (dh > Math.PI) dh -= 2 * Math.PI;
+    while (dh < -Math.PI) dh += 2 * Math.PI;
+    corners.push({ d, k: Math.abs(dh) / 10 });
+  }
+  corners.sort((p, q) => q.k - p.k || p.d - q.d);
+  const picked: number[] = [];
+  for (const c of corners) {
+    if (picked.length >= 2) break;
+    if (picked.every((d) => Math.abs(d - c.d) > 60)) picked.push(c.d);
+  }
+  const out: PropSite[] = [];
+  const side = (d: number, offset: number, kind: PropKind): void => {
+    const p = road.poseAt(d);
+    // left of the heading: (cos θ, −sin θ) (forward is (sin θ, cos θ))
+    const lx = Math.cos(p.heading), lz = -Math.sin(p.heading);
+    for (const s of [-1, 1]) out.push({ kind, x: p.x + s * (p.width / 2 + offset) * lx, z: p.z + s * (p.width / 2 + offset) * lz, rotY: p.heading });
+  };
+  for (const d of picked.sort((a, b) => a - b)) for (const k of [-1, 0, 1]) side(d + 3 * k, 1.6, 'hay-bale');
+  for (const k of [0, 1]) side(stage.start.distanceM + 6 + 4 * k, 0.8, 'cone');
+  return out;
+}
 
 export function buildStageColliders(world: SimWorld, stage: Stage | null): void {
   if (!stage) return;
-  const scene = fromScenery(stage.scenery);
-  setSceneColliders(world, scene);
+  setSceneColliders(world, fromScenery(stage.scenery));
+  const hp = havokOrNull();
+  if (!hp) return;
+  const sites = propSites(stage);
+  if (sites.length === 0) return;
+  const props = enableHavokProps(world, hp, stage.heightfield.heights.reduce((a, b) => Math.min(a, b), Infinity) - 200);
+  const h = (x: number, z: number): number => stage.bspline.height(x, z);
+  for (const s of sites) props.scene.addGroundPatch(h, s.x, s.z, 3, 0.5);
+  for (const s of sites) spawnProp(world, s.kind, s.x, h(s.x, s.z), s.z, s.rotY);
 }
 
 if (!runWorldSetupHooks.includes(buildStageColliders)) runWorldSetupHooks.push(buildStageColliders);

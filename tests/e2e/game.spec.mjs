@@ -58,6 +58,16 @@ async function press(page, button) {
   await frames(page, 2);
 }
 
+/** Move the focus down (acknowledged presses) until the focused item's text matches `re`. */
+async function padFocusItem(page, re, maxPresses = 12) {
+  for (let i = 0; i < maxPresses; i++) {
+    if (re.test(await focusedText(page))) return;
+    await press(page, DOWN);
+  }
+  const f = await focusedText(page);
+  if (!re.test(f)) throw new Error(`pad navigation: wanted an item matching ${re}, focused "${f}"; menu keys seen: ${JSON.stringify(await hook(page, 'menuKeys'))}`);
+}
+
 const focusedText = (page) => page.evaluate(() => document.querySelector('.item.focused')?.textContent ?? '');
 
 /** Contexts opened by the running spec; runSpecs closes them all after it, pass or fail (a page left
@@ -122,9 +132,11 @@ export const specs = [
       await waitScreen(page, 'title');
       await shot(page, out, 'menu-title');
       await page.evaluate(() => window.__pad.connect());
+      const f0 = await focusedText(page);
       await press(page, DOWN);
-      const f = await page.evaluate(() => document.querySelector('.item.focused')?.textContent);
-      if (!/Settings/.test(f ?? '')) throw new Error(`DOWN should focus Settings, focused "${f}"`);
+      const f1 = await focusedText(page);
+      if (f1 === f0) throw new Error(`DOWN did not move the focus from "${f0}"`);
+      await padFocusItem(page, /Settings/);
       await press(page, A);
       await waitScreen(page, 'settings');
       await shot(page, out, 'menu-settings');
@@ -147,7 +159,7 @@ export const specs = [
     async run({ browser, base, out, report }) {
       const { page, errors } = await newPage(browser);
       const tLoad = Date.now();
-      await page.goto(base + FAST);
+      await page.goto(base + '?scale=3&simcap=1');
       await padToStage(page, 'test-short');
       report.loadMs = await hook(page, 'loadMs');
       await shot(page, out, 'drive-countdown');
@@ -204,6 +216,7 @@ export const specs = [
       // URL quick start (stage + car flags): page load → car on the start line is the startup time
       await page.goto(base + '?scale=4&simcap=1&stage=test-short&car=hatch-gti');
       await waitScreen(page, 'drive', 180000);
+      await page.evaluate(() => window.__pad.connect());
       report.startup = { titleMs: await hook(page, 'titleMs'), stageLoadMs: await hook(page, 'loadMs'), pageToCarOnLineMs: await hook(page, 'readyMs') };
       const on = await page.evaluate(() => window.__bitrally.autopilot(true));
       if (!on) throw new Error('autopilot did not engage');
@@ -226,10 +239,7 @@ export const specs = [
       if (!replayB64 || replayB64.length < 100) throw new Error('no replay recorded for the finished run');
       report.autopilotRun = { timeS: res.timeS, splitS: sp.timeS, penaltyS: res.penaltyS, replayBytes: Math.round((replayB64.length * 3) / 4) };
       // personal best shown on the stage card (IndexedDB) after going back to the menu
-      await press(page, DOWN);
-      await press(page, DOWN);
-      const f = await focusedText(page);
-      if (!/Main menu/.test(f)) throw new Error(`expected "Main menu" focused, found "${f}"; menu keys seen: ${JSON.stringify(await hook(page, 'menuKeys'))}`);
+      await padFocusItem(page, /Main menu/);
       await press(page, A);
       await waitScreen(page, 'title');
       await press(page, A);
@@ -249,7 +259,7 @@ export const specs = [
       await page.goto(base);
       await waitScreen(page, 'title');
       await page.evaluate(() => window.__pad.connect());
-      await press(page, DOWN);
+      await padFocusItem(page, /Settings/);
       await press(page, A);
       await waitScreen(page, 'settings');
       // first row: units km/h → mph
@@ -259,7 +269,7 @@ export const specs = [
       await page.reload();
       await waitScreen(page, 'title');
       await page.evaluate(() => window.__pad.connect());
-      await press(page, DOWN);
+      await padFocusItem(page, /Settings/);
       await press(page, A);
       await waitScreen(page, 'settings');
       const v2 = await page.evaluate(() => document.querySelector('[data-key="units"] .val')?.textContent);

@@ -74,7 +74,9 @@ for (let i = 0; i < 100; i++) {
 
 // every tests/e2e/*.spec.mjs exports runSpecs (game.spec.mjs first, then the others by name)
 const specDir = dirname(fileURLToPath(import.meta.url));
-const specFiles = readdirSync(specDir).filter((f) => f.endsWith('.spec.mjs')).sort((a, b) => (a === 'game.spec.mjs' ? -1 : b === 'game.spec.mjs' ? 1 : a.localeCompare(b)));
+// E2E_FILES=game,garage runs only those spec files (by name prefix)
+const onlyFiles = (process.env.E2E_FILES ?? '').split(',').filter(Boolean);
+const specFiles = readdirSync(specDir).filter((f) => f.endsWith('.spec.mjs') && (!onlyFiles.length || onlyFiles.some((o) => f.startsWith(o)))).sort((a, b) => (a === 'game.spec.mjs' ? -1 : b === 'game.spec.mjs' ? 1 : a.localeCompare(b)));
 let passed = 0;
 let failed = 0;
 const t0 = Date.now();
