@@ -15,6 +15,7 @@ import { runCrashTest } from '../../src/systems/sim/collision/crash-test';
 import { loadHavokNode } from '../../src/systems/sim/collision/havok-node';
 import { enableHavokProps, spawnProp } from '../../src/systems/sim/collision/props';
 import { PROP_KINDS } from '../../src/systems/sim/collision/havok-scene';
+import { useHavokSceneQueries } from '../../src/systems/sim/collision/havok-queries';
 import type { SimWorld } from '../../src/ecs/world';
 import type { BenchResult, BenchSuite } from '../types';
 
@@ -81,17 +82,18 @@ export const suite: BenchSuite = {
   async run({ quick }) {
     const out: BenchResult[] = [];
     const ticks = quick ? 500 : 5000;
-    for (const statics of [5000, 0]) {
+    const hp = await loadHavokNode();
+    for (const [statics, path] of [[5000, 'havok'], [5000, 'ts'], [0, 'ts']] as const) {
       const w = pack(11, statics);
+      if (path === 'havok') useHavokSceneQueries(w, hp);
       timePass(w, collisionPass, 200); // warm up
       const r = timePass(w, collisionPass, ticks);
       out.push({
-        suite: 'collision', name: `detection + response, 32-car pack, ${statics} static colliders`, value: r.us, unit: 'µs/tick (median of 100-tick batches)',
+        suite: 'collision', name: `detection + response, 32-car pack, ${statics} static colliders, ${path === 'havok' ? 'Havok edge queries' : 'TS narrow phase'}`, value: r.us, unit: 'µs/tick (median of 100-tick batches)',
         target: 1000, lowerIsBetter: true,
         note: `${r.events} collision events in ${ticks} ticks; target: < 0.5 of a 2 ms tick`,
       });
     }
-    const hp = await loadHavokNode();
     const w = pack(12, 0);
     w.gravity.y = -9.81;
     enableHavokProps(w, hp, 0);

@@ -10,7 +10,7 @@ import { loadHavokNode } from '../../src/systems/sim/collision/havok-node';
 import { HavokSceneQueries, HitSink, useHavokSceneQueries, useTsSceneQueries, wallEndsInside } from '../../src/systems/sim/collision/havok-queries';
 import { fromScenery, SceneColliders } from '../../src/systems/sim/collision/scene';
 import { newPose, obstaclePoints } from '../../src/systems/sim/collision/detect';
-import { newPointList } from '../../src/systems/sim/collision/contact-points';
+import { newPointList, pushPoint } from '../../src/systems/sim/collision/contact-points';
 import { createSimWorld } from '../../src/ecs/world';
 import { spawnBody } from '../../src/ecs/prefabs';
 import { runTick } from '../../src/ecs/pipeline';
@@ -49,7 +49,7 @@ describe('Havok car-edge queries', () => {
             ts.n = 0;
             hk.n = 0;
             obstaclePoints(sc, i, pose, ts);
-            for (const k of order) if (sink.obs[k] === i) hk.x[hk.n] = sink.x[k]!, hk.z[hk.n++] = sink.z[k]!;
+            for (const k of order) if (sink.obs[k] === i) pushPoint(hk, sink.x[k]!, sink.z[k]!);
             wallEndsInside(sc, i, pose, hk);
             expect(hk.n, `obstacle ${sc.names[i]} at (${x}, ${z}, ${yaw})`).toBe(ts.n);
             if (ts.n) touching++;
