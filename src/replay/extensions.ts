@@ -8,14 +8,14 @@
  */
 import { getAllEntities, hasComponent } from 'bitecs';
 import { registerSnapshotExtension } from '../ecs/snapshot';
-import { componentSpecs } from '../ecs/components';
 import type { SimWorld } from '../ecs/world';
 
-const specState = componentSpecs as unknown as Record<string, { fields: Record<string, unknown>; state: readonly string[] }>;
-const nonState = (name: string): string[] => Object.keys(specState[name]!.fields).filter((f) => !specState[name]!.state.includes(f));
+// Found by restoring keyframes into fresh worlds with each derived field poisoned (NaN, ±1e6, 0, 1) and by
+// reading the vehicle passes: the drivetrain's lock/unlock tests read the last solve (clutch torque and
+// capacity, sticking flags, lock torques), ABS reads the last peak slip, the brakes read the last load.
 const CARRIED: Record<string, readonly string[]> = {
-  Car: nonState('Car'),
-  Wheel: nonState('Wheel'),
+  Car: ['clutchTorque', 'clutchCapacity', 'clutchSticking', 'diffSticking', 'lockTorqueFront', 'lockTorqueRear', 'lockTorqueCentre'],
+  Wheel: ['peakSlip', 'load'],
 };
 import { collisionRuntime } from '../systems/sim/collision/runtime';
 
