@@ -386,7 +386,7 @@ export const specs = [
             );
             break;
           } catch (e) {
-            if (navs <= n0 || attempt >= 3) throw e;
+            if ((navs <= n0 && !/navigation/i.test(String(e?.message))) || attempt >= 3) throw e;
             console.log(
               `(dev live reload attempt ${attempt}: the page reloaded (${navs - n0} navigations), retrying: ${String(e?.message ?? e).split('\n')[0]})`,
             );
