@@ -9,6 +9,9 @@
  */
 // first: deterministic Math (the same bits as the browser game, see src/ecs/dmath.ts)
 import '../ecs/dmath-install';
+// the game's stage setup (static scenery colliders + Havok props) for every world built from a replay
+import '../systems/sim/collision/havok-preload-node';
+import '../app/stage-colliders';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { ContentError } from '../content/errors';

@@ -18,6 +18,7 @@ const CARRIED: Record<string, readonly string[]> = {
   Wheel: ['peakSlip', 'load'],
 };
 import { collisionRuntime } from '../systems/sim/collision/runtime';
+import { HavokProps } from '../systems/sim/collision/props';
 
 registerSnapshotExtension({
   name: 'collision.contacts',
@@ -73,5 +74,28 @@ registerSnapshotExtension({
     const v = new Float64Array(data.slice().buffer);
     let k = 0;
     for (const c of list) for (const f of c.fields) for (const e of c.eids) c.store[f]![e] = v[k++]!;
+  },
+});
+
+/**
+ * Havok props (collision issue): the Prop component holds each prop's pose and velocities (hashed); on
+ * restore they are written back into the Havok bodies (`HavokProps.restoreFromComponents`) and the car–prop
+ * contact set of the last tick is restored. Havok's own solver caches are not part of a keyframe: a seek
+ * while a prop is moving may differ in the last bits (the viewer then resyncs on the next recorded keyframe).
+ */
+registerSnapshotExtension({
+  name: 'collision.props',
+  save: (world) => {
+    const p = collisionRuntime(world).props;
+    return p instanceof HavokProps ? { contacts: [...p.contactsPrev].sort() } : { contacts: null };
+  },
+  load: (world, data) => {
+    const p = collisionRuntime(world).props;
+    const c = (data as { contacts?: unknown }).contacts;
+    if (!(p instanceof HavokProps)) return;
+    if (!Array.isArray(c) || c.some((k) => typeof k !== 'string')) throw new Error('snapshot: extension collision.props: expected {contacts: string[]}');
+    p.restoreFromComponents(world);
+    p.contactsPrev = new Set(c as string[]);
+    p.contactsNow.clear();
   },
 });

@@ -26,6 +26,8 @@ import { GhostRun } from './ghost';
 import { pickGhost } from './ghost-choice';
 import { replayDrivable } from './replay-car';
 import { formatClock } from '../../systems/view/hud';
+import { loadHavokBrowser } from '../../systems/sim/collision/havok-browser';
+import '../stage-colliders';
 import './replay.css';
 
 /** What replays need from a running game session (GameSession satisfies it structurally). */
@@ -96,6 +98,7 @@ export function installReplays(app: ReplayApp): Replays {
   hook.verifyInPage = async (id: string) => {
     const e = await library.get(id);
     if (!e) return null;
+    await loadHavokBrowser().catch(() => undefined);
     const r = await verifyReplay(e.bytes, { stages: browserStageSource, cars: vehicleCarAdapter, file: e.name });
     return { ok: r.ok, ticks: r.ticks, checked: r.checksumsChecked, matched: r.checksumsMatched, desync: r.firstDesync ? { tick: r.firstDesync.tick, differences: r.firstDesync.differences.slice(0, 12) } : null, stageTimeS: r.stageTimeS, recordedStageTimeS: r.recordedStageTimeS };
   };
@@ -211,6 +214,8 @@ export function installReplays(app: ReplayApp): Replays {
         const data = decodeReplay(bytes, name);
         const stage = await resolveStage(data.header, data.stageFiles, browserStageSource, name);
         if (!stage) throw new ReplayFormatError(name, 'stage', 'a stage replay (the viewer shows stages)', 'flat ground');
+        // the stage setup hooks add Havok props when Havok is loaded, as for the recorded run
+        await loadHavokBrowser().catch((e: Error) => console.warn(`Havok not loaded, no props: ${e.message}`));
         const run = buildRunWorld(data.header, stage, vehicleCarAdapter);
         if (disposed) return;
         viewer = new ReplayViewer(app.kit, data, run, stage, el, app.settings.units);
@@ -333,6 +338,7 @@ export function installReplays(app: ReplayApp): Replays {
     const entry = pickGhost(await library.list(), s.stage.id, s.car.info.id);
     if (!entry || token !== ghostToken) return;
     try {
+      await loadHavokBrowser().catch(() => undefined);
       const g = await GhostRun.create(entry.bytes, entry.name, browserStageSource, vehicleCarAdapter);
       if (token !== ghostToken || app.session !== s) {
         g.dispose();
