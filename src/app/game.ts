@@ -369,7 +369,7 @@ export class GameSession {
     // body axes from the quaternion: forward = R·(0,0,1), up = R·(0,1,0)
     const fx = 2 * (qx * qz + qw * qy), fy = 2 * (qy * qz - qw * qx), fz = 1 - 2 * (qx * qx + qy * qy);
     const ux = 2 * (qx * qy - qw * qz), uy = 1 - 2 * (qx * qx + qz * qz), uz = 2 * (qy * qz + qw * qx);
-    this.camera.update({ x, y, z, fx, fy, fz, ux, uy, uz, speed: t.speedMS }, Math.min(dt, 0.1));
+    this.camera.update({ x, y, z, fx, fy, fz, ux, uy, uz, speed: t.speedMS }, Math.min(dt, 1)); // exact spring step: any dt is stable (slow frames do not leave the camera behind)
     if (this.frameCount % 2 === 0) this.terrain.update(this.camera.camera);
     this.kit.sun.position.set(x + 40, y + 80, z + 30);
     this.kit.sun.direction.set(-0.45, -0.8, -0.35);

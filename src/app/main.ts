@@ -13,6 +13,7 @@ import { BestTimes } from './storage';
 import { ScreenManager } from './screens';
 import { GameSession } from './game';
 import { quickStart, registerAllScreens, type AppContext } from './menus';
+import { setStagePropsEnabled } from './stage-colliders';
 import { installTuning } from './garage/install';
 import { installReplays } from './replay/install';
 import { installRallycross } from './rallycross/install';
@@ -56,6 +57,7 @@ try {
 const scale = flagNumber('scale', 0.25, 8);
 if (scale !== null) kit.engine.setHardwareScalingLevel(scale);
 const simCapS = flagNumber('simcap', 0.02, 1) ?? 0.1;
+setStagePropsEnabled(urlFlags.get('props') === '1');
 const devices = new InputDevices(window);
 const audio = new GameAudio();
 audio.setVolumes({ master: settings.masterVolume, engine: settings.engineVolume, effects: settings.effectsVolume });

@@ -13,6 +13,7 @@ import { GameSession, type RunResult } from './game';
 import { drawStageMap, listStages, loadStageWithFiles, type StageSummary } from './stages';
 import { CARS, carChoice, carTestStats } from './cars';
 import { loadHavokBrowser } from '../systems/sim/collision/havok-browser';
+import { stagePropsEnabled } from './stage-colliders';
 import { formatDelta, formatTime } from './stage-run';
 import { ALL_ACTIONS, bindingLabel, type Action, type AxisRange, type Binding } from './input/actions';
 
@@ -169,7 +170,7 @@ export function registerAllScreens(app: AppContext): void {
         const [{ stage, files }] = await Promise.all([
           loadStageWithFiles(s),
           // Havok (wasm) for the stage's props; without it the run has no props (warned)
-          loadHavokBrowser().catch((e: Error) => console.warn(`Havok not loaded, no props: ${e.message}`)),
+          stagePropsEnabled() ? loadHavokBrowser().catch((e: Error) => console.warn(`Havok not loaded, no props: ${e.message}`)) : null,
         ]);
         msg.textContent = 'Building the stage…';
         await new Promise((r) => setTimeout(r, 0));

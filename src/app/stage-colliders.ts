@@ -6,7 +6,8 @@
  * 1. static scene: trees, rocks, markers, fences and the start/finish arches of the stage scenery become
  *    the collision issue's scene colliders (`fromScenery`: cylinders and walls), tested by its
  *    detection/response pass against every car's CarCollider; bushes do not stop a car;
- * 2. Havok props (when Havok is loaded: `loadHavokBrowser()` before the world is built): hay bales on both
+ * 2. Havok props (when enabled with `setStagePropsEnabled(true)` and Havok is loaded: `loadHavokBrowser()`
+ *    before the world is built): hay bales on both
  *    road edges at the two sharpest corners and cones beside the start line, each cluster standing on a
  *    Havok heightfield patch sampled from the stage's B-spline surface (the props world's own ground plane
  *    is put far below the stage so it never touches them). Props are hashed sim state (Prop component).
@@ -17,7 +18,9 @@ import { fromScenery } from '../systems/sim/collision/scene';
 import { setSceneColliders } from '../systems/sim/collision/runtime';
 import { havokOrNull } from '../systems/sim/collision/havok-instance';
 import { enableHavokProps, spawnProp } from '../systems/sim/collision/props';
+import { useTsSceneQueries } from '../systems/sim/collision/havok-queries';
 import type { PropKind } from '../systems/sim/collision/havok-scene';
+import type { HavokPhysicsWithBindings } from '@babylonjs/havok';
 import { runWorldSetupHooks } from '../replay/run-world';
 
 export interface PropSite {
@@ -59,17 +62,35 @@ export function propSites(stage: Stage): PropSite[] {
   return out;
 }
 
+let propsEnabled = false;
+/**
+ * Havok props on/off (URL flag `props=1`; off by default: Havok's fixed per-step cost adds ~0.7 ms to a
+ * ~1 ms tick at 500 Hz on this machine, which breaks real time under load). Worlds built while it is off
+ * have no props, so a replay must be played with the same setting.
+ */
+export function setStagePropsEnabled(on: boolean): void {
+  propsEnabled = on;
+}
+export const stagePropsEnabled = (): boolean => propsEnabled;
+
 export function buildStageColliders(world: SimWorld, stage: Stage | null): void {
   if (!stage) return;
+  const hp = propsEnabled ? havokOrNull() : null;
+  const sites = hp ? propSites(stage) : [];
+  if (hp && sites.length > 0) addProps(world, stage, hp, sites);
+  // after the props world: it copies the scene's obstacles into Havok when it is created, and thousands of
+  // static trees there cost more per tick than the whole car; the props stand clear of the scenery
   setSceneColliders(world, fromScenery(stage.scenery));
-  const hp = havokOrNull();
-  if (!hp) return;
-  const sites = propSites(stage);
-  if (sites.length === 0) return;
+}
+
+function addProps(world: SimWorld, stage: Stage, hp: HavokPhysicsWithBindings, sites: PropSite[]): void {
   const props = enableHavokProps(world, hp, stage.heightfield.heights.reduce((a, b) => Math.min(a, b), Infinity) - 200);
   const h = (x: number, z: number): number => stage.bspline.height(x, z);
   for (const s of sites) props.scene.addGroundPatch(h, s.x, s.z, 3, 0.5);
   for (const s of sites) spawnProp(world, s.kind, s.x, h(s.x, s.z), s.z, s.rotY);
+  // car–scenery contacts stay on the analytic narrow phase: routing them through Havok queries (what
+  // enableHavokProps switches on) costs ~4× the whole tick on a forest stage with thousands of trees
+  useTsSceneQueries(world);
 }
 
 if (!runWorldSetupHooks.includes(buildStageColliders)) runWorldSetupHooks.push(buildStageColliders);

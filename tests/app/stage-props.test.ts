@@ -5,7 +5,7 @@ import { buildRunWorld } from '../../src/replay/run-world';
 import { runTick } from '../../src/ecs/pipeline';
 import { stateHash } from '../../src/ecs/hash';
 import { carChoice, gameCarAdapter } from '../../src/app/cars';
-import { propSites } from '../../src/app/stage-colliders';
+import { propSites, setStagePropsEnabled } from '../../src/app/stage-colliders';
 import { collisionRuntime } from '../../src/systems/sim/collision/runtime';
 import { HavokProps } from '../../src/systems/sim/collision/props';
 import { RUN_SETUP } from '../../src/app/game-setup';
@@ -21,6 +21,7 @@ function world() {
 describe('stage props and static scene in the game world', () => {
   beforeAll(async () => {
     await loadHavokNode();
+    setStagePropsEnabled(true);
   });
 
   it('props stand beside the road, on the terrain, at rest after 1 s; the scenery is in the static scene', () => {
