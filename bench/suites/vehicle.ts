@@ -1,16 +1,24 @@
 /**
  * Vehicle cost: µs per car per tick (all passes for one car: controls, tick logic, suspension/contact,
- * drivetrain, tyres, brakes/aero, driveline solve, integration) for each integrator, measured on 16 cars
- * driving on flat ground (per-car cost amortised over the world's fixed per-tick overhead) and on 1 car.
+ * drivetrain, tyres, brakes/aero, driveline solve, integration) for each integrator, on 16 cars driving on
+ * flat ground (per-car cost, the world's fixed per-tick overhead amortised) and on 1 car.
+ *
+ * Robust on a shared, loaded machine: after a JIT warm-up, several batches of ticks are timed and the MEDIAN
+ * batch is reported; the value is process CPU time (user + system, excludes waiting for a core), the note
+ * also gives wall time (which includes it) and the spread. A per-pass breakdown (CPU µs per car per call,
+ * 16 cars) says what limits each figure: midpoint = 2 force evaluations + 2 driveline solves + 3 state
+ * gather/scatter rounds, RK4 = 4 + 4 + 5, Euler = 1 + 1 + 0.
  */
-import { createSimWorld, INTEGRATORS, type IntegratorKind } from '../../src/ecs/world';
+import { loadavg } from 'node:os';
+import { createSimWorld, INTEGRATORS, type IntegratorKind, type SimWorld } from '../../src/ecs/world';
 import { spawnCar } from '../../src/ecs/prefab-car';
-import { runTick } from '../../src/ecs/pipeline';
+import { forcePasses, runTick } from '../../src/ecs/pipeline';
 import { HeldInput, setInputSource } from '../../src/ecs/controls';
+import { vehicleTickLogic } from '../../src/systems/sim/vehicle/drivetrain';
 import { loadBuiltinCar } from '../../src/content/cars/index';
 import type { BenchResult, BenchSuite } from '../types';
 
-function measure(integrator: IntegratorKind, cars: number, ticks: number): number {
+function makeWorld(integrator: IntegratorKind, cars: number): SimWorld {
   const world = createSimWorld({ integrator, dt: 1 / 500 });
   const ids = ['hatch-gti', 'classic-rwd', 'rally-awd'];
   for (let i = 0; i < cars; i++) {
@@ -19,37 +27,116 @@ function measure(integrator: IntegratorKind, cars: number, ticks: number): numbe
     input.input = { steer: 150, throttle: 600, brake: 0, clutch: 0, handbrake: 0, buttons: 0 };
     setInputSource(world, eid, input);
   }
-  for (let i = 0; i < Math.min(ticks, 1500); i++) runTick(world); // JIT warm-up
-  // Process CPU time (user + system), not wall time: the shared 2-core machine is often heavily loaded, and
-  // CPU time excludes the time this process waits for a core.
-  const c0 = process.cpuUsage();
-  for (let i = 0; i < ticks; i++) runTick(world);
-  const c = process.cpuUsage(c0);
-  return (c.user + c.system) / (ticks * cars);
+  return world;
 }
+
+interface Timing {
+  cpu: number;
+  wall: number;
+  cpuMin: number;
+  cpuMax: number;
+}
+
+const median = (a: number[]): number => {
+  const s = [...a].sort((x, y) => x - y);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : 0.5 * (s[m - 1]! + s[m]!);
+};
+
+/** Median over `batches` batches of `calls` calls of f, in µs per car per call (CPU and wall). */
+function time(f: () => void, calls: number, batches: number, cars: number): Timing {
+  const cpu: number[] = [];
+  const wall: number[] = [];
+  for (let b = 0; b < batches; b++) {
+    const w0 = process.hrtime.bigint();
+    const c0 = process.cpuUsage();
+    for (let i = 0; i < calls; i++) f();
+    const c = process.cpuUsage(c0);
+    const w = Number(process.hrtime.bigint() - w0) / 1000;
+    cpu.push((c.user + c.system) / (calls * cars));
+    wall.push(w / (calls * cars));
+  }
+  return { cpu: median(cpu), wall: median(wall), cpuMin: Math.min(...cpu), cpuMax: Math.max(...cpu) };
+}
+
+const LIMITS: Record<IntegratorKind, string> = {
+  euler: '1 force evaluation + 1 driveline solve per tick',
+  midpoint: '2 force evaluations + 2 driveline solves + 3 state gather/scatter rounds per tick',
+  rk4: '4 force evaluations + 4 driveline solves + 5 state gather/scatter rounds per tick',
+};
 
 export const suite: BenchSuite = {
   name: 'vehicle',
   async run({ quick }) {
     const out: BenchResult[] = [];
-    const ticks = quick ? 1000 : 6000;
+    const ticks = quick ? 400 : 1500;
+    const batches = quick ? 3 : 7;
+    const load = loadavg()[0] ?? 0;
     for (const integ of INTEGRATORS) {
       for (const n of [1, 16]) {
+        const world = makeWorld(integ, n);
+        for (let i = 0; i < (quick ? 800 : 2000); i++) runTick(world); // JIT warm-up
+        const t = time(() => runTick(world), n === 1 ? 4 * ticks : ticks, batches, n);
         out.push({
           suite: 'vehicle',
           name: `${integ}, ${n} car${n === 1 ? '' : 's'}`,
-          value: measure(integ, n, ticks),
+          value: t.cpu,
           unit: 'µs CPU/car/tick',
           target: 5,
           lowerIsBetter: true,
           note:
-            integ === 'euler'
-              ? '1 force evaluation per tick'
-              : integ === 'midpoint'
-                ? '2 force evaluations + state gather/scatter per tick'
-                : '4 force evaluations + state gather/scatter per tick',
+            `median of ${batches} batches; wall ${t.wall.toFixed(2)} µs; CPU range ${t.cpuMin.toFixed(2)}–${t.cpuMax.toFixed(2)}; ` +
+            `load ${load.toFixed(1)}; ${LIMITS[integ]}` +
+            (n === 1 ? '; 1 car also carries the per-tick fixed cost (collision, replay, queries)' : ''),
         });
       }
+    }
+    // Breakdown (16 cars, RK4 world, after warm-up): what one stage of each kind costs per car.
+    const n = 16;
+    const world = makeWorld('rk4', n);
+    for (let i = 0; i < (quick ? 800 : 2000); i++) runTick(world);
+    const calls = quick ? 400 : 1500;
+    const parts: [string, () => void][] = [
+      [
+        'one force evaluation (passes 2–5)',
+        () => {
+          for (const p of forcePasses) p(world);
+        },
+      ],
+      ...forcePasses.map((p): [string, () => void] => [`  ${p.name}`, () => p(world)]),
+    ];
+    const blocks = world.stateBlocks;
+    let size = 0;
+    for (const b of blocks) size += b.size(world);
+    const y = new Float64Array(size),
+      dy = new Float64Array(size);
+    let o = 0;
+    for (const b of blocks) {
+      const off = o;
+      parts.push([
+        `${b.name} block: gather + scatter`,
+        () => {
+          b.gather(world, y, off);
+          b.scatter(world, y, off);
+        },
+      ]);
+      parts.push([
+        `${b.name} block: derivative${b.name === 'vehicle' ? ' (driveline solve)' : ''}`,
+        () => b.derivative(world, dy, off),
+      ]);
+      o += b.size(world);
+    }
+    parts.push(['tick logic (steering, gears, clutch; once per tick)', () => vehicleTickLogic(world)]);
+    for (const [name, f] of parts) {
+      const t = time(f, calls, batches, n);
+      out.push({
+        suite: 'vehicle',
+        name: `breakdown: ${name}`,
+        value: t.cpu,
+        unit: 'µs CPU/car/call',
+        lowerIsBetter: true,
+        note: `16 cars, median of ${batches}; wall ${t.wall.toFixed(2)}`,
+      });
     }
     return out;
   },

@@ -30,7 +30,7 @@ export function vehicleBrakesAero(world: SimWorld): void {
     for (let i = 0; i < 4; i++) {
       const w = rt.wheels[i]!;
       const wc = cfg.wheels[i]!;
-      const tc = wc.front ? cfg.tires.front : cfg.tires.rear;
+      const tc = rt.cache.tire[i]!;
       let cap = brake * bk.maxTorque * (wc.front ? bk.frontBias : 1 - bk.frontBias) * 0.5;
       if (!wc.front) cap += hand * bk.handbrakeTorque * 0.5;
       const n = W.load[w]!;
@@ -66,26 +66,45 @@ export function vehicleBrakesAero(world: SimWorld): void {
     const v2 = vx * vx + vy * vy + vz * vz;
     if (v2 > 0) {
       const v = Math.sqrt(v2);
-      const k = 0.5 * AIR_DENSITY * cfg.body.dragCoefficient * cfg.body.frontalAreaM2 * v;
+      const kc = rt.cache;
+      const k = kc.dragK * v; // ½ρ·C_d·A·v
       b.fx[eid] = b.fx[eid]! - k * vx;
       b.fy[eid] = b.fy[eid]! - k * vy;
       b.fz[eid] = b.fz[eid]! - k * vz;
-      const cla = cfg.body.downforceClA;
+      const cla = kc.downforceClA;
       if (cla > 0) {
         const down = 0.5 * AIR_DENSITY * cla * v2;
-        const ff = cfg.body.downforceFrontFraction;
+        const ff = kc.downforceFront;
         // Body −Y in world = −(R1, R4, R7); front axle at z = a, rear at z = −b (body frame).
         const ux = -b.R1[eid]!,
           uy = -b.R4[eid]!,
           uz = -b.R7[eid]!;
-        const zf = cfg.body.cgToFrontM,
-          zr = -cfg.body.cgToRearM;
+        const zf = kc.cgToFront,
+          zr = -kc.cgToRear;
         const px = b.px[eid]!,
           py = b.py[eid]!,
           pz = b.pz[eid]!;
-        applyForceAtPoint(world, eid, ux * down * ff, uy * down * ff, uz * down * ff, px + b.R2[eid]! * zf, py + b.R5[eid]! * zf, pz + b.R8[eid]! * zf);
+        applyForceAtPoint(
+          world,
+          eid,
+          ux * down * ff,
+          uy * down * ff,
+          uz * down * ff,
+          px + b.R2[eid]! * zf,
+          py + b.R5[eid]! * zf,
+          pz + b.R8[eid]! * zf,
+        );
         const fr = 1 - ff;
-        applyForceAtPoint(world, eid, ux * down * fr, uy * down * fr, uz * down * fr, px + b.R2[eid]! * zr, py + b.R5[eid]! * zr, pz + b.R8[eid]! * zr);
+        applyForceAtPoint(
+          world,
+          eid,
+          ux * down * fr,
+          uy * down * fr,
+          uz * down * fr,
+          px + b.R2[eid]! * zr,
+          py + b.R5[eid]! * zr,
+          pz + b.R8[eid]! * zr,
+        );
       }
     }
     // Accelerometer reading (specific force, gravity excluded) in the body frame, for telemetry.

@@ -25,7 +25,7 @@
 import type { SimWorld } from '../../../ecs/world';
 import type { CarConfig, DiffConfig } from '../../../content/car-schema';
 import { hasComponent } from 'bitecs';
-import { vehicles, type CarRuntime } from './registry';
+import { refreshRuntime, vehicles, type CarRuntime } from './registry';
 
 const AUTO_HOLD_S = 0.6;
 
@@ -56,7 +56,12 @@ export function totalRatio(cfg: CarConfig, gear: number): number {
 export function drivelineWheelSpeed(world: SimWorld, rt: CarRuntime): number {
   const W = world.c.Wheel;
   const s = rt.split;
-  return s[0] * W.omega[rt.wheels[0]]! + s[1] * W.omega[rt.wheels[1]]! + s[2] * W.omega[rt.wheels[2]]! + s[3] * W.omega[rt.wheels[3]]!;
+  return (
+    s[0] * W.omega[rt.wheels[0]]! +
+    s[1] * W.omega[rt.wheels[1]]! +
+    s[2] * W.omega[rt.wheels[2]]! +
+    s[3] * W.omega[rt.wheels[3]]!
+  );
 }
 
 export function gearboxEfficiency(world: SimWorld, rt: CarRuntime): number {
@@ -124,7 +129,10 @@ function autoGearbox(world: SimWorld, rt: CarRuntime): void {
   const weG = ws * totalRatio(cfg, g);
   if (throttle > 0.1) {
     const tG = wheelTorqueAt(cfg, ws, g);
-    if (g < n && (weG > e.redline * 0.985 || (wheelTorqueAt(cfg, ws, g + 1) > tG && ws * totalRatio(cfg, g + 1) > e.idle * 1.5))) {
+    if (
+      g < n &&
+      (weG > e.redline * 0.985 || (wheelTorqueAt(cfg, ws, g + 1) > tG && ws * totalRatio(cfg, g + 1) > e.idle * 1.5))
+    ) {
       startShift(world, rt, g + 1);
       return;
     }
@@ -153,7 +161,7 @@ function steering(world: SimWorld, rt: CarRuntime): void {
   // Residual crush bends the steering (collision Damage, Tongue crush → steer pull): the rack drifts toward
   // the pull, which the driver feels and has to hold off.
   const D = world.c.Damage;
-  if (hasComponent(world, eid, D)) {
+  if (rt.cache.damaged) {
     const max = cfg.steering.maxAngle;
     target += D.steerPullRad[eid]!;
     target = target > max ? max : target < -max ? -max : target;
@@ -163,6 +171,12 @@ function steering(world: SimWorld, rt: CarRuntime): void {
   const d = target - cur;
   const a = d > maxStep ? cur + maxStep : d < -maxStep ? cur - maxStep : target;
   C.steerAngle[eid] = a;
+  const kc = rt.cache;
+  if (a === kc.ackIn) {
+    // Same rack angle as last tick (the common case once the rate limit has caught up): same wheel angles.
+    for (let i = 0; i < 4; i++) W.steer[rt.wheels[i]!] = kc.ackOut[i]!;
+    return;
+  }
   // Ackermann: each front wheel points at the turn centre on the rear axle line: tan δ_i = L / (L/tan δ ∓ t/2).
   const L = cfg.body.wheelbaseM;
   const t = cfg.body.trackFrontM;
@@ -170,19 +184,17 @@ function steering(world: SimWorld, rt: CarRuntime): void {
   for (let i = 0; i < 4; i++) {
     const w = rt.wheels[i]!;
     const wc = cfg.wheels[i]!;
-    if (!wc.steered) {
-      W.steer[w] = 0;
-      continue;
+    let st = 0;
+    if (wc.steered && !(Math.abs(a) < 1e-9)) {
+      const ta = Math.tan(a);
+      const side = wc.left ? 1 : -1; // inner wheel is on the side of the turn
+      const ack = Math.atan(L / (L / ta - side * (t / 2)));
+      st = a + k * (ack - a);
     }
-    if (Math.abs(a) < 1e-9) {
-      W.steer[w] = 0;
-      continue;
-    }
-    const ta = Math.tan(a);
-    const side = wc.left ? 1 : -1; // inner wheel is on the side of the turn
-    const ack = Math.atan(L / (L / ta - side * (t / 2)));
-    W.steer[w] = a + k * (ack - a);
+    W.steer[w] = st;
+    kc.ackOut[i] = st;
   }
+  kc.ackIn = a;
 }
 
 /** Once per tick, before the force passes: steering, gearbox, clutch/diff lock state, stall and starter. */
@@ -192,6 +204,9 @@ export function vehicleTickLogic(world: SimWorld): void {
   const ctl = world.c.Controls;
   for (const rt of res.list) {
     const eid = rt.eid;
+    refreshRuntime(rt);
+    // Components are added between ticks, so one hasComponent per car per tick serves every stage.
+    rt.cache.damaged = hasComponent(world, eid, world.c.Damage);
     const cfg = rt.cfg;
     steering(world, rt);
     // Gearbox.
@@ -280,7 +295,7 @@ export function vehicleDrivetrain(world: SimWorld): void {
     let thr = ctl.throttle[eid]!;
     let comb = 0;
     if (!C.stalled[eid]) {
-      const base = engineFriction(cfg, e.idle) / curveTorque(cfg, e.idle);
+      const base = rt.cache.idleThrBase; // engineFriction(idle) / curveTorque(idle), per config
       const idleThr = base + (4 * (e.idle - we)) / e.idle;
       if (idleThr > thr) thr = idleThr > 1 ? 1 : idleThr;
       if (we > e.limiter) thr = 0;
@@ -288,7 +303,7 @@ export function vehicleDrivetrain(world: SimWorld): void {
       if (C.shiftTimer[eid]! > 0 && C.autoClutch[eid]) thr = idleThr > 0 ? (idleThr > 1 ? 1 : idleThr) : 0;
       comb = thr * curveTorque(cfg, we);
       // Crushed front end past the damage thresholds costs engine power (collision Damage.powerFactor).
-      if (hasComponent(world, eid, world.c.Damage)) comb *= world.c.Damage.powerFactor[eid]!;
+      if (rt.cache.damaged) comb *= world.c.Damage.powerFactor[eid]!;
     } else {
       thr = 0;
       const starter = C.gear[eid] === 0 || ctl.clutch[eid]! > 0.5 || C.autoClutch[eid] !== 0;
@@ -307,12 +322,13 @@ export function vehicleDrivetrain(world: SimWorld): void {
     C.diffInFront[eid] = tout * f;
     C.diffInRear[eid] = tout * (1 - f);
     C.diffInCentre[eid] = tout;
-    const dtc = cfg.drivetrain;
+    const kc = rt.cache;
     const w = rt.wheels;
-    if (dtc.layout !== 'rwd' && dtc.frontDiff.kind === 'viscous') addPair(world, w[0], w[1], viscousTorque(dtc.frontDiff, W.omega[w[0]]! - W.omega[w[1]]!));
-    if (dtc.layout !== 'fwd' && dtc.rearDiff.kind === 'viscous') addPair(world, w[2], w[3], viscousTorque(dtc.rearDiff, W.omega[w[2]]! - W.omega[w[3]]!));
-    if (dtc.layout === 'awd' && dtc.centreDiff.kind === 'viscous') {
-      const t = 0.5 * viscousTorque(dtc.centreDiff, 0.5 * (W.omega[w[0]]! + W.omega[w[1]]! - W.omega[w[2]]! - W.omega[w[3]]!));
+    if (kc.frontVisc) addPair(world, w[0], w[1], viscousTorque(kc.frontDiff, W.omega[w[0]]! - W.omega[w[1]]!));
+    if (kc.rearVisc) addPair(world, w[2], w[3], viscousTorque(kc.rearDiff, W.omega[w[2]]! - W.omega[w[3]]!));
+    if (kc.centreVisc) {
+      const t =
+        0.5 * viscousTorque(kc.centreDiff, 0.5 * (W.omega[w[0]]! + W.omega[w[1]]! - W.omega[w[2]]! - W.omega[w[3]]!));
       addPair(world, w[0], w[2], t);
       addPair(world, w[1], w[3], t);
     }

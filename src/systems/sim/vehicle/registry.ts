@@ -3,7 +3,9 @@
  * bitecs query in the inner loops) and each car's runtime parameters (its CarConfig), plus the surface table.
  */
 import type { SimWorld } from '../../../ecs/world';
-import type { CarConfig } from '../../../content/car-schema';
+import type { CarConfig, DiffConfig, TireConfig, SuspensionConfig } from '../../../content/car-schema';
+// (drivetrain.ts imports this module too; the cycle only involves functions called after load.)
+import { curveTorque, engineFriction } from './drivetrain';
 import { DEFAULT_SURFACES, type SurfaceTable } from '../../../content/surfaces';
 
 /** Air density (kg/m³, ISA sea level). */
@@ -18,6 +20,53 @@ export interface CarRuntime {
   split: [number, number, number, number];
   /** Scratch for the driveline solve. */
   scratch: Float64Array;
+  /** Values derived from `cfg` once (rebuilt by `refreshRuntime` when `cfg` is replaced) and per-tick caches. */
+  cache: CarCache;
+}
+
+/** What `spawnCar` hands to `registerCar`; the caches are built here. */
+export type CarRuntimeInit = Pick<CarRuntime, 'eid' | 'cfg' | 'wheels' | 'split' | 'scratch'>;
+
+export interface CarCache {
+  /** The config these values were derived from. */
+  cfg: CarConfig | null;
+  /**
+   * Per wheel FL..RR: its tyre and suspension config (front or rear axle), copied into objects of one shape
+   * (the loaded configs of different cars have different hidden classes, which made every property read in
+   * the tyre loop polymorphic).
+   */
+  tire: TireConfig[];
+  susp: SuspensionConfig[];
+  /** Diffs (same-shape copies) and which of them are constraint rows (clutch-pack / locked) or viscous. */
+  frontDiff: DiffConfig;
+  rearDiff: DiffConfig;
+  centreDiff: DiffConfig;
+  frontRow: boolean;
+  rearRow: boolean;
+  centreRow: boolean;
+  frontVisc: boolean;
+  rearVisc: boolean;
+  centreVisc: boolean;
+  /** body.massKg / 4; ½ρ·C_d·A; downforce C_L·A, front fraction; CG to axles (m). */
+  cornerMass: number;
+  dragK: number;
+  downforceClA: number;
+  downforceFront: number;
+  cgToFront: number;
+  cgToRear: number;
+  /** Driveline inverse inertias (wheels FL..RR, engine). */
+  invM: Float64Array;
+  /** Idle-control throttle floor at idle: friction(idle) / curve(idle). */
+  idleThrBase: number;
+  /** hasComponent(Damage), refreshed once per tick by the tick logic. */
+  damaged: boolean;
+  /** sin/cos of each wheel's steer angle, recomputed only when the angle changes (once per tick at most). */
+  steerIn: Float64Array;
+  steerSin: Float64Array;
+  steerCos: Float64Array;
+  /** Ackermann: the rack angle last converted (NaN = none) and the four wheel angles it gave. */
+  ackIn: number;
+  ackOut: Float64Array;
 }
 
 export interface VehicleResources {
@@ -38,11 +87,134 @@ export function setSurfaces(world: SimWorld, table: SurfaceTable): void {
   vehicles(world).surfaces = table;
 }
 
-export function registerCar(world: SimWorld, rt: CarRuntime): void {
+export function registerCar(world: SimWorld, init: CarRuntimeInit): CarRuntime {
   const res = vehicles(world);
+  const rt: CarRuntime = {
+    eid: init.eid,
+    cfg: init.cfg,
+    wheels: init.wheels,
+    split: init.split,
+    scratch: init.scratch,
+    cache: {
+      cfg: null,
+      tire: [],
+      susp: [],
+      frontDiff: copyDiff(init.cfg.drivetrain.frontDiff),
+      rearDiff: copyDiff(init.cfg.drivetrain.rearDiff),
+      centreDiff: copyDiff(init.cfg.drivetrain.centreDiff),
+      frontRow: false,
+      rearRow: false,
+      centreRow: false,
+      frontVisc: false,
+      rearVisc: false,
+      centreVisc: false,
+      cornerMass: 0,
+      dragK: 0,
+      downforceClA: 0,
+      downforceFront: 0,
+      cgToFront: 0,
+      cgToRear: 0,
+      invM: new Float64Array(5),
+      idleThrBase: 0,
+      damaged: false,
+      steerIn: new Float64Array([0, 0, 0, 0]),
+      steerSin: new Float64Array([0, 0, 0, 0]),
+      steerCos: new Float64Array([1, 1, 1, 1]),
+      ackIn: Number.NaN,
+      ackOut: new Float64Array(4),
+    },
+  };
+  refreshRuntime(rt);
   res.byEid.set(rt.eid, rt);
   res.list = [...res.byEid.values()].sort((a, b) => a.eid - b.eid);
   res.cars = res.list.map((r) => r.eid);
+  return rt;
+}
+
+/**
+ * Rebuild the config-derived caches if `rt.cfg` was replaced (garage reconfigure). Called once per tick by
+ * the tick logic; the same expressions as before caching, so results are bit-identical.
+ */
+export function refreshRuntime(rt: CarRuntime): void {
+  const k = rt.cache;
+  if (k.cfg === rt.cfg) return;
+  const cfg = rt.cfg;
+  k.cfg = cfg;
+  k.ackIn = Number.NaN;
+  const tf = copyTire(cfg.tires.front),
+    tr = copyTire(cfg.tires.rear);
+  const sf = copySusp(cfg.suspension.front),
+    sr = copySusp(cfg.suspension.rear);
+  k.tire = cfg.wheels.map((w) => (w.front ? tf : tr));
+  k.susp = cfg.wheels.map((w) => (w.front ? sf : sr));
+  const d = cfg.drivetrain;
+  k.frontDiff = copyDiff(d.frontDiff);
+  k.rearDiff = copyDiff(d.rearDiff);
+  k.centreDiff = copyDiff(d.centreDiff);
+  const isRow = (x: DiffConfig): boolean => x.kind !== 'open' && x.kind !== 'viscous';
+  k.frontRow = d.layout !== 'rwd' && isRow(d.frontDiff);
+  k.rearRow = d.layout !== 'fwd' && isRow(d.rearDiff);
+  k.centreRow = d.layout === 'awd' && isRow(d.centreDiff);
+  k.frontVisc = d.layout !== 'rwd' && d.frontDiff.kind === 'viscous';
+  k.rearVisc = d.layout !== 'fwd' && d.rearDiff.kind === 'viscous';
+  k.centreVisc = d.layout === 'awd' && d.centreDiff.kind === 'viscous';
+  const b = cfg.body;
+  k.cornerMass = b.massKg / 4;
+  k.dragK = 0.5 * AIR_DENSITY * b.dragCoefficient * b.frontalAreaM2; // × v (left-to-right: same bits as before)
+  k.downforceClA = b.downforceClA;
+  k.downforceFront = b.downforceFrontFraction;
+  k.cgToFront = b.cgToFrontM;
+  k.cgToRear = b.cgToRearM;
+  const invF = 1 / cfg.tires.front.inertia,
+    invR = 1 / cfg.tires.rear.inertia;
+  k.invM[0] = invF;
+  k.invM[1] = invF;
+  k.invM[2] = invR;
+  k.invM[3] = invR;
+  k.invM[4] = 1 / cfg.engine.inertia;
+  k.idleThrBase = engineFriction(cfg, cfg.engine.idle) / curveTorque(cfg, cfg.engine.idle);
+}
+
+function copyTire(t: TireConfig): TireConfig {
+  return {
+    radius: t.radius,
+    width: t.width,
+    inertia: t.inertia,
+    radialStiffness: t.radialStiffness,
+    longStiffness: t.longStiffness,
+    corneringStiffness: t.corneringStiffness,
+    stiffnessLoadExponent: t.stiffnessLoadExponent,
+    loadSensitivity: t.loadSensitivity,
+    grip: t.grip,
+    relaxLong: t.relaxLong,
+    relaxLat: t.relaxLat,
+    rollingResistance: t.rollingResistance,
+    pressureUniformity: t.pressureUniformity,
+    nominalLoad: t.nominalLoad,
+  };
+}
+
+function copySusp(s: SuspensionConfig): SuspensionConfig {
+  return {
+    springRate: s.springRate,
+    progression: s.progression,
+    travel: s.travel,
+    bumpDamping: s.bumpDamping,
+    reboundDamping: s.reboundDamping,
+    bumpStopGap: s.bumpStopGap,
+    bumpStopRate: s.bumpStopRate,
+    antiRoll: s.antiRoll,
+  };
+}
+
+function copyDiff(d: DiffConfig): DiffConfig {
+  return {
+    kind: d.kind,
+    preloadNm: d.preloadNm,
+    powerRamp: d.powerRamp,
+    coastRamp: d.coastRamp,
+    viscousNmPerRadS: d.viscousNmPerRadS,
+  };
 }
 
 export function unregisterCar(world: SimWorld, eid: number): void {

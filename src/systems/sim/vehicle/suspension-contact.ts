@@ -46,8 +46,8 @@ export function vehicleSuspension(world: SimWorld): void {
       W.torque[w] = 0;
       W.driveTorque[w] = 0;
       const wc = cfg.wheels[i]!;
-      const sc = wc.front ? cfg.suspension.front : cfg.suspension.rear;
-      const tc = wc.front ? cfg.tires.front : cfg.tires.rear;
+      const sc = rt.cache.susp[i]!;
+      const tc = rt.cache.tire[i]!;
       const s = W.travel[w]!;
       const sOther = W.travel[rt.wheels[i ^ 1]!]!;
       // Wheel centre in the body frame at travel s, then to world.

@@ -24,7 +24,6 @@
  * deflection relaxes faster (bristles cannot store more than the friction allows).
  */
 import type { SimWorld } from '../../../ecs/world';
-import { applyForceAtPoint } from '../rigid-body';
 import { vehicles } from './registry';
 
 export interface BrushOut {
@@ -38,20 +37,61 @@ export interface BrushOut {
  * Brush forces for normalised slips sx (slip ratio), sy (tan α, + = force to the left), load N, friction μ,
  * slip stiffnesses cx, cy and pressure uniformity w.
  */
-export function brushForce(sx: number, sy: number, n: number, mu: number, cx: number, cy: number, out: BrushOut, w = 0.6): BrushOut {
-  out.fx = 0;
-  out.fy = 0;
-  out.phi = 0;
-  if (!(n > 0) || !(mu > 0)) return out;
+export function brushForce(
+  sx: number,
+  sy: number,
+  n: number,
+  mu: number,
+  cx: number,
+  cy: number,
+  out: BrushOut,
+  w = 0.6,
+): BrushOut {
+  const ex = cx * sx,
+    ey = cy * sy;
+  bin[0] = sx;
+  bin[1] = sy;
+  bin[2] = n;
+  bin[3] = mu;
+  bin[4] = cx;
+  bin[5] = cy;
+  bin[6] = w;
+  bin[7] = Math.sqrt(ex * ex + ey * ey);
+  brushCore();
+  out.fx = bout[0]!;
+  out.fy = bout[1]!;
+  out.phi = bout[2]!;
+  return out;
+}
+
+// brushCore's inputs (sx, sy, N, μ, C_x, C_y, w, |(C_x s_x, C_y s_y)|) and outputs (fx, fy, φ) live in typed
+// arrays: passing doubles to (or returning them from) a call V8 does not inline boxes each on the heap.
+const bin = new Float64Array(8);
+const bout = new Float64Array(3);
+
+/** The brush model proper (single implementation, used by `brushForce` and the tyre pass). */
+function brushCore(): void {
+  const sx = bin[0]!,
+    sy = bin[1]!,
+    n = bin[2]!,
+    mu = bin[3]!,
+    cx = bin[4]!,
+    cy = bin[5]!,
+    w = bin[6]!,
+    eNorm = bin[7]!;
+  bout[0] = 0;
+  bout[1] = 0;
+  bout[2] = 0;
+  if (!(n > 0) || !(mu > 0)) return;
   const muN = mu * n;
   const ex = cx * sx,
     ey = cy * sy;
-  const S = Math.sqrt(ex * ex + ey * ey) / muN;
-  if (S === 0) return out;
+  const S = eNorm / muN;
+  if (S === 0) return;
   if (S <= 0.5 * w) {
-    out.fx = ex;
-    out.fy = ey;
-    return out;
+    bout[0] = ex;
+    bout[1] = ey;
+    return;
   }
   const A = 1.5 * (1 - w);
   let eta: number;
@@ -65,10 +105,9 @@ export function brushForce(sx: number, sy: number, n: number, mu: number, cx: nu
   const slide = muN * (1 - 0.5 * (A * e2 - (A * e2 * eta) / 3 + w * eta));
   const sl = Math.sqrt(sx * sx + sy * sy);
   const sm = S * muN;
-  out.fx = (stick * ex) / sm + (slide * sx) / sl;
-  out.fy = (stick * ey) / sm + (slide * sy) / sl;
-  out.phi = 1 - 0.5 * eta;
-  return out;
+  bout[0] = (stick * ex) / sm + (slide * sx) / sl;
+  bout[1] = (stick * ey) / sm + (slide * sy) / sl;
+  bout[2] = 1 - 0.5 * eta;
 }
 
 /**
@@ -96,7 +135,6 @@ export function loadFactor(n: number, n0: number, k: number): number {
 const ZETA = 0.7;
 const OVERSLIDE_RATE = 60;
 const OVERSLIDE_MAX = 250;
-const brush: BrushOut = { fx: 0, fy: 0, phi: 0 };
 
 export function vehicleTires(world: SimWorld): void {
   const res = vehicles(world);
@@ -105,7 +143,6 @@ export function vehicleTires(world: SimWorld): void {
   const surfaces = res.surfaces;
   for (const rt of res.list) {
     const eid = rt.eid;
-    const cfg = rt.cfg;
     const px = b.px[eid]!,
       py = b.py[eid]!,
       pz = b.pz[eid]!;
@@ -121,7 +158,8 @@ export function vehicleTires(world: SimWorld): void {
       R5 = b.R5[eid]!,
       R6 = b.R6[eid]!,
       R8 = b.R8[eid]!;
-    const cornerMass = cfg.body.massKg / 4;
+    const k = rt.cache;
+    const cornerMass = k.cornerMass; // body mass / 4
     for (let i = 0; i < 4; i++) {
       const w = rt.wheels[i]!;
       if (!W.grounded[w]) {
@@ -136,15 +174,21 @@ export function vehicleTires(world: SimWorld): void {
         W.duy[w] = -W.uy[w]! * OVERSLIDE_MAX;
         continue;
       }
-      const tc = cfg.wheels[i]!.front ? cfg.tires.front : cfg.tires.rear;
+      const tc = k.tire[i]!;
       const n = W.load[w]!;
       const nx = W.nx[w]!,
         ny = W.ny[w]!,
         nz = W.nz[w]!;
       // Wheel heading in the body frame (sin δ, 0, cos δ), to world, projected on the ground plane.
+      // sin/cos only when the steer angle changed (it is set once per tick by the tick logic).
       const d = W.steer[w]!;
-      const sd = d === 0 ? 0 : Math.sin(d),
-        cd = d === 0 ? 1 : Math.cos(d);
+      if (d !== k.steerIn[i]) {
+        k.steerIn[i] = d;
+        k.steerSin[i] = d === 0 ? 0 : Math.sin(d);
+        k.steerCos[i] = d === 0 ? 1 : Math.cos(d);
+      }
+      const sd = k.steerSin[i]!,
+        cd = k.steerCos[i]!;
       let fx = R0 * sd + R2 * cd,
         fy = R3 * sd + R5 * cd,
         fz = R6 * sd + R8 * cd;
@@ -177,7 +221,10 @@ export function vehicleTires(world: SimWorld): void {
       const vsy = -vy;
       const sf = surfaces[W.surface[w]!] ?? surfaces[0]!;
       const vs = Math.sqrt(vsx * vsx + vsy * vsy);
-      const mu = tc.grip * slidingFriction(sf.muStatic, sf.muSliding, sf.slidingSpeedRef, vs) * loadFactor(n, tc.nominalLoad, tc.loadSensitivity);
+      const mu =
+        tc.grip *
+        slidingFriction(sf.muStatic, sf.muSliding, sf.slidingSpeedRef, vs) *
+        loadFactor(n, tc.nominalLoad, tc.loadSensitivity);
       const lf = stiffnessAtLoad(sf.stiffnessScale, n, tc.nominalLoad, tc.stiffnessLoadExponent); // C(N)/C0 × surface
       const cxs = tc.longStiffness * lf;
       const cys = tc.corneringStiffness * lf;
@@ -185,12 +232,21 @@ export function vehicleTires(world: SimWorld): void {
         uy = W.uy[w]!;
       const sx = ux / tc.relaxLong,
         sy = uy / tc.relaxLat;
-      brushForce(sx, sy, n, mu, cxs, cys, brush, tc.pressureUniformity);
-      // Relaxation rates; quicker relaxation far past the peak (normalised stress S > 3).
-      const muN = mu * n;
       const ex = cxs * sx,
         ey = cys * sy;
-      const S3 = Math.sqrt(ex * ex + ey * ey) / (3 * muN);
+      const eNorm = Math.sqrt(ex * ex + ey * ey);
+      bin[0] = sx;
+      bin[1] = sy;
+      bin[2] = n;
+      bin[3] = mu;
+      bin[4] = cxs;
+      bin[5] = cys;
+      bin[6] = tc.pressureUniformity;
+      bin[7] = eNorm;
+      brushCore();
+      // Relaxation rates; quicker relaxation far past the peak (normalised stress S > 3).
+      const muN = mu * n;
+      const S3 = eNorm / (3 * muN);
       let extra = S3 > 1 ? OVERSLIDE_RATE * (S3 - 1) : 0;
       if (extra > OVERSLIDE_MAX) extra = OVERSLIDE_MAX;
       const avx = Math.abs(vx);
@@ -199,11 +255,11 @@ export function vehicleTires(world: SimWorld): void {
       W.dux[w] = dux;
       W.duy[w] = duy;
       // Bristle damping in the sticking region (critical-ish for the wheel-spin and corner-mass modes).
-      const stick = 1 - brush.phi;
+      const stick = 1 - bout[2]!;
       const kx = cxs / tc.relaxLong,
         ky = cys / tc.relaxLat;
-      let Fx = brush.fx + stick * ZETA * 2 * Math.sqrt(kx * tc.inertia) / R * dux;
-      let Fy = brush.fy + stick * ZETA * 2 * Math.sqrt(ky * cornerMass) * duy;
+      let Fx = bout[0]! + ((stick * ZETA * 2 * Math.sqrt(kx * tc.inertia)) / R) * dux;
+      let Fy = bout[1]! + stick * ZETA * 2 * Math.sqrt(ky * cornerMass) * duy;
       const F = Math.sqrt(Fx * Fx + Fy * Fy);
       if (F > muN) {
         Fx *= muN / F;
@@ -224,7 +280,16 @@ export function vehicleTires(world: SimWorld): void {
       const den = avx > 0.5 ? avx : 0.5;
       W.slipRatio[w] = vsx / den;
       W.slipAngle[w] = Math.atan2(-vy, den);
-      applyForceAtPoint(world, eid, n * nx + Fx * fx + Fy * lx, n * ny + Fx * fy + Fy * ly, n * nz + Fx * fz + Fy * lz, cx, cy, cz);
+      // applyForceAtPoint(world, eid, F, contact point), written out: a call with double arguments boxes them.
+      const Fwx = n * nx + Fx * fx + Fy * lx,
+        Fwy = n * ny + Fx * fy + Fy * ly,
+        Fwz = n * nz + Fx * fz + Fy * lz;
+      b.fx[eid] = b.fx[eid]! + Fwx;
+      b.fy[eid] = b.fy[eid]! + Fwy;
+      b.fz[eid] = b.fz[eid]! + Fwz;
+      b.tx[eid] = b.tx[eid]! + ry * Fwz - rz * Fwy;
+      b.ty[eid] = b.ty[eid]! + rz * Fwx - rx * Fwz;
+      b.tz[eid] = b.tz[eid]! + rx * Fwy - ry * Fwx;
       W.torque[w] = W.torque[w]! - Fx * R;
     }
   }

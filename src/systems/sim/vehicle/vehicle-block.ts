@@ -21,24 +21,54 @@ export const CAR_STATE_SIZE = 21;
 
 // Scratch layout (per car, Float64Array(80)): J rows 0..19 (4×5), F rows 20..39, A 40..55, rhs 56..59,
 // λ 60..63, bias 64..67, capacity 68..71, fixed flag 72..75.
-const invM = new Float64Array(5);
 const Qv = new Float64Array(5);
 const rowIndex = new Int32Array(4);
 const LOCKED = Number.POSITIVE_INFINITY;
 
-function solveActive(sc: Float64Array, nc: number, Q: Float64Array): void {
+function solveActive(sc: Float64Array, nc: number, Q: Float64Array, invM: Float64Array): void {
   // Active rows are those with fixed flag 0; solve (J M⁻¹ Fᵀ) λ = bias − J M⁻¹ Q over them.
   let na = 0;
   for (let k = 0; k < nc; k++) if (!sc[72 + k]) rowIndex[na++] = k;
+  const m0 = invM[0]!,
+    m1 = invM[1]!,
+    m2 = invM[2]!,
+    m3 = invM[3]!,
+    m4 = invM[4]!;
+  const q0 = Q[0]!,
+    q1 = Q[1]!,
+    q2 = Q[2]!,
+    q3 = Q[3]!,
+    q4 = Q[4]!;
+  // Unrolled over the 5 generalised speeds; same operations in the same order as the plain loops
+  // (r −= J_j·Q_j·M⁻¹_j; A_kl = Σ_j (J_kj·M⁻¹_j)·F_lj, summed from 0), so the same bits.
   for (let a = 0; a < na; a++) {
     const k = rowIndex[a]!;
+    const o = k * 5;
+    const j0 = sc[o]!,
+      j1 = sc[o + 1]!,
+      j2 = sc[o + 2]!,
+      j3 = sc[o + 3]!,
+      j4 = sc[o + 4]!;
     let r = sc[64 + k]!;
-    for (let j = 0; j < 5; j++) r -= sc[k * 5 + j]! * Q[j]! * invM[j]!;
+    r -= j0 * q0 * m0;
+    r -= j1 * q1 * m1;
+    r -= j2 * q2 * m2;
+    r -= j3 * q3 * m3;
+    r -= j4 * q4 * m4;
     sc[56 + a] = r;
+    const jm0 = j0 * m0,
+      jm1 = j1 * m1,
+      jm2 = j2 * m2,
+      jm3 = j3 * m3,
+      jm4 = j4 * m4;
     for (let b2 = 0; b2 < na; b2++) {
-      const l = rowIndex[b2]!;
+      const p = 20 + rowIndex[b2]! * 5;
       let v = 0;
-      for (let j = 0; j < 5; j++) v += sc[k * 5 + j]! * invM[j]! * sc[20 + l * 5 + j]!;
+      v += jm0 * sc[p]!;
+      v += jm1 * sc[p + 1]!;
+      v += jm2 * sc[p + 2]!;
+      v += jm3 * sc[p + 3]!;
+      v += jm4 * sc[p + 4]!;
       sc[40 + a * 4 + b2] = v;
     }
   }
@@ -84,13 +114,7 @@ export function drivelineAccelerations(world: SimWorld, rt: CarRuntime, out: Flo
   const cfg = rt.cfg;
   const sc = rt.scratch;
   const dt = world.dt;
-  const invM0 = 1 / cfg.tires.front.inertia,
-    invM2 = 1 / cfg.tires.rear.inertia;
-  invM[0] = invM0;
-  invM[1] = invM0;
-  invM[2] = invM2;
-  invM[3] = invM2;
-  invM[4] = 1 / cfg.engine.inertia;
+  const invM = rt.cache.invM; // 1/I_w front ×2, rear ×2, 1/I_e (per config)
   const w = rt.wheels;
   const Q = Qv;
   const o0 = Wh.omega[w[0]]!,
@@ -104,7 +128,6 @@ export function drivelineAccelerations(world: SimWorld, rt: CarRuntime, out: Flo
   Q[3] = Wh.torque[w[3]]!;
   Q[4] = C.engineAcc[eid]!;
   let nc = 0;
-  const layout = cfg.drivetrain.layout;
   let clutchRow = -1,
     frontRow = -1,
     rearRow = -1,
@@ -115,20 +138,99 @@ export function drivelineAccelerations(world: SimWorld, rt: CarRuntime, out: Flo
     const s = rt.split;
     const eta = gearboxEfficiency(world, rt);
     const e = C.clutchTorque[eid]! >= 0 ? eta : 1 / eta;
-    clutchRow = setRow(sc, nc++, -G * s[0], -G * s[1], -G * s[2], -G * s[3], 1, e, ccap, o0, o1, o2, o3, oe, dt);
+    const c0 = -G * s[0],
+      c1 = -G * s[1],
+      c2 = -G * s[2],
+      c3 = -G * s[3];
+    {
+      const k = nc++;
+      const o = k * 5,
+        p = 20 + k * 5;
+      sc[o + 0] = c0;
+      sc[o + 1] = c1;
+      sc[o + 2] = c2;
+      sc[o + 3] = c3;
+      sc[o + 4] = 1;
+      sc[p + 0] = e * c0;
+      sc[p + 1] = e * c1;
+      sc[p + 2] = e * c2;
+      sc[p + 3] = e * c3;
+      sc[p + 4] = 1;
+      sc[64 + k] = -(c0 * o0 + c1 * o1 + c2 * o2 + c3 * o3 + 1 * oe) / dt;
+      sc[68 + k] = ccap;
+      sc[72 + k] = 0;
+      clutchRow = k;
+    }
   }
-  const dtc = cfg.drivetrain;
-  if (layout !== 'rwd' && dtc.frontDiff.kind !== 'open' && dtc.frontDiff.kind !== 'viscous') {
-    frontRow = setRow(sc, nc++, 1, -1, 0, 0, 0, 1, diffCap(dtc.frontDiff, C.diffInFront[eid]!), o0, o1, o2, o3, oe, dt);
+  const kc = rt.cache;
+  if (kc.frontRow) {
+    const cap = diffCap(kc.frontDiff, C.diffInFront[eid]!);
+    {
+      const k = nc++;
+      const o = k * 5,
+        p = 20 + k * 5;
+      sc[o + 0] = 1;
+      sc[o + 1] = -1;
+      sc[o + 2] = 0;
+      sc[o + 3] = 0;
+      sc[o + 4] = 0;
+      sc[p + 0] = 1;
+      sc[p + 1] = -1;
+      sc[p + 2] = 0;
+      sc[p + 3] = 0;
+      sc[p + 4] = 0;
+      sc[64 + k] = -(1 * o0 + -1 * o1 + 0 * o2 + 0 * o3 + 0 * oe) / dt;
+      sc[68 + k] = cap;
+      sc[72 + k] = 0;
+      frontRow = k;
+    }
   }
-  if (layout !== 'fwd' && dtc.rearDiff.kind !== 'open' && dtc.rearDiff.kind !== 'viscous') {
-    rearRow = setRow(sc, nc++, 0, 0, 1, -1, 0, 1, diffCap(dtc.rearDiff, C.diffInRear[eid]!), o0, o1, o2, o3, oe, dt);
+  if (kc.rearRow) {
+    const cap = diffCap(kc.rearDiff, C.diffInRear[eid]!);
+    {
+      const k = nc++;
+      const o = k * 5,
+        p = 20 + k * 5;
+      sc[o + 0] = 0;
+      sc[o + 1] = 0;
+      sc[o + 2] = 1;
+      sc[o + 3] = -1;
+      sc[o + 4] = 0;
+      sc[p + 0] = 0;
+      sc[p + 1] = 0;
+      sc[p + 2] = 1;
+      sc[p + 3] = -1;
+      sc[p + 4] = 0;
+      sc[64 + k] = -(0 * o0 + 0 * o1 + 1 * o2 + -1 * o3 + 0 * oe) / dt;
+      sc[68 + k] = cap;
+      sc[72 + k] = 0;
+      rearRow = k;
+    }
   }
-  if (layout === 'awd' && dtc.centreDiff.kind !== 'open' && dtc.centreDiff.kind !== 'viscous') {
-    centreRow = setRow(sc, nc++, 0.5, 0.5, -0.5, -0.5, 0, 1, diffCap(dtc.centreDiff, C.diffInCentre[eid]!), o0, o1, o2, o3, oe, dt);
+  if (kc.centreRow) {
+    const cap = diffCap(kc.centreDiff, C.diffInCentre[eid]!);
+    {
+      const k = nc++;
+      const o = k * 5,
+        p = 20 + k * 5;
+      sc[o + 0] = 0.5;
+      sc[o + 1] = 0.5;
+      sc[o + 2] = -0.5;
+      sc[o + 3] = -0.5;
+      sc[o + 4] = 0;
+      sc[p + 0] = 0.5;
+      sc[p + 1] = 0.5;
+      sc[p + 2] = -0.5;
+      sc[p + 3] = -0.5;
+      sc[p + 4] = 0;
+      sc[64 + k] = -(0.5 * o0 + 0.5 * o1 + -0.5 * o2 + -0.5 * o3 + 0 * oe) / dt;
+      sc[68 + k] = cap;
+      sc[72 + k] = 0;
+      centreRow = k;
+    }
   }
   for (let iter = 0; iter <= nc && nc > 0; iter++) {
-    solveActive(sc, nc, Q);
+    solveActive(sc, nc, Q, invM);
     let clamped = false;
     for (let k = 0; k < nc; k++) {
       if (sc[72 + k]) continue;
@@ -164,44 +266,15 @@ export function drivelineAccelerations(world: SimWorld, rt: CarRuntime, out: Flo
   C.lockTorqueFront[eid] = frontRow >= 0 ? sc[60 + frontRow]! : 0;
   C.lockTorqueRear[eid] = rearRow >= 0 ? sc[60 + rearRow]! : 0;
   C.lockTorqueCentre[eid] = centreRow >= 0 ? sc[60 + centreRow]! : 0;
-  C.diffSticking[eid] = (frontRow >= 0 && !sc[72 + frontRow] ? 1 : 0) | (rearRow >= 0 && !sc[72 + rearRow] ? 2 : 0) | (centreRow >= 0 && !sc[72 + centreRow] ? 4 : 0);
+  C.diffSticking[eid] =
+    (frontRow >= 0 && !sc[72 + frontRow] ? 1 : 0) |
+    (rearRow >= 0 && !sc[72 + rearRow] ? 2 : 0) |
+    (centreRow >= 0 && !sc[72 + centreRow] ? 4 : 0);
 }
 
-/** Write coupling row k: velocity row J, force row F (wheel side × e), bias −J·q/dt, capacity. Returns k. */
-function setRow(
-  sc: Float64Array,
-  k: number,
-  j0: number,
-  j1: number,
-  j2: number,
-  j3: number,
-  j4: number,
-  e: number,
-  cap: number,
-  o0: number,
-  o1: number,
-  o2: number,
-  o3: number,
-  oe: number,
-  dt: number,
-): number {
-  const o = k * 5,
-    p = 20 + k * 5;
-  sc[o] = j0;
-  sc[o + 1] = j1;
-  sc[o + 2] = j2;
-  sc[o + 3] = j3;
-  sc[o + 4] = j4;
-  sc[p] = e * j0;
-  sc[p + 1] = e * j1;
-  sc[p + 2] = e * j2;
-  sc[p + 3] = e * j3;
-  sc[p + 4] = j4;
-  sc[64 + k] = -(j0 * o0 + j1 * o1 + j2 * o2 + j3 * o3 + j4 * oe) / dt;
-  sc[68 + k] = cap;
-  sc[72 + k] = 0;
-  return k;
-}
+// Coupling row k (written inline above, no call: a call with double arguments boxes them on the heap):
+// velocity row J (sc[5k..5k+4]), force row F = J with the wheel side × e (sc[20+5k..]), bias −J·q/dt (sc[64+k]),
+// capacity (sc[68+k]), clamped flag (sc[72+k]).
 
 function diffCap(d: DiffConfig, tin: number): number {
   if (d.kind === 'locked') return LOCKED;
@@ -269,7 +342,7 @@ export const vehicleBlock: StateBlock = {
       C.omegaE[rt.eid] = C.omegaE[rt.eid]! + qdd[4]! * dt;
       for (let i = 0; i < 4; i++) {
         const w = rt.wheels[i]!;
-        const R = rt.cfg.wheels[i]!.front ? rt.cfg.tires.front.radius : rt.cfg.tires.rear.radius;
+        const R = rt.cache.tire[i]!.radius;
         const dOmega = qdd[i]! * dt;
         const om = W.omega[w]! + dOmega;
         W.omega[w] = om;
