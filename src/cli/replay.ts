@@ -11,7 +11,7 @@
 import '../ecs/dmath-install';
 // the game's stage setup (static scenery colliders + Havok props) for every world built from a replay
 import '../systems/sim/collision/havok-preload-node';
-import '../app/stage-colliders';
+import { setStagePropsEnabled } from '../app/stage-colliders';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { ContentError } from '../content/errors';
@@ -73,6 +73,7 @@ async function verify(file: string, json: boolean): Promise<number> {
   try {
     const d = decodeReplay(bytes, file);
     const t0 = performance.now();
+    setStagePropsEnabled(d.header.props === true); // the run's Havok props setting (game URL flag props=1)
     const r = await verifyReplayData(d, { stages: nodeStageSource, cars: vehicleCarAdapter, file });
     const wall = (performance.now() - t0) / 1000;
     const out = { file, ...r, wallSeconds: wall, realtimeFactor: r.simSeconds / Math.max(wall, 1e-9) };

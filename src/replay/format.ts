@@ -80,6 +80,8 @@ export const ReplayHeaderSchema = z.strictObject({
       penaltyS: finite,
     })
     .nullable(),
+  /** The run had Havok props (the game's `props=1`): worlds built to replay it must have them too. */
+  props: z.boolean().optional(),
   /** Timeline marks (display): checkpoint splits and collisions. */
   marks: z.array(z.strictObject({ tick: z.number().int().nonnegative(), kind: z.string(), label: z.string() })).default([]),
 });

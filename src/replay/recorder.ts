@@ -11,6 +11,7 @@ import type { SimWorld } from '../ecs/world';
 import { addBookkeepingHook, removeBookkeepingHook } from '../systems/sim/replay-record';
 import { encodeReplay, REPLAY_FORMAT, type Checksum, type ReplayCar, type ReplayEdit, type ReplayHeader, type ReplayPose, type StageFilesData } from './format';
 import { InputStreamEncoder } from './inputs';
+import { collisionRuntime } from '../systems/sim/collision/runtime';
 import { SIM_VERSION } from './version';
 
 export const DEFAULT_CHECKSUM_EVERY_TICKS = 500;
@@ -151,6 +152,7 @@ export class ReplayRecorder {
       ground: o.stage ? null : { kind: 'flat', height_m: o.groundHeightM ?? 0 },
       cars: o.cars.map((c) => c.car),
       result: this.result,
+      props: collisionRuntime(w).props !== null,
       marks: [...this.marks],
     };
   }

@@ -27,7 +27,18 @@ import { pickGhost } from './ghost-choice';
 import { replayDrivable } from './replay-car';
 import { formatClock } from '../../systems/view/hud';
 import { loadHavokBrowser } from '../../systems/sim/collision/havok-browser';
-import '../stage-colliders';
+import { setStagePropsEnabled, stagePropsEnabled } from '../stage-colliders';
+
+/** Builds worlds for a replay with the props setting it was recorded with, then puts the game's back. */
+async function withPropsOf<T>(props: boolean | undefined, f: () => T | Promise<T>): Promise<T> {
+  const before = stagePropsEnabled();
+  setStagePropsEnabled(props === true);
+  try {
+    return await f();
+  } finally {
+    setStagePropsEnabled(before);
+  }
+}
 import './replay.css';
 
 /** What replays need from a running game session (GameSession satisfies it structurally). */
@@ -99,7 +110,7 @@ export function installReplays(app: ReplayApp): Replays {
     const e = await library.get(id);
     if (!e) return null;
     await loadHavokBrowser().catch(() => undefined);
-    const r = await verifyReplay(e.bytes, { stages: browserStageSource, cars: vehicleCarAdapter, file: e.name });
+    const r = await withPropsOf(decodeReplay(e.bytes, e.name).header.props, () => verifyReplay(e.bytes, { stages: browserStageSource, cars: vehicleCarAdapter, file: e.name }));
     return { ok: r.ok, ticks: r.ticks, checked: r.checksumsChecked, matched: r.checksumsMatched, desync: r.firstDesync ? { tick: r.firstDesync.tick, differences: r.firstDesync.differences.slice(0, 12) } : null, stageTimeS: r.stageTimeS, recordedStageTimeS: r.recordedStageTimeS };
   };
 
@@ -216,7 +227,7 @@ export function installReplays(app: ReplayApp): Replays {
         if (!stage) throw new ReplayFormatError(name, 'stage', 'a stage replay (the viewer shows stages)', 'flat ground');
         // the stage setup hooks add Havok props when Havok is loaded, as for the recorded run
         await loadHavokBrowser().catch((e: Error) => console.warn(`Havok not loaded, no props: ${e.message}`));
-        const run = buildRunWorld(data.header, stage, vehicleCarAdapter);
+        const run = await withPropsOf(data.header.props, () => buildRunWorld(data.header, stage, vehicleCarAdapter));
         if (disposed) return;
         viewer = new ReplayViewer(app.kit, data, run, stage, el, app.settings.units);
         viewer.onToast = (t) => viewer?.toast(t);
@@ -339,7 +350,7 @@ export function installReplays(app: ReplayApp): Replays {
     if (!entry || token !== ghostToken) return;
     try {
       await loadHavokBrowser().catch(() => undefined);
-      const g = await GhostRun.create(entry.bytes, entry.name, browserStageSource, vehicleCarAdapter);
+      const g = await withPropsOf(decodeReplay(entry.bytes, entry.name).header.props, () => GhostRun.create(entry.bytes, entry.name, browserStageSource, vehicleCarAdapter));
       if (token !== ghostToken || app.session !== s) {
         g.dispose();
         return;
