@@ -11,11 +11,11 @@ import { registerSnapshotExtension } from '../ecs/snapshot';
 import type { SimWorld } from '../ecs/world';
 
 // Found by restoring keyframes into fresh worlds with each derived field poisoned (NaN, ±1e6, 0, 1) and by
-// reading the vehicle passes: the drivetrain's lock/unlock tests read the last solve (clutch torque and
-// capacity, sticking flags, lock torques), ABS reads the last peak slip, the brakes read the last load.
+// reading the vehicle passes: the drivetrain's lock/unlock tests read the last solve (clutch torque,
+// sticking flags, lock torques), ABS reads the last peak slip.
 const CARRIED: Record<string, readonly string[]> = {
-  Car: ['clutchTorque', 'clutchCapacity', 'clutchSticking', 'diffSticking', 'lockTorqueFront', 'lockTorqueRear', 'lockTorqueCentre'],
-  Wheel: ['peakSlip', 'load'],
+  Car: ['clutchTorque', 'clutchSticking', 'diffSticking', 'lockTorqueFront', 'lockTorqueRear', 'lockTorqueCentre'],
+  Wheel: ['peakSlip'],
 };
 import { collisionRuntime } from '../systems/sim/collision/runtime';
 import { HavokProps } from '../systems/sim/collision/props';
