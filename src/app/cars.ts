@@ -9,11 +9,10 @@ import type { CarConfig } from '../content/car-schema';
 import { carOverride } from './garage/live-car';
 import { customCarConfig, drivableCustomIds, readAnyCar } from './garage/car-sources';
 import { emptyTelemetry as emptyCarTelemetry, readCarTelemetry, type CarTelemetry } from '../systems/sim/vehicle/telemetry';
-import { attachCarColliderFromConfig } from '../systems/sim/collision/car-collider';
 import { SURFACE_IDS } from '../../terrain/surface';
 import type { CarInfo, CarTelemetryView, DrivableCar, Pose } from './car-link';
 import type { CarShape } from '../systems/view/car-view';
-import { carConfigOf, replayCarFromText, vehicleCarAdapter } from '../replay/cars';
+import { replayCarFromText, vehicleCarAdapter } from '../replay/cars';
 import { crc32 } from '../replay/bytes';
 import { CarTestRunner } from './car-test/runner';
 import carStats from './car-stats.json';
@@ -87,17 +86,11 @@ export interface CarChoice {
 }
 
 /**
- * The game's car adapter for `buildRunWorld`: the replay vehicle adapter (spawn from the embedded car text)
- * plus the collision issue's CarCollider from the same config (crush, scenery impacts).
+ * The game's car adapter for `buildRunWorld`: the replay vehicle adapter (spawn from the embedded car text,
+ * with the collision issue's CarCollider from the same config: crush, scenery impacts), so a replay of a
+ * game run builds exactly the same entities.
  */
-export const gameCarAdapter: CarAdapter = {
-  spawn(world, car) {
-    const eid = vehicleCarAdapter.spawn(world, car);
-    attachCarColliderFromConfig(world, eid, carConfigOf(world, eid)!);
-    return eid;
-  },
-  place: (world, eid, pose) => vehicleCarAdapter.place(world, eid, pose),
-};
+export const gameCarAdapter: CarAdapter = vehicleCarAdapter;
 
 export function carChoice(id: string): CarChoice {
   const infos = CARS();
