@@ -403,7 +403,7 @@ export function installReplays(app: ReplayApp): Replays {
       const de = ghostEl?.querySelector<HTMLElement>('[data-d]');
       if (de && d !== null) {
         de.textContent = formatDelta(d);
-        de.className = d < 0 ? 'faster' : 'slower';
+        de.className = d < 0 ? 'faster' : d > 0 ? 'slower' : '';
       } else if (de && s.run.phase !== 'finished') de.textContent = '';
     }
   });
