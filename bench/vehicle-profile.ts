@@ -24,11 +24,18 @@ for (let i = 0; i < cars; i++) {
 }
 for (let i = 0; i < 1500; i++) runTick(world);
 const res: number[] = [];
+const wall: number[] = [];
 for (let b = 0; b < 5; b++) {
+  const w0 = process.hrtime.bigint();
   const c0 = process.cpuUsage();
   for (let i = 0; i < ticks; i++) runTick(world);
   const c = process.cpuUsage(c0);
+  wall.push(Number(process.hrtime.bigint() - w0) / 1000 / (ticks * cars));
   res.push((c.user + c.system) / (ticks * cars));
 }
 res.sort((a, b) => a - b);
-console.log(integ, cars, 'median', res[2]!.toFixed(2), 'min', res[0]!.toFixed(2), 'hash', stateHash(world).toString());
+wall.sort((a, b) => a - b);
+const hash = stateHash(world).toString();
+if (process.argv.includes('--json')) {
+  console.log(JSON.stringify({ cpu: res[2], wall: wall[2], cpuMin: res[0], cpuMax: res[4], hash }));
+} else console.log(integ, cars, 'median', res[2]!.toFixed(2), 'min', res[0]!.toFixed(2), 'wall', wall[2]!.toFixed(2), 'hash', hash);

@@ -10,6 +10,8 @@
  * gather/scatter rounds, RK4 = 4 + 4 + 5, Euler = 1 + 1 + 0.
  */
 import { loadavg } from 'node:os';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { createSimWorld, INTEGRATORS, type IntegratorKind, type SimWorld } from '../../src/ecs/world';
 import { spawnCar } from '../../src/ecs/prefab-car';
 import { forcePasses, runTick } from '../../src/ecs/pipeline';
@@ -59,6 +61,18 @@ function time(f: () => void, calls: number, batches: number, cars: number): Timi
   return { cpu: median(cpu), wall: median(wall), cpuMin: Math.min(...cpu), cpuMax: Math.max(...cpu) };
 }
 
+function isolated(integ: IntegratorKind, n: number, ticks: number): Timing {
+  const script = fileURLToPath(new URL('../vehicle-profile.ts', import.meta.url));
+  const r = spawnSync(process.execPath, ['--import', 'tsx', script, integ, String(n), String(ticks), '--json'], { encoding: 'utf8' });
+  const line = (r.stdout ?? '').trim().split('\n').pop() ?? '';
+  try {
+    const j = JSON.parse(line) as Timing;
+    return { cpu: j.cpu, wall: j.wall, cpuMin: j.cpuMin, cpuMax: j.cpuMax };
+  } catch {
+    throw new Error(`bench vehicle: ${script} ${integ} ${n} failed: ${(r.stderr ?? '').slice(-400)}`);
+  }
+}
+
 const LIMITS: Record<IntegratorKind, string> = {
   euler: '1 force evaluation + 1 driveline solve per tick',
   midpoint: '2 force evaluations + 2 driveline solves + 3 state gather/scatter rounds per tick',
@@ -74,9 +88,9 @@ export const suite: BenchSuite = {
     const load = loadavg()[0] ?? 0;
     for (const integ of INTEGRATORS) {
       for (const n of [1, 16]) {
-        const world = makeWorld(integ, n);
-        for (let i = 0; i < (quick ? 800 : 2000); i++) runTick(world); // JIT warm-up
-        const t = time(() => runTick(world), n === 1 ? 4 * ticks : ticks, batches, n);
+        // Each figure in its own process (bench/vehicle-profile.ts: one world, 1500-tick warm-up, median of 5
+        // batches): several worlds in one process leave property reads polymorphic and read 1.5–2× higher.
+        const t = isolated(integ, n, n === 1 ? 4 * ticks : ticks);
         out.push({
           suite: 'vehicle',
           name: `${integ}, ${n} car${n === 1 ? '' : 's'}`,
@@ -85,7 +99,7 @@ export const suite: BenchSuite = {
           target: 5,
           lowerIsBetter: true,
           note:
-            `median of ${batches} batches; wall ${t.wall.toFixed(2)} µs; CPU range ${t.cpuMin.toFixed(2)}–${t.cpuMax.toFixed(2)}; ` +
+            `own process, median of 5 batches; wall ${t.wall.toFixed(2)} µs; CPU range ${t.cpuMin.toFixed(2)}–${t.cpuMax.toFixed(2)}; ` +
             `load ${load.toFixed(1)}; ${LIMITS[integ]}` +
             (n === 1 ? '; 1 car also carries the per-tick fixed cost (collision, replay, queries)' : ''),
         });
