@@ -7,7 +7,8 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { createServer } from 'node:net';
-import { existsSync, mkdirSync, statSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync, readdirSync, writeFileSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -23,6 +24,29 @@ function newest(dir) {
   }
   return t;
 }
+
+// One e2e run at a time on this machine: several engineers share one working tree (and dist/) and two
+// SwiftShader browsers on 2 cores make frame timing meaningless. The lock is a directory holding our pid;
+// a lock whose owner is gone is taken over.
+const lockDir = join(tmpdir(), 'bitrally-e2e.lock');
+for (let waited = 0; ; waited++) {
+  try {
+    mkdirSync(lockDir);
+    writeFileSync(join(lockDir, 'pid'), String(process.pid));
+    break;
+  } catch {
+    let owner = 0;
+    try {
+      owner = Number(readFileSync(join(lockDir, 'pid'), 'utf8'));
+      process.kill(owner, 0);
+    } catch {
+      if (owner || waited > 5) rmSync(lockDir, { recursive: true, force: true });
+    }
+    if (waited % 30 === 0) console.log(`e2e: waiting for another e2e run (pid ${owner || '?'}) to finish…`);
+    await new Promise((r) => setTimeout(r, 2000));
+  }
+}
+process.on('exit', () => rmSync(lockDir, { recursive: true, force: true }));
 
 const distIndex = join(root, 'dist', 'index.html');
 const stale = !existsSync(distIndex) || statSync(distIndex).mtimeMs < Math.max(newest(join(root, 'src')), newest(join(root, 'terrain')), statSync(join(root, 'index.html')).mtimeMs);
@@ -60,6 +84,7 @@ const stopServer = () => {
 };
 process.on('exit', stopServer);
 process.on('SIGINT', () => process.exit(130));
+process.on('SIGTERM', () => process.exit(143));
 
 const base = `http://127.0.0.1:${port}/`;
 for (let i = 0; i < 100; i++) {
