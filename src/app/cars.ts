@@ -81,8 +81,8 @@ export interface CarChoice {
   cfg: CarConfig;
   /** The header car of a replay (the car file text embedded, so a recording replays this exact car). */
   replayCar(pose: Pose): ReplayCar;
-  /** The drivable wrapper for a car entity the adapter spawned. */
-  wrap(world: SimWorld, eid: number): DrivableCar;
+  /** The drivable wrapper for a car entity the adapter spawned (`cfg`: after a live swap, the new config). */
+  wrap(world: SimWorld, eid: number, cfg?: CarConfig): DrivableCar;
 }
 
 /**
@@ -105,7 +105,7 @@ export function carChoice(id: string): CarChoice {
     info,
     cfg,
     replayCar: (pose) => replayCarFromText({ id: info.id, main: src.file, text: src.text, read: readAnyCar, pose: { x: pose.x, y: pose.y, z: pose.z, heading: pose.heading } }),
-    wrap: (world, eid) => drivable(world, eid, info, cfg),
+    wrap: (world, eid, swapped) => drivable(world, eid, info, swapped ?? cfg),
   };
 }
 

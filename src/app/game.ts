@@ -34,6 +34,7 @@ import { HavokProps } from '../systems/sim/collision/props';
 import { ActionMixer, readActions, toRawInput, type ActionValues } from './input/actions';
 import type { InputDevices } from './input/devices';
 import type { Settings } from './settings';
+import type { CarConfig } from '../content/car-schema';
 import { CAMERA_MODES } from './settings';
 
 export interface RunResult {
@@ -66,7 +67,8 @@ export interface PerfNumbers {
 
 export class GameSession {
   readonly world: SimWorld;
-  readonly car: DrivableCar;
+  /** Re-wrapped by a live config swap (`onCarSwapped`); the entity stays the same. */
+  car: DrivableCar;
   readonly run: StageRun;
   readonly scheduler: FixedStepScheduler;
   /** Records this run (inputs, recoveries, checksums, keyframes) into a `.bitrally` replay. */
@@ -84,7 +86,9 @@ export class GameSession {
   private readonly proj: RoadProjection = { distanceM: 0, lateralM: 0, index: 0 };
   private readonly terrain: TerrainView;
   private readonly stageView: StageView;
-  private readonly carView: CarView;
+  private carView: CarView;
+  /** The config the car drives with now (the chosen car's, or the last live swap's). */
+  private carCfg: CarConfig;
   readonly camera: GameCamera;
   readonly hud: Hud;
   private readonly effects: Effects;
@@ -122,6 +126,7 @@ export class GameSession {
     const run = buildRunWorld({ ...RUN_SETUP, ground: null, cars: [replayCar] }, stage, gameCarAdapter);
     this.world = run.world;
     this.car = carChoice.wrap(this.world, run.cars[0]!);
+    this.carCfg = carChoice.cfg;
     this.recorder = new ReplayRecorder(this.world, {
       name: `${stage.name} — ${carChoice.info.name}`,
       createdAt: new Date().toISOString(),
@@ -271,7 +276,7 @@ export class GameSession {
   /** Hand the car to the AI autopilot (on) or back to the devices (off). Returns the new state. */
   setAutopilot(on: boolean): boolean {
     if (on && !this.autopilot) {
-      const cfg = this.carChoice.cfg;
+      const cfg = this.carCfg;
       this.autopilot = new AiDriver({ path: stagePath(this.stage, cfg), vehicle: driverVehicleFromConfig(cfg), params: DEFAULT_DRIVER });
       this.autopilot.hold = !this.run.canDrive;
       setInputSource(this.world, this.car.eid, this.autopilot);
@@ -280,6 +285,33 @@ export class GameSession {
       setInputSource(this.world, this.car.eid, this.input);
     }
     return this.autopilot !== null;
+  }
+
+  /**
+   * A live config swap (garage Apply, dev live reload; the sim side is `reconfigureCar`): everything the
+   * views derived from the old config follows at once — the drawn car is rebuilt (body size, wheel positions
+   * and radii, static ride height that wheel travel is drawn from), the HUD tacho gets the new redline and
+   * rev range through the re-wrapped car's telemetry, the autopilot re-plans with the new car. Recovery
+   * re-spawns from the car adapter's config, which the swap hook updates (src/replay/cars.ts
+   * `carConfigSwapped`, called by src/app/garage/live-car.ts with the swap).
+   */
+  onCarSwapped(cfg: CarConfig): void {
+    this.carCfg = cfg;
+    this.car = this.carChoice.wrap(this.world, this.car.eid, cfg);
+    const crush = [...this.tele.damage];
+    this.carView.dispose();
+    this.carView = new CarView(this.kit.scene, this.car.shape, this.kit.shadows);
+    this.carView.setCrush(crush);
+    if (this.autopilot) {
+      this.setAutopilot(false);
+      this.setAutopilot(true);
+    }
+    this.updateViews(0, this.scheduler.alpha);
+  }
+
+  /** What is drawn for the car right now (e2e, tests): wheel radii and body size of the mesh, tacho redline. */
+  drawnCar(): { wheelRadiusM: number[]; lengthM: number; redlineRpm: number } {
+    return { wheelRadiusM: this.carView.drawnWheelRadii(), lengthM: this.carView.shape.lengthM, redlineRpm: this.hud.redlineRpm };
   }
 
   setPaused(p: boolean): void {

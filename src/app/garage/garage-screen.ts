@@ -10,6 +10,7 @@
 import { html, registerScreen, type ScreenContext } from '../screens';
 import type { MenuKey } from '../input/devices';
 import type { SimWorld } from '../../ecs/world';
+import type { CarConfig } from '../../content/car-schema';
 import { BUILTIN_CARS } from '../../content/cars';
 import { CarEditor } from './editor';
 import { SliderPanel } from './sliders';
@@ -23,7 +24,14 @@ import './garage.css';
 
 /** What the garage needs from the running game (structural: GameSession satisfies it). */
 export interface GarageHost {
-  session: { world: SimWorld; car: { eid: number; info: { id: string } }; onCarSwapped?: (cfg: unknown) => void } | null;
+  session: {
+    world: SimWorld;
+    car: { eid: number; info: { id: string } };
+    /** The views follow a live swap (drawn car, tacho redline): GameSession.onCarSwapped. */
+    onCarSwapped?: (cfg: CarConfig) => void;
+    /** What is drawn for the car (e2e hook `__tuning.drawnCar()`). */
+    drawnCar?: () => { wheelRadiusM: number[]; lengthM: number; redlineRpm: number };
+  } | null;
 }
 
 interface Current {

@@ -41,7 +41,7 @@ export function installTuning(app: TuningApp, ui: HTMLElement): Tuning {
       telemetry.carText = id ? (carOverride(id)?.text ?? BUILTIN_CARS.find((b) => b.id === id)?.text ?? null) : null;
       if (!s) panel.setVisible(false);
       // the running car is the target of "apply" and of the dev live reload
-      setLiveCar(s ? { world: s.world, eid: s.car.eid, carId: s.car.info.id } : null);
+      setLiveCar(s ? { world: s.world, eid: s.car.eid, carId: s.car.info.id, onSwapped: (cfg) => s.onCarSwapped?.(cfg) } : null);
     }
     // gamepad: left-stick click (standard button 10, unused by the driving bindings) toggles the panel
     const pads = typeof navigator !== 'undefined' && navigator.getGamepads ? navigator.getGamepads() : [];
@@ -66,12 +66,17 @@ export function installTuning(app: TuningApp, ui: HTMLElement): Tuning {
       const s = app.session;
       return s ? (carRuntime(s.world, s.car.eid).cfg.source as unknown as Record<string, unknown>) : null;
     },
+    drawnCar: () => app.session?.drawnCar?.() ?? null,
   };
   return { telemetry, panel };
 }
 
 declare global {
   interface Window {
-    __tuning?: { liveSource(): Record<string, unknown> | null };
+    __tuning?: {
+      liveSource(): Record<string, unknown> | null;
+      /** The running car as drawn: tyre mesh radii, body length, tacho redline (follows live swaps). */
+      drawnCar(): { wheelRadiusM: number[]; lengthM: number; redlineRpm: number } | null;
+    };
   }
 }

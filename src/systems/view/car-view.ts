@@ -49,6 +49,7 @@ export class CarView {
   private readonly dentable: { mesh: Mesh; rest: Vector3; corner: number }[] = [];
   readonly meshes: Mesh[] = [];
   private readonly brakeMat: StandardMaterial;
+  private readonly tyres: Mesh[] = [];
 
   constructor(
     scene: Scene,
@@ -127,6 +128,7 @@ export class CarView {
       t.rotation.z = Math.PI / 2;
       t.parent = spinner;
       t.material = tyre;
+      this.tyres.push(t);
       const r = CreateCylinder(`rim${i}`, { height: w.widthM + 0.02, diameter: 1.25 * w.radiusM, tessellation: 12 }, scene);
       r.rotation.z = Math.PI / 2;
       r.parent = spinner;
@@ -161,6 +163,15 @@ export class CarView {
       n.spinner.rotation.x = w.spin;
     }
     this.brakeMat.emissiveColor.set(braking ? 1 : 0.25, 0.02, 0.02);
+  }
+
+  /** Tyre radius of each drawn wheel, m: half the tyre mesh's extent across its axle (mesh geometry, not `shape`). */
+  drawnWheelRadii(): number[] {
+    return this.tyres.map((t) => {
+      const b = t.getBoundingInfo().boundingBox;
+      // the cylinder's axis is its local y; the tread circle spans local x and z
+      return Math.max(b.maximum.x - b.minimum.x, b.maximum.z - b.minimum.z) / 2;
+    });
   }
 
   /** Crush per corner (0 front-left, 1 front-right, 2 rear-left, 3 rear-right), each 0..1. */

@@ -59,6 +59,7 @@ export class Hud {
   private readonly progress: HTMLElement;
   private toastUntil = 0;
   private lastRed = -1;
+  private lastMaxR = -1;
   private cache = new Map<HTMLElement, string>();
 
   constructor(parent: HTMLElement) {
@@ -113,10 +114,13 @@ export class Hud {
     this.set(this.unit, f.units === 'kmh' ? 'km/h' : 'mph');
     this.set(this.gear, gearLabel(f.gear));
     const maxR = Math.max(f.maxRpm, f.redlineRpm * 1.1);
-    if (this.lastRed !== f.redlineRpm) {
+    // redraw the band when the redline or the rev range changes (a live car swap changes both)
+    if (this.lastRed !== f.redlineRpm || this.lastMaxR !== maxR) {
       this.lastRed = f.redlineRpm;
+      this.lastMaxR = maxR;
       const a = ARC_START + ((ARC_END - ARC_START) * f.redlineRpm) / maxR;
       this.redband.setAttribute('d', arcPath(100, 100, 84, a, ARC_END));
+      this.redband.dataset.redlineRpm = String(Math.round(f.redlineRpm));
     }
     const frac = Math.max(0, Math.min(1, f.rpm / maxR));
     const deg = ARC_START + (ARC_END - ARC_START) * frac;
@@ -131,6 +135,11 @@ export class Hud {
       const c = d < 0.05 ? '#3c3' : d < 0.4 ? '#ec3' : d < 0.8 ? '#e73' : '#d22';
       if (e.style.background !== c) e.style.background = c;
     });
+  }
+
+  /** The redline the tacho's red band is drawn from, rpm (−1 before the first frame). */
+  get redlineRpm(): number {
+    return this.lastRed;
   }
 
   setProgress(frac: number): void {
