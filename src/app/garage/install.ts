@@ -67,6 +67,13 @@ export function installTuning(app: TuningApp, ui: HTMLElement): Tuning {
       return s ? (carRuntime(s.world, s.car.eid).cfg.source as unknown as Record<string, unknown>) : null;
     },
     drawnCar: () => app.session?.drawnCar?.() ?? null,
+    carState: () => {
+      const s = app.session;
+      if (!s) return null;
+      const b = s.world.c.RigidBody;
+      const e = s.car.eid;
+      return { pos: [b.px[e]!, b.py[e]!, b.pz[e]!], vel: [b.vx[e]!, b.vy[e]!, b.vz[e]!], tick: s.world.tick };
+    },
   };
   return { telemetry, panel };
 }
@@ -77,6 +84,8 @@ declare global {
       liveSource(): Record<string, unknown> | null;
       /** The running car as drawn: tyre mesh radii, body length, tacho redline (follows live swaps). */
       drawnCar(): { wheelRadiusM: number[]; lengthM: number; redlineRpm: number } | null;
+      /** The running car's body position, velocity (world frame, SI) and the world's tick. */
+      carState(): { pos: number[]; vel: number[]; tick: number } | null;
     };
   }
 }
