@@ -9,20 +9,18 @@ import { makeIntegrateBodies } from '../systems/sim/integrate-bodies';
 import { applyControls } from './controls';
 import { replayRecordPass } from '../systems/sim/replay-record';
 import { collisionPass, propsPass } from '../systems/sim/collision/system';
-import { vehicleSuspension } from '../systems/sim/vehicle/suspension-contact';
-import { vehicleDrivetrain, vehicleTickLogic } from '../systems/sim/vehicle/drivetrain';
-import { vehicleTires } from '../systems/sim/vehicle/tires';
-import { vehicleBrakesAero } from '../systems/sim/vehicle/brakes-aero';
+import { vehicleTickLogic } from '../systems/sim/vehicle/drivetrain';
+import { vehicleAfterStep, vehicleForces } from '../systems/sim/vehicle/forces';
 
 export type System = (world: SimWorld) => void;
 
 /** Passes 2–5: every system that turns state into forces and torques. Order matters within a tick. */
 export const forcePasses: System[] = [
   applyBodyForces, // accumulators ← gravity + applied forces
-  vehicleSuspension, // 2. wheel–terrain contact, suspension travel rate, tyre normal loads
-  vehicleDrivetrain, // 3. engine, clutch, gearbox, differentials → wheel drive torques
-  vehicleTires, // 4. brush tyre forces on the chassis, reaction torques on the wheels
-  vehicleBrakesAero, // 5. brakes, handbrake, rolling resistance, aero
+  // 2–5 merged per car (vehicle/forces.ts): 2. wheel–terrain contact, suspension travel rate, tyre normal
+  // loads; 3. engine, clutch, gearbox, differentials → wheel drive torques; 4. brush tyre forces on the
+  // chassis, reaction torques on the wheels; 5. brakes, handbrake, rolling resistance, aero
+  vehicleForces,
 ];
 
 export function evaluateForces(world: SimWorld): void {
@@ -43,6 +41,8 @@ export const pipeline: System[] = [
   collisionPass,
   // 8. integrate
   integrateBodies,
+  // 8b. vehicle telemetry-only fields from the last force evaluation (slip angles)
+  vehicleAfterStep,
   // 9. props
   propsPass,
   // 10. bookkeeping

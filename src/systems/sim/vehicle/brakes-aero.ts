@@ -11,16 +11,20 @@
  */
 import type { SimWorld } from '../../../ecs/world';
 import { applyForceAtPoint } from '../rigid-body';
-import { AIR_DENSITY, vehicles } from './registry';
+import { AIR_DENSITY, vehicles, type CarRuntime } from './registry';
 
 export function vehicleBrakesAero(world: SimWorld): void {
-  const res = vehicles(world);
+  for (const rt of vehicles(world).list) brakesAeroCar(world, rt);
+}
+
+/** Pass 5 for one car. */
+export function brakesAeroCar(world: SimWorld, rt: CarRuntime): void {
   const b = world.c.RigidBody;
   const W = world.c.Wheel;
   const ctl = world.c.Controls;
   const dt = world.dt;
-  const surfaces = res.surfaces;
-  for (const rt of res.list) {
+  const surfaces = vehicles(world).surfaces;
+  {
     const eid = rt.eid;
     const cfg = rt.cfg;
     const brake = ctl.brake[eid]!;

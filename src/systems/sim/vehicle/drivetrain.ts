@@ -281,12 +281,16 @@ function viscousTorque(d: DiffConfig, dw: number): number {
 
 /** Force pass: engine torque and friction, viscous diff torques, diff input torques for the LSD ramps. */
 export function vehicleDrivetrain(world: SimWorld): void {
-  const res = vehicles(world);
+  for (const rt of vehicles(world).list) drivetrainCar(world, rt);
+}
+
+/** Pass 3 for one car. */
+export function drivetrainCar(world: SimWorld, rt: CarRuntime): void {
   const C = world.c.Car;
   const W = world.c.Wheel;
   const ctl = world.c.Controls;
   const dt = world.dt;
-  for (const rt of res.list) {
+  {
     const eid = rt.eid;
     const cfg = rt.cfg;
     const e = cfg.engine;

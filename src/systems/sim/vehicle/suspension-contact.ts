@@ -15,17 +15,21 @@
 import type { SimWorld } from '../../../ecs/world';
 import { groundSample } from '../../../ecs/ground';
 import { springForce } from '../../../content/car-schema';
-import { vehicles } from './registry';
+import { vehicles, type CarRuntime } from './registry';
 
 const gs = groundSample();
 
 export function vehicleSuspension(world: SimWorld): void {
-  const res = vehicles(world);
+  for (const rt of vehicles(world).list) suspensionCar(world, rt);
+}
+
+/** Pass 2 for one car (the merged per-car force pass, forces.ts, calls the four passes car by car). */
+export function suspensionCar(world: SimWorld, rt: CarRuntime): void {
   const b = world.c.RigidBody;
   const W = world.c.Wheel;
   const C = world.c.Car;
   const ground = world.ground;
-  for (const rt of res.list) {
+  {
     const eid = rt.eid;
     const cfg = rt.cfg;
     C.engineAcc[eid] = 0;

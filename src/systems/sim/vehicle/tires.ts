@@ -24,7 +24,7 @@
  * deflection relaxes faster (bristles cannot store more than the friction allows).
  */
 import type { SimWorld } from '../../../ecs/world';
-import { vehicles } from './registry';
+import { vehicles, type CarRuntime } from './registry';
 
 export interface BrushOut {
   fx: number;
@@ -137,11 +137,15 @@ const OVERSLIDE_RATE = 60;
 const OVERSLIDE_MAX = 250;
 
 export function vehicleTires(world: SimWorld): void {
-  const res = vehicles(world);
+  for (const rt of vehicles(world).list) tiresCar(world, rt);
+}
+
+/** Pass 4 for one car. */
+export function tiresCar(world: SimWorld, rt: CarRuntime): void {
   const b = world.c.RigidBody;
   const W = world.c.Wheel;
-  const surfaces = res.surfaces;
-  for (const rt of res.list) {
+  const surfaces = vehicles(world).surfaces;
+  {
     const eid = rt.eid;
     const px = b.px[eid]!,
       py = b.py[eid]!,
@@ -168,7 +172,6 @@ export function vehicleTires(world: SimWorld): void {
         W.vx[w] = 0;
         W.vy[w] = 0;
         W.slipRatio[w] = 0;
-        W.slipAngle[w] = 0;
         // Unloaded bristles relax back to zero deflection.
         W.dux[w] = -W.ux[w]! * OVERSLIDE_MAX;
         W.duy[w] = -W.uy[w]! * OVERSLIDE_MAX;
@@ -279,7 +282,8 @@ export function vehicleTires(world: SimWorld): void {
       W.peakSlip[w] = cxs > 0 ? (2.5 * muN) / cxs : 0.1;
       const den = avx > 0.5 ? avx : 0.5;
       W.slipRatio[w] = vsx / den;
-      W.slipAngle[w] = Math.atan2(-vy, den);
+      // W.slipAngle (telemetry only, an atan2) is computed once per tick from W.vx / W.vy by
+      // vehicleAfterStep (forces.ts), not at every integrator stage.
       // applyForceAtPoint(world, eid, F, contact point), written out: a call with double arguments boxes them.
       const Fwx = n * nx + Fx * fx + Fy * lx,
         Fwy = n * ny + Fx * fy + Fy * ly,

@@ -1,0 +1,46 @@
+/**
+ * The vehicle force passes 2–5 merged into one loop over the cars (suspension/contact → drivetrain → tyres →
+ * brakes/aero for car 1, then car 2, …). Each pass only reads and writes its own car's entities (and that
+ * car's body accumulators), so running them car by car gives the same bits as running each pass over all
+ * cars, with one walk over the car list per force evaluation instead of four and the car's data still in
+ * cache between the passes.
+ *
+ * `vehicleAfterStep` (once per tick, after the integration) fills the telemetry-only derived fields that
+ * the force passes no longer compute at every integrator stage: the slip angle atan2(−v_y, max(|v_x|, 0.5))
+ * from the contact velocities of the tick's last force evaluation (the same values as before).
+ */
+import type { SimWorld } from '../../../ecs/world';
+import { vehicles } from './registry';
+import { suspensionCar } from './suspension-contact';
+import { drivetrainCar } from './drivetrain';
+import { tiresCar } from './tires';
+import { brakesAeroCar } from './brakes-aero';
+
+export function vehicleForces(world: SimWorld): void {
+  const list = vehicles(world).list;
+  for (let i = 0; i < list.length; i++) {
+    const rt = list[i]!;
+    suspensionCar(world, rt);
+    drivetrainCar(world, rt);
+    tiresCar(world, rt);
+    brakesAeroCar(world, rt);
+  }
+}
+
+export function vehicleAfterStep(world: SimWorld): void {
+  const W = world.c.Wheel;
+  const list = vehicles(world).list;
+  for (let c = 0; c < list.length; c++) {
+    const wheels = list[c]!.wheels;
+    for (let i = 0; i < 4; i++) {
+      const w = wheels[i]!;
+      if (!W.grounded[w]) {
+        W.slipAngle[w] = 0;
+        continue;
+      }
+      const vx = W.vx[w]!;
+      const avx = Math.abs(vx);
+      W.slipAngle[w] = Math.atan2(-W.vy[w]!, avx > 0.5 ? avx : 0.5);
+    }
+  }
+}
