@@ -17,11 +17,9 @@ const onHavokPath = (world: ReturnType<typeof createSimWorld>): void => {
   const hp = havokOrNull();
   if (hp) useHavokSceneQueries(world, hp);
 };
-/** Decimal digits for angles/ratios fixed by the contact normal: Havok points are float32 (~1e-7 relative). */
-const digits = (ts: number): number => (havokOrNull() ? Math.min(ts, 4) : ts);
 const checkPath = (world: ReturnType<typeof createSimWorld>): void => {
   const q = collisionRuntime(world).queries;
-  if (havokOrNull()) expect(q?.casts ?? 0).toBeGreaterThan(0);
+  if (havokOrNull()) expect(q?.queries ?? 0).toBeGreaterThan(0);
   else expect(q).toBeNull();
 };
 
@@ -43,10 +41,10 @@ describe('car–scene scenarios (Knight & Bernard)', () => {
     expect(e.type).toBe('scene');
     expect(e.ids).toEqual(['car', 'wall']);
     expect(e.method).toBe('restitution');
-    expect(e.angle_deg as number).toBeCloseTo(90, digits(9));
-    expect(e.e as number).toBeCloseTo(knightE(Math.PI / 2), digits(12));
-    expect((e.ke_after as number) / (e.ke_before as number)).toBeCloseTo(0.05 ** 2, digits(12)); // 99.75 % gone
-    expect(b.vz[eid]!).toBeCloseTo(-0.05 * 20, digits(9));
+    expect(e.angle_deg as number).toBeCloseTo(90, 9);
+    expect(e.e as number).toBeCloseTo(knightE(Math.PI / 2), 12);
+    expect((e.ke_after as number) / (e.ke_before as number)).toBeCloseTo(0.05 ** 2, 12); // 99.75 % gone
+    expect(b.vz[eid]!).toBeCloseTo(-0.05 * 20, 9);
     expect(maxFront).toBeLessThanOrEqual(15 + 1e-9);
     expect((e.crush_added_m as number[])[0]).toBeGreaterThan(0.1);
     expect(run.world.c.Damage.powerFactor[eid]!).toBeLessThan(1);
@@ -57,7 +55,7 @@ describe('car–scene scenarios (Knight & Bernard)', () => {
     const s = runScenario(load('collision-energy-wall'));
     const e = collisions(s.events)[0]!;
     expect(e.method).toBe('energy');
-    expect((e.ke_after as number) / (e.ke_before as number)).toBeCloseTo(0.04, digits(12));
+    expect((e.ke_after as number) / (e.ke_before as number)).toBeCloseTo(0.04, 12);
   });
 
   it('glancing wall: redirected, drives on with most of its speed', () => {
@@ -67,8 +65,8 @@ describe('car–scene scenarios (Knight & Bernard)', () => {
     const s = runScenario(run, { onTick: (r) => (maxX = Math.max(maxX, r.world.c.RigidBody.px[eid]!)) });
     const ev = collisions(s.events);
     expect(ev.length).toBeGreaterThanOrEqual(1);
-    expect(ev[0]!.angle_deg as number).toBeCloseTo(10, digits(6) - 1);
-    expect(ev[0]!.e as number).toBeCloseTo(knightE((10 * Math.PI) / 180), digits(9));
+    expect(ev[0]!.angle_deg as number).toBeCloseTo(10, 5);
+    expect(ev[0]!.e as number).toBeCloseTo(knightE((10 * Math.PI) / 180), 9);
     const b = run.world.c.RigidBody;
     const speed = Math.hypot(b.vx[eid]!, b.vz[eid]!);
     expect(speed).toBeGreaterThan(0.8 * 25);

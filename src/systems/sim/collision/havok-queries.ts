@@ -1,37 +1,55 @@
 /**
- * Car-edge queries through a Havok static world (issue 5 item 2: "edges queried against the Havok world").
+ * Car–scene detection through a Havok static world (issue 5 item 2: "edges queried against the Havok world"),
+ * bit-identical with the pure-TS path.
  *
- * The query world is built from the yaw-plane scene (`SceneColliders`, the same data the TS fallback uses) with
- * shapes whose horizontal cross-section at any query height equals the TS outline exactly:
- *  • wall (zero-thickness segment, base..top) → a two-triangle vertical quad mesh (zero thickness);
- *  • box → a Havok box (exact);
- *  • cylinder → a vertical capsule whose segment spans base..top: a horizontal ray at a height inside
- *    [base, top] meets the exact circle of radius r. (Havok's `CreateCylinder` is a 16-sided convex polygon —
- *    hit normals come in 22.5° steps — which, with spheres for rocks and 0.1 m-thick boxes for walls, is why
- *    the old ray-vs-TS comparison agreed on only ~97 % of placements.) The capsule's rounded caps reach r
- *    beyond the prism, so a hit on obstacle i is accepted only from a ray cast at i's own query height, which
- *    lies inside [base, top].
- * Havok computes in float32: points differ from the float64 TS ones by ~1e-7 relative (≈ 1e-5 m at 100 m from
- * the origin); decisions differ only at exact tangency/edge-end coincidences within that tolerance.
+ * Havok FINDS the obstacles near a car; the crossing points, normal and depth are then computed in float64 from
+ * the scene data by the same code the TS path runs (detect.ts `obstaclePoints`). Havok computes in float32, so
+ * letting it compute the crossings (the previous version: rays along the four edges) gave contacts that agreed
+ * with the TS ones to ~1e-7 relative only, and cost ≈ 2.8× the TS path (one embind call per ray and per hit).
  *
- * A query: the car's four edges at CG height (or, for an obstacle below/above the CG, at the middle of the
- * obstacle's overlap with the body box) as rays cast both ways (start→end gives the entries, end→start the
- * exits: together every crossing of the outline, also when a corner is inside the obstacle, since Havok does
- * not report a ray that starts inside a convex body). Knight's "line of interference" ends (a wall's ends inside
- * the car) come from the scene data, as in the TS path. Hits are sorted by obstacle id then cast order, so the
- * result does not depend on Havok's collector order (determinism).
+ * The query world mirrors `SceneColliders` with shapes that CONTAIN each obstacle's prism (outline × [base, top]):
+ * walls → zero-thickness two-triangle quads, boxes → boxes, cylinders → vertical capsules spanning base..top.
+ * One query per car: a point-proximity query at the centre of the car's swept region (the axis-aligned box the
+ * TS grid would be asked for: the CG's path over the tick widened by the bounding radius R, and the body box
+ * [ground + clearance, ground + height]) with a distance that covers that region widened by a margin
+ * (`MARGIN_M` horizontally, `VMARGIN_M` vertically) plus a float32 tolerance. Every obstacle whose prism comes
+ * within the region has a Havok distance ≤ the distance to its prism (the Havok shape contains the prism)
+ * ≤ hypot(horizontal, vertical) ≤ the query distance, so the set Havok returns CONTAINS every obstacle that
+ * can touch the car during the tick (the car's outline at every sub-pose lies inside the swept box, inside the
+ * circle the query covers). The result is cached per car with the region it covers; while the next tick's swept
+ * region stays inside it (the margin lasts ≈ 50 ticks at 30 m/s and 500 Hz) no Havok call is made: a fat bound,
+ * as Havok's own broad phase keeps. The cached set is filtered by the exact float64 AABB test the TS grid
+ * applies, in ascending obstacle id: it may lack an obstacle whose AABB (not outline) reaches the swept box, and
+ * such an obstacle gives no crossing, so the sub-pose search finds the same first hit, the same obstacles in the
+ * same order, and the float64 narrow phase gives identical contacts, impulses and state bits (tested:
+ * tests/collision/havok-queries.test.ts, a fast-check property test, the scenarios and system tests).
+ * Should a query overflow the collector (`CAPACITY` hits: a dense forest), it is retried without the margin;
+ * if it overflows again, that car uses the TS grid this tick (`fallbacks`; same result either way).
  */
 import type { HavokPhysicsWithBindings, HP_BodyId, HP_CollectorId, HP_ShapeId, HP_WorldId } from '@babylonjs/havok';
-import { corners, insideRect, type CarPose } from './detect';
-import { pushPoint, type PointList } from './contact-points';
 import { CYLINDER, WALL, type SceneColliders } from './scene';
 import { collisionRuntime } from './runtime';
 import type { SimWorld } from '../../../ecs/world';
 
 const ALL: [number, number] = [0xffffffff, 0xffffffff];
 const NO_BODY: HP_BodyId = [BigInt(0)];
+/** Horizontal / vertical margin of a cached candidate region beyond the swept region (m). */
+export const MARGIN_M = 3;
+export const VMARGIN_M = 1;
+/** Hits one collector holds; a query that fills it is retried without the margin, then falls back to the TS grid. */
+const CAPACITY = 256;
 
 type Emscripten = HavokPhysicsWithBindings & { _malloc(n: number): number; _free(p: number): void; HEAPU8: Uint8Array };
+
+/** A cached candidate region: centre (x, y, z), horizontal radius r, vertical half-extent h, obstacle ids. */
+interface Region {
+  x: number;
+  y: number;
+  z: number;
+  r: number;
+  h: number;
+  ids: number[];
+}
 
 export class HavokSceneQueries {
   readonly world: HP_WorldId;
@@ -40,15 +58,20 @@ export class HavokSceneQueries {
   private readonly bodies: HP_BodyId[] = [];
   /** Havok body id → obstacle index of `source`. */
   private readonly index = new Map<bigint, number>();
+  /** Cached candidate region per car entity (not sim state: the candidate list does not depend on it). */
+  private readonly regions = new Map<number, Region>();
   /** The scene this world mirrors and how many of its obstacles are in. */
   source: SceneColliders | null = null;
   count = 0;
-  /** Ray casts issued (for the bench and tests). */
-  casts = 0;
+  /** Havok proximity queries issued, hits read, cache reuses, TS-grid fallbacks (bench and tests). */
+  queries = 0;
+  hitsRead = 0;
+  reused = 0;
+  fallbacks = 0;
 
   constructor(readonly hp: HavokPhysicsWithBindings) {
     this.world = this.ok(hp.HP_World_Create(), 'HP_World_Create');
-    this.collector = this.ok(hp.HP_QueryCollector_Create(32), 'HP_QueryCollector_Create');
+    this.collector = this.ok(hp.HP_QueryCollector_Create(CAPACITY), 'HP_QueryCollector_Create');
   }
 
   private ok<T>(r: [unknown, T], what: string): T {
@@ -62,8 +85,10 @@ export class HavokSceneQueries {
       this.clear();
       this.source = scene;
     }
+    if (this.count === scene.n) return;
     for (let i = this.count; i < scene.n; i++) this.addObstacle(scene, i);
     this.count = scene.n;
+    this.regions.clear(); // cached sets predate the new obstacles
   }
 
   private addBody(shape: HP_ShapeId, pos: [number, number, number], rotY: number, i: number): void {
@@ -101,33 +126,58 @@ export class HavokSceneQueries {
   }
 
   /**
-   * Crossings of the car outline (pose, at height y) with the obstacles i for which accept(i) is true, into
-   * per-obstacle lists: `out.get(i)` gets the points and, for each point, Havok's surface normal there
-   * (`nx`/`nz`, used for the one-point case). Obstacles are reported in ascending id order via `ids`.
+   * Obstacles whose AABB meets [x0,x1]×[z0,z1], found through Havok among those within the cylinder around that
+   * box spanning the vertical band [y0, y1], ascending ids, into `out` (returns the count): every obstacle of
+   * the TS grid's `scene.query` answer whose outline reaches the box and whose prism reaches the band. `key`
+   * names the cache slot (the car entity).
    */
-  edgeHits(pose: CarPose, y: number, accept: (i: number) => boolean, sink: HitSink): void {
-    corners(pose, cxs, czs);
-    for (let e = 0; e < 4; e++) {
-      const ax = cxs[e]!, az = czs[e]!, bx = cxs[(e + 1) & 3]!, bz = czs[(e + 1) & 3]!;
-      this.cast(ax, y, az, bx, bz, accept, sink, true);
-      this.cast(bx, y, bz, ax, az, accept, sink, false);
+  candidates(key: number, x0: number, z0: number, x1: number, z1: number, y0: number, y1: number, out: number[]): number {
+    const sc = this.source!;
+    const mx = 0.5 * (x0 + x1), mz = 0.5 * (z0 + z1), my = 0.5 * (y0 + y1);
+    const hr = 0.5 * Math.sqrt((x1 - x0) * (x1 - x0) + (z1 - z0) * (z1 - z0)), hh = 0.5 * (y1 - y0);
+    let reg = this.regions.get(key);
+    const inside = reg !== undefined && Math.sqrt((mx - reg.x) * (mx - reg.x) + (mz - reg.z) * (mz - reg.z)) + hr <= reg.r && Math.abs(my - reg.y) + hh <= reg.h;
+    if (inside) this.reused++;
+    else {
+      reg ??= { x: 0, y: 0, z: 0, r: 0, h: 0, ids: [] };
+      if (!this.query(mx, my, mz, hr + MARGIN_M, hh + VMARGIN_M, reg) && !this.query(mx, my, mz, hr, hh, reg)) {
+        this.regions.delete(key);
+        this.fallbacks++;
+        return sc.query(x0, z0, x1, z1, out);
+      }
+      this.regions.set(key, reg);
     }
+    // the exact float64 AABB test of the TS grid, on the (ascending) cached ids
+    out.length = 0;
+    for (const i of reg!.ids) if (sc.maxX[i]! >= x0 && sc.minX[i]! <= x1 && sc.maxZ[i]! >= z0 && sc.minZ[i]! <= z1) out.push(i);
+    return out.length;
   }
 
-  /** `forward`: a zero-thickness wall is hit once from either side, so walls count on the forward cast only. */
-  private cast(ax: number, y: number, az: number, bx: number, bz: number, accept: (i: number) => boolean, sink: HitSink, forward: boolean): void {
+  /** One Havok point-proximity query covering the cylinder (centre, radius r, half-height h); false on overflow. */
+  private query(x: number, y: number, z: number, r: number, h: number, reg: Region): boolean {
     const hp = this.hp;
-    this.casts++;
-    hp.HP_World_CastRayWithCollector(this.world, this.collector, [[ax, y, az], [bx, y, bz], ALL, false, NO_BODY]);
+    // float32 rounding of the query and the shapes (relative 6e-8 of the coordinates), and Havok's convex
+    // radius rounding box corners (a rounded corner lies inside the box: up to (√3 − 1)·0.05 m from it)
+    const tol = 0.1 + 1e-6 * (Math.abs(x) + Math.abs(y) + Math.abs(z));
+    this.queries++;
+    hp.HP_World_PointProximityWithCollector(this.world, this.collector, [[x, y, z], Math.sqrt(r * r + h * h) + tol, ALL, false, NO_BODY]);
     const n = this.ok(hp.HP_QueryCollector_GetNumHits(this.collector), 'GetNumHits');
+    if (n >= CAPACITY) return false;
+    const ids = reg.ids;
+    ids.length = 0;
     for (let k = 0; k < n; k++) {
-      const [fraction, cp] = this.ok(hp.HP_QueryCollector_GetCastRayResult(this.collector, k), 'GetCastRayResult');
+      const [, cp] = this.ok(hp.HP_QueryCollector_GetPointProximityResult(this.collector, k), 'GetPointProximityResult');
       const i = this.index.get(cp[0][0]);
-      if (i === undefined || !accept(i) || (!forward && this.source!.kind[i] === WALL)) continue;
-      // the point from the fraction along the float64 ray (not Havok's float32 position): exact ends, and the
-      // same expression whichever way the edge was cast
-      sink.add(i, ax + fraction * (bx - ax), az + fraction * (bz - az), cp[4][0], cp[4][2], fraction);
+      if (i !== undefined) ids.push(i);
     }
+    this.hitsRead += n;
+    ids.sort((a, b) => a - b); // independent of Havok's collector order
+    reg.x = x;
+    reg.y = y;
+    reg.z = z;
+    reg.r = r;
+    reg.h = h;
+    return true;
   }
 
   private clear(): void {
@@ -140,6 +190,7 @@ export class HavokSceneQueries {
     this.bodies.length = 0;
     this.shapes.length = 0;
     this.index.clear();
+    this.regions.clear();
     this.count = 0;
   }
 
@@ -150,50 +201,10 @@ export class HavokSceneQueries {
   }
 }
 
-const cxs = new Float64Array(4), czs = new Float64Array(4);
-
-/** Collected hits: per hit the obstacle, point, Havok normal; `sorted()` orders them by obstacle then cast order. */
-export class HitSink {
-  n = 0;
-  obs: number[] = [];
-  x: number[] = [];
-  z: number[] = [];
-  nx: number[] = [];
-  nz: number[] = [];
-  private order: number[] = [];
-  reset(): void {
-    this.n = 0;
-  }
-  add(i: number, x: number, z: number, nx: number, nz: number, _fraction: number): void {
-    const k = this.n++;
-    this.obs[k] = i;
-    this.x[k] = x;
-    this.z[k] = z;
-    this.nx[k] = nx;
-    this.nz[k] = nz;
-  }
-  /** Hit indices sorted by (obstacle id, insertion order): a stable, collector-order-independent sequence. */
-  sorted(): number[] {
-    const o = this.order;
-    o.length = this.n;
-    for (let k = 0; k < this.n; k++) o[k] = k;
-    o.sort((a, b) => this.obs[a]! - this.obs[b]! || a - b);
-    return o;
-  }
-}
-
-/** The wall ends of obstacle i inside the car (Knight's line of interference), as the TS path adds them. */
-export function wallEndsInside(scene: SceneColliders, i: number, p: CarPose, l: PointList): void {
-  if (scene.kind[i] !== WALL) return;
-  if (insideRect(p, scene.p0[i]!, scene.p1[i]!)) pushPoint(l, scene.p0[i]!, scene.p1[i]!);
-  if (insideRect(p, scene.p2[i]!, scene.p3[i]!)) pushPoint(l, scene.p2[i]!, scene.p3[i]!);
-}
-
 /**
- * Route this world's car-edge queries through Havok (idempotent). The static query world mirrors
+ * Route this world's car–scene broad phase through Havok (idempotent). The static query world mirrors
  * `collisionRuntime(world).scene` and follows it (obstacles added later, a scene replaced by setSceneColliders).
- * Choose it when the world is built and keep it for the whole run: the Havok (float32) and TS (float64) paths
- * give the same contacts to ~1e-7 relative, not the same bits, so a replay must be verified on the same path.
+ * The contacts are bit-identical with the TS path, so a replay verifies on either.
  */
 export function useHavokSceneQueries(world: SimWorld, hp: HavokPhysicsWithBindings): HavokSceneQueries {
   const rt = collisionRuntime(world);
@@ -202,7 +213,7 @@ export function useHavokSceneQueries(world: SimWorld, hp: HavokPhysicsWithBindin
   return rt.queries;
 }
 
-/** Back to the pure-TS narrow phase (releases the Havok query world). */
+/** Back to the pure-TS grid (releases the Havok query world). */
 export function useTsSceneQueries(world: SimWorld): void {
   const rt = collisionRuntime(world);
   rt.queries?.dispose();

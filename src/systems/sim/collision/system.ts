@@ -21,15 +21,13 @@ import { applyImpulseAtPoint } from '../rigid-body';
 import {
   angleToNormal, angleToSurface, knightE, knightMu, knightP, wuE, wuMu, WU_MINOR_E,
 } from './coefficients';
-import { newContactGeom, newPointList, pushPoint, reducePoints } from './contact-points';
+import { newContactGeom, newPointList, reducePoints } from './contact-points';
 import { absorbEnergy, damageFromCrush, type CrushEnd } from './crush';
 import {
-  advancePose, boundingRadius, carCarPoints, corners, insideRect, missesCentralBox, newPose, obstacleNormal, obstaclePoints, toLocal, type CarPose,
+  advancePose, boundingRadius, carCarPoints, missesCentralBox, newPose, obstacleNormal, obstaclePoints, toLocal, type CarPose,
 } from './detect';
 import { newImpulseResult, solveEnergy, solveRestitution, STATIC_BODY, type ImpulseResult, type YawBody } from './impulse';
 import { collisionRuntime, type CollisionRuntime } from './runtime';
-import { HitSink, wallEndsInside, type HavokSceneQueries } from './havok-queries';
-import { WALL, type SceneColliders } from './scene';
 import './snapshot'; // registers the collision snapshot extension (replay keyframes)
 
 const MAX_SUB = 64;
@@ -122,67 +120,6 @@ function subSteps(travel: number, step: number): number {
   return Math.min(MAX_SUB, Math.max(1, Math.ceil(travel / step)));
 }
 
-// Havok path scratch: sorted hits grouped per obstacle (hitList[h] ↔ hitOrder[grpStart[h]..grpEnd[h]))
-const sink = new HitSink();
-let hitOrder: number[] = [];
-const grpStart: number[] = [], grpEnd: number[] = [];
-let qHeight = new Float64Array(0);
-const heights: number[] = [];
-let yCur = 0;
-const acceptAtHeight = (i: number): boolean => qHeight[i] === yCur;
-
-/**
- * Havok path for one sub-pose: candidates whose AABB meets the sub-pose's rectangle AABB (the TS grid as broad
- * phase; no cast when none does) get their query height — the CG height when the obstacle spans it, else the
- * middle of the obstacle's overlap with the body box [yLo, yHi] — and the car's edges are cast at each distinct
- * height (normally one). Fills hitList (ascending obstacle ids) and the groups of sorted hits.
- */
-function havokSubPose(q: HavokSceneQueries, scene: SceneColliders, p: CarPose, py: number, yLo: number, yHi: number): void {
-  corners(p, sxs, szs);
-  const ax0 = Math.min(sxs[0]!, sxs[1]!, sxs[2]!, sxs[3]!), ax1 = Math.max(sxs[0]!, sxs[1]!, sxs[2]!, sxs[3]!);
-  const az0 = Math.min(szs[0]!, szs[1]!, szs[2]!, szs[3]!), az1 = Math.max(szs[0]!, szs[1]!, szs[2]!, szs[3]!);
-  if (qHeight.length < scene.n) qHeight = new Float64Array(Math.max(scene.n, 2 * qHeight.length)).fill(NaN);
-  heights.length = 0;
-  for (const i of cand) {
-    if (scene.maxX[i]! < ax0 || scene.minX[i]! > ax1 || scene.maxZ[i]! < az0 || scene.minZ[i]! > az1) continue;
-    const lo = Math.max(yLo, scene.yMin[i]!), hi = Math.min(yHi, scene.yMax[i]!);
-    const y = py > lo && py < hi ? py : 0.5 * (lo + hi);
-    qHeight[i] = y;
-    if (!heights.includes(y)) heights.push(y);
-  }
-  sink.reset();
-  if (heights.length) {
-    heights.sort((a, b) => a - b);
-    for (const y of heights) {
-      yCur = y;
-      q.edgeHits(p, y, acceptAtHeight, sink);
-    }
-    for (const i of cand) qHeight[i] = NaN;
-  }
-  hitOrder = sink.sorted();
-  grpStart.length = grpEnd.length = 0;
-  for (let k = 0; k < hitOrder.length; ) {
-    const i = sink.obs[hitOrder[k]!]!;
-    let k2 = k + 1;
-    while (k2 < hitOrder.length && sink.obs[hitOrder[k2]!] === i) k2++;
-    hitList.push(i);
-    grpStart.push(k);
-    grpEnd.push(k2);
-    k = k2;
-  }
-  // wall ends inside the car with no edge crossing (a short wall wholly inside): scene data, as the TS path
-  for (const i of cand) {
-    if (scene.kind[i] !== WALL || hitList.includes(i)) continue;
-    if (insideRect(p, scene.p0[i]!, scene.p1[i]!) || insideRect(p, scene.p2[i]!, scene.p3[i]!)) {
-      let at = 0;
-      while (at < hitList.length && hitList[at]! < i) at++;
-      hitList.splice(at, 0, i);
-      grpStart.splice(at, 0, 0);
-      grpEnd.splice(at, 0, 0);
-    }
-  }
-}
-const sxs = new Float64Array(4), szs = new Float64Array(4);
 
 const nameOf = (rt: CollisionRuntime, eid: number): string | number => rt.names.get(eid) ?? eid;
 
@@ -197,55 +134,39 @@ function sceneContacts(world: SimWorld, rt: CollisionRuntime, eid: number): void
   const N = subSteps(sqrt2(vx, vz) * dt + Math.abs(r) * dt * R, rt.sweepStep);
   const x0 = Math.min(pose0.cx, pose0.cx + vx * dt) - R, x1 = Math.max(pose0.cx, pose0.cx + vx * dt) + R;
   const z0 = Math.min(pose0.cz, pose0.cz + vz * dt) - R, z1 = Math.max(pose0.cz, pose0.cz + vz * dt) + R;
-  if (scene.query(x0, z0, x1, z1, cand) === 0) return;
   const ground = b.py[eid]! - c.cgHeight[eid]!;
   const yLo = ground + c.clearance[eid]!, yHi = ground + c.height[eid]!;
+  // broad phase: Havok finds the candidates when a query world is attached (havok-queries.ts), else the TS grid;
+  // the narrow phase below is the same float64 code either way (bit-identical contacts)
+  const q = rt.queries;
+  if (q) q.sync(scene);
+  if ((q ? q.candidates(eid, x0, z0, x1, z1, yLo, yHi, cand) : scene.query(x0, z0, x1, z1, cand)) === 0) return;
   let nc = 0;
   for (const i of cand) if (scene.yMax[i]! > yLo && scene.yMin[i]! < yHi) cand[nc++] = i;
   cand.length = nc;
   if (nc === 0) return;
-  const q = rt.queries;
-  if (q) q.sync(scene);
   // First sub-pose that meets anything.
   let kHit = -1;
   for (let k = 0; k <= N && kHit < 0; k++) {
     advancePose(pose0, vx, vz, r, (k / N) * dt, poseK);
     hitList.length = 0;
-    if (q) havokSubPose(q, scene, poseK, b.py[eid]!, yLo, yHi);
-    else
-      for (const i of cand) {
-        pts.n = 0;
-        if (obstaclePoints(scene, i, poseK, pts) > 0) hitList.push(i);
-      }
+    for (const i of cand) {
+      pts.n = 0;
+      if (obstaclePoints(scene, i, poseK, pts) > 0) hitList.push(i);
+    }
     if (hitList.length) kHit = k;
   }
   if (kHit < 0) return;
   for (let h = 0; h < hitList.length; h++) {
     const i = hitList[h]!;
     pts.n = 0;
-    let oneNx = 0, oneNz = 0;
-    if (q) {
-      // the Havok crossings of this obstacle (sorted hits grpStart..grpEnd), then its wall ends inside the car
-      for (let k = grpStart[h]!; k < grpEnd[h]!; k++) pushPoint(pts, sink.x[hitOrder[k]!]!, sink.z[hitOrder[k]!]!);
-      const first = hitOrder[grpStart[h]!]!;
-      oneNx = sink.nx[first]!;
-      oneNz = sink.nz[first]!;
-      if (grpEnd[h]! === grpStart[h]!) oneNx = oneNz = 0;
-      wallEndsInside(scene, i, poseK, pts);
-    } else obstaclePoints(scene, i, poseK, pts);
+    obstaclePoints(scene, i, poseK, pts);
     reducePoints(pts, geom);
     let nx = geom.nx, nz = geom.nz;
     if (geom.points < 2 || (nx === 0 && nz === 0)) {
-      if (q && (oneNx !== 0 || oneNz !== 0) && geom.points === 1) {
-        // one point: Havok's surface normal at the hit (Wu Fig 4-4, one-point case), made unit in the yaw plane
-        const L = sqrt2(oneNx, oneNz);
-        nx = oneNx / L;
-        nz = oneNz / L;
-      } else {
-        obstacleNormal(scene, i, geom.x, geom.z, nrm);
-        nx = nrm.x;
-        nz = nrm.z;
-      }
+      obstacleNormal(scene, i, geom.x, geom.z, nrm);
+      nx = nrm.x;
+      nz = nrm.z;
     }
     if (nx * (poseK.cx - geom.x) + nz * (poseK.cz - geom.z) < 0) {
       nx = -nx;
