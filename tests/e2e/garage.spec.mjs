@@ -258,6 +258,86 @@ export const specs = [
     },
   },
   {
+    name: 'garage: a mid-run apply of wheel radius and redline redraws the car and the tacho at once, position and speed kept',
+    async run({ browser, base, out }) {
+      const { page, errors, context } = await newPage(browser);
+      // quick start (docs/game.md URL flags): straight onto test-short with the hatch
+      await page.goto(`${base}?stage=test-short&car=${CAR}&simcap=0.5&scale=2`);
+      await waitScreen(page, 'drive', 300000);
+      await page.evaluate(() => window.__pad.connect());
+      await waitFor('lights out', async () => (await page.evaluate(() => window.__bitrally?.phase)) === 'running', 300000);
+      await page.evaluate(() => window.__pad.set({ buttons: { 7: 1 } })); // throttle
+      await waitFor('moving > 25 km/h', () => page.evaluate(() => window.__bitrally.speedKmh > 25), 300000);
+      const d0 = await page.evaluate(() => window.__tuning.drawnCar());
+      const close = (a, b, tol) => Math.abs(a - b) <= tol;
+      // the 18-gon tyre spans exactly 2r across the axle; the tacho band starts at the file's redline
+      if (!d0.wheelRadiusM.every((r) => close(r, 0.318, 1e-4)) || !close(d0.redlineRpm, 6500, 0.5))
+        throw new Error(`drawn car before the swap: ${JSON.stringify(d0)}`);
+      await shot(page, out, 'garage-swap-before.png');
+      await page.evaluate(() => window.__pad.set({ buttons: { 7: 0 } }));
+      await press(page, 9); // Start: pause
+      await waitScreen(page, 'pause');
+      const s0 = await page.evaluate(() => window.__tuning.carState());
+      await padFocus(page, 'garage');
+      await press(page, A);
+      await waitScreen(page, 'garage');
+      await waitFor('the running car in the editor', () => page.evaluate((c) => window.__garage?.carId() === c, CAR));
+      // bigger tyres front and rear, redline 6500 → 7200 rpm with the limiter above it (edits as a user types them)
+      await page.evaluate(() => {
+        const g = window.__garage;
+        const swap = (from, to) => {
+          const i = g.text().indexOf(from);
+          if (i < 0) throw new Error(`"${from}" not in the file`);
+          g.edit(i, i + from.length, to);
+        };
+        swap('radius_m = 0.318', 'radius_m = 0.345');
+        swap('radius_m = 0.318', 'radius_m = 0.345');
+        swap('limiter_rpm = 6700', 'limiter_rpm = 7400');
+        swap('redline_rpm = 6500', 'redline_rpm = 7200');
+      });
+      await waitFor('valid', () => page.evaluate(() => window.__garage.valid()));
+      await padFocus(page, 'apply');
+      await press(page, A);
+      await waitFor('swapped into the running car', () => page.evaluate(() => window.__garage.lastApply === 'live'));
+      // paused: the world has not ticked, so the swap alone must keep position and velocity (bit for bit)
+      const s1 = await page.evaluate(() => window.__tuning.carState());
+      if (s1.tick !== s0.tick) throw new Error(`the world ticked while paused: ${s0.tick} → ${s1.tick}`);
+      for (let k = 0; k < 3; k++) {
+        if (s1.pos[k] !== s0.pos[k] || s1.vel[k] !== s0.vel[k])
+          throw new Error(`swap moved the car: ${JSON.stringify(s0)} → ${JSON.stringify(s1)}`);
+      }
+      const d1 = await page.evaluate(() => window.__tuning.drawnCar());
+      if (!d1.wheelRadiusM.every((r) => close(r, 0.345, 1e-4))) throw new Error(`drawn wheels after the swap: ${JSON.stringify(d1)}`);
+      if (!close(d1.redlineRpm, 7200, 0.5)) throw new Error(`tacho redline after the swap: ${d1.redlineRpm}`);
+      const band = await page.evaluate(() => document.querySelector('.tacho-red')?.dataset.redlineRpm);
+      if (band !== '7200') throw new Error(`tacho band drawn for ${band} rpm`);
+      const live = await page.evaluate(() => window.__tuning.liveSource());
+      if (live?.engine?.redline_rpm !== 7200) throw new Error(`running car redline: ${JSON.stringify(live?.engine)}`);
+      // back to the run, no reload: it drives on with the new car
+      await page.evaluate(() => (window.__beforeSwap = true)); // gone if the page reloads
+      await padFocus(page, 'back');
+      await press(page, A);
+      await waitScreen(page, 'pause');
+      await padFocus(page, 'resume', UP);
+      await press(page, A);
+      await waitScreen(page, 'drive');
+      await page.evaluate(() => window.__pad.set({ buttons: { 7: 1 } }));
+      const t0 = s1.tick;
+      await waitFor('the run continues', () => page.evaluate((t) => window.__tuning.carState().tick > t + 60, t0), 120000);
+      const speed = await page.evaluate(() => window.__bitrally.speedKmh);
+      const v0 = Math.hypot(...s0.vel) * 3.6;
+      if (!(speed > v0 * 0.5)) throw new Error(`car lost its speed after the swap: ${v0.toFixed(1)} → ${speed.toFixed(1)} km/h`);
+      const d2 = await page.evaluate(() => window.__tuning.drawnCar());
+      if (!d2.wheelRadiusM.every((r) => close(r, 0.345, 1e-4)) || !close(d2.redlineRpm, 7200, 0.5))
+        throw new Error(`drawn car while driving on: ${JSON.stringify(d2)}`);
+      if (!(await page.evaluate(() => window.__beforeSwap === true))) throw new Error('the page reloaded');
+      await shot(page, out, 'garage-swap-after.png');
+      await page.evaluate(() => window.__pad.set({ buttons: { 7: 0 } }));
+      if (errors.length) throw new Error(`console errors: ${errors.join(' | ')}`);
+      await context.close();
+    },
+  },
+  {
     name: 'garage: car test runs in a worker on the edited car, beside the previous version',
     async run({ browser, base, out }) {
       const { page, errors, context } = await newPage(browser);
