@@ -12,18 +12,32 @@ import { updateDerived } from '../systems/sim/rigid-body';
 import { loadCarConfig } from '../content/car-schema';
 import { attachCarColliderFromConfig } from '../systems/sim/collision/car-collider';
 import type { CarConfig } from '../content/car-schema';
-import type { ReplayCar, ReplayPose } from './format';
+import type { CarFilesSource, ReplayCar, ReplayPose } from './format';
+import { reconfigureCar } from '../app/garage/reconfigure';
+import { carRuntime, openSplit } from '../systems/sim/vehicle/registry';
+import { recorderOf } from './recorder';
 import { setDefaultCarAdapter, type CarAdapter } from './run-world';
 
-/** Parses the embedded car text (clear ContentError naming the embedded file on bad text). */
-export function carConfigFromReplay(car: ReplayCar): CarConfig {
+const parsed = new WeakMap<CarFilesSource, CarConfig>();
+
+/**
+ * Parses the embedded car text (clear ContentError naming the embedded file on bad text). One config object
+ * per source object (a header car or a config edit), so restoring the same configuration twice gives the
+ * same object.
+ */
+export function carConfigFromReplay(car: CarFilesSource & { id?: string }): CarConfig {
+  const done = parsed.get(car);
+  if (done) return done;
+  const id = car.id ?? car.main;
   const main = car.files[car.main];
-  if (main === undefined) throw new Error(`replay: car "${car.id}": main file "${car.main}" is not among the embedded files (${Object.keys(car.files).join(', ')})`);
-  return loadCarConfig(main, car.main, (name) => {
+  if (main === undefined) throw new Error(`replay: car "${id}": main file "${car.main}" is not among the embedded files (${Object.keys(car.files).join(', ')})`);
+  const cfg = loadCarConfig(main, car.main, (name) => {
     const t = car.files[name] ?? car.files[`${name}.toml`];
-    if (t === undefined) throw new Error(`replay: car "${car.id}" extends "${name}", which is not embedded`);
+    if (t === undefined) throw new Error(`replay: car "${id}" extends "${name}", which is not embedded`);
     return t;
   });
+  parsed.set(car, cfg);
+  return cfg;
 }
 
 /** Collects a car file and the files it extends into the `files` map a replay embeds. */
@@ -83,9 +97,33 @@ export const vehicleCarAdapter: CarAdapter = {
     }
     updateDerived(world, eid);
   },
+  setConfig(world, eid, source, how) {
+    const cfg = carConfigFromReplay(source);
+    if (how === 'swap') reconfigureCar(world, eid, cfg);
+    else {
+      const rt = carRuntime(world, eid);
+      rt.cfg = cfg;
+      rt.split = openSplit(cfg);
+      // the collider's config-derived box (its crush state is restored by the keyframe that follows)
+      if (hasComponent(world, eid, world.c.CarCollider)) attachCarColliderFromConfig(world, eid, cfg);
+    }
+    configs.get(world)?.set(eid, cfg);
+  },
 };
 
 setDefaultCarAdapter(vehicleCarAdapter);
+
+/**
+ * THE hook of a mid-run car swap in the game (garage "apply", dev live reload: src/app/garage/live-car.ts
+ * calls it right after `reconfigureCar`): later recoveries place the car with the new configuration, and the
+ * recorder attached to the world (if any) records a config edit with the new file text and every file it
+ * extends, at this tick, in order with the other edits.
+ */
+export function carConfigSwapped(world: SimWorld, eid: number, cfg: CarConfig, file: string, text: string, read?: (name: string) => string): void {
+  configs.get(world)?.set(eid, cfg);
+  const files = embedCarFiles(file, text, read ?? ((name) => { throw new Error(`car swap: ${file} extends "${name}" but no file reader was given`); }));
+  recorderOf(world)?.configEdit(eid, { main: file, files });
+}
 
 /** The config a car entity was spawned with by `vehicleCarAdapter` (viewers, ghosts), or undefined. */
 export function carConfigOf(world: SimWorld, eid: number): CarConfig | undefined {

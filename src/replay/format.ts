@@ -11,7 +11,7 @@
  * Payload: sections, each u8 tag, u32 length, bytes:
  *   'H' header (UTF-8 JSON, validated with zod: sim version, dt, integrator, seed, stage id + content hash,
  *       full text of every car file, start poses, result, timeline marks)
- *   'I' quantised inputs (src/replay/inputs.ts)       'E' world edits between ticks (JSON: recover/place)
+ *   'I' quantised inputs (src/replay/inputs.ts)       'E' world edits between ticks, in order (JSON: place = recovery, config = car swap)
  *   'C' state checksums: uvar count, then (uvar tick delta, u32 hi, u32 lo)
  *   'K' keyframes: uvar count, then (uvar tick, uvar length, snapshot bytes from src/ecs/snapshot.ts)
  *   'T' / 'P' / 'Q' embedded user stage: stage.toml text, height PNG, surface PNG
@@ -26,7 +26,11 @@ import { decodeInputs, type InputStreams } from './inputs';
 export { ReplayFormatError } from './bytes';
 
 export const REPLAY_MAGIC = 'BITRALLY';
-export const REPLAY_FORMAT = 1;
+/**
+ * 2: config edits (mid-run car swaps), inputs stored as value stream + run stream per channel, no keyframe
+ * at tick 0 (the player saves its freshly built world instead). Format 1 files are refused with a clear error.
+ */
+export const REPLAY_FORMAT = 2;
 export const REPLAY_EXTENSION = '.bitrally';
 /** Largest file accepted (an hour of driving is well under 1 MB). */
 export const MAX_REPLAY_FILE_BYTES = 32 * 1024 * 1024;
@@ -87,15 +91,34 @@ export const ReplayHeaderSchema = z.strictObject({
 });
 export type ReplayHeader = z.output<typeof ReplayHeaderSchema>;
 
-/** A change applied to the world between ticks (a recovery puts the car back on the road). */
-export const ReplayEditSchema = z.strictObject({
-  /** Applied just before this tick runs (world.tick === tick). */
-  tick: z.number().int().nonnegative(),
-  kind: z.literal('place'),
-  car: z.number().int().nonnegative(),
-  pose: PoseSchema,
-});
+/**
+ * A change applied to the world between ticks, in the order the game made it: a recovery puts the car back
+ * on the road (`place`); a garage "apply" or a dev live reload swaps the car's configuration (`config`: the
+ * full text of the new car file and of every file it extends, like a header car; applied with the game's
+ * `reconfigureCar`).
+ */
+export const ReplayEditSchema = z.discriminatedUnion('kind', [
+  z.strictObject({
+    /** Applied just before this tick runs (world.tick === tick). */
+    tick: z.number().int().nonnegative(),
+    kind: z.literal('place'),
+    car: z.number().int().nonnegative(),
+    pose: PoseSchema,
+  }),
+  z.strictObject({
+    tick: z.number().int().nonnegative(),
+    kind: z.literal('config'),
+    car: z.number().int().nonnegative(),
+    /** Name of the new main car file inside `files`. */
+    main: z.string().min(1),
+    /** Full text of the new car file and of every file it extends, by name. */
+    files: z.record(z.string(), z.string()),
+  }),
+]);
 export type ReplayEdit = z.output<typeof ReplayEditSchema>;
+export type ReplayConfigEdit = Extract<ReplayEdit, { kind: 'config' }>;
+/** The car files a configuration comes from (a header car or a config edit). */
+export type CarFilesSource = Pick<ReplayCar, 'main' | 'files'>;
 
 export interface Checksum {
   /** Ticks completed when the hash was taken (world.tick after runTick). */
@@ -209,7 +232,7 @@ export function openContainer(bytes: Uint8Array, file: string): Uint8Array {
       file,
       'format version',
       `${REPLAY_FORMAT} (this build reads replay format ${REPLAY_FORMAT})`,
-      `${version}${version > REPLAY_FORMAT ? ' (recorded by a newer BitRally)' : ''}`,
+      `${version}${version > REPLAY_FORMAT ? ' (recorded by a newer BitRally)' : ' (recorded by an older BitRally, whose files cannot be replayed by this build: re-record the run)'}`,
     );
   }
   const rawLen = dv.getUint32(12, true);
@@ -270,6 +293,11 @@ export function decodeReplay(bytes: Uint8Array, file = 'replay'): ReplayData {
   for (const [i, e] of ep.data.entries()) {
     if (e.car >= header.cars.length) throw new ReplayFormatError(file, `edits.${i}.car`, `a car index below ${header.cars.length}`, String(e.car));
     if (e.tick > header.ticks) throw new ReplayFormatError(file, `edits.${i}.tick`, `a tick ≤ ${header.ticks}`, String(e.tick));
+    const prev = ep.data[i - 1];
+    if (prev && e.tick < prev.tick) throw new ReplayFormatError(file, `edits.${i}.tick`, `≥ ${prev.tick} (edits in the order they were made)`, String(e.tick));
+    if (e.kind === 'config' && e.files[e.main] === undefined) {
+      throw new ReplayFormatError(file, `edits.${i}.files`, `the main file "${e.main}"`, `only ${JSON.stringify(Object.keys(e.files)).slice(0, 60)}`);
+    }
   }
   const inputs = decodeInputs(need('I', 'inputs'), file, MAX_REPLAY_TICKS);
   if (inputs.cars !== header.cars.length) throw new ReplayFormatError(file, 'inputs.cars', `${header.cars.length} (header.cars)`, String(inputs.cars));
@@ -319,6 +347,27 @@ export function decodeReplay(bytes: Uint8Array, file = 'replay'): ReplayData {
   return { header, inputs, edits: ep.data, checksums, keyframes, stageFiles };
 }
 
+/**
+ * The mid-run car swaps (garage "apply", live reload): tick, time, car, file, and the lines of the main file
+ * that differ from the configuration in force before (up to 6).
+ */
+export function describeSwaps(d: ReplayData): { tick: number; timeS: number; car: number; file: string; changed: string[] }[] {
+  const current: CarFilesSource[] = d.header.cars.map((c) => c);
+  const out: { tick: number; timeS: number; car: number; file: string; changed: string[] }[] = [];
+  for (const e of d.edits) {
+    if (e.kind !== 'config') continue;
+    const before = current[e.car]!;
+    const old = new Set((before.files[before.main] ?? '').split('\n').map((l) => l.trim()));
+    const changed = (e.files[e.main] ?? '')
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((l) => l !== '' && !l.startsWith('#') && !old.has(l));
+    out.push({ tick: e.tick, timeS: e.tick * d.header.dt, car: e.car, file: e.main, changed: changed.length > 6 ? [...changed.slice(0, 6), `… ${changed.length - 6} more`] : changed });
+    current[e.car] = e;
+  }
+  return out;
+}
+
 /** Small summary for `replay info` and the library list. */
 export function describeReplay(d: ReplayData, fileBytes?: number): Record<string, unknown> {
   const h = d.header;
@@ -340,6 +389,8 @@ export function describeReplay(d: ReplayData, fileBytes?: number): Record<string
     keyframes: d.keyframes.length,
     keyframeEverySeconds: h.keyframeEveryTicks * h.dt,
     edits: d.edits.length,
+    recoveries: d.edits.filter((e) => e.kind === 'place').length,
+    carSwaps: describeSwaps(d),
     result: h.result,
     ...(fileBytes !== undefined ? { fileBytes, bytesPerMinute: seconds > 0 ? Math.round((fileBytes * 60) / seconds) : null } : {}),
   };

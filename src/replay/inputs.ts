@@ -1,7 +1,8 @@
 /**
  * Input streams: per car, the six quantised channels the controls pass consumed each tick (steer, throttle,
- * brake, clutch, handbrake, buttons; src/ecs/controls.ts). Each channel is run-length encoded as pairs
- * (zig-zag varint of the change from the previous run's value, varint run length in ticks). Device input
+ * brake, clutch, handbrake, buttons; src/ecs/controls.ts). Each channel is run-length encoded: the run count,
+ * then every run's zig-zag varint change from the previous run's value, then every run's varint length in
+ * ticks (two streams: format 2; format 1 interleaved them). Device input
  * changes at most once per rendered frame, so at 500 Hz a held value is one pair per frame or less; the
  * whole section is then deflated with the rest of the file (fflate).
  */
@@ -19,8 +20,16 @@ const RANGE: Record<Channel, [number, number]> = {
   buttons: [0, 0xffff],
 };
 
+/**
+ * One channel as runs: the values (zig-zag varint of the change from the previous run's value) in one stream
+ * and the run lengths (varint ticks) in another, so that deflate sees two homogeneous streams (the run
+ * lengths of device input are nearly all one frame long and compress to almost nothing).
+ * Channel bytes: uvar run count, the value stream, the run stream.
+ */
 class ChannelEncoder {
-  readonly out = new ByteWriter(64);
+  private readonly values = new ByteWriter(64);
+  private readonly runs = new ByteWriter(64);
+  private count = 0;
   private prevRun = 0;
   private value = 0;
   private run = 0;
@@ -33,24 +42,24 @@ class ChannelEncoder {
     this.value = v;
     this.run = 1;
   }
-  flush(): void {
+  private flush(): void {
     if (this.run === 0) return;
-    this.out.svar(this.value - this.prevRun);
-    this.out.uvar(this.run);
+    this.values.svar(this.value - this.prevRun);
+    this.runs.uvar(this.run);
+    this.count++;
     this.prevRun = this.value;
     this.run = 0;
   }
   /** The encoded channel including the open run (recording may go on afterwards). */
   bytes(): Uint8Array {
-    const tail = new ByteWriter(16);
-    if (this.run > 0) {
-      tail.svar(this.value - this.prevRun);
-      tail.uvar(this.run);
-    }
-    const out = new Uint8Array(this.out.n + tail.n);
-    out.set(this.out.buf.subarray(0, this.out.n));
-    out.set(tail.buf.subarray(0, tail.n), this.out.n);
-    return out;
+    const w = new ByteWriter(this.values.n + this.runs.n + 32);
+    const open = this.run > 0;
+    w.uvar(this.count + (open ? 1 : 0));
+    w.raw(this.values.buf.subarray(0, this.values.n));
+    if (open) w.svar(this.value - this.prevRun);
+    w.raw(this.runs.buf.subarray(0, this.runs.n));
+    if (open) w.uvar(this.run);
+    return w.done();
   }
 }
 
@@ -106,18 +115,26 @@ export function decodeInputs(bytes: Uint8Array, file: string, maxTicks: number):
       const len = r.uvar(`car${c}.${name}.length`);
       const sub = new ByteReader(r.take(len, `car${c}.${name}`), file, `inputs.car${c}.${name}`);
       const out = new Int32Array(ticks);
-      let t = 0;
-      let v = 0;
       const [lo, hi] = RANGE[name];
-      while (sub.left > 0) {
+      const n = sub.uvar('run count');
+      // every run takes at least one byte for its value and one for its length
+      if (n > ticks || 2 * n > sub.left) throw new ReplayFormatError(file, `inputs.car${c}.${name}.runs`, `at most ${Math.min(ticks, sub.left >> 1)} runs`, String(n));
+      const values = new Int32Array(n);
+      let v = 0;
+      for (let i = 0; i < n; i++) {
         v += sub.svar('value');
+        if (v < lo || v > hi) throw new ReplayFormatError(file, `inputs.car${c}.${name}[run ${i}]`, `a value in [${lo}, ${hi}]`, String(v));
+        values[i] = v;
+      }
+      let t = 0;
+      for (let i = 0; i < n; i++) {
         const run = sub.uvar('run');
-        if (v < lo || v > hi) throw new ReplayFormatError(file, `inputs.car${c}.${name}[tick ${t}]`, `a value in [${lo}, ${hi}]`, String(v));
         if (run === 0 || t + run > ticks) throw new ReplayFormatError(file, `inputs.car${c}.${name}[tick ${t}]`, `a run of 1..${ticks - t} ticks`, String(run));
-        out.fill(v, t, t + run);
+        out.fill(values[i]!, t, t + run);
         t += run;
       }
       if (t !== ticks) throw new ReplayFormatError(file, `inputs.car${c}.${name}`, `${ticks} ticks of input`, `${t}`);
+      if (sub.left !== 0) throw new ReplayFormatError(file, `inputs.car${c}.${name}`, 'no bytes after the last run', `${sub.left} more`);
       per.push(out);
     }
     channels.push(per);

@@ -14,7 +14,7 @@ import { stateHash } from '../ecs/hash';
 import { diffSnapshots, restoreSnapshot, saveSnapshot, type SnapshotDifference, type WorldSnapshot } from '../ecs/snapshot';
 import type { SimWorld } from '../ecs/world';
 import { addBookkeepingHook, removeBookkeepingHook } from '../systems/sim/replay-record';
-import type { ReplayData, ReplayEdit } from './format';
+import type { CarFilesSource, ReplayData, ReplayEdit } from './format';
 import { inputAt } from './inputs';
 import { completedTickHash } from './recorder';
 import type { CarAdapter, RunWorld } from './run-world';
@@ -58,6 +58,8 @@ export class ReplayPlayer {
   readonly fileKeyframes = new Map<number, WorldSnapshot>();
   private readonly cache = new Map<number, WorldSnapshot>();
   private readonly editsAt = new Map<number, ReplayEdit[]>();
+  /** Config edits (mid-run car swaps) in recorded order. */
+  private readonly configEdits: Extract<ReplayEdit, { kind: 'config' }>[] = [];
   private readonly cacheEvery: number;
   private readonly resync: boolean;
   desync: Desync | null = null;
@@ -84,7 +86,13 @@ export class ReplayPlayer {
       const l = this.editsAt.get(e.tick);
       if (l) l.push(e);
       else this.editsAt.set(e.tick, [e]);
+      if (e.kind === 'config') {
+        if (!carAdapter.setConfig) throw new Error('replay: this car adapter cannot apply the recorded car configuration swaps');
+        this.configEdits.push(e);
+      }
     }
+    // the freshly built world is the keyframe at tick 0 (format 2 files do not carry it)
+    if (this.world.tick === 0 && !this.fileKeyframes.has(0)) this.cache.set(0, saveSnapshot(this.world));
     this.cacheEvery = opts.cacheEveryTicks ?? Math.max(1, Math.round(1 / this.world.dt));
     this.resync = opts.resync ?? true;
     const res = controlsResources(this.world);
@@ -125,7 +133,13 @@ export class ReplayPlayer {
     const w = this.world;
     if (this.ended) return false;
     const edits = this.editsAt.get(w.tick);
-    if (edits) for (const e of edits) this.carAdapter.place(w, this.cars[e.car]!, e.pose);
+    if (edits) {
+      // in the order the game made them, before the tick runs (as between two ticks of the game)
+      for (const e of edits) {
+        if (e.kind === 'place') this.carAdapter.place(w, this.cars[e.car]!, e.pose);
+        else this.carAdapter.setConfig!(w, this.cars[e.car]!, e, 'swap');
+      }
+    }
     runTick(w);
     w.events.length = 0;
     const kf = this.fileKeyframes.get(w.tick);
@@ -161,6 +175,7 @@ export class ReplayPlayer {
     const canRoll = w.tick <= target && this.trusted && w.tick >= kt;
     if (!canRoll) {
       if (kt < 0) throw new Error(`replay: no keyframe at or before tick ${target}`);
+      this.restoreConfigs(kt);
       restoreSnapshot(w, this.fileKeyframes.get(kt) ?? this.cache.get(kt)!);
       this.trusted = true;
     }
@@ -171,6 +186,17 @@ export class ReplayPlayer {
     } finally {
       this.onTick = saved;
     }
+  }
+
+  /**
+   * Gives every car the configuration in force at keyframe tick `kt` (the header's, or the last swap made
+   * before tick kt: a swap at tick t is applied after the keyframe of tick t was taken).
+   */
+  private restoreConfigs(kt: number): void {
+    if (this.configEdits.length === 0) return;
+    const src: CarFilesSource[] = this.data.header.cars.map((c) => c);
+    for (const e of this.configEdits) if (e.tick < kt) src[e.car] = e;
+    src.forEach((s, i) => this.carAdapter.setConfig!(this.world, this.cars[i]!, s, 'restore'));
   }
 
   /** Plays to the end (verification). */

@@ -9,7 +9,7 @@ import { stateHash } from '../ecs/hash';
 import { encodeSnapshot, saveSnapshot } from '../ecs/snapshot';
 import type { SimWorld } from '../ecs/world';
 import { addBookkeepingHook, removeBookkeepingHook } from '../systems/sim/replay-record';
-import { encodeReplay, REPLAY_FORMAT, type Checksum, type ReplayCar, type ReplayEdit, type ReplayHeader, type ReplayPose, type StageFilesData } from './format';
+import { encodeReplay, REPLAY_FORMAT, type CarFilesSource, type Checksum, type ReplayCar, type ReplayEdit, type ReplayHeader, type ReplayPose, type StageFilesData } from './format';
 import { InputStreamEncoder } from './inputs';
 import { collisionRuntime } from '../systems/sim/collision/runtime';
 import { SIM_VERSION } from './version';
@@ -41,6 +41,14 @@ export function completedTickHash(world: SimWorld): string {
   } finally {
     world.tick -= 1;
   }
+}
+
+const attached = new WeakMap<SimWorld, ReplayRecorder>();
+
+/** The recorder recording `world` (attached and not stopped), if any. */
+export function recorderOf(world: SimWorld): ReplayRecorder | undefined {
+  const r = attached.get(world);
+  return r && !r.stopped ? r : undefined;
 }
 
 export class ReplayRecorder {
@@ -84,8 +92,9 @@ export class ReplayRecorder {
     this.prevConsumed = res.onConsumed;
     res.onConsumed = this.consumed;
     addBookkeepingHook(world, this.hook);
+    attached.set(world, this);
+    // no keyframe at tick 0: a player saves its freshly built world (format 2)
     this.checksums.push({ tick: 0, hash: stateHash(world) });
-    this.keyframes.push({ tick: 0, snapshot: encodeSnapshot(saveSnapshot(world)) });
   }
 
   private bookkeeping(world: SimWorld): void {
@@ -111,6 +120,17 @@ export class ReplayRecorder {
     this.edits.push({ tick: this.world.tick, kind: 'place', car, pose: { ...pose } });
   }
 
+  /**
+   * Records a mid-run swap of the configuration of car entity `eid` (call it right after the game swapped it,
+   * between ticks): the full text of the new car file and of every file it extends.
+   */
+  configEdit(eid: number, source: CarFilesSource): void {
+    if (this.stopped) return;
+    const car = this.carIndex.get(eid);
+    if (car === undefined) throw new Error(`replay recorder: entity ${eid} is not a recorded car`);
+    this.edits.push({ tick: this.world.tick, kind: 'config', car, main: source.main, files: { ...source.files } });
+  }
+
   /** A timeline mark at the current tick (split, collision, …). */
   mark(kind: string, label: string): void {
     if (!this.stopped) this.marks.push({ tick: this.world.tick, kind, label });
@@ -131,6 +151,7 @@ export class ReplayRecorder {
     if (res.onConsumed === this.consumed) res.onConsumed = this.prevConsumed;
     else this.prevConsumed = undefined;
     removeBookkeepingHook(this.world, this.hook);
+    if (attached.get(this.world) === this) attached.delete(this.world);
   }
 
   header(): ReplayHeader {

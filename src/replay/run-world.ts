@@ -12,7 +12,7 @@ import { contentHash, ReplayFormatError } from './bytes';
 import './extensions';
 import { fromScenery } from '../systems/sim/collision/scene';
 import { setSceneColliders } from '../systems/sim/collision/runtime';
-import type { ReplayCar, ReplayHeader, ReplayPose, StageFilesData } from './format';
+import type { CarFilesSource, ReplayCar, ReplayHeader, ReplayPose, StageFilesData } from './format';
 
 /** How cars enter a world. The vehicle adapter (src/replay/cars.ts) is the default once registered. */
 export interface CarAdapter {
@@ -20,6 +20,13 @@ export interface CarAdapter {
   spawn(world: SimWorld, car: ReplayCar): number;
   /** Puts the car at rest at `pose` (recovery). */
   place(world: SimWorld, eid: number, pose: ReplayPose): void;
+  /**
+   * Gives the car the configuration of `source` (the same object always yields the same config object):
+   * 'swap' = a recorded mid-run swap, applied exactly as the game applied it (state kept, reconfigured);
+   * 'restore' = only the configuration, before a keyframe restore writes the state (seeking).
+   * Adapters without it cannot play replays that contain config edits.
+   */
+  setConfig?(world: SimWorld, eid: number, source: CarFilesSource, how: 'swap' | 'restore'): void;
 }
 
 /** Where shipped stages come from (Node: the stage folders; browser: fetched assets). */

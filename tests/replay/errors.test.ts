@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { deflateSync } from 'fflate';
-import { decodeReplay, encodeReplay, MAX_REPLAY_FILE_BYTES, ReplayFormatError } from '../../src/replay/format';
+import { decodeReplay, encodeReplay, MAX_REPLAY_FILE_BYTES, REPLAY_FORMAT, ReplayFormatError } from '../../src/replay/format';
 import { recordRun } from '../../src/replay/record-run';
 import { ScriptedDriver } from '../../src/replay/script';
 import { vehicleCarAdapter } from '../../src/replay/cars';
@@ -19,7 +19,7 @@ const err = (b: Uint8Array): ReplayFormatError => {
 };
 
 /** Rebuilds a container around a payload (valid CRC) so that inner checks are reached. */
-function container(payload: Uint8Array, version = 1): Uint8Array {
+function container(payload: Uint8Array, version = REPLAY_FORMAT): Uint8Array {
   const packed = deflateSync(payload);
   const out = new Uint8Array(24 + packed.length);
   out.set(new TextEncoder().encode('BITRALLY'));
@@ -50,7 +50,14 @@ describe('untrusted replay files give clear errors', () => {
   it('wrong version → names both versions', () => {
     const b = good.slice();
     new DataView(b.buffer).setUint16(8, 7, true);
-    expect(err(b).message).toBe('friend.bitrally: format version: expected 1 (this build reads replay format 1), found 7 (recorded by a newer BitRally)');
+    expect(err(b).message).toBe('friend.bitrally: format version: expected 2 (this build reads replay format 2), found 7 (recorded by a newer BitRally)');
+  });
+  it('a format 1 file (before config edits and split input streams) → a clear "older BitRally" error', () => {
+    const b = good.slice();
+    new DataView(b.buffer).setUint16(8, 1, true);
+    expect(err(b).message).toBe(
+      'friend.bitrally: format version: expected 2 (this build reads replay format 2), found 1 (recorded by an older BitRally, whose files cannot be replayed by this build: re-record the run)',
+    );
   });
   it('oversized → refused before reading', () => {
     const big = new Uint8Array(MAX_REPLAY_FILE_BYTES + 1);

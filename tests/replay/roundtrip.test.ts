@@ -38,7 +38,7 @@ describe('record → replay (5 minutes, scripted driver, full car pipeline)', ()
     const data = decodeReplay(rec.bytes, 'five-minutes.bitrally');
     expect(data.header.ticks).toBe(150_000);
     expect(data.checksums.length).toBe(150_000 / 250 + 1); // + the tick-0 checksum
-    expect(data.keyframes.length).toBe(300 / 5 + 1);
+    expect(data.keyframes.length).toBe(300 / 5); // none at tick 0 (format 2: the player saves its fresh world)
     expect(data.edits).toHaveLength(1);
     const report = await verifyReplayData(data, env);
     expect(report.firstDesync).toBeNull();

@@ -11,6 +11,7 @@ import type { SimWorld } from '../../ecs/world';
 import type { CarConfig } from '../../content/car-schema';
 import { checkCarDraft, type DraftProblem, type ReadExtends } from './car-draft';
 import { reconfigureCar } from './reconfigure';
+import { carConfigSwapped } from '../../replay/cars';
 
 export interface CarSwapTarget {
   world: SimWorld;
@@ -29,6 +30,7 @@ export function applyCarText(target: CarSwapTarget | null, text: string, file: s
   if (!c.ok) return { applied: false, config: null, problems: c.problems };
   if (target) {
     reconfigureCar(target.world, target.eid, c.config);
+    carConfigSwapped(target.world, target.eid, c.config, file, text, readExtends); // replays record the swap (issue 7)
     target.onSwapped?.(c.config);
   }
   return { applied: true, config: c.config };
