@@ -96,7 +96,9 @@ export class GameSession {
   private readonly prev = new Float64Array(7);
   private readonly cur = new Float64Array(7);
   private actions: ActionValues | null = null;
-  private prevButtons = { camera: 0, recover: 0, perf: 0 };
+  private prevButtons = { camera: 0, recover: 0, perf: 0, telemetry: 0 };
+  /** Presses of the telemetry action (remappable, settings) while driving; the tuning loop toggles its panel. */
+  telemetryPresses = 0;
   paused = false;
   finished = false;
   onFinish?: (r: RunResult) => void;
@@ -334,6 +336,7 @@ export class GameSession {
     if (!this.paused) {
       if (a.camera && !this.prevButtons.camera) this.cycleCamera();
       if (a.recover && !this.prevButtons.recover && this.run.phase === 'running') this.recover();
+      if (a.telemetry && !this.prevButtons.telemetry) this.telemetryPresses++;
     } else {
       this.camera.orbit(r.analog.steer, -(this.devices.snapshot().axes[1] ?? 0), dt);
     }
@@ -341,7 +344,7 @@ export class GameSession {
       this.settings.perfOverlay = !this.settings.perfOverlay;
       this.hud.showPerf(this.settings.perfOverlay);
     }
-    this.prevButtons = { camera: a.camera, recover: a.recover, perf: a.perf };
+    this.prevButtons = { camera: a.camera, recover: a.recover, perf: a.perf, telemetry: a.telemetry };
     const t0 = performance.now();
     const ticks = this.finished ? 0 : this.scheduler.advance(dt);
     const t1 = performance.now();

@@ -338,6 +338,67 @@ export const specs = [
     },
   },
   {
+    name: 'garage: the telemetry toggle is a remappable action (keyboard and pad capture, saved, used while driving)',
+    async run({ browser, base, out }) {
+      const { page, errors, context } = await newPage(browser);
+      await page.goto(`${base}?simcap=0.5&scale=2`);
+      await waitScreen(page, 'title');
+      await page.evaluate(() => window.__pad.connect());
+      await padFocus(page, 'controls');
+      await press(page, A);
+      await waitScreen(page, 'controls');
+      const focusedAction = () => page.evaluate(() => document.querySelector('.item.focused')?.dataset.action ?? null);
+      for (let i = 0; i < 30 && (await focusedAction()) !== 'telemetry'; i++) await press(page, DOWN);
+      if ((await focusedAction()) !== 'telemetry') throw new Error('no "telemetry" row in Settings → Controls');
+      const row = () => page.evaluate(() => document.querySelector('[data-action="telemetry"]')?.textContent ?? '');
+      if (!/Button 10/.test(await row()) || !/Key T/.test(await row())) throw new Error(`default telemetry binding: ${await row()}`);
+      // keyboard capture: A starts it, G is the new key (held over a few frames: the capture polls once a frame)
+      await press(page, A);
+      await waitFor('capturing', async () => /press \/ move/.test(await row()), 10000);
+      await frames(page, 3); // past the capture's arming time
+      await page.keyboard.down('KeyG');
+      await waitFor('key G captured', async () => /Key G/.test(await row()), 20000);
+      await page.keyboard.up('KeyG');
+      // pad capture: D-pad up (button 12, free while driving) replaces the pad binding
+      await press(page, A);
+      await waitFor('capturing', async () => /press \/ move/.test(await row()), 10000);
+      await frames(page, 3);
+      await press(page, UP);
+      await waitFor('button 12 captured', async () => /Button 12/.test(await row()), 20000);
+      await shot(page, out, 'controls-telemetry.png');
+      const saved = await page.evaluate(() => JSON.parse(localStorage.getItem('bitrally.settings.v1') ?? '{}').bindings?.telemetry);
+      if (JSON.stringify(saved) !== JSON.stringify([{ type: 'button', index: 12 }, { type: 'key', code: 'KeyG' }]))
+        throw new Error(`saved telemetry binding: ${JSON.stringify(saved)}`);
+      // a new page load reads the saved binding; drive and toggle the panel with it
+      await page.goto(`${base}?stage=test-short&car=${CAR}&simcap=0.5&scale=2`);
+      await waitScreen(page, 'drive', 300000);
+      await page.evaluate(() => window.__pad.connect());
+      await waitFor('lights out', async () => (await page.evaluate(() => window.__bitrally?.phase)) === 'running', 300000);
+      const visible = () => page.evaluate(() => window.__telemetry?.visible === true);
+      const tapKey = async (code) => {
+        await page.keyboard.down(code);
+        await Promise.all([frames(page, 2), sleep(100)]);
+        await page.keyboard.up(code);
+        await Promise.all([frames(page, 2), sleep(100)]);
+      };
+      await tapKey('KeyG');
+      await waitFor('G opens the panel', visible, 20000);
+      await tapKey('KeyT'); // no longer bound
+      await frames(page, 3);
+      if (!(await visible())) throw new Error('T still toggles the panel after the remap');
+      await press(page, UP); // the pad binding
+      await waitFor('pad button 12 closes the panel', async () => !(await visible()), 20000);
+      await press(page, 10); // the old left-stick click: no longer bound
+      await frames(page, 3);
+      if (await visible()) throw new Error('the left-stick click still toggles the panel after the remap');
+      await tapKey('KeyG');
+      await waitFor('G opens it again', visible, 20000);
+      await shot(page, out, 'telemetry-remapped.png');
+      if (errors.length) throw new Error(`console errors: ${errors.join(' | ')}`);
+      await context.close();
+    },
+  },
+  {
     name: 'garage: car test runs in a worker on the edited car, beside the previous version',
     async run({ browser, base, out }) {
       const { page, errors, context } = await newPage(browser);

@@ -1,7 +1,8 @@
 /**
  * One call wires the tuning workflow (issue 9) into the app: the garage and analysis screens, the telemetry
- * service (per-tick samples, run storage) with its live panel (key T or the left-stick click toggles it while driving), the dev live
- * reload of car files, and the custom cars' cache. main.ts calls `installTuning(app, ui)` once.
+ * service (per-tick samples, run storage) with its live panel (the remappable `telemetry` action toggles it
+ * while driving: T / left-stick click by default), the dev live reload of car files, and the custom cars'
+ * cache. main.ts calls `installTuning(app, ui)` once.
  */
 import { registerGarageScreen, type GarageHost } from './garage-screen';
 import { registerAnalysisScreen } from '../telemetry/analysis-screen';
@@ -15,7 +16,8 @@ import { carRuntime } from '../../systems/sim/vehicle/registry';
 import './garage.css';
 
 export interface TuningApp {
-  session: (GarageHost['session'] & TelemetryHost['session']) | null;
+  /** `telemetryPresses`: presses of the remappable `telemetry` action (GameSession counts them while driving). */
+  session: (GarageHost['session'] & TelemetryHost['session'] & { telemetryPresses?: number }) | null;
 }
 
 export interface Tuning {
@@ -31,11 +33,12 @@ export function installTuning(app: TuningApp, ui: HTMLElement): Tuning {
   installCarLiveReload(ui);
   void refreshCustom();
   let lastSession: unknown = null;
-  let lsWas = false;
+  let lastPresses = 0;
   const loop = (now: number): void => {
     const s = app.session;
     if (s !== lastSession) {
       lastSession = s;
+      lastPresses = s?.telemetryPresses ?? 0;
       // the car text the run is driven with, kept with its telemetry
       const id = s?.car.info.id;
       telemetry.carText = id ? (carOverride(id)?.text ?? BUILTIN_CARS.find((b) => b.id === id)?.text ?? null) : null;
@@ -43,23 +46,16 @@ export function installTuning(app: TuningApp, ui: HTMLElement): Tuning {
       // the running car is the target of "apply" and of the dev live reload
       setLiveCar(s ? { world: s.world, eid: s.car.eid, carId: s.car.info.id, onSwapped: (cfg) => s.onCarSwapped?.(cfg) } : null);
     }
-    // gamepad: left-stick click (standard button 10, unused by the driving bindings) toggles the panel
-    const pads = typeof navigator !== 'undefined' && navigator.getGamepads ? navigator.getGamepads() : [];
-    let ls = false;
-    for (const p of pads) if (p && (p.buttons[10]?.pressed ?? false)) ls = true;
-    if (ls && !lsWas && app.session) panel.toggle();
-    lsWas = ls;
+    // the `telemetry` action (src/app/input/actions.ts; default T / left-stick click, remappable in
+    // Settings → Controls) toggles the panel: one toggle per press the session counted
+    const presses = s?.telemetryPresses ?? 0;
+    if (s && (presses - lastPresses) % 2 !== 0) panel.toggle();
+    lastPresses = presses;
     telemetry.poll();
     panel.frame(now);
     requestAnimationFrame(loop);
   };
   requestAnimationFrame(loop);
-  window.addEventListener('keydown', (e) => {
-    if (e.code !== 'KeyT' || e.repeat || !app.session) return;
-    const t = e.target as HTMLElement | null;
-    if (t && (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.isContentEditable)) return;
-    panel.toggle();
-  });
   // e2e / debugging: what the running car is configured with right now
   window.__tuning = {
     liveSource: () => {

@@ -9,7 +9,7 @@
 import type { RawInput } from '../../ecs/controls';
 
 export const ANALOG_ACTIONS = ['steer', 'throttle', 'brake', 'clutch', 'handbrake'] as const;
-export const BUTTON_ACTIONS = ['shiftUp', 'shiftDown', 'camera', 'pause', 'recover', 'perf'] as const;
+export const BUTTON_ACTIONS = ['shiftUp', 'shiftDown', 'camera', 'pause', 'recover', 'perf', 'telemetry'] as const;
 export type AnalogAction = (typeof ANALOG_ACTIONS)[number];
 export type ButtonAction = (typeof BUTTON_ACTIONS)[number];
 export type Action = AnalogAction | ButtonAction;
@@ -69,6 +69,8 @@ export const DEFAULT_BINDINGS: Record<Action, Binding[]> = {
   pause: [{ type: 'button', index: PadButton.Start }, { type: 'key', code: 'Escape' }, { type: 'key', code: 'KeyP' }],
   recover: [{ type: 'button', index: PadButton.RS }, { type: 'key', code: 'KeyR' }],
   perf: [{ type: 'key', code: 'F3' }, { type: 'key', code: 'Backquote' }],
+  // the live telemetry panel (issue 9): left-stick click, T
+  telemetry: [{ type: 'button', index: PadButton.LS }, { type: 'key', code: 'KeyT' }],
 };
 
 export const DEFAULT_TUNING: Record<AnalogAction, ActionTuning> = {
