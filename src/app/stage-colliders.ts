@@ -18,7 +18,7 @@ import { fromScenery } from '../systems/sim/collision/scene';
 import { setSceneColliders } from '../systems/sim/collision/runtime';
 import { havokOrNull } from '../systems/sim/collision/havok-instance';
 import { enableHavokProps, spawnProp } from '../systems/sim/collision/props';
-import { useTsSceneQueries } from '../systems/sim/collision/havok-queries';
+import { useHavokSceneQueries, useTsSceneQueries } from '../systems/sim/collision/havok-queries';
 import type { PropKind } from '../systems/sim/collision/havok-scene';
 import type { HavokPhysicsWithBindings } from '@babylonjs/havok';
 import { runWorldSetupHooks } from '../replay/run-world';
@@ -75,12 +75,16 @@ export const stagePropsEnabled = (): boolean => propsEnabled;
 
 export function buildStageColliders(world: SimWorld, stage: Stage | null): void {
   if (!stage) return;
-  const hp = propsEnabled ? havokOrNull() : null;
-  const sites = hp ? propSites(stage) : [];
+  const hp = havokOrNull();
+  const sites = hp && propsEnabled ? propSites(stage) : [];
   if (hp && sites.length > 0) addProps(world, stage, hp, sites);
   // after the props world: it copies the scene's obstacles into Havok when it is created, and thousands of
   // static trees there cost more per tick than the whole car; the props stand clear of the scenery
   setSceneColliders(world, fromScenery(stage.scenery));
+  // Havok loaded → the scenery is a Havok static world that finds each car's candidate obstacles
+  // (havok-queries.ts); the contacts are bit-identical with the TS grid's, so a replay verifies on either
+  if (hp) useHavokSceneQueries(world, hp);
+  else useTsSceneQueries(world);
 }
 
 function addProps(world: SimWorld, stage: Stage, hp: HavokPhysicsWithBindings, sites: PropSite[]): void {
@@ -88,9 +92,6 @@ function addProps(world: SimWorld, stage: Stage, hp: HavokPhysicsWithBindings, s
   const h = (x: number, z: number): number => stage.bspline.height(x, z);
   for (const s of sites) props.scene.addGroundPatch(h, s.x, s.z, 3, 0.5);
   for (const s of sites) spawnProp(world, s.kind, s.x, h(s.x, s.z), s.z, s.rotY);
-  // car–scenery contacts stay on the analytic narrow phase: routing them through Havok queries (what
-  // enableHavokProps switches on) costs ~4× the whole tick on a forest stage with thousands of trees
-  useTsSceneQueries(world);
 }
 
 if (!runWorldSetupHooks.includes(buildStageColliders)) runWorldSetupHooks.push(buildStageColliders);

@@ -57,6 +57,34 @@ describe('Havok props', () => {
     expect(hit).toBe(true);
   });
 
+  it('resting props cost no Havok step until a car reaches them; then they are knocked and the run repeats bit for bit', () => {
+    const run = () => {
+      const world = createSimWorld({ dt: 1 / 500, gravity: 9.81 });
+      const car = spawnBody(world, { mass: 1400, inertia: [2400, 2600, 550], position: [0, 0.5, 0], gravity: false });
+      attachCarCollider(world, car, { cgToFrontM: 2, cgToRearM: 2.2, widthM: 1.8, heightM: 1.4, cgHeightM: 0.5 });
+      const props = enableHavokProps(world, hp, 0);
+      const cone = spawnProp(world, 'cone', 0.2, 0, 12);
+      spawnProp(world, 'hay-bale', -3, 0, 12);
+      let t = 0;
+      while (!props.resting && t < 5000) (runTick(world), t++);
+      const stepsAsleep = props.steps;
+      for (let i = 0; i < 300; i++) runTick(world); // all asleep, car parked: no Havok step
+      const skipped = props.steps === stepsAsleep;
+      const P = world.c.Prop, b = world.c.RigidBody;
+      const z0 = P.pz[cone]!;
+      b.Pz[car] = 1400 * 15;
+      updateDerived(world, car);
+      for (let i = 0; i < 800; i++) runTick(world);
+      return { t, skipped, moved: P.pz[cone]! - z0, steps: props.steps - stepsAsleep, hash: stateHash(world) };
+    };
+    const a = run(), b = run();
+    expect(a.t).toBeLessThan(5000); // the props fell asleep
+    expect(a.skipped).toBe(true);
+    expect(a.steps).toBeGreaterThan(0); // stepping again once the car kicked the cone
+    expect(a.moved).toBeGreaterThan(1); // knocked forward (the car comes at 15 m/s)
+    expect(b.hash).toBe(a.hash);
+  });
+
   it('same run → same hash with props; prop state is in the hash', () => {
     const f = 'src/content/scenarios/collision-props.toml';
     const text = readFileSync(f, 'utf8');

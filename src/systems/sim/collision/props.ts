@@ -32,6 +32,16 @@ export class HavokProps implements PropsHook {
   /** Car–prop pairs in contact last tick / this tick (an event is emitted when a contact starts). */
   contactsPrev = new Set<string>();
   contactsNow = new Set<string>();
+  /**
+   * Every prop was asleep after the last Havok step, and `kicked`: a car gave a prop an impulse this tick.
+   * While all props sleep and nothing touches them a Havok step moves nothing (the rest of the props world is
+   * static), so it is skipped: props cost ~nothing per tick until a car reaches them. The decision is made from
+   * sim-driven state only, so the same run makes the same Havok calls (replays verify); Havok steps counted
+   * in `steps`.
+   */
+  resting = false;
+  kicked = false;
+  steps = 0;
 
   constructor(hp: HavokPhysicsWithBindings, world: SimWorld) {
     this.scene = new HavokScene(hp, -world.gravity.y, world.dt);
@@ -46,6 +56,7 @@ export class HavokProps implements PropsHook {
         i, [P.px[e]!, P.py[e]!, P.pz[e]!], [P.qw[e]!, P.qx[e]!, P.qy[e]!, P.qz[e]!], [P.vx[e]!, P.vy[e]!, P.vz[e]!], [P.wx[e]!, P.wy[e]!, P.wz[e]!],
       );
     }
+    this.resting = false;
   }
 
   step(world: SimWorld): void {
@@ -54,8 +65,11 @@ export class HavokProps implements PropsHook {
     const prev = this.contactsPrev;
     this.contactsPrev = this.contactsNow;
     this.contactsNow = prev;
+    if (this.resting && !this.kicked) return;
+    this.kicked = false;
     this.scene.step(world.dt);
-    mirror(world, this);
+    this.steps++;
+    this.resting = mirror(world, this) === 0;
   }
 }
 
@@ -104,12 +118,14 @@ export function spawnProp(world: SimWorld, kind: PropKind, x: number, y: number,
   P.radius[eid] = spec.radius;
   P.height[eid] = spec.height;
   props.eids.push(eid);
+  props.resting = false;
   if (idx !== props.eids.length - 1) throw new Error('spawnProp: prop index mismatch');
   mirrorOne(world, props, idx);
   return eid;
 }
 
-function mirrorOne(world: SimWorld, props: HavokProps, i: number, skipSleeping = false): void {
+/** Copies prop i's Havok state into `Prop`; returns 1 when the body is awake, 0 when asleep. */
+function mirrorOne(world: SimWorld, props: HavokProps, i: number, skipSleeping = false): number {
   const eid = props.eids[i]!;
   const P = world.c.Prop;
   // A sleeping Havok body does not move: its mirrored state is already current (one cheap call instead of three).
@@ -120,17 +136,21 @@ function mirrorOne(world: SimWorld, props: HavokProps, i: number, skipSleeping =
       [P.qw[eid], P.qx[eid], P.qy[eid], P.qz[eid]] = st.q;
       P.vx[eid] = P.vy[eid] = P.vz[eid] = P.wx[eid] = P.wy[eid] = P.wz[eid] = 0;
     }
-    return;
+    return 0;
   }
   props.scene.readProp(i, st);
   [P.px[eid], P.py[eid], P.pz[eid]] = st.p;
   [P.qw[eid], P.qx[eid], P.qy[eid], P.qz[eid]] = st.q;
   [P.vx[eid], P.vy[eid], P.vz[eid]] = st.v;
   [P.wx[eid], P.wy[eid], P.wz[eid]] = st.w;
+  return 1;
 }
 
-function mirror(world: SimWorld, props: HavokProps): void {
-  for (let i = 0; i < props.eids.length; i++) mirrorOne(world, props, i, true);
+/** Mirrors every prop; returns how many are awake. */
+function mirror(world: SimWorld, props: HavokProps): number {
+  let awake = 0;
+  for (let i = 0; i < props.eids.length; i++) awake += mirrorOne(world, props, i, true);
+  return awake;
 }
 
 /** Centre of mass of a prop: origin + R(q)·(0, h/2, 0). */
@@ -245,6 +265,7 @@ function carPropContacts(world: SimWorld, props: HavokProps): void {
       applyImpulseAtPoint(world, car, res.jx, 0, res.jz, b.px[car]! + r1x, cy, b.pz[car]! + r1z);
       const hitY = Math.min(Math.max(cy, com.y - half), com.y + half);
       props.scene.applyPropImpulse(i, [geom.x, hitY, geom.z], [-res.jx, 0, -res.jz]);
+      props.kicked = true;
       const end = endAt(poseK, geom.x, geom.z);
       absorbEnergy(res.energyBefore - res.energyAfter, crushEndOf(world, car, end, endA), null, added);
       added[0] = addCrushTo(world, car, end, added[0]);
