@@ -66,7 +66,10 @@ describe('Havok props', () => {
       const cone = spawnProp(world, 'cone', 0.2, 0, 12);
       spawnProp(world, 'hay-bale', -3, 0, 12);
       let t = 0;
-      while (!props.resting && t < 5000) (runTick(world), t++);
+      while (!props.resting && t < 5000) {
+        runTick(world);
+        t++;
+      }
       const stepsAsleep = props.steps;
       for (let i = 0; i < 300; i++) runTick(world); // all asleep, car parked: no Havok step
       const skipped = props.steps === stepsAsleep;
