@@ -147,6 +147,19 @@ export const specs = [
       await waitFor(page, 'stage cards', () => page.evaluate(() => document.querySelectorAll('[data-stage] canvas').length > 0));
       await sleep(400);
       await shot(page, out, 'menu-stages');
+      // a small window (960x540): the cards scroll inside their box and never run under the hint line
+      await page.setViewportSize({ width: 960, height: 540 });
+      await sleep(300);
+      const overlap = await page.evaluate(() => {
+        const hint = document.querySelector('.screen .hint')?.getBoundingClientRect();
+        const box = document.querySelector('.screen .cards')?.getBoundingClientRect();
+        return hint && box ? { hintTop: hint.top, cardsBottom: box.bottom } : null;
+      });
+      if (!overlap || overlap.cardsBottom > overlap.hintTop)
+        throw new Error(`stage cards run under the hint line at 960x540: ${JSON.stringify(overlap)}`);
+      await shot(page, out, 'menu-stages-960');
+      await page.setViewportSize({ width: 1280, height: 720 });
+      await sleep(300);
       await press(page, A);
       await waitScreen(page, 'cars');
       await shot(page, out, 'menu-cars');
