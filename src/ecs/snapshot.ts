@@ -338,17 +338,7 @@ export function encodeSnapshot(s: WorldSnapshot): Uint8Array {
       for (const v of vals) w.f64(v);
     }
   }
-  w.u32(s.extensions.size);
-  for (const [name, data] of s.extensions) {
-    w.str(name);
-    if (data instanceof Uint8Array) {
-      w.u8(0);
-      w.bytes(data);
-    } else {
-      w.u8(1);
-      w.str(JSON.stringify(data));
-    }
-  }
+  writeExtensions(w, s.extensions);
   return w.done();
 }
 
@@ -382,6 +372,43 @@ export function decodeSnapshot(bytes: Uint8Array): WorldSnapshot {
     }
     components.push({ name, eids, fields });
   }
+  const ext = readExtensions(r);
+  if (r.p !== bytes.length) throw new SnapshotError(`snapshot: ${bytes.length - r.p} unexpected trailing bytes`);
+  return { tick, time, rng, entities, components, extensions: ext };
+}
+
+// ---------- a set of snapshots (replay keyframes) ----------
+
+const SET_MAGIC = 0x53504e53; // "SNPS" little-endian
+const SET_VERSION = 1;
+
+function sameLayout(a: WorldSnapshot, b: WorldSnapshot): boolean {
+  if (a.entities.length !== b.entities.length || a.entities.some((e, i) => e !== b.entities[i])) return false;
+  if (a.components.length !== b.components.length) return false;
+  return a.components.every((ca, k) => {
+    const cb = b.components[k]!;
+    if (ca.name !== cb.name || ca.eids.length !== cb.eids.length || ca.eids.some((e, i) => e !== cb.eids[i])) return false;
+    const fa = [...ca.fields.keys()];
+    const fb = [...cb.fields.keys()];
+    return fa.length === fb.length && fa.every((f, i) => f === fb[i]);
+  });
+}
+
+function writeExtensions(w: Writer, ext: Map<string, Uint8Array | object>): void {
+  w.u32(ext.size);
+  for (const [name, data] of ext) {
+    w.str(name);
+    if (data instanceof Uint8Array) {
+      w.u8(0);
+      w.bytes(data);
+    } else {
+      w.u8(1);
+      w.str(JSON.stringify(data));
+    }
+  }
+}
+
+function readExtensions(r: Reader): Map<string, Uint8Array | object> {
   const nx = r.count('extensions', 9);
   const ext = new Map<string, Uint8Array | object>();
   for (let k = 0; k < nx; k++) {
@@ -397,6 +424,141 @@ export function decodeSnapshot(bytes: Uint8Array): WorldSnapshot {
       }
     } else throw new SnapshotError(`snapshot: extension "${name}": expected kind 0 (bytes) or 1 (JSON), found ${kind}`);
   }
-  if (r.p !== bytes.length) throw new SnapshotError(`snapshot: ${bytes.length - r.p} unexpected trailing bytes`);
-  return { tick, time, rng, entities, components, extensions: ext };
+  return ext;
+}
+
+/**
+ * Several snapshots of one run (replay keyframes) in one block that deflates well. When they all share one
+ * layout (entities, component membership, field names: a run never spawns or removes entities) the layout
+ * is written once and the state values are stored column by column: for each value slot, its 8 bytes from
+ * the most significant down, each byte across all snapshots. Sign, exponent and leading mantissa bytes of one
+ * quantity barely change between keyframes, so those planes compress to almost nothing while every bit is
+ * kept (nothing is quantised). Otherwise each snapshot is stored whole (`encodeSnapshot`).
+ *
+ * Bytes: "SNPS" u32 version | u32 count | u8 layout (0 whole, 1 columnar) |
+ *   whole: per snapshot u32 length, encodeSnapshot bytes
+ *   columnar: u32 nEntities, i32 eids… | u32 nComponents, per component: str name, u32 nEids, i32 eids…,
+ *     u32 nFields, str names… | per snapshot: f64 tick, f64 time, u32×4 rng | value planes (slots × 8 × count
+ *     bytes) | per snapshot: extensions as in encodeSnapshot.
+ */
+export function encodeSnapshotSet(snaps: readonly WorldSnapshot[]): Uint8Array {
+  const w = new Writer();
+  w.u32(SET_MAGIC);
+  w.u32(SET_VERSION);
+  w.u32(snaps.length);
+  if (snaps.length === 0) return w.done();
+  const first = snaps[0]!;
+  const columnar = snaps.every((s) => sameLayout(first, s));
+  w.u8(columnar ? 1 : 0);
+  if (!columnar) {
+    for (const s of snaps) w.bytes(encodeSnapshot(s));
+    return w.done();
+  }
+  w.u32(first.entities.length);
+  for (const e of first.entities) w.i32(e);
+  w.u32(first.components.length);
+  let slots = 0;
+  for (const c of first.components) {
+    w.str(c.name);
+    w.u32(c.eids.length);
+    for (const e of c.eids) w.i32(e);
+    w.u32(c.fields.size);
+    for (const f of c.fields.keys()) w.str(f);
+    slots += c.fields.size * c.eids.length;
+  }
+  for (const s of snaps) {
+    w.f64(s.tick);
+    w.f64(s.time);
+    for (let i = 0; i < 4; i++) w.u32(s.rng[i]!);
+  }
+  // rows: every snapshot's values in layout order, as bytes
+  const n = snaps.length;
+  const rows = snaps.map((s) => {
+    const row = new Float64Array(slots);
+    let j = 0;
+    for (const c of s.components) for (const vals of c.fields.values()) for (let i = 0; i < vals.length; i++) row[j++] = vals[i]!;
+    return new Uint8Array(row.buffer);
+  });
+  const planes = new Uint8Array(slots * 8 * n);
+  const le = new Uint8Array(new Float64Array([1]).buffer)[7] === 0x3f; // byte 7 holds the sign/exponent
+  let q = 0;
+  for (let j = 0; j < slots; j++) {
+    for (let b = 7; b >= 0; b--) {
+      const at = j * 8 + (le ? b : 7 - b);
+      for (let i = 0; i < n; i++) planes[q++] = rows[i]![at]!;
+    }
+  }
+  for (let i = 0; i < planes.length; i++) w.u8(planes[i]!);
+  for (const s of snaps) writeExtensions(w, s.extensions);
+  return w.done();
+}
+
+export function decodeSnapshotSet(bytes: Uint8Array): WorldSnapshot[] {
+  const r = new Reader(bytes);
+  const magic = r.u32('set magic');
+  if (magic !== SET_MAGIC) throw new SnapshotError(`snapshot set: bad magic 0x${magic.toString(16)}, expected 0x${SET_MAGIC.toString(16)} ("SNPS")`);
+  const version = r.u32('set version');
+  if (version !== SET_VERSION) throw new SnapshotError(`snapshot set: version ${version}, this build reads version ${SET_VERSION}`);
+  const n = r.count('snapshots', 1);
+  const out: WorldSnapshot[] = [];
+  if (n === 0) {
+    if (r.p !== bytes.length) throw new SnapshotError(`snapshot set: ${bytes.length - r.p} unexpected trailing bytes`);
+    return out;
+  }
+  const layout = r.u8('layout');
+  if (layout === 0) {
+    for (let i = 0; i < n; i++) out.push(decodeSnapshot(r.bytes(`snapshot ${i}`)));
+  } else if (layout === 1) {
+    const ne = r.count('entities', 4);
+    const entities = new Int32Array(ne);
+    for (let i = 0; i < ne; i++) entities[i] = r.i32('entity id');
+    const nc = r.count('components', 12);
+    const comps: { name: string; eids: Int32Array; fields: string[] }[] = [];
+    let slots = 0;
+    for (let k = 0; k < nc; k++) {
+      const name = r.str('component name');
+      const m = r.count(`${name} entities`, 4);
+      const eids = new Int32Array(m);
+      for (let i = 0; i < m; i++) eids[i] = r.i32(`${name} entity id`);
+      const nf = r.count(`${name} fields`, 4);
+      const fields: string[] = [];
+      for (let j = 0; j < nf; j++) fields.push(r.str(`${name} field name`));
+      comps.push({ name, eids, fields });
+      slots += nf * m;
+    }
+    const heads: { tick: number; time: number; rng: Uint32Array }[] = [];
+    if (n * 32 > bytes.length - r.p) throw new SnapshotError(`snapshot set: ${n} snapshots claimed, more than the bytes left`);
+    for (let i = 0; i < n; i++) {
+      const tick = r.f64('tick');
+      const time = r.f64('time');
+      const rng = new Uint32Array(4);
+      for (let k = 0; k < 4; k++) rng[k] = r.u32('rng');
+      heads.push({ tick, time, rng });
+    }
+    if (slots * 8 * n > bytes.length - r.p) throw new SnapshotError(`snapshot set: ${slots} values × ${n} snapshots claimed, more than the ${bytes.length - r.p} bytes left`);
+    const rows = Array.from({ length: n }, () => new Float64Array(slots));
+    const rowBytes = rows.map((x) => new Uint8Array(x.buffer));
+    const le = new Uint8Array(new Float64Array([1]).buffer)[7] === 0x3f;
+    for (let j = 0; j < slots; j++) {
+      for (let b = 7; b >= 0; b--) {
+        const at = j * 8 + (le ? b : 7 - b);
+        for (let i = 0; i < n; i++) rowBytes[i]![at] = r.u8('value');
+      }
+    }
+    for (let i = 0; i < n; i++) {
+      const row = rows[i]!;
+      let j = 0;
+      const components: ComponentSnapshot[] = comps.map((c) => {
+        const fields = new Map<string, Float64Array>();
+        for (const f of c.fields) {
+          fields.set(f, row.slice(j, j + c.eids.length));
+          j += c.eids.length;
+        }
+        return { name: c.name, eids: c.eids.slice(), fields };
+      });
+      out.push({ ...heads[i]!, entities: entities.slice(), components, extensions: readExtensions(r) });
+    }
+  } else throw new SnapshotError(`snapshot set: layout ${layout}, expected 0 (whole) or 1 (columnar)`);
+  if (r.p !== bytes.length) throw new SnapshotError(`snapshot set: ${bytes.length - r.p} unexpected trailing bytes`);
+  return out;
 }

@@ -13,13 +13,14 @@
  *       full text of every car file, start poses, result, timeline marks)
  *   'I' quantised inputs (src/replay/inputs.ts)       'E' world edits between ticks, in order (JSON: place = recovery, config = car swap)
  *   'C' state checksums: uvar count, then (uvar tick delta, u32 hi, u32 lo)
- *   'K' keyframes: uvar count, then (uvar tick, uvar length, snapshot bytes from src/ecs/snapshot.ts)
+ *   'K' keyframes: one snapshot set (src/ecs/snapshot.ts encodeSnapshotSet: the layout once, values column by
+ *       column in byte planes, nothing quantised)
  *   'T' / 'P' / 'Q' embedded user stage: stage.toml text, height PNG, surface PNG
  * Imported files are untrusted: every length is bounds-checked, sizes are capped, CRC and schema checked.
  */
 import { deflateSync, inflateSync } from 'fflate';
 import { z } from 'zod';
-import { decodeSnapshot, encodeSnapshot, SnapshotError, type WorldSnapshot } from '../ecs/snapshot';
+import { decodeSnapshot, decodeSnapshotSet, encodeSnapshotSet, SnapshotError, type WorldSnapshot } from '../ecs/snapshot';
 import { ByteReader, ByteWriter, crc32, ReplayFormatError } from './bytes';
 import { decodeInputs, type InputStreams } from './inputs';
 
@@ -27,8 +28,9 @@ export { ReplayFormatError } from './bytes';
 
 export const REPLAY_MAGIC = 'BITRALLY';
 /**
- * 2: config edits (mid-run car swaps), inputs stored as value stream + run stream per channel, no keyframe
- * at tick 0 (the player saves its freshly built world instead). Format 1 files are refused with a clear error.
+ * 2: config edits (mid-run car swaps), inputs stored as value stream + run stream per channel, keyframes as
+ * one columnar snapshot set, no keyframe at tick 0 (the player saves its freshly built world instead).
+ * Format 1 files are refused with a clear error.
  */
 export const REPLAY_FORMAT = 2;
 export const REPLAY_EXTENSION = '.bitrally';
@@ -175,15 +177,7 @@ export function encodeReplay(p: ReplayParts): Uint8Array {
     c.u32(parseInt(ck.hash.slice(8, 16), 16));
   }
   section(w, 'C', c.done());
-  const k = new ByteWriter(4096);
-  k.uvar(p.keyframes.length);
-  for (const kf of p.keyframes) {
-    const b = kf.snapshot instanceof Uint8Array ? kf.snapshot : encodeSnapshot(kf.snapshot);
-    k.uvar(kf.tick);
-    k.uvar(b.length);
-    k.raw(b);
-  }
-  section(w, 'K', k.done());
+  section(w, 'K', encodeSnapshotSet(p.keyframes.map((kf) => (kf.snapshot instanceof Uint8Array ? decodeSnapshot(kf.snapshot) : kf.snapshot))));
   if (p.stageFiles) {
     section(w, 'T', te.encode(p.stageFiles.stageToml));
     section(w, 'P', p.stageFiles.heightPng);
@@ -315,22 +309,18 @@ export function decodeReplay(bytes: Uint8Array, file = 'replay'): ReplayData {
     const lo = cr.u32(`[${i}].hash`);
     checksums.push({ tick, hash: hi.toString(16).padStart(8, '0') + lo.toString(16).padStart(8, '0') });
   }
-  const kr = new ByteReader(need('K', 'keyframes'), file, 'keyframes');
-  const nkf = kr.uvar('count');
-  if (nkf * 2 > kr.left) throw new ReplayFormatError(file, 'keyframes.count', `at most ${Math.floor(kr.left / 2)}`, String(nkf));
+  let snaps: WorldSnapshot[];
+  try {
+    snaps = decodeSnapshotSet(need('K', 'keyframes'));
+  } catch (e) {
+    if (e instanceof SnapshotError) throw new ReplayFormatError(file, 'keyframes', 'valid state snapshots', e.message);
+    throw e;
+  }
   const keyframes: { tick: number; snapshot: WorldSnapshot }[] = [];
-  for (let i = 0; i < nkf; i++) {
-    const t = kr.uvar(`[${i}].tick`);
-    const len = kr.uvar(`[${i}].length`);
-    const b = kr.take(len, `[${i}]`);
-    let snapshot: WorldSnapshot;
-    try {
-      snapshot = decodeSnapshot(b);
-    } catch (e) {
-      if (e instanceof SnapshotError) throw new ReplayFormatError(file, `keyframes[${i}]`, 'a valid state snapshot', e.message);
-      throw e;
-    }
-    if (snapshot.tick !== t || t > header.ticks) throw new ReplayFormatError(file, `keyframes[${i}].tick`, `${t} ≤ ${header.ticks}`, String(snapshot.tick));
+  for (const [i, snapshot] of snaps.entries()) {
+    const t = snapshot.tick;
+    const prev = keyframes[i - 1]?.tick ?? -1;
+    if (!Number.isInteger(t) || t <= prev || t > header.ticks) throw new ReplayFormatError(file, `keyframes[${i}].tick`, `an integer in (${prev}, ${header.ticks}]`, String(t));
     keyframes.push({ tick: t, snapshot });
   }
   let stageFiles: StageFilesData | null = null;

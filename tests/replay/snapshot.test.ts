@@ -3,7 +3,7 @@ import { createSimWorld } from '../../src/ecs/world';
 import { spawnBody, setAppliedForce } from '../../src/ecs/prefabs';
 import { runTick } from '../../src/ecs/pipeline';
 import { stateHash } from '../../src/ecs/hash';
-import { decodeSnapshot, diffSnapshots, encodeSnapshot, registerSnapshotExtension, restoreSnapshot, saveSnapshot, SnapshotError } from '../../src/ecs/snapshot';
+import { decodeSnapshot, decodeSnapshotSet, diffSnapshots, encodeSnapshot, encodeSnapshotSet, registerSnapshotExtension, restoreSnapshot, saveSnapshot, SnapshotError } from '../../src/ecs/snapshot';
 import { buildRunWorld } from '../../src/replay/run-world';
 import { vehicleCarAdapter } from '../../src/replay/cars';
 import { HeldInput, setInputSource } from '../../src/ecs/controls';
@@ -51,6 +51,41 @@ describe('snapshot', () => {
     for (let i = 0; i < 1000; i++) runTick(b.world);
     expect(stateHash(b.world)).toBe(stateHash(a.world));
     expect(a.world.c.RigidBody.pz[a.cars[0]!]).toBeGreaterThan(5); // the car did drive
+  });
+
+  it('a snapshot set (replay keyframes, columnar byte planes) round-trips every bit and is smaller once deflated', async () => {
+    const { deflateSync } = await import('fflate');
+    const w = bodies(5);
+    const snaps = [];
+    for (let k = 0; k < 12; k++) {
+      for (let i = 0; i < 50; i++) runTick(w);
+      snaps.push(saveSnapshot(w));
+    }
+    // values the bytes must carry exactly: −0, NaN payload, subnormal, infinity
+    const f = snaps[3]!.components.find((c) => c.name === 'RigidBody')!.fields.get('px')!;
+    f[0] = -0;
+    f[1] = Number.MIN_VALUE;
+    f[2] = Number.NEGATIVE_INFINITY;
+    const back = decodeSnapshotSet(encodeSnapshotSet(snaps));
+    expect(back).toHaveLength(snaps.length);
+    back.forEach((b, i) => {
+      expect(diffSnapshots(snaps[i]!, b)).toEqual([]);
+      expect(encodeSnapshot(b)).toEqual(encodeSnapshot(snaps[i]!)); // byte for byte (Object.is on −0 too)
+    });
+    const whole = snaps.map(encodeSnapshot);
+    const joined = new Uint8Array(whole.reduce((a, b) => a + b.length, 0));
+    whole.reduce((at, b) => (joined.set(b, at), at + b.length), 0);
+    expect(deflateSync(encodeSnapshotSet(snaps), { level: 9 }).length).toBeLessThan(deflateSync(joined, { level: 9 }).length);
+    // different layouts (another entity set) fall back to whole snapshots, still exact
+    const other = saveSnapshot(bodies(6));
+    other.entities = Int32Array.from([...other.entities, 99]);
+    const mixed = decodeSnapshotSet(encodeSnapshotSet([snaps[0]!, other]));
+    expect(diffSnapshots(other, mixed[1]!)).toEqual([]);
+    expect(decodeSnapshotSet(encodeSnapshotSet([]))).toEqual([]);
+    // truncated or padded sets are refused
+    const b = encodeSnapshotSet(snaps);
+    expect(() => decodeSnapshotSet(b.subarray(0, b.length - 3))).toThrow(SnapshotError);
+    expect(() => decodeSnapshotSet(new Uint8Array([...b, 0]))).toThrow(/trailing/);
   });
 
   it('diff names the component, field and entity that differ', () => {
