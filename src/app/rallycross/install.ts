@@ -81,13 +81,16 @@ export function installRallycross(app: AppContext): void {
         const { stage } = await loadStageWithFiles(setup.circuit!);
         app.startSession(null);
         session?.dispose();
-        session = new RallycrossSession(app.kit, stage, setup, app.settings, app.devices, document.getElementById('ui')!);
+        session = new RallycrossSession(app.kit, stage, { ...setup, simCapS: app.simCapS }, app.settings, app.devices, document.getElementById('ui')!);
         session.onFinish = (st) => {
           last = st;
           ctx.show('rallycross-results');
         };
         el.style.display = 'none';
-        if (hook) hook.rallycross = () => (session ? { phase: session.race.phase, standings: session.standings(), raceTimeS: session.race.raceTimeS } : null);
+        if (hook) {
+          hook.rallycross = () => (session ? session.testState() : null);
+          hook.rallycrossAutopilot = (on: boolean) => session?.race.setPlayerAutopilot(on) ?? false;
+        }
       } catch (e) {
         msg.textContent = `Could not start: ${(e as Error).message}`;
       }
@@ -106,7 +109,7 @@ export function installRallycross(app: AppContext): void {
 
   registerScreen('rallycross-results', (ctx) => {
     const rows = last
-      .map((s, i) => `<div class="${s.player ? 'default' : ''}">${i + 1}. ${esc(s.name)} (${esc(s.carId)}) ${s.finishS !== null ? formatClock(s.finishS) : `lap ${s.lap}`}</div>`)
+      .map((s, i) => `<div data-standing class="${s.player ? 'default' : ''}">${i + 1}. ${esc(s.name)} (${esc(s.carId)}) ${s.finishS !== null ? formatClock(s.finishS) : `lap ${s.lap}`}</div>`)
       .join('');
     const el = html(`<h2>Race result</h2><div class="sub">${rows}</div>
       <button class="item default" data-k="again">Race again</button>

@@ -26,6 +26,8 @@ export interface RallycrossSetup {
   opponents: number;
   laps: number;
   seed?: number;
+  /** Most simulated seconds per frame (URL flag simcap; default 0.1). */
+  simCapS?: number;
 }
 
 export interface Standing {
@@ -80,7 +82,7 @@ export class RallycrossSession {
     this.board.className = 'rx-board';
     this.board.style.cssText = 'position:absolute;left:12px;top:12px;font:14px/1.35 system-ui,sans-serif;color:#fff;background:rgba(0,0,0,.45);padding:8px 12px;border-radius:6px;min-width:190px;pointer-events:none';
     hudParent.appendChild(this.board);
-    this.scheduler = new FixedStepScheduler({ dt: this.race.world.dt, maxTicksPerFrame: Math.ceil(0.1 / this.race.world.dt) }, () => this.race.tick());
+    this.scheduler = new FixedStepScheduler({ dt: this.race.world.dt, maxTicksPerFrame: Math.ceil((setup.simCapS ?? 0.1) / this.race.world.dt) }, () => this.race.tick());
     const p = this.playerEntrant();
     this.terrain.update(this.race.world.c.RigidBody.px[p.eid]!, this.race.world.c.RigidBody.pz[p.eid]!);
     this.updateViews(0);
@@ -95,6 +97,22 @@ export class RallycrossSession {
       const e = this.race.entrants[i]!;
       return { name: e.name, carId: e.car.id, lap: Math.min(this.setup.laps, e.tracker.lap + 1), finishS: e.tracker.finishedAt, player: i === this.race.playerIndex };
     });
+  }
+
+  /** What the e2e test reads (window.__bitrally.rallycross()): phase, clock, standings, per-car state, the board text. */
+  testState(): Record<string, unknown> {
+    const b = this.race.world.c.RigidBody;
+    return {
+      phase: this.race.phase,
+      raceTimeS: this.race.raceTimeS,
+      countdownLeftS: this.race.countdownLeftS,
+      laps: this.setup.laps,
+      playerIndex: this.race.playerIndex,
+      order: this.race.positions(),
+      standings: this.standings(),
+      cars: this.race.entrants.map((e) => ({ name: e.name, x: b.px[e.eid]!, z: b.pz[e.eid]!, speedMS: Math.hypot(b.vx[e.eid]!, b.vz[e.eid]!), progressM: e.tracker.progress, lap: e.tracker.lap, finishS: e.tracker.finishedAt })),
+      board: [...this.board.children].map((c) => c.textContent).join('\n'),
+    };
   }
 
   frame(dt: number): void {

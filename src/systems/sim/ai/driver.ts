@@ -109,7 +109,21 @@ export interface AiDriverOptions {
   laneOffsetM?: number;
   /** Seconds stuck before pressing Recover (default 8). */
   recoverAfterS?: number;
+  /** Half the road width, m: how far from the centreline a passing line may go (default 6.5). */
+  halfWidthM?: number;
 }
+
+/** Traffic (Félez §6.3): body length and the lateral overlap below which a car is "in my lane", m. */
+const CAR_LENGTH_M = 4.6;
+const LANE_OVERLAP_M = 2.3;
+/** Lateral distance of a passing line from the car being passed (centre to centre), m. */
+const PASS_LATERAL_M = 3.0;
+/** Safe following gap d_safe = d_min + t_gap·u (bumper to bumper). */
+const FOLLOW_MIN_M = 2.5;
+const FOLLOW_HEADWAY_S = 0.35;
+/** Speed advantage needed to start a pass, m/s; lateral speed of the lane change, m/s. */
+const PASS_SPEED_ADV_MS = 1;
+const LANE_CHANGE_MS = 1.6;
 
 /** Profile limits for a driver on a car (used for the path's target-speed profile). */
 export function profileLimits(vehicle: DriverVehicle, gains: DriverGains): ProfileLimits {
@@ -136,6 +150,15 @@ export class AiDriver implements InputSource {
   recoveries = 0;
   /** Last located position on the path. */
   readonly loc: PathLocation = { index: -1, s: 0, lateral: 0 };
+  /** Other cars this driver sees (entity ids, set by the race; Félez §6.3). */
+  rivals: readonly number[] = [];
+  /** Extra lateral offset for a pass (m, + = left) and the car being passed (−1 = none). */
+  passOffsetM = 0;
+  passEid = -1;
+  private passTargetM = 0;
+  /** Gap to the car ahead in this driver's lane (bumper to bumper, m; Infinity = clear) and its speed, m/s. */
+  traffic = { gapM: Infinity, aheadEid: -1, aheadSpeedMS: 0, following: false };
+  halfWidthM: number;
   /** Debug / telemetry of the last tick. */
   last = { deltaP: 0, aR: 0, u: 0, uRef: 0, headingErr: 0 };
 
@@ -165,6 +188,103 @@ export class AiDriver implements InputSource {
     this.profile = opts.path.speedProfile(profileLimits(opts.vehicle, this.gains));
     this.laneOffsetM = opts.laneOffsetM ?? 0;
     this.recoverAfterS = opts.recoverAfterS ?? 8;
+    this.halfWidthM = opts.halfWidthM ?? 6.5;
+  }
+
+  /**
+   * Félez et al. §6.3.1: a driver is influenced by the vehicles ahead in its lane. If the car ahead is slower
+   * than the driver's objective speed and the adjacent lane has room (inside the road, no other car there) it
+   * changes lane to overtake, and returns to its line once the car is behind; otherwise it follows at the safe
+   * distance d_safe = d_min + t_gap·u, taking the car ahead as a moving speed reference in eq 9. Returns that
+   * acceleration (Infinity when nothing is ahead) and moves `passOffsetM` toward the chosen lane.
+   */
+  private scanTraffic(world: SimWorld, px: number, pz: number, u: number, s: number, uObjective: number, dt: number): number {
+    const rv = this.rivals;
+    const path = this.path;
+    const tr = this.traffic;
+    tr.gapM = Infinity;
+    tr.aheadEid = -1;
+    tr.following = false;
+    let aFollow = Infinity;
+    if (rv.length > 0) {
+      const b = world.c.RigidBody;
+      const h = path.headingAt(s);
+      const fx = Math.sin(h), fz = Math.cos(h), lx = Math.cos(h), lz = -Math.sin(h);
+      const myLat = this.loc.lateral;
+      const lane = this.laneOffsetM + this.passOffsetM;
+      const range = 12 + 2.5 * Math.max(0, u);
+      let gap = Infinity, uj = 0, latJ = 0, ahead = -1;
+      for (const j of rv) {
+        const dx = b.px[j]! - px, dz = b.pz[j]! - pz;
+        const along = dx * fx + dz * fz;
+        if (along <= 0 || along > range) continue;
+        const lat = myLat + dx * lx + dz * lz;
+        if (Math.abs(lat - lane) > LANE_OVERLAP_M && Math.abs(lat - myLat) > LANE_OVERLAP_M) continue;
+        const g = along - CAR_LENGTH_M;
+        if (g < gap) {
+          gap = g;
+          uj = b.vx[j]! * fx + b.vz[j]! * fz;
+          latJ = lat;
+          ahead = j;
+        }
+      }
+      const roadOff = path.offset[this.loc.index]!;
+      const laneFits = (cand: number, beyondM: number, except: number): boolean => {
+        const c = cand + roadOff;
+        if (Math.abs(c) > this.halfWidthM - 1.3) return false;
+        for (const k of rv) {
+          if (k === except) continue;
+          const dx = b.px[k]! - px, dz = b.pz[k]! - pz;
+          const along = dx * fx + dz * fz;
+          if (along < -CAR_LENGTH_M - 2 || along > beyondM) continue;
+          if (Math.abs(myLat + dx * lx + dz * lz - cand) < LANE_OVERLAP_M) return false;
+        }
+        return true;
+      };
+      // a pass in progress: hold the passing lane until the car is a length behind, or the lane closes
+      if (this.passEid >= 0) {
+        const j = this.passEid;
+        const dx = b.px[j]! - px, dz = b.pz[j]! - pz;
+        const along = dx * fx + dz * fz;
+        if (along < -CAR_LENGTH_M - 3 || along > range || !laneFits(this.laneOffsetM + this.passTargetM, Math.max(8, along + 8), j)) {
+          this.passEid = -1;
+          this.passTargetM = 0;
+        }
+      }
+      if (ahead >= 0 && ahead !== this.passEid) {
+        tr.gapM = gap;
+        tr.aheadEid = ahead;
+        tr.aheadSpeedMS = uj;
+        // start a pass: faster than the car ahead (objective speed), close enough, and a lane beside it fits
+        if (this.passEid < 0 && gap < 25 && uObjective > uj + PASS_SPEED_ADV_MS) {
+          const pref = myLat >= latJ ? 1 : -1;
+          for (const sg of [pref, -pref]) {
+            const cand = latJ + sg * PASS_LATERAL_M;
+            if (laneFits(cand, gap + CAR_LENGTH_M + 10, ahead)) {
+              this.passEid = ahead;
+              this.passTargetM = cand - this.laneOffsetM;
+              break;
+            }
+          }
+        }
+        // follow unless already beside it in the passing lane
+        if (!(this.passEid === ahead && Math.abs(myLat - latJ) > LANE_OVERLAP_M)) {
+          // eq 9 with the car ahead as the reference: reach its speed at the safe distance behind it
+          // (only while closing in; inside d_safe, back off in proportion to the shortfall)
+          const dSafe = FOLLOW_MIN_M + FOLLOW_HEADWAY_S * Math.max(0, u);
+          if (u > uj) aFollow = requiredAcceleration(u, Math.max(0, uj), Math.max(0.5, gap - dSafe));
+          if (gap < dSafe) aFollow = Math.min(aFollow, -((dSafe - gap) / dSafe) * 6);
+          tr.following = aFollow < Infinity;
+        }
+      }
+    } else {
+      this.passEid = -1;
+      this.passTargetM = 0;
+    }
+    // move toward the chosen lane at a bounded lateral speed (back to the line once the pass is done)
+    const step = LANE_CHANGE_MS * dt;
+    this.passOffsetM += clamp(this.passTargetM - this.passOffsetM, -step, step);
+    return aFollow;
   }
 
   /** Forget the tracking state (after the car was moved by a reset). */
@@ -177,6 +297,9 @@ export class AiDriver implements InputSource {
     this.kInt = 0;
     this.thrInt = 0;
     this.firstAcc = true;
+    this.passEid = -1;
+    this.passTargetM = 0;
+    this.passOffsetM = 0;
   }
 
   next(world: SimWorld, eid: number): QuantizedInput {
@@ -276,10 +399,13 @@ export class AiDriver implements InputSource {
     path.pointAt(s + dS, this.pt);
     // lane offset: the look-ahead point shifted sideways (perpendicular to the path there)
     let tx = this.pt[0]!, tz = this.pt[1]!;
-    if (this.laneOffsetM !== 0) {
+    // traffic (§6.3): follow the car ahead, or a passing lane beside it
+    const aFollow = this.scanTraffic(world, px, pz, u, s, Math.sqrt(this.gripScale) * this.profile[this.loc.index]!, dt);
+    const laneOff = this.laneOffsetM + this.passOffsetM;
+    if (laneOff !== 0) {
       const h = path.headingAt(s + dS);
-      tx += this.laneOffsetM * Math.cos(h);
-      tz -= this.laneOffsetM * Math.sin(h);
+      tx += laneOff * Math.cos(h);
+      tz -= laneOff * Math.sin(h);
     }
     const dx = tx - px, dz = tz - pz;
     const xF = dx * ux + dz * uz;
@@ -343,6 +469,7 @@ export class AiDriver implements InputSource {
         uRef = gs * prof[i]!;
       }
     }
+    if (aFollow < aR) aR = aFollow;
     this.last.aR = aR;
     this.last.uRef = uRef;
     if (this.firstTick) this.prevAr = aR;

@@ -7,7 +7,7 @@
 import type { Stage } from '../../../../terrain/stage';
 import type { CarConfig } from '../../../content/car-schema';
 import { createSimWorld, type IntegratorKind, type SimWorld } from '../../../ecs/world';
-import { HeldInput, setInputSource } from '../../../ecs/controls';
+import { HeldInput, setInputSource, type InputSource, type QuantizedInput } from '../../../ecs/controls';
 import { spawnCar } from '../../../ecs/prefab-car';
 import { runTick } from '../../../ecs/pipeline';
 import { Prng } from '../../../ecs/prng';
@@ -15,8 +15,16 @@ import { StageGround } from '../vehicle/stage-ground';
 import { attachCarColliderFromConfig } from '../collision/car-collider';
 import { AiDriver, type DriverParams } from './driver';
 import type { AiPath } from './path';
-import { stagePath } from './autopilot';
-import { driverVehicleFromConfig } from './car-params';
+import { DEFAULT_DRIVER, stagePath } from './autopilot';
+import { driverVehicleFromConfig, plannedMu } from './car-params';
+import { jokerRoute, type JokerRoute } from './joker';
+
+/** Time added for a jump start (moving off the grid before the lights go out), s. */
+export const JUMP_START_PENALTY_S = 5;
+/** Time added at the finish per joker lap missed (or taken more than once), s. */
+export const JOKER_PENALTY_S = 30;
+/** Distance a car may roll on the grid before the lights go out without a jump start, m. */
+export const JUMP_START_TOLERANCE_M = 0.5;
 
 export interface GridSlot {
   x: number;
@@ -54,6 +62,8 @@ export class LapTracker {
   /** Signed distance driven along the path since the start line (negative on the grid), m. */
   progress: number;
   finishedAt: number | null = null;
+  /** Penalties so far (jump start, joker), s: added to the finish time for the result. */
+  penaltyS = 0;
   private lastS: number;
 
   constructor(
@@ -72,6 +82,11 @@ export class LapTracker {
   /** Completed laps (0 before the first crossing after the start). */
   get lap(): number {
     return Math.max(0, Math.floor(this.progress / this.path.lengthM));
+  }
+
+  /** Finish time with penalties (null before the finish). */
+  get resultS(): number | null {
+    return this.finishedAt === null ? null : this.finishedAt + this.penaltyS;
   }
 
   get finished(): boolean {
@@ -95,7 +110,7 @@ export class LapTracker {
   }
 }
 
-/** Race order: finished cars by finish time, then the rest by progress (ties: lower index first). */
+/** Race order: finished cars by finish time plus penalties, then the rest by progress (ties: lower index first). */
 export function racePositions(trackers: readonly LapTracker[]): number[] {
   const idx = trackers.map((_, i) => i);
   idx.sort((a, b) => {
@@ -103,11 +118,62 @@ export function racePositions(trackers: readonly LapTracker[]): number[] {
     if (A.finishedAt !== null || B.finishedAt !== null) {
       if (A.finishedAt === null) return 1;
       if (B.finishedAt === null) return -1;
-      return A.finishedAt - B.finishedAt || a - b;
+      return A.finishedAt + A.penaltyS - (B.finishedAt + B.penaltyS) || a - b;
     }
     return B.progress - A.progress || a - b;
   });
   return idx;
+}
+
+/**
+ * An AI entrant's input source: its driver on the circuit, and a second one on the joker branch that takes over
+ * at the branch's start on the lap the driver's strategy chose (`wantJoker`, set by the race) and hands back at
+ * its end.
+ */
+export class RaceDriver implements InputSource {
+  onJoker = false;
+  /** Set by the race: take the joker at the next branch. */
+  wantJoker = false;
+
+  constructor(
+    readonly main: AiDriver,
+    readonly joker: AiDriver | null,
+    readonly route: JokerRoute | null,
+    /** Completed laps after which this driver takes the joker (its strategy). */
+    readonly jokerLap: number,
+  ) {}
+
+  get active(): AiDriver {
+    return this.onJoker && this.joker ? this.joker : this.main;
+  }
+
+  set hold(v: boolean) {
+    this.main.hold = v;
+    if (this.joker) this.joker.hold = v;
+  }
+
+  get hold(): boolean {
+    return this.main.hold;
+  }
+
+  next(world: SimWorld, eid: number): QuantizedInput {
+    const r = this.route, j = this.joker;
+    if (r && j) {
+      if (!this.onJoker && this.wantJoker && this.main.loc.index >= 0) {
+        const L = this.main.path.lengthM;
+        let d = this.main.loc.s - (r.entryS - r.leadM);
+        d -= L * Math.round(d / L);
+        if (d >= 0 && d < 15) {
+          this.onJoker = true;
+          j.resetTracking();
+        }
+      } else if (this.onJoker && j.loc.index >= 0 && j.loc.s > j.path.lengthM - 12) {
+        this.onJoker = false;
+        this.main.resetTracking();
+      }
+    }
+    return this.active.next(world, eid);
+  }
 }
 
 export interface RaceOptions {
@@ -125,14 +191,32 @@ export interface RaceOptions {
   integrator?: IntegratorKind;
   /** Car–car collisions (default true). */
   collisions?: boolean;
+  /** Joker lap rule (default true): each car must take the joker branch exactly once. */
+  joker?: boolean;
+  /** Grid layout (see gridSlots; default two abreast, rows 8 m apart, ±2.4 m). */
+  grid?: { firstRowM?: number; rowGapM?: number; halfSpacingM?: number };
+  /** Per entrant, the completed laps after which its AI takes the joker (default: drawn from the seed; Infinity = never). */
+  jokerLaps?: number[];
 }
 
 export interface Entrant {
   eid: number;
   car: CarConfig;
+  /** The AI's driver on the circuit (null for the player). */
   driver: AiDriver | null;
+  /** The AI's input source (circuit + joker drivers), null for the player. */
+  raceDriver: RaceDriver | null;
   tracker: LapTracker;
   name: string;
+  /** Where the car is on the circuit's path (updated every racing tick). */
+  loc: { index: number; s: number; lateral: number };
+  /** Joker branches taken so far, and the lap (completed laps) of the first. */
+  jokers: number;
+  jokerTakenLap: number | null;
+  inJokerGate: boolean;
+  jumpStart: boolean;
+  /** Grid progress (the jump-start reference), m. */
+  gridProgressM: number;
 }
 
 export type RacePhase = 'countdown' | 'racing' | 'finished';
@@ -147,6 +231,10 @@ export class RallycrossRace {
   countdownLeftS: number;
   /** Race clock since the lights went out, s. */
   raceTimeS = 0;
+  /** The joker branch (null when the rule is off). */
+  readonly joker: JokerRoute | null;
+  /** Race events for the view (jump starts, jokers, penalties); the view empties it. */
+  readonly events: { kind: 'jump-start' | 'joker' | 'joker-penalty'; entrant: number; timeS: number }[] = [];
 
   constructor(readonly opts: RaceOptions) {
     const { stage } = opts;
@@ -158,24 +246,58 @@ export class RallycrossRace {
     this.startS = this.path.locate(stage.start.x, stage.start.z).s;
     this.countdownLeftS = opts.countdownS ?? 3;
     const rng = new Prng(opts.seed ?? 1);
-    const slots = gridSlots(this.path, this.startS, opts.cars.length);
+    const car0 = opts.cars[0]!;
+    this.joker = opts.joker ?? true ? jokerRoute(stage, this.path, this.startS, (x, z) => plannedMu(car0, stage.surfaceMap.surfaceAt(x, z))) : null;
+    const eids: number[] = [];
+    const roadHalf = stage.road.poseAt(stage.start.distanceM).width / 2;
+    const slots = gridSlots(this.path, this.startS, opts.cars.length, opts.grid);
     const player = opts.playerIndex ?? -1;
     opts.cars.forEach((car, k) => {
       const slot = slots[k]!;
       const eid = spawnCar(this.world, car, { x: slot.x, z: slot.z, heading: slot.heading });
       if (opts.collisions ?? true) attachCarColliderFromConfig(this.world, eid, car);
+      eids.push(eid);
       let driver: AiDriver | null = null;
+      let raceDriver: RaceDriver | null = null;
       if (k === player) setInputSource(this.world, eid, this.playerInput);
       else {
         const params = opts.drivers?.[k] ?? { aggressiveness: 0.35 + 0.5 * rng.next(), skill: 0.55 + 0.4 * rng.next(), name: `AI ${k + 1}` };
-        // each AI keeps a lane: its grid side, narrowing toward the racing line over the first lap
-        driver = new AiDriver({ path: this.path, vehicle: driverVehicleFromConfig(car), params, laneOffsetM: slot.lateral * 0.5 });
-        driver.hold = true;
-        setInputSource(this.world, eid, driver);
+        const vehicle = driverVehicleFromConfig(car);
+        // each AI starts in a lane on its grid side (it reacts to the cars around it: AiDriver traffic)
+        driver = new AiDriver({ path: this.path, vehicle, params, laneOffsetM: slot.lateral * 0.5, halfWidthM: roadHalf });
+        const jd = this.joker ? new AiDriver({ path: this.joker.path, vehicle, params, halfWidthM: 4 }) : null;
+        // strategy: the joker on a lap drawn from the seed (the last lap at the latest)
+        const drawn = Math.min(opts.laps - 1, Math.floor(rng.next() * opts.laps));
+        const jokerLap = opts.jokerLaps?.[k] ?? drawn;
+        raceDriver = new RaceDriver(driver, jd, this.joker, jokerLap);
+        raceDriver.hold = true;
+        setInputSource(this.world, eid, raceDriver);
       }
       const loc = this.path.locate(slot.x, slot.z);
-      this.entrants.push({ eid, car, driver, tracker: new LapTracker(this.path, this.startS, opts.laps, loc.s), name: k === player ? 'You' : (driver?.params.name ?? `AI ${k + 1}`) });
+      const tracker = new LapTracker(this.path, this.startS, opts.laps, loc.s);
+      this.entrants.push({
+        eid,
+        car,
+        driver,
+        raceDriver,
+        tracker,
+        name: k === player ? 'You' : (driver?.params.name ?? `AI ${k + 1}`),
+        loc: { index: loc.index, s: loc.s, lateral: loc.lateral },
+        jokers: 0,
+        jokerTakenLap: null,
+        inJokerGate: false,
+        jumpStart: false,
+        gridProgressM: tracker.progress,
+      });
     });
+    // every AI sees every other car (Félez §6.3: following and overtaking)
+    for (const e of this.entrants) {
+      const others = eids.filter((x) => x !== e.eid);
+      if (e.raceDriver) {
+        e.raceDriver.main.rivals = others;
+        if (e.raceDriver.joker) e.raceDriver.joker.rivals = others;
+      }
+    }
   }
 
   /** One simulation tick of the race (countdown → racing → finished). */
@@ -186,28 +308,89 @@ export class RallycrossRace {
       if (this.countdownLeftS <= 1e-9) {
         this.countdownLeftS = 0;
         this.phase = 'racing';
-        for (const e of this.entrants) if (e.driver) e.driver.hold = false;
+        for (const e of this.entrants) if (e.raceDriver) e.raceDriver.hold = false;
+        if (this.playerAutopilot) this.playerAutopilot.hold = false;
       }
     }
-    if (this.phase === 'countdown' && this.playerIndex >= 0) {
-      // the player's car is held until the lights go out (clutch in, brakes on)
+    if (this.phase === 'countdown' && this.playerIndex >= 0 && !this.playerAutopilot) {
+      // the player's car is held on the brakes until the lights go out, unless the player presses the throttle
+      // (then it moves: a jump start, below)
       const inp = this.playerInput.input;
-      this.playerInput.input = { ...inp, brake: 1000 };
+      if (inp.throttle === 0) this.playerInput.input = { ...inp, brake: 1000 };
     }
     runTick(this.world);
-    if (this.phase === 'countdown') return;
-    this.raceTimeS += dt;
     const b = this.world.c.RigidBody;
+    if (this.phase === 'countdown') {
+      // jump start: moved more than the tolerance along the circuit before the lights went out
+      this.entrants.forEach((e, i) => {
+        if (e.jumpStart) return;
+        const s = this.path.locate(b.px[e.eid]!, b.pz[e.eid]!, e.loc.index, e.loc).s;
+        e.tracker.update(s, 0);
+        if (e.tracker.progress - e.gridProgressM > JUMP_START_TOLERANCE_M) {
+          e.jumpStart = true;
+          e.tracker.penaltyS += JUMP_START_PENALTY_S;
+          this.events.push({ kind: 'jump-start', entrant: i, timeS: 0 });
+        }
+      });
+      return;
+    }
+    this.raceTimeS += dt;
+    const J = this.joker;
     let done = true;
-    for (const e of this.entrants) {
-      const s = e.driver ? e.driver.loc.s : this.path.locate(b.px[e.eid]!, b.pz[e.eid]!).s;
-      if (e.tracker.update(s, this.raceTimeS) && e.driver) {
+    this.entrants.forEach((e, i) => {
+      const x = b.px[e.eid]!, z = b.pz[e.eid]!;
+      const s = this.path.locate(x, z, e.loc.index, e.loc).s;
+      const wasFinished = e.tracker.finished;
+      if (J && !wasFinished) {
+        // the joker gate at the middle of the branch: one count per pass
+        const dg = Math.hypot(x - J.gateX, z - J.gateZ);
+        if (dg < J.gateRadiusM && !e.inJokerGate) {
+          e.inJokerGate = true;
+          e.jokers++;
+          e.jokerTakenLap ??= e.tracker.lap;
+          this.events.push({ kind: 'joker', entrant: i, timeS: this.raceTimeS });
+        } else if (dg > 3 * J.gateRadiusM) e.inJokerGate = false;
+        const rd = e.raceDriver ?? (i === this.playerIndex ? this.playerAutopilot : null);
+        if (rd) rd.wantJoker = e.jokers === 0 && e.tracker.lap >= rd.jokerLap;
+      }
+      if (e.tracker.update(s, this.raceTimeS)) {
+        if (J && e.jokers !== 1) {
+          // joker missed (or taken more than once): time penalty per lap of difference
+          e.tracker.penaltyS += JOKER_PENALTY_S * Math.max(1, Math.abs(e.jokers - 1));
+          this.events.push({ kind: 'joker-penalty', entrant: i, timeS: this.raceTimeS });
+        }
         // past the flag: lift and coast
-        e.driver.hold = true;
+        if (e.raceDriver) e.raceDriver.hold = true;
+        if (i === this.playerIndex && this.playerAutopilot) this.playerAutopilot.hold = true;
       }
       if (!e.tracker.finished) done = false;
-    }
+    });
     if (done) this.phase = 'finished';
+  }
+
+  /** The AI driving the player's car (test hook, demo), or null while the player's devices drive it. */
+  playerAutopilot: RaceDriver | null = null;
+
+  /** Hand the player's car to an AI driver (on) or back to `playerInput` (off). Returns the new state. */
+  setPlayerAutopilot(on: boolean): boolean {
+    const e = this.entrants[this.playerIndex];
+    if (!e) return false;
+    if (on && !this.playerAutopilot) {
+      const vehicle = driverVehicleFromConfig(e.car);
+      const main = new AiDriver({ path: this.path, vehicle, params: DEFAULT_DRIVER, halfWidthM: this.opts.stage.road.poseAt(this.opts.stage.start.distanceM).width / 2 });
+      const jd = this.joker ? new AiDriver({ path: this.joker.path, vehicle, params: DEFAULT_DRIVER, halfWidthM: 4 }) : null;
+      const others = this.entrants.filter((o) => o !== e).map((o) => o.eid);
+      main.rivals = others;
+      if (jd) jd.rivals = others;
+      // the autopilot takes the joker at the first chance
+      this.playerAutopilot = new RaceDriver(main, jd, this.joker, 0);
+      this.playerAutopilot.hold = this.phase === 'countdown' || e.tracker.finished;
+      setInputSource(this.world, e.eid, this.playerAutopilot);
+    } else if (!on && this.playerAutopilot) {
+      this.playerAutopilot = null;
+      setInputSource(this.world, e.eid, this.playerInput);
+    }
+    return this.playerAutopilot !== null;
   }
 
   get playerIndex(): number {

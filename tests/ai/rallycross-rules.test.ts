@@ -1,0 +1,169 @@
+/**
+ * Rallycross rules and racecraft (issue 8), headless on the shipped circuit:
+ *  - joker branch geometry: longer than the main line it replaces, rejoins the racing line at both ends, its gate
+ *    off the main road;
+ *  - jump start: the player's throttle before the lights go out moves the car → +JUMP_START_PENALTY_S, shown as an
+ *    event; a player who waits gets none;
+ *  - joker: an AI that takes it once has no penalty, one that never takes it gets JOKER_PENALTY_S at the flag, and
+ *    the result order counts the penalty;
+ *  - following / overtaking (Félez §6.3): a fast AI starting behind a slow one passes it without contact.
+ */
+import { describe, expect, it } from 'vitest';
+import { loadStageFromDir } from '../../terrain/node';
+import { loadBuiltinCar } from '../../src/content/cars/index';
+import { JOKER_PENALTY_S, JUMP_START_PENALTY_S, JUMP_START_TOLERANCE_M, LapTracker, racePositions, RallycrossRace } from '../../src/systems/sim/ai/race';
+import { quantizeInput } from '../../src/ecs/controls';
+import { stateHash } from '../../src/ecs/hash';
+
+const stage = loadStageFromDir('src/content/stages/rallycross-bitring');
+
+function contacts(race: RallycrossRace): number {
+  let n = 0;
+  for (const ev of race.world.events) if (String(ev.kind).startsWith('collision')) n++;
+  race.world.events.length = 0;
+  return n;
+}
+
+describe('rallycross rules', () => {
+  it('joker branch: ≥ 5 m longer than the main line, joins the racing line at both ends, gate ≥ 9 m off the road centre', () => {
+    const race = new RallycrossRace({ stage, cars: [loadBuiltinCar('rally-awd')], laps: 1, countdownS: 0.1, integrator: 'euler' });
+    const J = race.joker!;
+    expect(J).not.toBeNull();
+    expect(J.extraM).toBeGreaterThan(5);
+    // the branch path starts and ends on the main racing line (offset bump is 0 outside the span)
+    const main = race.path;
+    const a = [0, 0], b = [0, 0];
+    J.path.pointAt(0, a);
+    main.pointAt(J.entryS - J.leadM, b);
+    expect(Math.hypot(a[0]! - b[0]!, a[1]! - b[1]!)).toBeLessThan(0.05);
+    J.path.pointAt(J.path.lengthM, a);
+    main.pointAt(J.exitS + J.leadM, b);
+    expect(Math.hypot(a[0]! - b[0]!, a[1]! - b[1]!)).toBeLessThan(2.1); // last 2 m sample of the branch
+    // the gate is 16 m from the racing line; a car whose centre is on the road (≤ 6.5 m from the centreline,
+    // plus half a car width 0.9 m) is never inside it
+    const loc = main.locate(J.gateX, J.gateZ);
+    expect(Math.abs(loc.lateral)).toBeGreaterThan(15.9);
+    expect(Math.abs(loc.lateral + main.offset[loc.index]!) - 6.5 - 0.9).toBeGreaterThan(J.gateRadiusM);
+  });
+
+  it('jump start: throttle before the lights → moved > 0.5 m → +5 s penalty and an event; waiting → none', () => {
+    const cars = [loadBuiltinCar('hatch-gti'), loadBuiltinCar('rally-awd')];
+    const run = (throttle: number): RallycrossRace => {
+      const race = new RallycrossRace({ stage, cars, laps: 1, countdownS: 2, playerIndex: 1, seed: 2, integrator: 'euler' });
+      race.playerInput.input = quantizeInput({ steer: 0, throttle, brake: 0, clutch: 0, handbrake: 0 });
+      for (let k = 0; k < 1000; k++) race.tick(); // the 2 s countdown
+      return race;
+    };
+    const jumped = run(1);
+    const me = jumped.entrants[1]!;
+    expect(me.jumpStart).toBe(true);
+    expect(me.tracker.progress - me.gridProgressM).toBeGreaterThan(JUMP_START_TOLERANCE_M);
+    expect(me.tracker.penaltyS).toBe(JUMP_START_PENALTY_S);
+    expect(jumped.events.filter((e) => e.kind === 'jump-start').map((e) => e.entrant)).toEqual([1]);
+    // the AI on the brakes did not jump
+    expect(jumped.entrants[0]!.jumpStart).toBe(false);
+    const waited = run(0);
+    expect(waited.entrants[1]!.jumpStart).toBe(false);
+    expect(waited.entrants[1]!.tracker.penaltyS).toBe(0);
+    expect(Math.abs(waited.entrants[1]!.tracker.progress - waited.entrants[1]!.gridProgressM)).toBeLessThan(0.05);
+  });
+
+  it('results count penalties: a car 3 s ahead on the road with a 5 s penalty is classified behind', () => {
+    const race = new RallycrossRace({ stage, cars: [loadBuiltinCar('rally-awd')], laps: 1, countdownS: 0.1, integrator: 'euler' });
+    const a = new LapTracker(race.path, 0, 1, 0), b = new LapTracker(race.path, 0, 1, 0);
+    a.finishedAt = 40;
+    a.penaltyS = JUMP_START_PENALTY_S;
+    b.finishedAt = 43;
+    expect(racePositions([a, b])).toEqual([1, 0]);
+    expect(a.resultS).toBe(45);
+  });
+
+  it('joker once → no penalty; never → +30 s at the flag; a fast AI behind a slow one overtakes without contact (§6.3)', { timeout: 240000 }, () => {
+    // grid: slow hatch (cautious novice) on pole, fast rally car (aggressive expert) behind it; 2 laps
+    const cars = [loadBuiltinCar('hatch-gti'), loadBuiltinCar('rally-awd')];
+    const drivers = [{ aggressiveness: 0, skill: 0, name: 'slow' }, { aggressiveness: 1, skill: 1, name: 'fast' }];
+    // one file: the fast car 12 m straight behind the slow one, on the same line
+    const race = new RallycrossRace({ stage, cars, drivers, laps: 2, countdownS: 1, seed: 3, integrator: 'euler', jokerLaps: [Infinity, 1], grid: { halfSpacingM: 0, rowGapM: 24 } });
+    let hits = 0;
+    let passed = -1;
+    let passing = false;
+    for (let k = 0; k < 500 * 200 && race.phase !== 'finished'; k++) {
+      race.tick();
+      hits += contacts(race);
+      if (race.entrants[1]!.raceDriver!.main.passEid >= 0) passing = true;
+      if (passed < 0 && race.phase === 'racing' && race.positions()[0] === 1) passed = race.raceTimeS;
+    }
+    expect(race.phase).toBe('finished');
+    const [slow, fast] = race.entrants;
+    // the pass happened in the first lap (lap ≈ 40 s), in a passing lane, with no contact all race
+    expect(passing).toBe(true);
+    expect(passed).toBeGreaterThan(0);
+    expect(passed).toBeLessThan(40);
+    expect(hits).toBe(0);
+    // the fast car took the joker once (on its second lap, its strategy): no penalty
+    expect(fast!.jokers).toBe(1);
+    expect(fast!.jokerTakenLap).toBe(1);
+    expect(fast!.tracker.penaltyS).toBe(0);
+    // the slow car never took it: +30 s at the flag
+    expect(slow!.jokers).toBe(0);
+    expect(slow!.tracker.penaltyS).toBe(JOKER_PENALTY_S);
+    expect(race.events.some((e) => e.kind === 'joker-penalty' && e.entrant === 0)).toBe(true);
+    expect(race.positions()).toEqual([1, 0]);
+    expect(slow!.tracker.resultS).toBe(slow!.tracker.finishedAt! + JOKER_PENALTY_S);
+  });
+
+  it('no room to pass (road narrowed for the follower): it follows at a safe gap, no contact, no pass', { timeout: 120000 }, () => {
+    const cars = [loadBuiltinCar('hatch-gti'), loadBuiltinCar('rally-awd')];
+    const drivers = [{ aggressiveness: 0, skill: 0, name: 'slow' }, { aggressiveness: 1, skill: 1, name: 'fast' }];
+    const race = new RallycrossRace({ stage, cars, drivers, laps: 1, countdownS: 1, seed: 3, integrator: 'euler', joker: false, grid: { halfSpacingM: 0, rowGapM: 24 } });
+    const follower = race.entrants[1]!.raceDriver!.main;
+    // a passing lane must stay 1.3 m inside the road edge: a road 2 m wide (as the follower sees it) has none
+    follower.halfWidthM = 1;
+    let hits = 0, followed = 0, minGap = Infinity;
+    const b = race.world.c.RigidBody;
+    const [e0, e1] = race.entrants;
+    for (let k = 0; k < 500 * 31; k++) {
+      race.tick();
+      hits += contacts(race);
+      if (follower.traffic.following) followed++;
+      const d = Math.hypot(b.px[e0!.eid]! - b.px[e1!.eid]!, b.pz[e0!.eid]! - b.pz[e1!.eid]!);
+      minGap = Math.min(minGap, d);
+      expect(follower.passEid).toBe(-1);
+    }
+    expect(hits).toBe(0);
+    // it caught up and spent a real share of the 30 s following
+    expect(followed).toBeGreaterThan(500 * 5);
+    // never closer than a car length + 1 m centre to centre (bodies 4.2–4.6 m long)
+    expect(minGap).toBeGreaterThan(5.5);
+    expect(race.positions()).toEqual([0, 1]);
+  });
+
+  it('8 AI cars, 1 lap, collisions on: everyone finishes, takes the joker once, no Recover; same seed → same bits', { timeout: 300000 }, () => {
+    const ids = ['rally-awd', 'hatch-gti', 'classic-rwd'];
+    const cars = Array.from({ length: 8 }, (_, k) => loadBuiltinCar(ids[k % 3]!));
+    const mk = (): RallycrossRace => new RallycrossRace({ stage, cars, laps: 1, countdownS: 1, seed: 3, integrator: 'euler' });
+    const race = mk();
+    let hashAt3000 = '';
+    for (let k = 0; k < 500 * 150 && race.phase !== 'finished'; k++) {
+      race.tick();
+      race.world.events.length = 0;
+      if (k === 2999) hashAt3000 = stateHash(race.world);
+    }
+    expect(race.phase).toBe('finished');
+    for (const e of race.entrants) {
+      expect(e.jokers).toBe(1);
+      expect(e.tracker.penaltyS).toBe(0);
+      expect(e.driver!.recoveries + (e.raceDriver!.joker?.recoveries ?? 0)).toBe(0);
+      // a lap (≈ 900 m) from a standing start in traffic: between 30 s and 90 s
+      expect(e.tracker.finishedAt!).toBeGreaterThan(30);
+      expect(e.tracker.finishedAt!).toBeLessThan(90);
+    }
+    // the first 6 s (launch, first corner, the tightest pack) again: bit-identical state
+    const again = mk();
+    for (let k = 0; k < 3000; k++) {
+      again.tick();
+      again.world.events.length = 0;
+    }
+    expect(stateHash(again.world)).toBe(hashAt3000);
+  });
+});

@@ -1,0 +1,217 @@
+/**
+ * Rallycross e2e (issue 8), same format as game.spec.mjs (`specs`, `runSpecs`); run it alone with
+ * `E2E_FILES=rallycross npm run test:e2e`.
+ *
+ * Title → Rallycross with the virtual pad only; 7 AI opponents, 1 lap; the grid (no two cars inside each other,
+ * lights shown, nobody moves before the lights go out); the pad's throttle launches the player's car; the HUD board
+ * shows the position and the lap, and the order it shows is the order of progress the race reports; the player's
+ * car is handed to the AI autopilot to reach the flag; the results screen lists all 8 cars in race order.
+ * Screenshots: rallycross-menu, rallycross-grid, rallycross-mid, rallycross-results (test-results/e2e/).
+ */
+import { chromium } from 'playwright-core';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PAD_INIT } from './pad.mjs';
+
+const ARGS = ['--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--autoplay-policy=no-user-gesture-required'];
+const A = 0, DOWN = 13, LEFT = 14, RIGHT = 15, RT = 7;
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+async function hook(page, key, arg) {
+  return page.evaluate(([k, a]) => {
+    const h = window.__bitrally;
+    if (!h) return undefined;
+    const v = h[k];
+    return typeof v === 'function' ? v(a) : v;
+  }, [key, arg]);
+}
+
+async function waitFor(what, fn, timeoutMs = 60000) {
+  const t0 = Date.now();
+  let last;
+  while (Date.now() - t0 < timeoutMs) {
+    last = await fn();
+    if (last) return last;
+    await sleep(200);
+  }
+  throw new Error(`timed out after ${timeoutMs} ms waiting for ${what} (last: ${JSON.stringify(last)?.slice(0, 800)})`);
+}
+
+const waitScreen = (page, name, ms) => waitFor(`screen "${name}"`, async () => (await hook(page, 'screens')) === name, ms);
+const frameNo = (page) => page.evaluate(() => window.__bitrally?.frame ?? 0);
+async function frames(page, n) {
+  const f0 = await frameNo(page);
+  await waitFor(`${n} frames`, async () => (await frameNo(page)) >= f0 + n);
+}
+/** Press and release a pad button, each acknowledged by the frame loop (see game.spec.mjs). */
+async function press(page, button) {
+  await page.evaluate((b) => window.__pad.set({ buttons: { [b]: 1 } }), button);
+  await frames(page, 2);
+  await page.evaluate((b) => window.__pad.set({ buttons: { [b]: 0 } }), button);
+  await frames(page, 2);
+}
+const focusedText = (page) => page.evaluate(() => document.querySelector('.item.focused')?.textContent ?? '');
+async function padFocusItem(page, re, maxPresses = 12) {
+  for (let i = 0; i < maxPresses; i++) {
+    if (re.test(await focusedText(page))) return;
+    await press(page, DOWN);
+  }
+  const f = await focusedText(page);
+  if (!re.test(f)) throw new Error(`pad navigation: wanted an item matching ${re}, focused "${f}"`);
+}
+/** LEFT/RIGHT on the focused item until its text matches `re`. */
+async function padAdjust(page, re, button, maxPresses = 12) {
+  for (let i = 0; i < maxPresses; i++) {
+    if (re.test(await focusedText(page))) return;
+    await press(page, button);
+  }
+  const f = await focusedText(page);
+  if (!re.test(f)) throw new Error(`pad adjust: wanted ${re}, focused item reads "${f}"`);
+}
+
+const rx = (page) => hook(page, 'rallycross');
+
+/** The board's order must be the race's order of progress (finished cars first, by time). */
+function checkOrder(st, where) {
+  const { order, cars } = st;
+  for (let k = 1; k < order.length; k++) {
+    const a = cars[order[k - 1]], b = cars[order[k]];
+    if (a.finishS !== null && b.finishS !== null && a.finishS > b.finishS) throw new Error(`${where}: P${k} finished after P${k + 1}`);
+    if (a.finishS === null && b.finishS !== null) throw new Error(`${where}: an unfinished car ahead of a finished one`);
+    if (a.finishS === null && b.finishS === null && a.progressM < b.progressM) throw new Error(`${where}: P${k} (${a.name}, ${a.progressM.toFixed(1)} m) behind P${k + 1} (${b.name}, ${b.progressM.toFixed(1)} m)`);
+  }
+  const me = order.indexOf(st.playerIndex);
+  const m = /P(\d+)\/(\d+) · Lap (\d+)\/(\d+)/.exec(st.board ?? '');
+  if (!m) throw new Error(`${where}: HUD board does not show position and lap: "${st.board}"`);
+  // the board is redrawn every 10 frames: its position may lag one redraw behind, so it is compared loosely
+  if (+m[2] !== cars.length || +m[4] !== st.laps) throw new Error(`${where}: board "${m[0]}" vs ${cars.length} cars, ${st.laps} laps`);
+  return { boardPos: +m[1], pos: me + 1, lap: +m[3] };
+}
+
+export const specs = [
+  {
+    name: 'rallycross: pad menu → 7 AI rivals, 1 lap; grid, lights, pad launch, HUD position/lap consistent with progress, finish, results',
+    async run({ browser, base, out, report }) {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+      const page = await context.newPage();
+      const errors = [];
+      page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+      page.on('pageerror', (e) => errors.push(String(e)));
+      await page.addInitScript(PAD_INIT);
+      try {
+        // half resolution; a frame may simulate up to 0.5 s (SwiftShader renders a few frames per second)
+        await page.goto(base + '?scale=2&simcap=0.5');
+        await waitScreen(page, 'title', 120000);
+        await page.evaluate(() => window.__pad.connect());
+        await padFocusItem(page, /Rallycross/);
+        await press(page, A);
+        await waitScreen(page, 'rallycross');
+        await waitFor('circuit listed', async () => !/loading/.test(await page.evaluate(() => document.querySelector('[data-k="circuit"]')?.textContent ?? 'loading')));
+        await padFocusItem(page, /AI opponents/);
+        await padAdjust(page, /AI opponents: 7/, RIGHT);
+        await padFocusItem(page, /Laps/);
+        await padAdjust(page, /Laps: 1$/, LEFT);
+        await padFocusItem(page, /Start the race/);
+        await page.screenshot({ path: join(out, 'rallycross-menu.png') });
+        await press(page, A);
+        await waitScreen(page, 'rallycross-race');
+        const g = await waitFor('race on the grid', async () => {
+          const s = await rx(page);
+          return s && s.phase === 'countdown' && s.board ? s : null;
+        }, 120000);
+        if (g.cars.length !== 8) throw new Error(`expected 8 cars on the grid, found ${g.cars.length}`);
+        // no two cars inside each other: centres ≥ 4 m apart (cars ≈ 1.8 m wide, 4 m long; grid 4.8 m × 4 m stagger)
+        for (let i = 0; i < 8; i++)
+          for (let j = i + 1; j < 8; j++) {
+            const d = Math.hypot(g.cars[i].x - g.cars[j].x, g.cars[i].z - g.cars[j].z);
+            if (d < 4) throw new Error(`grid: ${g.cars[i].name} and ${g.cars[j].name} ${d.toFixed(2)} m apart`);
+          }
+        await page.screenshot({ path: join(out, 'rallycross-grid.png') });
+        const lights = await page.evaluate(() => document.querySelector('[data-t="lights"]')?.className ?? document.querySelector('.lights')?.outerHTML ?? null);
+        report.rallycrossGridLights = lights;
+        // held on the brakes for the countdown: a later look during the countdown finds every car where it was
+        const g2 = await rx(page);
+        if (g2.phase === 'countdown') {
+          const crept = g.cars.map((c, i) => Math.abs(g2.cars[i].progressM - c.progressM)).filter((d) => d > 0.1);
+          if (crept.length) throw new Error(`cars crept on the grid during the countdown: ${crept.join(', ')} m`);
+        }
+        // lights out, then the pad's throttle launches the player's car
+        const held = await waitFor('lights out', async () => {
+          const s = await rx(page);
+          return s && s.phase === 'racing' ? s : null;
+        }, 120000);
+        await page.evaluate((b) => window.__pad.set({ buttons: { [b]: 1 } }), RT);
+        const p0 = held.cars[held.playerIndex].progressM;
+        const launched = await waitFor('player launched (3 s of race clock)', async () => {
+          const s = await rx(page);
+          return s && s.raceTimeS >= 3 ? s : null;
+        }, 120000);
+        const pl = launched.cars[launched.playerIndex];
+        if (!(pl.progressM - p0 > 5 && pl.speedMS > 5)) throw new Error(`pad throttle did not launch the car: ${(pl.progressM - p0).toFixed(1)} m, ${pl.speedMS.toFixed(1)} m/s`);
+        report.rallycrossLaunch = { movedM: pl.progressM - p0, speedMS: pl.speedMS };
+        await page.evaluate((b) => window.__pad.set({ buttons: { [b]: 0 } }), RT);
+        // the autopilot takes the player's car to the flag
+        if (!(await hook(page, 'rallycrossAutopilot', true))) throw new Error('rallycross autopilot did not engage');
+        const seen = new Set();
+        let positionsChanged = false;
+        let lastOrder = null;
+        let midShot = false;
+        await waitFor('player finished (results screen)', async () => {
+          const scr = await hook(page, 'screens');
+          if (scr === 'rallycross-results') return true;
+          const s = await rx(page);
+          if (!s || s.phase === 'countdown') return false;
+          const c = checkOrder(s, `race clock ${s.raceTimeS.toFixed(1)} s`);
+          seen.add(c.boardPos);
+          const o = s.order.join(',');
+          if (lastOrder !== null && o !== lastOrder) positionsChanged = true;
+          lastOrder = o;
+          if (!midShot && s.raceTimeS > 14) {
+            midShot = true;
+            await page.screenshot({ path: join(out, 'rallycross-mid.png') });
+            report.rallycrossMid = { raceTimeS: s.raceTimeS, board: s.board };
+          }
+          return false;
+        }, 420000);
+        if (!positionsChanged) throw new Error('positions never changed during the race');
+        await sleep(300);
+        await page.screenshot({ path: join(out, 'rallycross-results.png') });
+        const fin = await rx(page);
+        const me = fin.cars[fin.playerIndex];
+        if (me.finishS === null || !(me.finishS > 10)) throw new Error(`player finish time ${me.finishS}`);
+        const rows = await page.evaluate(() => [...document.querySelectorAll('[data-standing]')].map((e) => e.textContent));
+        if (rows.length !== 8) throw new Error(`results screen shows ${rows.length} rows, expected 8: ${rows.join(' | ')}`);
+        const mine = rows.findIndex((r) => /You/.test(r));
+        const fmt = (x) => `${Math.floor(x / 60)}:${(x - 60 * Math.floor(x / 60)).toFixed(3).padStart(6, '0')}`;
+        if (mine < 0 || !rows[mine].includes(fmt(me.finishS).slice(0, 7))) throw new Error(`results row for the player: "${rows[mine]}" (finish ${me.finishS})`);
+        report.rallycross = { playerFinishS: me.finishS, boardPositionsSeen: [...seen].sort(), results: rows };
+        if (errors.length) throw new Error(`console errors: ${errors.join(' | ')}`);
+      } finally {
+        await context.close();
+      }
+    },
+  },
+];
+
+export async function runSpecs({ base, out, filter }) {
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ARGS, headless: true });
+  const results = [];
+  const report = {};
+  try {
+    for (const s of specs) {
+      if (filter && !s.name.includes(filter)) continue;
+      const t0 = Date.now();
+      try {
+        await s.run({ browser, base, out, report });
+        results.push({ name: s.name, ok: true, ms: Date.now() - t0 });
+      } catch (e) {
+        results.push({ name: s.name, ok: false, ms: Date.now() - t0, error: e?.message ?? String(e) });
+      }
+    }
+  } finally {
+    await browser.close();
+  }
+  writeFileSync(join(out, 'report-rallycross.json'), JSON.stringify({ results, ...report }, null, 2));
+  console.log('e2e rallycross report:', JSON.stringify(report));
+  return results;
+}
