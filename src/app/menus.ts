@@ -255,9 +255,12 @@ export function registerAllScreens(app: AppContext): void {
       <span>Personal best</span><span>${formatTime(isBest || !prev ? r.timeS : prev.timeS)}</span><span></span></div>
       <button class="item default" data-a="retry">Retry</button>
       <button class="item" data-a="next">Next stage</button>
+      <button class="item" data-a="analyse">Analyse: compare with the previous run</button>
       <button class="item" data-a="menu">Main menu</button>`, 'screen overlay');
     const act = (a: string): void => {
       if (a === 'retry') ctx.show('loading');
+      // issue 9: this run's telemetry beside the previous run of the stage (src/app/telemetry/analysis-screen.ts)
+      else if (a === 'analyse') ctx.show('analysis', { stageId: r.stageId, runTimeS: r.timeS, from: 'finish', backParams: params });
       else if (a === 'next') {
         const list = stageList ?? [];
         const i = list.findIndex((s) => s.id === choice.stage?.id);

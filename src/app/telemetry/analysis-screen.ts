@@ -13,11 +13,26 @@ import './telemetry.css';
 
 const esc = (s: string): string => s.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
 const OVERLAY = ['speed', 'throttle', 'brake', 'steer', 'latG'] as const;
+/** Chart title, y-axis label (with units) and display scale of each overlaid channel (stored: km/h, 0..1, g). */
+const OVERLAY_AXES: Record<(typeof OVERLAY)[number], { title: string; y: string; k: number }> = {
+  speed: { title: 'Speed', y: 'speed (km/h)', k: 1 },
+  throttle: { title: 'Throttle', y: 'throttle (%)', k: 100 },
+  brake: { title: 'Brake', y: 'brake (%)', k: 100 },
+  steer: { title: 'Steering', y: 'steer (% lock, + left)', k: 100 },
+  latG: { title: 'Lateral acceleration', y: 'lateral (g, + left)', k: 1 },
+};
+const COLOR_A = '#4cf';
+const COLOR_B = '#f66';
 
 export interface AnalysisHook {
   runs: number;
   points: number;
   finalDeltaS: number | null;
+  /** Labels of the runs shown as A and B (null: none). */
+  a: string | null;
+  b: string | null;
+  /** Titles, axis labels and legend entries of the drawn charts (e2e: the charts say what they show). */
+  charts: { title: string; axes: string[]; legend: string[] }[];
 }
 
 declare global {
@@ -52,7 +67,7 @@ export function registerAnalysisScreen(): void {
       </div>`,
       'screen analysis-screen',
     );
-    const hook: AnalysisHook = { runs: 0, points: 0, finalDeltaS: null };
+    const hook: AnalysisHook = { runs: 0, points: 0, finalDeltaS: null, a: null, b: null, charts: [] };
     window.__analysis = hook;
     let runs: StoredRun[] = [];
     let stages: string[] = [];
@@ -73,8 +88,16 @@ export function registerAnalysisScreen(): void {
       const A = list[ai], B = list[bi];
       val('a').textContent = A?.label ?? '—';
       val('b').textContent = B?.label ?? '—';
+      hook.a = A?.label ?? null;
+      hook.b = B?.label ?? null;
+      hook.charts = [];
       if (!A || !B) {
-        summary.textContent = runs.length === 0 ? 'No runs yet: finish a stage and its telemetry is kept here.' : 'Need two runs of this stage to compare.';
+        summary.textContent =
+          runs.length === 0
+            ? 'No runs yet: finish a stage and its telemetry is kept here.'
+            : list.length === 1
+              ? 'This is the only run of this stage with telemetry: drive it again to compare.'
+              : 'Need two runs of this stage to compare.';
         hook.points = 0;
         hook.finalDeltaS = null;
         return;
@@ -83,11 +106,16 @@ export function registerAnalysisScreen(): void {
       const n = c.x.length;
       hook.points = n;
       hook.finalDeltaS = n ? c.delta[n - 1]! : null;
-      summary.innerHTML = `A: ${esc(A.label)} · B: ${esc(B.label)} · over ${n ? (c.x[n - 1]! - c.x[0]!).toFixed(0) : 0} m: Δ = <b>${n ? (c.delta[n - 1]! >= 0 ? '+' : '') + c.delta[n - 1]!.toFixed(2) : '—'} s</b>`;
+      const dEnd = n ? c.delta[n - 1]! : 0;
+      summary.innerHTML =
+        `<span class="run-a">━ A: ${esc(A.label)}</span> <span class="run-b">━ B: ${esc(B.label)}</span><br>` +
+        `over ${n ? (c.x[n - 1]! - c.x[0]!).toFixed(0) : 0} m B is <b>${n ? Math.abs(dEnd).toFixed(2) : '—'} s ${dEnd > 0 ? 'slower' : dEnd < 0 ? 'faster' : 'level'}</b> than A (Δt = t_B − t_A at the same distance)`;
       const W = Math.max(400, plotsEl.clientWidth - 20);
-      const mk = (title: string, series: { label: string; color: string; data: Float64Array }[], h = 150): void => {
+      const axis = (label: string): uPlot.Axis => ({ stroke: '#ccc', grid: { stroke: 'rgba(255,255,255,0.08)' }, ticks: { stroke: 'rgba(255,255,255,0.2)' }, label, labelSize: 18, labelFont: '12px sans-serif', font: '11px sans-serif', size: 52 });
+      const mk = (title: string, yLabel: string, series: { label: string; color: string; data: Float64Array }[], h: number): void => {
         const box = document.createElement('div');
         plotsEl.appendChild(box);
+        hook.charts.push({ title, axes: ['distance (m)', yLabel], legend: series.map((s) => s.label) });
         plots.push(
           new uPlot(
             {
@@ -95,28 +123,46 @@ export function registerAnalysisScreen(): void {
               width: W,
               height: h,
               scales: { x: { time: false } },
-              axes: [{ stroke: '#aaa', grid: { stroke: 'rgba(255,255,255,0.08)' }, label: 'distance m' }, { stroke: '#aaa', grid: { stroke: 'rgba(255,255,255,0.08)' } }],
-              series: [{ label: 'm' }, ...series.map((s) => ({ label: s.label, stroke: s.color, width: 1.5, points: { show: false } }))],
+              axes: [axis('distance along the stage (m)'), axis(yLabel)],
+              series: [{ label: 'distance (m)' }, ...series.map((s) => ({ label: s.label, stroke: s.color, width: 1.5, points: { show: false } }))],
             },
             [c.x, ...series.map((s) => s.data)] as uPlot.AlignedData,
             box,
           ),
         );
       };
-      mk('time delta B − A (s)', [{ label: 'Δ', color: '#ffb020', data: c.delta }], 170);
+      mk('Time delta B − A (positive: B slower)', 'Δt (s)', [{ label: 'Δt = t_B − t_A (s)', color: '#ffb020', data: c.delta }], 190);
+      const la = `A: ${A.label}`;
+      const lb = `B: ${B.label}`;
       for (const ch of OVERLAY) {
         const pair = c.channels[ch];
-        if (pair) mk(ch, [{ label: 'A', color: '#4cf', data: pair[0] }, { label: 'B', color: '#f66', data: pair[1] }], 110);
+        if (!pair) continue;
+        const ax = OVERLAY_AXES[ch];
+        const scaled = (v: Float64Array): Float64Array => (ax.k === 1 ? v : v.map((x) => x * ax.k));
+        mk(ax.title, ax.y, [{ label: la, color: COLOR_A, data: scaled(pair[0]) }, { label: lb, color: COLOR_B, data: scaled(pair[1]) }], 150);
       }
     };
 
+    /**
+     * Opened from the finish screen (`runTimeS`): B = that run, A = the run of the stage before it. Its
+     * telemetry is stored when the finish is seen (TelemetryService.poll, IndexedDB), so wait for it briefly.
+     */
+    const justFinished = typeof params.runTimeS === 'number' ? params.runTimeS : null;
+    const isJust = (r: StoredRun): boolean => r.stageId === params.stageId && justFinished !== null && r.timeS !== null && Math.abs(r.timeS - justFinished) < 1e-9;
     const load = async (): Promise<void> => {
       runs = await listRuns();
+      for (let tries = 0; justFinished !== null && !runs.some(isJust) && tries < 25; tries++) {
+        await new Promise((res) => setTimeout(res, 200));
+        runs = await listRuns();
+      }
       stages = [...new Set(runs.map((r) => r.stageId))];
       const want = typeof params.stageId === 'string' ? stages.indexOf(params.stageId) : -1;
       si = want >= 0 ? want : 0;
-      ai = 1;
-      bi = 0;
+      // newest first: B = the newest run (or the one just finished), A = the one before it
+      const list = stageRuns();
+      const j = list.findIndex(isJust);
+      bi = j >= 0 ? j : 0;
+      ai = bi + 1; // none (a single run): the screen says so
       render();
     };
     const cycle = (k: string, dir: number): void => {
@@ -133,7 +179,8 @@ export function registerAnalysisScreen(): void {
       adjustable(it, (d) => cycle(it.dataset.k!, d));
       it.onclick = () => cycle(it.dataset.k!, 1);
     });
-    const back = (): void => ctx.show(typeof params.from === 'string' ? params.from : 'title');
+    const back = (): void =>
+      ctx.show(typeof params.from === 'string' ? params.from : 'title', (params.backParams as Record<string, unknown> | undefined) ?? {});
     el.querySelector<HTMLElement>('[data-a="back"]')!.onclick = back;
     el.querySelector<HTMLElement>('[data-a="delete"]')!.onclick = async () => {
       const B = stageRuns()[bi];
