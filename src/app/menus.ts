@@ -255,7 +255,7 @@ export function registerAllScreens(app: AppContext): void {
       <span>Personal best</span><span>${formatTime(isBest || !prev ? r.timeS : prev.timeS)}</span><span></span></div>
       <button class="item default" data-a="retry">Retry</button>
       <button class="item" data-a="next">Next stage</button>
-      <button class="item" data-a="analyse">Analyse: compare with the previous run</button>
+      <button class="item" data-a="analyse">Compare with previous run</button>
       <button class="item" data-a="menu">Main menu</button>`, 'screen overlay');
     const act = (a: string): void => {
       if (a === 'retry') ctx.show('loading');

@@ -108,11 +108,12 @@ export function registerAnalysisScreen(): void {
       hook.finalDeltaS = n ? c.delta[n - 1]! : null;
       const dEnd = n ? c.delta[n - 1]! : 0;
       summary.innerHTML =
-        `<span class="run-a">━ A: ${esc(A.label)}</span> <span class="run-b">━ B: ${esc(B.label)}</span><br>` +
+        `<span class="run-a">━━ A: ${esc(A.label)}</span> <span class="run-b">╍╍ B: ${esc(B.label)}</span><br>` +
         `over ${n ? (c.x[n - 1]! - c.x[0]!).toFixed(0) : 0} m B is <b>${n ? Math.abs(dEnd).toFixed(2) : '—'} s ${dEnd > 0 ? 'slower' : dEnd < 0 ? 'faster' : 'level'}</b> than A (Δt = t_B − t_A at the same distance)`;
       const W = Math.max(400, plotsEl.clientWidth - 20);
-      const axis = (label: string): uPlot.Axis => ({ stroke: '#ccc', grid: { stroke: 'rgba(255,255,255,0.08)' }, ticks: { stroke: 'rgba(255,255,255,0.2)' }, label, labelSize: 18, labelFont: '12px sans-serif', font: '11px sans-serif', size: 52 });
-      const mk = (title: string, yLabel: string, series: { label: string; color: string; data: Float64Array }[], h: number): void => {
+      // y ticks every ≥ 22 px (a 150-px chart gets 4–5 labelled ticks), x every ≥ 60 px
+      const axis = (label: string, space: number): uPlot.Axis => ({ stroke: '#ccc', grid: { stroke: 'rgba(255,255,255,0.08)' }, ticks: { stroke: 'rgba(255,255,255,0.2)' }, label, labelSize: 18, labelFont: '12px sans-serif', font: '11px sans-serif', size: 52, space });
+      const mk = (title: string, yLabel: string, series: { label: string; color: string; data: Float64Array; dash?: number[] }[], h: number): void => {
         const box = document.createElement('div');
         plotsEl.appendChild(box);
         hook.charts.push({ title, axes: ['distance (m)', yLabel], legend: series.map((s) => s.label) });
@@ -123,8 +124,8 @@ export function registerAnalysisScreen(): void {
               width: W,
               height: h,
               scales: { x: { time: false } },
-              axes: [axis('distance along the stage (m)'), axis(yLabel)],
-              series: [{ label: 'distance (m)' }, ...series.map((s) => ({ label: s.label, stroke: s.color, width: 1.5, points: { show: false } }))],
+              axes: [axis('distance along the stage (m)', 60), axis(yLabel, 22)],
+              series: [{ label: 'distance (m)' }, ...series.map((s) => ({ label: s.label, stroke: s.color, width: s.dash ? 1.5 : 2, dash: s.dash, points: { show: false } }))],
             },
             [c.x, ...series.map((s) => s.data)] as uPlot.AlignedData,
             box,
@@ -139,7 +140,8 @@ export function registerAnalysisScreen(): void {
         if (!pair) continue;
         const ax = OVERLAY_AXES[ch];
         const scaled = (v: Float64Array): Float64Array => (ax.k === 1 ? v : v.map((x) => x * ax.k));
-        mk(ax.title, ax.y, [{ label: la, color: COLOR_A, data: scaled(pair[0]) }, { label: lb, color: COLOR_B, data: scaled(pair[1]) }], 150);
+        // B dashed over a solid A: where the runs agree both stay visible
+        mk(ax.title, ax.y, [{ label: la, color: COLOR_A, data: scaled(pair[0]) }, { label: lb, color: COLOR_B, data: scaled(pair[1]), dash: [6, 4] }], 150);
       }
     };
 
