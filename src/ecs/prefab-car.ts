@@ -145,7 +145,7 @@ export function spawnCar(world: SimWorld, config: CarConfig, pose: CarPose, opts
     cfg: config,
     wheels: wheels as [number, number, number, number],
     split: openSplit(config),
-    scratch: new Float64Array(80),
+    scratch: new Float64Array(96),
   });
   if (!world.stateBlocks.includes(vehicleBlock)) world.stateBlocks.push(vehicleBlock);
   void res;

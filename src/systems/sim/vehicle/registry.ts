@@ -7,6 +7,7 @@ import type { CarConfig, DiffConfig, TireConfig, SuspensionConfig } from '../../
 // (drivetrain.ts imports this module too; the cycle only involves functions called after load.)
 import { curveTorque, engineFriction } from './drivetrain';
 import { DEFAULT_SURFACES, type SurfaceTable } from '../../../content/surfaces';
+import { tireDerived, type TireDerived } from './tires';
 
 /** Air density (kg/m³, ISA sea level). */
 export const AIR_DENSITY = 1.225;
@@ -36,6 +37,8 @@ export interface CarCache {
    * the tyre loop polymorphic).
    */
   tire: TireConfig[];
+  /** Per wheel: tyre constants derived from `tire` (tires.ts `tireDerived`). */
+  tireD: TireDerived[];
   susp: SuspensionConfig[];
   /** Diffs (same-shape copies) and which of them are constraint rows (clutch-pack / locked) or viscous. */
   frontDiff: DiffConfig;
@@ -67,6 +70,11 @@ export interface CarCache {
   /** Ackermann: the rack angle last converted (NaN = none) and the four wheel angles it gave. */
   ackIn: number;
   ackOut: Float64Array;
+  /** Driveline solve: key of the rows J, F and matrix A held in the scratch (vehicle-block.ts). */
+  dlValid: boolean;
+  dlClutch: boolean;
+  dlG: number;
+  dlE: number;
 }
 
 export interface VehicleResources {
@@ -98,6 +106,7 @@ export function registerCar(world: SimWorld, init: CarRuntimeInit): CarRuntime {
     cache: {
       cfg: null,
       tire: [],
+      tireD: [],
       susp: [],
       frontDiff: copyDiff(init.cfg.drivetrain.frontDiff),
       rearDiff: copyDiff(init.cfg.drivetrain.rearDiff),
@@ -122,6 +131,10 @@ export function registerCar(world: SimWorld, init: CarRuntimeInit): CarRuntime {
       steerCos: new Float64Array([1, 1, 1, 1]),
       ackIn: Number.NaN,
       ackOut: new Float64Array(4),
+      dlValid: false,
+      dlClutch: false,
+      dlG: 0,
+      dlE: 0,
     },
   };
   refreshRuntime(rt);
@@ -141,12 +154,14 @@ export function refreshRuntime(rt: CarRuntime): void {
   const cfg = rt.cfg;
   k.cfg = cfg;
   k.ackIn = Number.NaN;
+  k.dlValid = false;
   const tf = copyTire(cfg.tires.front),
     tr = copyTire(cfg.tires.rear);
   const sf = copySusp(cfg.suspension.front),
     sr = copySusp(cfg.suspension.rear);
   k.tire = cfg.wheels.map((w) => (w.front ? tf : tr));
   k.susp = cfg.wheels.map((w) => (w.front ? sf : sr));
+  k.tireD = k.tire.map((t) => tireDerived(t, cfg.body.massKg / 4));
   const d = cfg.drivetrain;
   k.frontDiff = copyDiff(d.frontDiff);
   k.rearDiff = copyDiff(d.rearDiff);

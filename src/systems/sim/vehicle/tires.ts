@@ -25,6 +25,7 @@
  */
 import type { SimWorld } from '../../../ecs/world';
 import { vehicles, type CarRuntime } from './registry';
+import type { TireConfig } from '../../../content/car-schema';
 
 export interface BrushOut {
   fx: number;
@@ -140,161 +141,197 @@ export function vehicleTires(world: SimWorld): void {
   for (const rt of vehicles(world).list) tiresCar(world, rt);
 }
 
+/**
+ * Per-wheel tyre constants derived once from the config (registry.ts `refreshRuntime`): reciprocals of the
+ * relaxation lengths and the nominal load, the load-stiffness k = (1 − p)/p, and the bristle dampers at the
+ * config's own stiffness, d₀ = 2ζ·√(C₀/σ·m) (× √(C(N)/C₀) at run time: one sqrt instead of two).
+ */
+export interface TireDerived {
+  invRelaxLong: number;
+  invRelaxLat: number;
+  invNominalLoad: number;
+  stiffK: number;
+  /** 2ζ·√(C_x0/σ_x·I_w)/R (longitudinal damper as a force per m/s of u̇_x). */
+  dampX: number;
+  /** 2ζ·√(C_y0/σ_y·m_corner). */
+  dampY: number;
+}
+
+export function tireDerived(tc: TireConfig, cornerMass: number): TireDerived {
+  const invRelaxLong = 1 / tc.relaxLong,
+    invRelaxLat = 1 / tc.relaxLat;
+  return {
+    invRelaxLong,
+    invRelaxLat,
+    invNominalLoad: 1 / tc.nominalLoad,
+    stiffK: (1 - tc.stiffnessLoadExponent) / tc.stiffnessLoadExponent,
+    dampX: (ZETA * 2 * Math.sqrt(tc.longStiffness * invRelaxLong * tc.inertia)) / tc.radius,
+    dampY: ZETA * 2 * Math.sqrt(tc.corneringStiffness * invRelaxLat * cornerMass),
+  };
+}
+
 /** Pass 4 for one car. */
 export function tiresCar(world: SimWorld, rt: CarRuntime): void {
   const b = world.c.RigidBody;
   const W = world.c.Wheel;
   const surfaces = vehicles(world).surfaces;
-  {
-    const eid = rt.eid;
-    const px = b.px[eid]!,
-      py = b.py[eid]!,
-      pz = b.pz[eid]!;
-    const vx0 = b.vx[eid]!,
-      vy0 = b.vy[eid]!,
-      vz0 = b.vz[eid]!;
-    const wx = b.wx[eid]!,
-      wy = b.wy[eid]!,
-      wz = b.wz[eid]!;
-    const R0 = b.R0[eid]!,
-      R2 = b.R2[eid]!,
-      R3 = b.R3[eid]!,
-      R5 = b.R5[eid]!,
-      R6 = b.R6[eid]!,
-      R8 = b.R8[eid]!;
-    const k = rt.cache;
-    const cornerMass = k.cornerMass; // body mass / 4
-    for (let i = 0; i < 4; i++) {
-      const w = rt.wheels[i]!;
-      if (!W.grounded[w]) {
-        W.fx[w] = 0;
-        W.fy[w] = 0;
-        W.vx[w] = 0;
-        W.vy[w] = 0;
-        W.slipRatio[w] = 0;
-        // Unloaded bristles relax back to zero deflection.
-        W.dux[w] = -W.ux[w]! * OVERSLIDE_MAX;
-        W.duy[w] = -W.uy[w]! * OVERSLIDE_MAX;
-        continue;
-      }
-      const tc = k.tire[i]!;
-      const n = W.load[w]!;
-      const nx = W.nx[w]!,
-        ny = W.ny[w]!,
-        nz = W.nz[w]!;
-      // Wheel heading in the body frame (sin δ, 0, cos δ), to world, projected on the ground plane.
-      // sin/cos only when the steer angle changed (it is set once per tick by the tick logic).
-      const d = W.steer[w]!;
-      if (d !== k.steerIn[i]) {
-        k.steerIn[i] = d;
-        k.steerSin[i] = d === 0 ? 0 : Math.sin(d);
-        k.steerCos[i] = d === 0 ? 1 : Math.cos(d);
-      }
-      const sd = k.steerSin[i]!,
-        cd = k.steerCos[i]!;
-      let fx = R0 * sd + R2 * cd,
-        fy = R3 * sd + R5 * cd,
-        fz = R6 * sd + R8 * cd;
-      const fn = fx * nx + fy * ny + fz * nz;
-      fx -= fn * nx;
-      fy -= fn * ny;
-      fz -= fn * nz;
-      const fl = Math.sqrt(fx * fx + fy * fy + fz * fz);
-      fx /= fl;
-      fy /= fl;
-      fz /= fl;
-      // Left axis l = n × f.
-      const lx = ny * fz - nz * fy,
-        ly = nz * fx - nx * fz,
-        lz = nx * fy - ny * fx;
-      const cx = W.cx[w]!,
-        cy = W.cy[w]!,
-        cz = W.cz[w]!;
-      const rx = cx - px,
-        ry = cy - py,
-        rz = cz - pz;
-      const vcx = vx0 + wy * rz - wz * ry,
-        vcy = vy0 + wz * rx - wx * rz,
-        vcz = vz0 + wx * ry - wy * rx;
-      const vx = vcx * fx + vcy * fy + vcz * fz;
-      const vy = vcx * lx + vcy * ly + vcz * lz;
-      const R = tc.radius;
-      const omega = W.omega[w]!;
-      const vsx = omega * R - vx; // patch slip velocity (traction +)
-      const vsy = -vy;
-      const sf = surfaces[W.surface[w]!] ?? surfaces[0]!;
-      const vs = Math.sqrt(vsx * vsx + vsy * vsy);
-      const mu =
-        tc.grip *
-        slidingFriction(sf.muStatic, sf.muSliding, sf.slidingSpeedRef, vs) *
-        loadFactor(n, tc.nominalLoad, tc.loadSensitivity);
-      const lf = stiffnessAtLoad(sf.stiffnessScale, n, tc.nominalLoad, tc.stiffnessLoadExponent); // C(N)/C0 × surface
-      const cxs = tc.longStiffness * lf;
-      const cys = tc.corneringStiffness * lf;
-      const ux = W.ux[w]!,
-        uy = W.uy[w]!;
-      const sx = ux / tc.relaxLong,
-        sy = uy / tc.relaxLat;
-      const ex = cxs * sx,
-        ey = cys * sy;
-      const eNorm = Math.sqrt(ex * ex + ey * ey);
-      bin[0] = sx;
-      bin[1] = sy;
-      bin[2] = n;
-      bin[3] = mu;
-      bin[4] = cxs;
-      bin[5] = cys;
-      bin[6] = tc.pressureUniformity;
-      bin[7] = eNorm;
-      brushCore();
-      // Relaxation rates; quicker relaxation far past the peak (normalised stress S > 3).
-      const muN = mu * n;
-      const S3 = eNorm / (3 * muN);
-      let extra = S3 > 1 ? OVERSLIDE_RATE * (S3 - 1) : 0;
-      if (extra > OVERSLIDE_MAX) extra = OVERSLIDE_MAX;
-      const avx = Math.abs(vx);
-      const dux = vsx - (avx / tc.relaxLong + extra) * ux;
-      const duy = vsy - (avx / tc.relaxLat + extra) * uy;
-      W.dux[w] = dux;
-      W.duy[w] = duy;
-      // Bristle damping in the sticking region (critical-ish for the wheel-spin and corner-mass modes).
-      const stick = 1 - bout[2]!;
-      const kx = cxs / tc.relaxLong,
-        ky = cys / tc.relaxLat;
-      let Fx = bout[0]! + ((stick * ZETA * 2 * Math.sqrt(kx * tc.inertia)) / R) * dux;
-      let Fy = bout[1]! + stick * ZETA * 2 * Math.sqrt(ky * cornerMass) * duy;
-      const F = Math.sqrt(Fx * Fx + Fy * Fy);
-      if (F > muN) {
-        Fx *= muN / F;
-        Fy *= muN / F;
-      }
-      W.fx[w] = Fx;
-      W.fy[w] = Fy;
-      W.vx[w] = vx;
-      W.vy[w] = vy;
-      W.fwx[w] = fx;
-      W.fwy[w] = fy;
-      W.fwz[w] = fz;
-      W.lfx[w] = lx;
-      W.lfy[w] = ly;
-      W.lfz[w] = lz;
-      // Slip ratio near the peak of the longitudinal curve (normalised stress S = 2.5), for the ABS assist.
-      W.peakSlip[w] = cxs > 0 ? (2.5 * muN) / cxs : 0.1;
-      const den = avx > 0.5 ? avx : 0.5;
-      W.slipRatio[w] = vsx / den;
-      // W.slipAngle (telemetry only, an atan2) is computed once per tick from W.vx / W.vy by
-      // vehicleAfterStep (forces.ts), not at every integrator stage.
-      // applyForceAtPoint(world, eid, F, contact point), written out: a call with double arguments boxes them.
-      const Fwx = n * nx + Fx * fx + Fy * lx,
-        Fwy = n * ny + Fx * fy + Fy * ly,
-        Fwz = n * nz + Fx * fz + Fy * lz;
-      b.fx[eid] = b.fx[eid]! + Fwx;
-      b.fy[eid] = b.fy[eid]! + Fwy;
-      b.fz[eid] = b.fz[eid]! + Fwz;
-      b.tx[eid] = b.tx[eid]! + ry * Fwz - rz * Fwy;
-      b.ty[eid] = b.ty[eid]! + rz * Fwx - rx * Fwz;
-      b.tz[eid] = b.tz[eid]! + rx * Fwy - ry * Fwx;
-      W.torque[w] = W.torque[w]! - Fx * R;
+  const eid = rt.eid;
+  const px = b.px[eid]!,
+    py = b.py[eid]!,
+    pz = b.pz[eid]!;
+  const vx0 = b.vx[eid]!,
+    vy0 = b.vy[eid]!,
+    vz0 = b.vz[eid]!;
+  const wx = b.wx[eid]!,
+    wy = b.wy[eid]!,
+    wz = b.wz[eid]!;
+  const R0 = b.R0[eid]!,
+    R2 = b.R2[eid]!,
+    R3 = b.R3[eid]!,
+    R5 = b.R5[eid]!,
+    R6 = b.R6[eid]!,
+    R8 = b.R8[eid]!;
+  const k = rt.cache;
+  // The four wheels' force and moment on the chassis, summed here and added to the accumulators once.
+  let sFx = 0,
+    sFy = 0,
+    sFz = 0,
+    sTx = 0,
+    sTy = 0,
+    sTz = 0;
+  for (let i = 0; i < 4; i++) {
+    const w = rt.wheels[i]!;
+    if (!W.grounded[w]) {
+      W.fx[w] = 0;
+      W.fy[w] = 0;
+      W.vx[w] = 0;
+      W.vy[w] = 0;
+      W.slipRatio[w] = 0;
+      // Unloaded bristles relax back to zero deflection.
+      W.dux[w] = -W.ux[w]! * OVERSLIDE_MAX;
+      W.duy[w] = -W.uy[w]! * OVERSLIDE_MAX;
+      continue;
     }
+    const tc = k.tire[i]!;
+    const td = k.tireD[i]!;
+    const n = W.load[w]!;
+    const nx = W.nx[w]!,
+      ny = W.ny[w]!,
+      nz = W.nz[w]!;
+    // Wheel heading in the body frame (sin δ, 0, cos δ), to world, projected on the ground plane.
+    // sin/cos only when the steer angle changed (it is set once per tick by the tick logic).
+    const d = W.steer[w]!;
+    if (d !== k.steerIn[i]) {
+      k.steerIn[i] = d;
+      k.steerSin[i] = d === 0 ? 0 : Math.sin(d);
+      k.steerCos[i] = d === 0 ? 1 : Math.cos(d);
+    }
+    const sd = k.steerSin[i]!,
+      cd = k.steerCos[i]!;
+    let fx = R0 * sd + R2 * cd,
+      fy = R3 * sd + R5 * cd,
+      fz = R6 * sd + R8 * cd;
+    const fn = fx * nx + fy * ny + fz * nz;
+    fx -= fn * nx;
+    fy -= fn * ny;
+    fz -= fn * nz;
+    const ifl = 1 / Math.sqrt(fx * fx + fy * fy + fz * fz);
+    fx *= ifl;
+    fy *= ifl;
+    fz *= ifl;
+    // Left axis l = n × f.
+    const lx = ny * fz - nz * fy,
+      ly = nz * fx - nx * fz,
+      lz = nx * fy - ny * fx;
+    const rx = W.cx[w]! - px,
+      ry = W.cy[w]! - py,
+      rz = W.cz[w]! - pz;
+    const vcx = vx0 + wy * rz - wz * ry,
+      vcy = vy0 + wz * rx - wx * rz,
+      vcz = vz0 + wx * ry - wy * rx;
+    const vx = vcx * fx + vcy * fy + vcz * fz;
+    const vy = vcx * lx + vcy * ly + vcz * lz;
+    const R = tc.radius;
+    const vsx = W.omega[w]! * R - vx; // patch slip velocity (traction +)
+    const vsy = -vy;
+    const sf = surfaces[W.surface[w]!] ?? surfaces[0]!;
+    const vs = Math.sqrt(vsx * vsx + vsy * vsy);
+    // μ = grip·μ(v_s)·load factor and C(N)/C0 (slidingFriction, loadFactor, stiffnessAtLoad written out with
+    // x = N/N0 computed once).
+    const x = n * td.invNominalLoad;
+    let lfac = 1 - tc.loadSensitivity * (x - 1);
+    lfac = lfac < 0.6 ? 0.6 : lfac > 1.3 ? 1.3 : lfac;
+    const mu = tc.grip * (sf.muSliding + (sf.muStatic - sf.muSliding) / (1 + vs / sf.slidingSpeedRef)) * lfac;
+    const sk = td.stiffK;
+    const lf = (sf.stiffnessScale * x * (1 + sk)) / (1 + sk * x); // C(N)/C0 × surface
+    const cxs = tc.longStiffness * lf;
+    const cys = tc.corneringStiffness * lf;
+    const ux = W.ux[w]!,
+      uy = W.uy[w]!;
+    const sx = ux * td.invRelaxLong,
+      sy = uy * td.invRelaxLat;
+    const ex = cxs * sx,
+      ey = cys * sy;
+    const eNorm = Math.sqrt(ex * ex + ey * ey);
+    bin[0] = sx;
+    bin[1] = sy;
+    bin[2] = n;
+    bin[3] = mu;
+    bin[4] = cxs;
+    bin[5] = cys;
+    bin[6] = tc.pressureUniformity;
+    bin[7] = eNorm;
+    brushCore();
+    // Relaxation rates; quicker relaxation far past the peak (normalised stress S > 3).
+    const muN = mu * n;
+    const S3 = eNorm / (3 * muN);
+    let extra = S3 > 1 ? OVERSLIDE_RATE * (S3 - 1) : 0;
+    if (extra > OVERSLIDE_MAX) extra = OVERSLIDE_MAX;
+    const avx = vx < 0 ? -vx : vx;
+    const dux = vsx - (avx * td.invRelaxLong + extra) * ux;
+    const duy = vsy - (avx * td.invRelaxLat + extra) * uy;
+    W.dux[w] = dux;
+    W.duy[w] = duy;
+    // Bristle damping in the sticking region (ζ = 0.7 of the wheel-spin and corner-mass modes):
+    // 2ζ√(k·m) with k = C(N)/σ = lf·C0/σ ⇒ d₀·√lf.
+    const stick = (1 - bout[2]!) * Math.sqrt(lf);
+    let Fx = bout[0]! + stick * td.dampX * dux;
+    let Fy = bout[1]! + stick * td.dampY * duy;
+    const F2 = Fx * Fx + Fy * Fy;
+    if (F2 > muN * muN) {
+      const r = muN / Math.sqrt(F2);
+      Fx *= r;
+      Fy *= r;
+    }
+    W.fx[w] = Fx;
+    W.fy[w] = Fy;
+    W.vx[w] = vx;
+    W.vy[w] = vy;
+    W.fwx[w] = fx;
+    W.fwy[w] = fy;
+    W.fwz[w] = fz;
+    W.lfx[w] = lx;
+    W.lfy[w] = ly;
+    W.lfz[w] = lz;
+    // Slip ratio near the peak of the longitudinal curve (normalised stress S = 2.5), for the ABS assist.
+    W.peakSlip[w] = cxs > 0 ? (2.5 * muN) / cxs : 0.1;
+    W.slipRatio[w] = vsx / (avx > 0.5 ? avx : 0.5);
+    // Force at the contact point: normal load + tyre force; moment about the CG r × F.
+    const Fwx = n * nx + Fx * fx + Fy * lx,
+      Fwy = n * ny + Fx * fy + Fy * ly,
+      Fwz = n * nz + Fx * fz + Fy * lz;
+    sFx += Fwx;
+    sFy += Fwy;
+    sFz += Fwz;
+    sTx += ry * Fwz - rz * Fwy;
+    sTy += rz * Fwx - rx * Fwz;
+    sTz += rx * Fwy - ry * Fwx;
+    W.torque[w] = W.torque[w]! - Fx * R;
   }
+  b.fx[eid] = b.fx[eid]! + sFx;
+  b.fy[eid] = b.fy[eid]! + sFy;
+  b.fz[eid] = b.fz[eid]! + sFz;
+  b.tx[eid] = b.tx[eid]! + sTx;
+  b.ty[eid] = b.ty[eid]! + sTy;
+  b.tz[eid] = b.tz[eid]! + sTz;
 }

@@ -19,60 +19,80 @@ import type { DiffConfig } from '../../../content/car-schema';
 
 export const CAR_STATE_SIZE = 21;
 
-// Scratch layout (per car, Float64Array(80)): J rows 0..19 (4×5), F rows 20..39, A 40..55, rhs 56..59,
-// λ 60..63, bias 64..67, capacity 68..71, fixed flag 72..75.
+// Scratch layout (per car, Float64Array(96)): J rows 0..19 (4×5), F rows 20..39, elimination matrix 40..55,
+// rhs 56..59, λ 60..63, bias 64..67, capacity 68..71, clamped flag 72..75, base rhs 76..79, full A 80..95.
 const Qv = new Float64Array(5);
 const rowIndex = new Int32Array(4);
 const LOCKED = Number.POSITIVE_INFINITY;
 
-function solveActive(sc: Float64Array, nc: number, Q: Float64Array, invM: Float64Array): void {
-  // Active rows are those with fixed flag 0; solve (J M⁻¹ Fᵀ) λ = bias − J M⁻¹ Q over them.
-  let na = 0;
-  for (let k = 0; k < nc; k++) if (!sc[72 + k]) rowIndex[na++] = k;
+/** A diff row (J = F = the given coefficients on the four wheels, 0 on the engine). */
+function diffRow(sc: Float64Array, k: number, a: number, b: number, c: number, d: number): void {
+  const o = k * 5,
+    p = 20 + k * 5;
+  sc[o] = a;
+  sc[o + 1] = b;
+  sc[o + 2] = c;
+  sc[o + 3] = d;
+  sc[o + 4] = 0;
+  sc[p] = a;
+  sc[p + 1] = b;
+  sc[p + 2] = c;
+  sc[p + 3] = d;
+  sc[p + 4] = 0;
+}
+
+/** The full matrix A = J M⁻¹ Fᵀ over all nc rows (sc[80 + 4k + l]); the active-set iterations pick sub-matrices. */
+function assembleA(sc: Float64Array, nc: number, invM: Float64Array): void {
   const m0 = invM[0]!,
     m1 = invM[1]!,
     m2 = invM[2]!,
     m3 = invM[3]!,
     m4 = invM[4]!;
-  const q0 = Q[0]!,
-    q1 = Q[1]!,
-    q2 = Q[2]!,
-    q3 = Q[3]!,
-    q4 = Q[4]!;
-  // Unrolled over the 5 generalised speeds; same operations in the same order as the plain loops
-  // (r −= J_j·Q_j·M⁻¹_j; A_kl = Σ_j (J_kj·M⁻¹_j)·F_lj, summed from 0), so the same bits.
-  for (let a = 0; a < na; a++) {
-    const k = rowIndex[a]!;
+  for (let k = 0; k < nc; k++) {
     const o = k * 5;
-    const j0 = sc[o]!,
-      j1 = sc[o + 1]!,
-      j2 = sc[o + 2]!,
-      j3 = sc[o + 3]!,
-      j4 = sc[o + 4]!;
-    let r = sc[64 + k]!;
-    r -= j0 * q0 * m0;
-    r -= j1 * q1 * m1;
-    r -= j2 * q2 * m2;
-    r -= j3 * q3 * m3;
-    r -= j4 * q4 * m4;
-    sc[56 + a] = r;
-    const jm0 = j0 * m0,
-      jm1 = j1 * m1,
-      jm2 = j2 * m2,
-      jm3 = j3 * m3,
-      jm4 = j4 * m4;
-    for (let b2 = 0; b2 < na; b2++) {
-      const p = 20 + rowIndex[b2]! * 5;
-      let v = 0;
-      v += jm0 * sc[p]!;
-      v += jm1 * sc[p + 1]!;
-      v += jm2 * sc[p + 2]!;
-      v += jm3 * sc[p + 3]!;
-      v += jm4 * sc[p + 4]!;
-      sc[40 + a * 4 + b2] = v;
+    const jm0 = sc[o]! * m0,
+      jm1 = sc[o + 1]! * m1,
+      jm2 = sc[o + 2]! * m2,
+      jm3 = sc[o + 3]! * m3,
+      jm4 = sc[o + 4]! * m4;
+    for (let l = 0; l < nc; l++) {
+      const p = 20 + l * 5;
+      sc[80 + k * 4 + l] = jm0 * sc[p]! + jm1 * sc[p + 1]! + jm2 * sc[p + 2]! + jm3 * sc[p + 3]! + jm4 * sc[p + 4]!;
     }
   }
-  // Gaussian elimination with partial pivoting (n ≤ 4).
+}
+
+/** The base right-hand side r_k = bias_k − J_k M⁻¹ Q (sc[76 + k]). */
+function assembleRhs(sc: Float64Array, nc: number, Q: Float64Array, invM: Float64Array): void {
+  const q0 = Q[0]! * invM[0]!,
+    q1 = Q[1]! * invM[1]!,
+    q2 = Q[2]! * invM[2]!,
+    q3 = Q[3]! * invM[3]!,
+    q4 = Q[4]! * invM[4]!;
+  for (let k = 0; k < nc; k++) {
+    const o = k * 5;
+    sc[76 + k] = sc[64 + k]! - (sc[o]! * q0 + sc[o + 1]! * q1 + sc[o + 2]! * q2 + sc[o + 3]! * q3 + sc[o + 4]! * q4);
+  }
+}
+
+/**
+ * Solve the active (unclamped) rows: A_aa λ_a = r_a − A_ac λ_c (clamped rows c carry ±capacity), Gaussian
+ * elimination with partial pivoting (n ≤ 4).
+ */
+function solveActive(sc: Float64Array, nc: number): void {
+  let na = 0;
+  for (let k = 0; k < nc; k++) if (!sc[72 + k]) rowIndex[na++] = k;
+  for (let a = 0; a < na; a++) {
+    const k = rowIndex[a]!;
+    let r = sc[76 + k]!;
+    for (let l = 0; l < nc; l++) if (sc[72 + l]) r -= sc[80 + k * 4 + l]! * sc[60 + l]!;
+    sc[56 + a] = r;
+    for (let b2 = 0; b2 < na; b2++) sc[40 + a * 4 + b2] = sc[80 + k * 4 + rowIndex[b2]!]!;
+  }
+  if (na === 1) {
+    sc[60 + rowIndex[0]!] = sc[56]! / sc[40]!;
+    return;
+  }
   for (let c = 0; c < na; c++) {
     let piv = c;
     for (let r = c + 1; r < na; r++) if (Math.abs(sc[40 + r * 4 + c]!) > Math.abs(sc[40 + piv * 4 + c]!)) piv = r;
@@ -114,7 +134,8 @@ export function drivelineAccelerations(world: SimWorld, rt: CarRuntime, out: Flo
   const cfg = rt.cfg;
   const sc = rt.scratch;
   const dt = world.dt;
-  const invM = rt.cache.invM; // 1/I_w front ×2, rear ×2, 1/I_e (per config)
+  const kc = rt.cache;
+  const invM = kc.invM; // 1/I_w front ×2, rear ×2, 1/I_e (per config)
   const w = rt.wheels;
   const Q = Qv;
   const o0 = Wh.omega[w[0]]!,
@@ -127,129 +148,80 @@ export function drivelineAccelerations(world: SimWorld, rt: CarRuntime, out: Flo
   Q[2] = Wh.torque[w[2]]!;
   Q[3] = Wh.torque[w[3]]!;
   Q[4] = C.engineAcc[eid]!;
-  let nc = 0;
-  let clutchRow = -1,
-    frontRow = -1,
-    rearRow = -1,
-    centreRow = -1;
   const G = totalRatio(cfg, C.gear[eid]!);
   const ccap = C.clutchCapacity[eid]!;
-  if (G !== 0 && ccap > 0) {
-    const s = rt.split;
+  const hasClutch = G !== 0 && ccap > 0;
+  let e = 0;
+  if (hasClutch) {
     const eta = gearboxEfficiency(world, rt);
-    const e = C.clutchTorque[eid]! >= 0 ? eta : 1 / eta;
-    const c0 = -G * s[0],
-      c1 = -G * s[1],
-      c2 = -G * s[2],
-      c3 = -G * s[3];
-    {
-      const k = nc++;
-      const o = k * 5,
-        p = 20 + k * 5;
-      sc[o + 0] = c0;
-      sc[o + 1] = c1;
-      sc[o + 2] = c2;
-      sc[o + 3] = c3;
-      sc[o + 4] = 1;
-      sc[p + 0] = e * c0;
-      sc[p + 1] = e * c1;
-      sc[p + 2] = e * c2;
-      sc[p + 3] = e * c3;
-      sc[p + 4] = 1;
-      sc[64 + k] = -(c0 * o0 + c1 * o1 + c2 * o2 + c3 * o3 + 1 * oe) / dt;
-      sc[68 + k] = ccap;
-      sc[72 + k] = 0;
-      clutchRow = k;
-    }
+    e = C.clutchTorque[eid]! >= 0 ? eta : 1 / eta;
   }
-  const kc = rt.cache;
-  if (kc.frontRow) {
-    const cap = diffCap(kc.frontDiff, C.diffInFront[eid]!);
-    {
-      const k = nc++;
-      const o = k * 5,
-        p = 20 + k * 5;
-      sc[o + 0] = 1;
-      sc[o + 1] = -1;
-      sc[o + 2] = 0;
-      sc[o + 3] = 0;
-      sc[o + 4] = 0;
-      sc[p + 0] = 1;
-      sc[p + 1] = -1;
-      sc[p + 2] = 0;
-      sc[p + 3] = 0;
-      sc[p + 4] = 0;
-      sc[64 + k] = -(1 * o0 + -1 * o1 + 0 * o2 + 0 * o3 + 0 * oe) / dt;
-      sc[68 + k] = cap;
-      sc[72 + k] = 0;
-      frontRow = k;
+  const clutchRow = hasClutch ? 0 : -1;
+  let nc = hasClutch ? 1 : 0;
+  const frontRow = kc.frontRow ? nc++ : -1;
+  const rearRow = kc.rearRow ? nc++ : -1;
+  const centreRow = kc.centreRow ? nc++ : -1;
+  // The rows J, F and A = J M⁻¹ Fᵀ depend only on the gear ratio, the clutch row's presence and its
+  // efficiency direction (and the config): between stages of a tick they rarely change, so they are
+  // rebuilt only when one of those differs from the last solve (same values ⇒ same bits).
+  const sameRows = kc.dlValid && hasClutch === kc.dlClutch && G === kc.dlG && e === kc.dlE;
+  if (!sameRows) {
+    if (hasClutch) {
+      const s = rt.split;
+      const c0 = -G * s[0],
+        c1 = -G * s[1],
+        c2 = -G * s[2],
+        c3 = -G * s[3];
+      sc[0] = c0;
+      sc[1] = c1;
+      sc[2] = c2;
+      sc[3] = c3;
+      sc[4] = 1;
+      sc[20] = e * c0;
+      sc[21] = e * c1;
+      sc[22] = e * c2;
+      sc[23] = e * c3;
+      sc[24] = 1;
     }
+    if (frontRow >= 0) diffRow(sc, frontRow, 1, -1, 0, 0);
+    if (rearRow >= 0) diffRow(sc, rearRow, 0, 0, 1, -1);
+    if (centreRow >= 0) diffRow(sc, centreRow, 0.5, 0.5, -0.5, -0.5);
+    if (nc > 0) assembleA(sc, nc, invM);
+    kc.dlValid = true;
+    kc.dlClutch = hasClutch;
+    kc.dlG = G;
+    kc.dlE = e;
   }
-  if (kc.rearRow) {
-    const cap = diffCap(kc.rearDiff, C.diffInRear[eid]!);
-    {
-      const k = nc++;
-      const o = k * 5,
-        p = 20 + k * 5;
-      sc[o + 0] = 0;
-      sc[o + 1] = 0;
-      sc[o + 2] = 1;
-      sc[o + 3] = -1;
-      sc[o + 4] = 0;
-      sc[p + 0] = 0;
-      sc[p + 1] = 0;
-      sc[p + 2] = 1;
-      sc[p + 3] = -1;
-      sc[p + 4] = 0;
-      sc[64 + k] = -(0 * o0 + 0 * o1 + 1 * o2 + -1 * o3 + 0 * oe) / dt;
-      sc[68 + k] = cap;
-      sc[72 + k] = 0;
-      rearRow = k;
-    }
+  // Per solve: bias −J·q/dt (each row asks for zero slip at the end of the step), capacity, clamped flag.
+  for (let k = 0; k < nc; k++) {
+    const o = k * 5;
+    sc[64 + k] = -(sc[o]! * o0 + sc[o + 1]! * o1 + sc[o + 2]! * o2 + sc[o + 3]! * o3 + sc[o + 4]! * oe) / dt;
+    sc[72 + k] = 0;
   }
-  if (kc.centreRow) {
-    const cap = diffCap(kc.centreDiff, C.diffInCentre[eid]!);
-    {
-      const k = nc++;
-      const o = k * 5,
-        p = 20 + k * 5;
-      sc[o + 0] = 0.5;
-      sc[o + 1] = 0.5;
-      sc[o + 2] = -0.5;
-      sc[o + 3] = -0.5;
-      sc[o + 4] = 0;
-      sc[p + 0] = 0.5;
-      sc[p + 1] = 0.5;
-      sc[p + 2] = -0.5;
-      sc[p + 3] = -0.5;
-      sc[p + 4] = 0;
-      sc[64 + k] = -(0.5 * o0 + 0.5 * o1 + -0.5 * o2 + -0.5 * o3 + 0 * oe) / dt;
-      sc[68 + k] = cap;
-      sc[72 + k] = 0;
-      centreRow = k;
-    }
-  }
+  if (hasClutch) sc[68] = ccap;
+  if (frontRow >= 0) sc[68 + frontRow] = diffCap(kc.frontDiff, C.diffInFront[eid]!);
+  if (rearRow >= 0) sc[68 + rearRow] = diffCap(kc.rearDiff, C.diffInRear[eid]!);
+  if (centreRow >= 0) sc[68 + centreRow] = diffCap(kc.centreDiff, C.diffInCentre[eid]!);
+  if (nc > 0) assembleRhs(sc, nc, Q, invM);
   for (let iter = 0; iter <= nc && nc > 0; iter++) {
-    solveActive(sc, nc, Q, invM);
+    solveActive(sc, nc);
     let clamped = false;
     for (let k = 0; k < nc; k++) {
       if (sc[72 + k]) continue;
       const lam = sc[60 + k]!,
         cap = sc[68 + k]!;
       if (lam > cap || lam < -cap) {
-        const l = lam > 0 ? cap : -cap;
-        sc[60 + k] = l;
+        sc[60 + k] = lam > 0 ? cap : -cap;
         sc[72 + k] = 1;
-        for (let j = 0; j < 5; j++) Q[j] = Q[j]! + sc[20 + k * 5 + j]! * l;
         clamped = true;
       }
     }
     if (!clamped) break;
   }
-  // q̈ = M⁻¹(Q + Fᵀλ) over the unclamped rows (clamped ones are already in Q).
+  // q̈ = M⁻¹(Q + Fᵀλ) over all rows (clamped rows carry ±capacity).
   for (let j = 0; j < 5; j++) {
     let q = Q[j]!;
-    for (let k = 0; k < nc; k++) if (!sc[72 + k]) q += sc[20 + k * 5 + j]! * sc[60 + k]!;
+    for (let k = 0; k < nc; k++) q += sc[20 + k * 5 + j]! * sc[60 + k]!;
     out[j] = q * invM[j]!;
   }
   // Drive torque reaching each wheel through the coupling rows (for telemetry and the power checks).
