@@ -156,6 +156,8 @@ export const specs = [
         let positionsChanged = false;
         let lastOrder = null;
         let midShot = false;
+        let jokerShot = false;
+        const jokerLines = new Set();
         await waitFor('player finished (results screen)', async () => {
           const scr = await hook(page, 'screens');
           if (scr === 'rallycross-results') return true;
@@ -163,9 +165,15 @@ export const specs = [
           if (!s || s.phase === 'countdown') return false;
           const c = checkOrder(s, `race clock ${s.raceTimeS.toFixed(1)} s`);
           seen.add(c.boardPos);
+          const jl = /Joker lap: [^\n·]*/.exec(s.board)?.[0]?.trim();
+          if (jl) jokerLines.add(jl);
           const o = s.order.join(',');
           if (lastOrder !== null && o !== lastOrder) positionsChanged = true;
           lastOrder = o;
+          if (!jokerShot && s.playerOnJoker) {
+            jokerShot = true;
+            await page.screenshot({ path: join(out, 'rallycross-joker.png') });
+          }
           if (!midShot && s.raceTimeS > 14) {
             midShot = true;
             await page.screenshot({ path: join(out, 'rallycross-mid.png') });
@@ -174,11 +182,14 @@ export const specs = [
           return false;
         }, 420000);
         if (!positionsChanged) throw new Error('positions never changed during the race');
+        // the HUD showed the joker as not taken, then taken (the autopilot takes it on lap 1)
+        if (!jokerLines.has('Joker lap: not taken yet') || !jokerLines.has('Joker lap: taken ✓')) throw new Error(`HUD joker status seen: ${[...jokerLines].join(' | ')}`);
         await sleep(300);
         await page.screenshot({ path: join(out, 'rallycross-results.png') });
         const fin = await rx(page);
         const me = fin.cars[fin.playerIndex];
         if (me.finishS === null || !(me.finishS > 10)) throw new Error(`player finish time ${me.finishS}`);
+        if (me.jokers !== 1 || me.penaltyS !== 0 || me.jumpStart) throw new Error(`player: jokers ${me.jokers}, penalty ${me.penaltyS} s, jump start ${me.jumpStart}`);
         const rows = await page.evaluate(() => [...document.querySelectorAll('[data-standing]')].map((e) => e.textContent));
         if (rows.length !== 8) throw new Error(`results screen shows ${rows.length} rows, expected 8: ${rows.join(' | ')}`);
         const mine = rows.findIndex((r) => /You/.test(r));
@@ -192,6 +203,50 @@ export const specs = [
     },
   },
 ];
+
+specs.push({
+  name: 'rallycross: throttle before the lights go out is a jump start: +5 s shown in the HUD (toast and board)',
+  async run({ browser, base, out, report }) {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+    const page = await context.newPage();
+    const errors = [];
+    page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+    page.on('pageerror', (e) => errors.push(String(e)));
+    await page.addInitScript(PAD_INIT);
+    try {
+      // simcap 0.1 (the default): the 4 s countdown takes many frames, so the pad's throttle lands inside it
+      await page.goto(base + '?scale=2');
+      await waitScreen(page, 'title', 120000);
+      await page.evaluate(() => window.__pad.connect());
+      await padFocusItem(page, /Rallycross/);
+      await press(page, A);
+      await waitScreen(page, 'rallycross');
+      await padFocusItem(page, /AI opponents/);
+      await padAdjust(page, /AI opponents: 1$/, LEFT);
+      await padFocusItem(page, /Start the race/);
+      await press(page, A);
+      await waitFor('countdown', async () => (await rx(page))?.phase === 'countdown', 120000);
+      await page.evaluate((b) => window.__pad.set({ buttons: { [b]: 1 } }), RT);
+      const s = await waitFor('jump start flagged', async () => {
+        const st = await rx(page);
+        return st && st.cars[st.playerIndex].jumpStart ? st : null;
+      }, 120000);
+      if (s.phase !== 'countdown') throw new Error(`jump start flagged in phase ${s.phase}`);
+      const me = s.cars[s.playerIndex];
+      if (me.penaltyS !== 5) throw new Error(`jump start penalty ${me.penaltyS} s, expected 5 s`);
+      const shown = await waitFor('jump start in the HUD', async () => {
+        const st = await rx(page);
+        return st && /Jump start! \+5 s/.test(st.toast ?? '') && /jump start \+5 s/.test(st.board) ? st : null;
+      }, 60000);
+      await page.screenshot({ path: join(out, 'rallycross-jump-start.png') });
+      report.rallycrossJumpStart = { toast: shown.toast, board: shown.board.split('\n')[1] };
+      await page.evaluate((b) => window.__pad.set({ buttons: { [b]: 0 } }), RT);
+      if (errors.length) throw new Error(`console errors: ${errors.join(' | ')}`);
+    } finally {
+      await context.close();
+    }
+  },
+});
 
 export async function runSpecs({ base, out, filter }) {
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ARGS, headless: true });

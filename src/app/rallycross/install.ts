@@ -11,12 +11,19 @@ import { CARS } from '../cars';
 import { formatClock } from '../../systems/view/hud';
 import { RallycrossSession, type RallycrossSetup, type Standing } from './session';
 
+const RESULTS_CSS = `.rx-results{border-collapse:collapse;margin:6px 0 14px;font-size:16px;min-width:420px}
+.rx-results td{padding:3px 10px;text-align:left}.rx-results .rx-car{opacity:.7}.rx-results .rx-time{font-variant-numeric:tabular-nums}
+.rx-results .rx-me{color:#ffd23c;font-weight:600}.rx-results .rx-pen{color:#ff6b5a;font-size:13px}`;
+
 const esc = (s: string): string => s.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
 
 export function installRallycross(app: AppContext): void {
   const setup: RallycrossSetup & { circuit?: StageSummary } = { playerCarId: 'rally-awd', opponents: 5, laps: 3 };
   let session: RallycrossSession | null = null;
   let last: Standing[] = [];
+  const style = document.createElement('style');
+  style.textContent = RESULTS_CSS;
+  document.head.appendChild(style);
   const hook = (window as unknown as { __bitrally?: Record<string, unknown> }).__bitrally;
 
   registerScreen('rallycross', (ctx) => {
@@ -108,10 +115,14 @@ export function installRallycross(app: AppContext): void {
   });
 
   registerScreen('rallycross-results', (ctx) => {
-    const rows = last
-      .map((s, i) => `<div data-standing class="${s.player ? 'default' : ''}">${i + 1}. ${esc(s.name)} (${esc(s.carId)}) ${s.finishS !== null ? formatClock(s.finishS) : `lap ${s.lap}`}</div>`)
-      .join('');
-    const el = html(`<h2>Race result</h2><div class="sub">${rows}</div>
+    // the race runs on behind the results (the rivals still racing finish): the table follows it
+    const row = (s: Standing, i: number): string => {
+      const time = s.finishS !== null ? formatClock(s.finishS + s.penaltyS) : `racing, lap ${s.lap}`;
+      const pen = s.penaltyS > 0 ? ` <span class="rx-pen">incl. +${s.penaltyS} s${s.jumpStart ? ' jump start' : ''}${s.jokers !== 1 && s.finishS !== null ? ' joker' : ''}</span>` : '';
+      return `<tr data-standing class="${s.player ? 'rx-me' : ''}"><td>${i + 1}.</td><td>${esc(s.name)}</td><td class="rx-car">${esc(s.carId)}</td><td class="rx-time">${time}${pen}</td></tr>`;
+    };
+    const table = (st: Standing[]): string => st.map(row).join('');
+    const el = html(`<h2>Race result</h2><table class="rx-results" data-results>${table(last)}</table>
       <button class="item default" data-k="again">Race again</button>
       <button class="item" data-k="menu">Rallycross menu</button>`);
     const close = (): void => {
@@ -126,6 +137,12 @@ export function installRallycross(app: AppContext): void {
       close();
       ctx.show('rallycross');
     };
-    return { el, overlay: true, update: (dt) => session?.frame(dt), back: () => (close(), ctx.show('rallycross')) };
+    const tbl = el.querySelector<HTMLElement>('[data-results]')!;
+    let n = 0;
+    const update = (dt: number): void => {
+      session?.frame(dt);
+      if (session && ++n % 15 === 0) tbl.innerHTML = table(session.standings());
+    };
+    return { el, overlay: true, update, back: () => (close(), ctx.show('rallycross')) };
   });
 }

@@ -4,10 +4,16 @@
  * live in src/systems/sim/ai/race.ts (pure); this class feeds the player's device input into the race's
  * HeldInput, steps it with the fixed-step scheduler, and draws every car (views only read the world).
  */
+import { Mesh } from '@babylonjs/core/Meshes/mesh';
+import '@babylonjs/core/Meshes/thinInstanceMesh';
+import { CreateCylinder } from '@babylonjs/core/Meshes/Builders/cylinderBuilder';
+import { StandardMaterial } from '@babylonjs/core/Materials/standardMaterial';
+import { Color3 } from '@babylonjs/core/Maths/math.color';
+import { Matrix } from '@babylonjs/core/Maths/math.vector';
 import { FixedStepScheduler } from '../../ecs/scheduler';
 import { quantizeInput } from '../../ecs/controls';
 import type { Stage } from '../../../terrain/stage';
-import { RallycrossRace } from '../../systems/sim/ai/race';
+import { JOKER_PENALTY_S, JUMP_START_PENALTY_S, RallycrossRace } from '../../systems/sim/ai/race';
 import type { SceneKit } from '../../systems/view/scene';
 import { TerrainView } from '../../systems/view/terrain-view';
 import { StageView } from '../../systems/view/stage-view';
@@ -34,7 +40,12 @@ export interface Standing {
   name: string;
   carId: string;
   lap: number;
+  /** Finish time on the road (null before the flag) and the penalties added for the result, s. */
   finishS: number | null;
+  penaltyS: number;
+  /** Joker lap taken (count) and jump start. */
+  jokers: number;
+  jumpStart: boolean;
   player: boolean;
 }
 
@@ -54,6 +65,8 @@ export class RallycrossSession {
   private readonly tele: CarTelemetryView = emptyTelemetry();
   private readonly aiTele: CarTelemetryView = emptyTelemetry();
   private frameCount = 0;
+  private nowS = 0;
+  private jokerPosts: Mesh | null = null;
   onFinish?: (standings: Standing[]) => void;
   private reported = false;
 
@@ -74,6 +87,7 @@ export class RallycrossSession {
     this.terrain = new TerrainView(kit.scene, stage);
     this.stageView = new StageView(kit.scene, stage, kit.shadows);
     this.views = this.cars.map((c) => new CarView(kit.scene, c.shape, kit.shadows));
+    this.jokerPosts = this.buildJokerPosts();
     this.camera = new GameCamera(kit.scene, (x, z) => stage.bspline.height(x, z));
     this.camera.view = settings.camera as CameraView;
     this.hud = new Hud(hudParent);
@@ -88,6 +102,21 @@ export class RallycrossSession {
     this.updateViews(0);
   }
 
+  /** The joker branch, marked with orange posts along both edges (views only read the race). */
+  private buildJokerPosts(): Mesh | null {
+    const J = this.race.joker;
+    if (!J) return null;
+    const post = CreateCylinder('joker-post', { height: 1.4, diameter: 0.35, tessellation: 8 }, this.kit.scene);
+    const m = new StandardMaterial('joker-post', this.kit.scene);
+    m.diffuseColor = new Color3(1, 0.45, 0.05);
+    m.emissiveColor = new Color3(0.35, 0.12, 0);
+    post.material = m;
+    const h = (x: number, z: number): number => this.stage.bspline.height(x, z);
+    const mats = J.markers.map(([x, z]) => Matrix.Translation(x, h(x, z) + 0.7, z));
+    post.thinInstanceAdd(mats);
+    return post;
+  }
+
   private playerEntrant(): (typeof this.race.entrants)[number] {
     return this.race.entrants[this.race.playerIndex]!;
   }
@@ -95,7 +124,16 @@ export class RallycrossSession {
   standings(): Standing[] {
     return this.race.positions().map((i) => {
       const e = this.race.entrants[i]!;
-      return { name: e.name, carId: e.car.id, lap: Math.min(this.setup.laps, e.tracker.lap + 1), finishS: e.tracker.finishedAt, player: i === this.race.playerIndex };
+      return {
+        name: e.name,
+        carId: e.car.id,
+        lap: Math.min(this.setup.laps, e.tracker.lap + 1),
+        finishS: e.tracker.finishedAt,
+        penaltyS: e.tracker.penaltyS,
+        jokers: e.jokers,
+        jumpStart: e.jumpStart,
+        player: i === this.race.playerIndex,
+      };
     });
   }
 
@@ -110,18 +148,30 @@ export class RallycrossSession {
       playerIndex: this.race.playerIndex,
       order: this.race.positions(),
       standings: this.standings(),
-      cars: this.race.entrants.map((e) => ({ name: e.name, x: b.px[e.eid]!, z: b.pz[e.eid]!, speedMS: Math.hypot(b.vx[e.eid]!, b.vz[e.eid]!), progressM: e.tracker.progress, lap: e.tracker.lap, finishS: e.tracker.finishedAt })),
+      cars: this.race.entrants.map((e) => ({ name: e.name, x: b.px[e.eid]!, z: b.pz[e.eid]!, speedMS: Math.hypot(b.vx[e.eid]!, b.vz[e.eid]!), progressM: e.tracker.progress, lap: e.tracker.lap, finishS: e.tracker.finishedAt, penaltyS: e.tracker.penaltyS, jokers: e.jokers, jumpStart: e.jumpStart })),
+      playerOnJoker: this.race.playerAutopilot?.onJoker ?? false,
+      toast: (document.querySelector('.hud-toast') as HTMLElement | null)?.textContent ?? null,
       board: [...this.board.children].map((c) => c.textContent).join('\n'),
     };
   }
 
   frame(dt: number): void {
     this.frameCount++;
+    this.nowS += dt;
     const r = readActions(this.devices.snapshot(), this.settings.bindings, this.settings.tuning);
     const a = this.mixer.update(r, this.settings, dt);
     this.race.playerInput.input = quantizeInput(toRawInput(a));
     const playerDone = this.playerEntrant().tracker.finished;
     if (this.race.phase !== 'finished') this.scheduler.advance(dt);
+    // race events for the player: jump start, joker taken, joker penalty
+    for (const ev of this.race.events) {
+      if (ev.entrant !== this.race.playerIndex) continue;
+      if (ev.kind === 'jump-start') this.hud.showToast(`Jump start! +${JUMP_START_PENALTY_S} s`, this.nowS, 3);
+      else if (ev.kind === 'joker') this.hud.showToast('Joker lap taken', this.nowS, 2);
+      else this.hud.showToast(`Joker lap missed +${JOKER_PENALTY_S} s`, this.nowS, 3);
+    }
+    this.race.events.length = 0;
+    this.hud.tickToast(this.nowS);
     this.updateViews(dt);
     if ((playerDone || this.race.phase === 'finished') && !this.reported) {
       this.reported = true;
@@ -149,15 +199,20 @@ export class RallycrossSession {
     if (this.race.phase === 'countdown') {
       const total = this.race.opts.countdownS ?? 4;
       this.hud.setLights(Math.min(5, Math.floor(((total - this.race.countdownLeftS) / total) * 5) + 1));
-    } else if (this.race.raceTimeS < 1.5) this.hud.setLights('off');
+    } else this.hud.setLights(this.race.raceTimeS < 1.5 ? 'go' : 'off');
     if (this.frameCount % 10 === 0 || dt === 0) this.renderBoard();
   }
 
   private renderBoard(): void {
     const st = this.standings();
     const me = st.findIndex((s) => s.player);
-    const lines = st.map((s, i) => `<div style="${s.player ? 'color:#ffd23c;font-weight:600' : ''}">${i + 1}. ${s.name} <span style="opacity:.7">${s.carId}</span>${s.finishS !== null ? ` — ${formatClock(s.finishS)}` : ''}</div>`);
-    this.board.innerHTML = `<div style="font-size:20px;font-weight:700">P${me + 1}/${st.length} · Lap ${st[me]!.lap}/${this.setup.laps}</div>${lines.join('')}`;
+    const lines = st.map(
+      (s, i) =>
+        `<div style="${s.player ? 'color:#ffd23c;font-weight:600' : ''}">${i + 1}. ${s.name} <span style="opacity:.7">${s.carId}</span>${s.jokers > 0 ? ' <span title="joker lap taken" style="color:#ff8a1e;font-size:11px;font-weight:700;border:1px solid #ff8a1e;border-radius:3px;padding:0 3px">JOKER</span>' : ''}${s.finishS !== null ? ` — ${formatClock(s.finishS + s.penaltyS)}` : ''}${s.penaltyS > 0 ? ` <span style="color:#ff6b5a">+${s.penaltyS} s</span>` : ''}</div>`,
+    );
+    const mine = st[me]!;
+    const joker = this.race.joker ? `<div data-joker style="color:${mine.jokers > 0 ? '#7be37b' : '#ff8a1e'}">Joker lap: ${mine.jokers > 0 ? 'taken ✓' : 'not taken yet'}${mine.jumpStart ? ` · <span style="color:#ff6b5a">jump start +${JUMP_START_PENALTY_S} s</span>` : ''}</div>` : '';
+    this.board.innerHTML = `<div style="font-size:20px;font-weight:700">P${me + 1}/${st.length} · Lap ${mine.lap}/${this.setup.laps}</div>${joker}${lines.join('')}`;
   }
 
   dispose(): void {
@@ -166,6 +221,8 @@ export class RallycrossSession {
     for (const v of this.views) v.dispose();
     this.hud.dispose();
     this.board.remove();
+    this.jokerPosts?.material?.dispose();
+    this.jokerPosts?.dispose();
     this.kit.scene.activeCamera = this.kit.menuCamera;
     this.camera.camera.dispose();
   }
