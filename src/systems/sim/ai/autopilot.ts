@@ -8,6 +8,10 @@
  * accelerating at the car's full-throttle acceleration min(μ g·driven share, P/(m v))), plus 15 %: a good
  * human on an unknown stage drives ~85 % of the limit speed on average (pace notes, no risk at blind crests).
  */
+import { setSceneColliders } from '../collision/runtime';
+import { fromScenery } from '../collision/scene';
+import { useTsSceneQueries } from '../collision/havok-queries';
+import { attachCarColliderFromConfig } from '../collision/car-collider';
 import type { Stage } from '../../../../terrain/stage';
 import type { CarConfig } from '../../../content/car-schema';
 import { createSimWorld, type IntegratorKind, type SimWorld } from '../../../ecs/world';
@@ -111,6 +115,11 @@ export interface DriveOptions {
   integrator?: IntegratorKind;
   /** Give up after this much simulated time (default: 4 × the human target + 60 s). */
   maxTimeS?: number;
+  /**
+   * The game's world instead of the bare road: the stage scenery (trees, rocks, fences, markers, arches) as
+   * collision obstacles and the car with its collider, as src/app/stage-colliders.ts builds it (no Havok props).
+   */
+  gameWorld?: boolean;
   /** Called every tick (tracing). */
   onTick?: (world: SimWorld, eid: number, driver: AiDriver) => void;
 }
@@ -146,7 +155,12 @@ export function driveStage(opts: DriveOptions): DriveResult {
   const maxTime = opts.maxTimeS ?? 4 * target.humanS + 60;
   const vehicle = driverVehicleFromConfig(car);
   const driver = new AiDriver({ path, vehicle, params: opts.driver ?? DEFAULT_DRIVER });
+  if (opts.gameWorld) {
+    setSceneColliders(world, fromScenery(stage.scenery));
+    useTsSceneQueries(world);
+  }
   let eid = spawnCar(world, car, { x: stage.start.x, z: stage.start.z, heading: stage.start.heading });
+  if (opts.gameWorld) attachCarColliderFromConfig(world, eid, car);
   setInputSource(world, eid, driver);
   const b = world.c.RigidBody;
   const proj = { distanceM: 0, lateralM: 0, index: 0 };
@@ -184,6 +198,7 @@ export function driveStage(opts: DriveOptions): DriveResult {
       path.pointAt(rs, pt);
       despawnCar(world, eid);
       eid = spawnCar(world, car, { x: pt[0]!, z: pt[1]!, heading: path.headingAt(rs) });
+      if (opts.gameWorld) attachCarColliderFromConfig(world, eid, car);
       setInputSource(world, eid, driver);
       driver.resetTracking();
     }

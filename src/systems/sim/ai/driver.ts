@@ -176,6 +176,19 @@ export class AiDriver implements InputSource {
   private firstTick = true;
   private stuckS = 0;
   private modeS = 0;
+  /** Progress watchdog: unwrapped path distance, the mark last beaten by 3 m, and the time since. */
+  private progM = 0;
+  private progMarkM = 0;
+  private noProgS = 0;
+  /** Stall time summed over unstick attempts that did not lead to progress (→ Recover), s. */
+  private stallS = 0;
+  private lastS = NaN;
+  /** Reversing to get unstuck (not turning round), attempts so far, and the sidestep around the obstacle. */
+  private unstick = false;
+  private unstickTries = 0;
+  /** Sideways offset (m, + = left) held until the path distance `dodgeUntilM` to steer round what stopped the car. */
+  dodgeM = 0;
+  private dodgeUntilM = 0;
   private recoverAfterS: number;
   private readonly pt = new Float64Array(2);
   private pressToggle = false;
@@ -292,6 +305,10 @@ export class AiDriver implements InputSource {
     this.loc.index = -1;
     this.firstTick = true;
     this.stuckS = 0;
+    this.noProgS = 0;
+    this.lastS = NaN;
+    this.unstick = false;
+    this.dodgeM = 0;
     this.mode = 'drive';
     this.modeS = 0;
     this.kInt = 0;
@@ -331,6 +348,19 @@ export class AiDriver implements InputSource {
     this.last.u = u;
 
     const out: RawInput = { steer: 0, throttle: 0, brake: 0, clutch: 0, handbrake: 0 };
+    // progress watchdog (any stall: head-on against a post, scraping a fence, rocking in a ditch)
+    if (!Number.isNaN(this.lastS)) {
+      let ds = s - this.lastS;
+      if (path.closed) ds -= path.lengthM * Math.round(ds / path.lengthM);
+      if (Math.abs(ds) < 30) this.progM += ds;
+    }
+    this.lastS = s;
+    if (this.hold || this.progM > this.progMarkM + 3) {
+      this.progMarkM = this.progM;
+      this.noProgS = 0;
+      this.stallS = Math.max(0, this.stallS - 0.5 * dt);
+    } else this.noProgS += dt;
+    if (this.dodgeM !== 0 && this.progM > this.dodgeUntilM) this.dodgeM = 0;
     if (this.hold) {
       out.brake = 1;
       this.firstTick = true;
@@ -349,14 +379,33 @@ export class AiDriver implements InputSource {
       if (!wrongWay) this.setMode('drive');
       else if (speed < 1.5) this.setMode('reverse');
     } else if (this.mode === 'reverse') {
+      if (this.unstick) {
+        // backing away from what stopped the car: 2.5 s of reverse once in gear, then round it on a sidestep
+        // (alternating sides per attempt) held for the next 25 m
+        if (this.modeS > 2.5 && gear < 0) {
+          this.unstick = false;
+          this.unstickTries++;
+          const side = (this.loc.lateral >= 0 ? 1 : -1) * (this.unstickTries % 2 === 1 ? 1 : -1);
+          this.dodgeM = side * 2.5;
+          this.dodgeUntilM = this.progM + 25;
+          this.setMode('drive');
+        } else if (this.modeS > 6) this.setMode('drive');
+      } else if (Math.abs(headingErr) < 0.9 || this.modeS > 4) this.setMode('drive');
       // reverse until the nose points within ~50° of the road direction, or for at most 4 s
-      if (Math.abs(headingErr) < 0.9 || this.modeS > 4) this.setMode('drive');
     }
-    // stuck: barely moving with the pedal down (against a bank, in a ditch)
+    // stuck: barely moving with the pedal down (against a bank, in a ditch), or no progress along the road
     if (speed < 1 && this.mode !== 'hold') this.stuckS += dt;
     else this.stuckS = Math.max(0, this.stuckS - 2 * dt);
-    if (this.stuckS > 3 && this.mode === 'drive') this.setMode('reverse');
-    if (this.stuckS > this.recoverAfterS) {
+    if ((this.stuckS > 3 || this.noProgS > 5) && this.mode === 'drive') {
+      this.setMode('reverse');
+      this.unstick = Math.abs(headingErr) < 0.9;
+      this.stuckS = 0;
+      this.noProgS = 0;
+      this.progMarkM = this.progM;
+      this.stallS += 5;
+    }
+    if (this.stuckS > this.recoverAfterS || this.stallS > this.recoverAfterS + 2) {
+      this.stallS = 0;
       out.recover = true;
       this.recoveries++;
       this.resetTracking();
@@ -401,7 +450,7 @@ export class AiDriver implements InputSource {
     let tx = this.pt[0]!, tz = this.pt[1]!;
     // traffic (§6.3): follow the car ahead, or a passing lane beside it
     const aFollow = this.scanTraffic(world, px, pz, u, s, Math.sqrt(this.gripScale) * this.profile[this.loc.index]!, dt);
-    const laneOff = this.laneOffsetM + this.passOffsetM;
+    const laneOff = this.laneOffsetM + this.passOffsetM + this.dodgeM;
     if (laneOff !== 0) {
       const h = path.headingAt(s + dS);
       tx += laneOff * Math.cos(h);

@@ -1,0 +1,42 @@
+/**
+ * The AI in the game's world (issue 8): the stage scenery as collision obstacles and the car with its collider, as
+ * the game builds it. On forest-gravel the classic-rwd autopilot hits an obstacle on the road at the finish
+ * (the finish arch's collision posts stand ±0.4 m either side of the road centre) at ~90 km/h and ends up
+ * stalled against it. The driver's progress watchdog must get it going again by itself: reverse away and
+ * sidestep, and after three stalls without progress press Recover (the game's recovery, with its time penalty);
+ * it must never sit there: the stage finishes.
+ */
+import { expect, it } from 'vitest';
+import { loadStageFromDir } from '../../terrain/node';
+import { loadBuiltinCar } from '../../src/content/cars/index';
+import { driveStage } from '../../src/systems/sim/ai/autopilot';
+
+it('classic-rwd on forest-gravel in the game world: stalls on an obstacle, gets itself out, finishes', { timeout: 300_000 }, () => {
+  const stage = loadStageFromDir('src/content/stages/forest-gravel');
+  const car = loadBuiltinCar('classic-rwd');
+  let stalledS = 0, worstStallS = 0, reversed = 0;
+  let prevMode = 'drive';
+  const r = driveStage({
+    stage,
+    car,
+    integrator: 'euler',
+    gameWorld: true,
+    onTick: (w, e, d) => {
+      const b = w.c.RigidBody;
+      if (Math.hypot(b.vx[e]!, b.vz[e]!) < 0.3 && !d.hold) stalledS += w.dt;
+      else stalledS = 0;
+      worstStallS = Math.max(worstStallS, stalledS);
+      if (d.mode === 'reverse' && prevMode !== 'reverse') reversed++;
+      prevMode = d.mode;
+    },
+  });
+  const msg = JSON.stringify({ ...r, worstStallS, reversed });
+  expect(r.finished, msg).toBe(true);
+  // it hit something and had to back off (the obstacle is real in this world)…
+  expect(reversed, msg).toBeGreaterThan(0);
+  // …never sat still for more than the recover threshold (8 s) plus a second, and asked for help at most twice
+  expect(worstStallS, msg).toBeLessThan(9);
+  expect(r.recoveries, msg).toBeLessThanOrEqual(2);
+  // and the stall cost under a minute over the no-obstacle run's budget (1.4 × the good-human target)
+  expect(r.timeS, msg).toBeLessThan(1.4 * r.humanTargetS + 60);
+});
