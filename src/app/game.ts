@@ -17,7 +17,7 @@ import { DEFAULT_DRIVER, stagePath } from '../systems/sim/ai/autopilot';
 import { driverVehicleFromConfig } from '../systems/sim/ai/car-params';
 import { gameCarAdapter, type CarChoice } from './cars';
 import { RUN_SETUP } from './game-setup';
-import './stage-colliders'; // registers the stage's static collision scene with buildRunWorld
+import { stagePropsEnabled } from './stage-colliders'; // registers the stage's static collision scene with buildRunWorld
 import { StageRun, DEFAULT_RUN, formatDelta, formatTime } from './stage-run';
 import { emptyTelemetry, type DrivableCar } from './car-link';
 import type { SceneKit } from '../systems/view/scene';
@@ -93,6 +93,8 @@ export class GameSession {
   readonly hud: Hud;
   private readonly effects: Effects;
   private readonly propsView: PropsView | null;
+  /** Shown when Havok did not load (collision issue: the game still runs, on the TS scene, without props). */
+  readonly havokNotice: HTMLElement | null;
   private readonly prev = new Float64Array(7);
   private readonly cur = new Float64Array(7);
   private actions: ActionValues | null = null;
@@ -155,6 +157,8 @@ export class GameSession {
     this.effects = new Effects(kit.scene, stage);
     const props = collisionRuntime(this.world).props;
     this.propsView = props instanceof HavokProps && props.eids.length > 0 ? new PropsView(kit.scene, this.world, props.eids, kit.shadows) : null;
+    // props wanted but no Havok (its wasm did not load): scenery on the TS grid (the same contacts), no props
+    this.havokNotice = stagePropsEnabled() && !collisionRuntime(this.world).queries ? havokFallbackNotice(hudParent) : null;
     this.captureCur();
     this.prev.set(this.cur);
     this.terrain.update(s.x, s.z);
@@ -445,6 +449,7 @@ export class GameSession {
     this.carView.dispose();
     this.effects.dispose();
     this.propsView?.dispose();
+    this.havokNotice?.remove();
     this.hud.dispose();
     this.kit.scene.activeCamera = this.kit.menuCamera;
     this.camera.camera.dispose();
@@ -461,4 +466,14 @@ export class GameSession {
   carPosition(): [number, number, number] {
     return [this.cur[0]!, this.cur[1]!, this.cur[2]!];
   }
+}
+
+/** A visible line on the HUD: Havok (wasm) did not load, so the run has no props and scenery uses the TS grid. */
+function havokFallbackNotice(parent: HTMLElement): HTMLElement {
+  const el = document.createElement('div');
+  el.dataset.t = 'havok-notice';
+  el.textContent = 'Havok physics did not load: no props this run; scenery collisions use the built-in detector';
+  el.style.cssText = 'position:absolute;left:50%;bottom:12px;transform:translateX(-50%);padding:4px 10px;border-radius:4px;background:rgba(120,40,20,.85);color:#fff;font:13px sans-serif;pointer-events:none;z-index:5';
+  parent.appendChild(el);
+  return el;
 }

@@ -57,7 +57,7 @@ try {
 const scale = flagNumber('scale', 0.25, 8);
 if (scale !== null) kit.engine.setHardwareScalingLevel(scale);
 const simCapS = flagNumber('simcap', 0.02, 1) ?? 0.1;
-setStagePropsEnabled(urlFlags.get('props') === '1');
+setStagePropsEnabled(urlFlags.get('props') !== '0'); // Havok props on by default (docs/collisions.md "Game"); props=0 turns them off
 const devices = new InputDevices(window);
 const audio = new GameAudio();
 audio.setVolumes({ master: settings.masterVolume, engine: settings.engineVolume, effects: settings.effectsVolume });

@@ -6,18 +6,20 @@
  * 1. static scene: trees, rocks, markers, fences and the start/finish arches of the stage scenery become
  *    the collision issue's scene colliders (`fromScenery`: cylinders and walls), tested by its
  *    detection/response pass against every car's CarCollider; bushes do not stop a car;
- * 2. Havok props (when enabled with `setStagePropsEnabled(true)` and Havok is loaded: `loadHavokBrowser()`
- *    before the world is built): hay bales on both
+ * 2. the scenery as a Havok static world that finds each car's candidate obstacles when Havok is loaded
+ *    (`useHavokSceneQueries`; contacts bit-identical with the TS grid, which runs when Havok is not loaded);
+ * 3. Havok props (when enabled with `setStagePropsEnabled(true)` — the game's default — and Havok is loaded:
+ *    `loadHavokBrowser()` before the world is built): hay bales on both
  *    road edges at the two sharpest corners and cones beside the start line, each cluster standing on a
  *    Havok heightfield patch sampled from the stage's B-spline surface (the props world's own ground plane
  *    is put far below the stage so it never touches them). Props are hashed sim state (Prop component).
  */
 import type { SimWorld } from '../ecs/world';
 import type { Stage } from '../../terrain/stage';
-import { fromScenery } from '../systems/sim/collision/scene';
+import { fromScenery, type SceneColliders } from '../systems/sim/collision/scene';
 import { setSceneColliders } from '../systems/sim/collision/runtime';
 import { havokOrNull } from '../systems/sim/collision/havok-instance';
-import { enableHavokProps, spawnProp } from '../systems/sim/collision/props';
+import { addObstacleToProps, enableHavokProps, spawnProp } from '../systems/sim/collision/props';
 import { useHavokSceneQueries, useTsSceneQueries } from '../systems/sim/collision/havok-queries';
 import type { PropKind } from '../systems/sim/collision/havok-scene';
 import type { HavokPhysicsWithBindings } from '@babylonjs/havok';
@@ -64,9 +66,11 @@ export function propSites(stage: Stage): PropSite[] {
 
 let propsEnabled = false;
 /**
- * Havok props on/off (URL flag `props=1`; off by default: Havok's fixed per-step cost adds ~0.7 ms to a
- * ~1 ms tick at 500 Hz on this machine, which breaks real time under load). Worlds built while it is off
- * have no props, so a replay must be played with the same setting.
+ * Havok props on/off for the worlds built from now on. The game turns them on unless the URL says `props=0`
+ * (main.ts): resting props skip the Havok step (props.ts), so they cost next to nothing until a car reaches
+ * them (bench `collision-game`). Off here by default so Node tools build worlds without props unless asked
+ * (`replay verify` follows the replay header). Worlds built while it is off have no props, so a replay must be
+ * played with the setting it records.
  */
 export function setStagePropsEnabled(on: boolean): void {
   propsEnabled = on;
@@ -77,18 +81,29 @@ export function buildStageColliders(world: SimWorld, stage: Stage | null): void 
   if (!stage) return;
   const hp = havokOrNull();
   const sites = hp && propsEnabled ? propSites(stage) : [];
-  if (hp && sites.length > 0) addProps(world, stage, hp, sites);
-  // after the props world: it copies the scene's obstacles into Havok when it is created, and thousands of
-  // static trees there cost more per tick than the whole car; the props stand clear of the scenery
-  setSceneColliders(world, fromScenery(stage.scenery));
+  const scene = fromScenery(stage.scenery);
+  setSceneColliders(world, scene);
+  if (hp && sites.length > 0) addProps(world, stage, hp, sites, scene);
   // Havok loaded → the scenery is a Havok static world that finds each car's candidate obstacles
   // (havok-queries.ts); the contacts are bit-identical with the TS grid's, so a replay verifies on either
   if (hp) useHavokSceneQueries(world, hp);
   else useTsSceneQueries(world);
 }
 
-function addProps(world: SimWorld, stage: Stage, hp: HavokPhysicsWithBindings, sites: PropSite[]): void {
-  const props = enableHavokProps(world, hp, stage.heightfield.heights.reduce((a, b) => Math.min(a, b), Infinity) - 200);
+/** Reach (m) around each prop site within which scenery obstacles go into the props world too. */
+const PROP_SCENERY_REACH_M = 25;
+
+function addProps(world: SimWorld, stage: Stage, hp: HavokPhysicsWithBindings, sites: PropSite[], scene: SceneColliders): void {
+  // only the scenery near the props goes into the props world (a knocked bale stops at the tree beside it):
+  // the thousands of trees of a forest stage as Havok bodies made building the world ~0.8 s slower and the
+  // Havok step ~0.5 ms dearer at 500 Hz
+  const props = enableHavokProps(world, hp, stage.heightfield.heights.reduce((a, b) => Math.min(a, b), Infinity) - 200, { obstacles: 'none' });
+  const near = new Set<number>(), ids: number[] = [];
+  for (const s of sites) {
+    scene.query(s.x - PROP_SCENERY_REACH_M, s.z - PROP_SCENERY_REACH_M, s.x + PROP_SCENERY_REACH_M, s.z + PROP_SCENERY_REACH_M, ids);
+    for (const i of ids) near.add(i);
+  }
+  for (const i of [...near].sort((a, b) => a - b)) addObstacleToProps(props, scene, i);
   const h = (x: number, z: number): number => stage.bspline.height(x, z);
   for (const s of sites) props.scene.addGroundPatch(h, s.x, s.z, 3, 0.5);
   for (const s of sites) spawnProp(world, s.kind, s.x, h(s.x, s.z), s.z, s.rotY);

@@ -3,4 +3,7 @@
  * order, equations, constants): replays from another version are still verified (the checksums decide),
  * and a desync report then names both versions.
  */
-export const SIM_VERSION = 'bitrally-sim-1';
+// 2: Havok props skip the Havok step while all rest untouched; a stage's props world holds only the scenery
+//    near the props (collision issue); vehicle force passes merged per car, driveline rows reused between
+//    stages, tyre constants precomputed (vehicle issue)
+export const SIM_VERSION = 'bitrally-sim-2';

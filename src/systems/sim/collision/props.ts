@@ -22,6 +22,7 @@ import { newImpulseResult, solveRestitution, type YawBody } from './impulse';
 import { HavokScene, PROP_KINDS, PROP_SPECS, type HavokPropState, type PropKind } from './havok-scene';
 import { collisionRuntime, type PropsHook } from './runtime';
 import { useHavokSceneQueries } from './havok-queries';
+import type { SceneColliders } from './scene';
 import { crushEndOf, addCrushTo, endAt, poseOf, yawBodyOf } from './system';
 import type { HavokPhysicsWithBindings } from '@babylonjs/havok';
 
@@ -50,13 +51,18 @@ export class HavokProps implements PropsHook {
   /** Put every Havok prop body back to its `Prop` component state (snapshot restore). */
   restoreFromComponents(world: SimWorld): void {
     const P = world.c.Prop;
+    // mirrored asleep props have exactly zero velocities (mirrorOne): all zero → the recording was resting
+    // (no Havok step until a car kicks a prop), and the restored run must rest too
+    let moving = false;
+    for (const e of this.eids) if (P.vx[e] !== 0 || P.vy[e] !== 0 || P.vz[e] !== 0 || P.wx[e] !== 0 || P.wy[e] !== 0 || P.wz[e] !== 0) moving = true;
     for (let i = 0; i < this.eids.length; i++) {
       const e = this.eids[i]!;
       this.scene.setProp(
         i, [P.px[e]!, P.py[e]!, P.pz[e]!], [P.qw[e]!, P.qx[e]!, P.qy[e]!, P.qz[e]!], [P.vx[e]!, P.vy[e]!, P.vz[e]!], [P.wx[e]!, P.wy[e]!, P.wz[e]!],
       );
     }
-    this.resting = false;
+    this.resting = !moving && this.eids.length > 0;
+    this.kicked = false;
   }
 
   step(world: SimWorld): void {
@@ -78,9 +84,10 @@ export type PropsGround = number | { cx: number; cz: number; half: number; spaci
 
 /**
  * Create the Havok props world for `world`: `ground` is the height of a flat ground plane, or a square patch
- * (centre, half size, spacing in m) sampled from `world.ground` (slopes, stages). The scene's obstacles are added.
+ * (centre, half size, spacing in m) sampled from `world.ground` (slopes, stages). The scene's obstacles are added
+ * (`obstacles: 'none'`: none — a stage adds only those near its props with `addObstacleToProps`).
  */
-export function enableHavokProps(world: SimWorld, hp: HavokPhysicsWithBindings, ground: PropsGround = 0): HavokProps {
+export function enableHavokProps(world: SimWorld, hp: HavokPhysicsWithBindings, ground: PropsGround = 0, opts: { obstacles?: 'all' | 'none' } = {}): HavokProps {
   const rt = collisionRuntime(world);
   if (rt.props instanceof HavokProps) return rt.props;
   const props = new HavokProps(hp, world);
@@ -89,16 +96,21 @@ export function enableHavokProps(world: SimWorld, hp: HavokPhysicsWithBindings, 
     const gs = { h: 0, nx: 0, ny: 1, nz: 0, surface: 0 };
     props.scene.addGroundPatch((x, z) => (world.ground.sample(x, z, gs), gs.h), ground.cx, ground.cz, ground.half, ground.spacing);
   }
-  const sc = rt.scene;
-  for (let i = 0; i < sc.n; i++) {
-    const base = sc.yMin[i]!, height = sc.yMax[i]! - sc.yMin[i]!;
-    if (sc.kind[i] === 0) props.scene.addObstacle({ kind: 'wall', a: [sc.p0[i]!, sc.p1[i]!], b: [sc.p2[i]!, sc.p3[i]!], base_m: base, height_m: height });
-    else if (sc.kind[i] === 1) props.scene.addObstacle({ kind: 'box', center: [sc.p0[i]!, sc.p1[i]!], half_extents: [sc.p2[i]!, sc.p3[i]!], rot_y_rad: sc.p4[i]!, base_m: base, height_m: height });
-    else props.scene.addObstacle({ kind: 'cylinder', center: [sc.p0[i]!, sc.p1[i]!], radius: sc.p2[i]!, base_m: base, height_m: height });
+  if (opts.obstacles !== 'none') {
+    const sc = rt.scene;
+    for (let i = 0; i < sc.n; i++) addObstacleToProps(props, sc, i);
   }
   rt.props = props;
   useHavokSceneQueries(world, hp); // a Havok world is present: car edges are queried through Havok
   return props;
+}
+
+/** Scene obstacle i as a static body of the props world (props bounce off it). */
+export function addObstacleToProps(props: HavokProps, sc: SceneColliders, i: number): void {
+  const base = sc.yMin[i]!, height = sc.yMax[i]! - sc.yMin[i]!;
+  if (sc.kind[i] === 0) props.scene.addObstacle({ kind: 'wall', a: [sc.p0[i]!, sc.p1[i]!], b: [sc.p2[i]!, sc.p3[i]!], base_m: base, height_m: height });
+  else if (sc.kind[i] === 1) props.scene.addObstacle({ kind: 'box', center: [sc.p0[i]!, sc.p1[i]!], half_extents: [sc.p2[i]!, sc.p3[i]!], rot_y_rad: sc.p4[i]!, base_m: base, height_m: height });
+  else props.scene.addObstacle({ kind: 'cylinder', center: [sc.p0[i]!, sc.p1[i]!], radius: sc.p2[i]!, base_m: base, height_m: height });
 }
 
 const st: HavokPropState = { p: [0, 0, 0], q: [1, 0, 0, 0], v: [0, 0, 0], w: [0, 0, 0] };
