@@ -88,6 +88,11 @@ export const ReplayHeaderSchema = z.strictObject({
     .nullable(),
   /** The run had Havok props (the game's `props=1`): worlds built to replay it must have them too. */
   props: z.boolean().optional(),
+  /**
+   * Ticks completed when a car first touched a Havok prop (null: never). Until then the props world evolves
+   * on its own, so a seek can rebuild it exactly from a fresh one (src/replay/player.ts).
+   */
+  propsTouchedTick: z.number().int().nonnegative().nullable().optional(),
   /** Timeline marks (display): checkpoint splits and collisions. */
   marks: z.array(z.strictObject({ tick: z.number().int().nonnegative(), kind: z.string(), label: z.string() })).default([]),
 });

@@ -17,7 +17,10 @@ import { addBookkeepingHook, removeBookkeepingHook } from '../systems/sim/replay
 import type { CarFilesSource, ReplayData, ReplayEdit } from './format';
 import { inputAt } from './inputs';
 import { completedTickHash } from './recorder';
-import type { CarAdapter, RunWorld } from './run-world';
+import { buildRunWorld, type CarAdapter, type RunWorld } from './run-world';
+import type { Stage } from '../../terrain/stage';
+import { collisionRuntime } from '../systems/sim/collision/runtime';
+import { HavokProps } from '../systems/sim/collision/props';
 
 export interface Desync {
   /** First tick whose checksum did not match (ticks completed). */
@@ -62,6 +65,9 @@ export class ReplayPlayer {
   private readonly configEdits: Extract<ReplayEdit, { kind: 'config' }>[] = [];
   private readonly cacheEvery: number;
   private readonly resync: boolean;
+  private readonly stage: Stage | null;
+  /** Keyframes at ticks below this may be restored (Havok props untouched so far); Infinity without props. */
+  private readonly pristineBefore: number;
   desync: Desync | null = null;
   /** False between a detected desync and the next recorded keyframe. */
   trusted = true;
@@ -80,6 +86,10 @@ export class ReplayPlayer {
   ) {
     this.world = run.world;
     this.cars = run.cars;
+    this.stage = run.stage;
+    const hasProps = collisionRuntime(this.world).props instanceof HavokProps;
+    // a file without the field (or a touch at tick t) → only keyframes of ticks < t; none → every keyframe
+    this.pristineBefore = !hasProps ? Infinity : data.header.propsTouchedTick === null ? Infinity : (data.header.propsTouchedTick ?? 1);
     for (const c of data.checksums) this.checksums.set(c.tick, c.hash);
     for (const k of data.keyframes) this.fileKeyframes.set(k.tick, k.snapshot);
     for (const e of data.edits) {
@@ -159,11 +169,23 @@ export class ReplayPlayer {
     return true;
   }
 
-  /** Nearest keyframe tick at or before `tick` (recorded or cached), or -1. */
+  /**
+   * Whether a seek may restore the keyframe at `tick`. Havok's internal state (contact manifolds, solver warm
+   * starts, islands, sleep timers) is not in a keyframe, and writing a prop's pose back into a Havok world
+   * with another history changes the last bits (measured: tests/replay/props-seek.test.ts). Exact restores
+   * are those of keyframes taken before any car touched a prop (`header.propsTouchedTick`): the props world
+   * is then rebuilt fresh and stepped on its own to the keyframe tick, exactly as it evolved in the run.
+   * Worlds without props: every keyframe.
+   */
+  seekableKeyframe(tick: number): boolean {
+    return (this.fileKeyframes.has(tick) || this.cache.has(tick)) && tick < this.pristineBefore;
+  }
+
+  /** Nearest keyframe tick at or before `tick` (recorded or cached) that a seek may restore, or -1. */
   keyframeBefore(tick: number): number {
     let best = -1;
-    for (const t of this.fileKeyframes.keys()) if (t <= tick && t > best) best = t;
-    for (const t of this.cache.keys()) if (t <= tick && t > best) best = t;
+    for (const t of this.fileKeyframes.keys()) if (t <= tick && t > best && this.seekableKeyframe(t)) best = t;
+    for (const t of this.cache.keys()) if (t <= tick && t > best && this.seekableKeyframe(t)) best = t;
     return best;
   }
 
@@ -177,6 +199,7 @@ export class ReplayPlayer {
       if (kt < 0) throw new Error(`replay: no keyframe at or before tick ${target}`);
       this.restoreConfigs(kt);
       restoreSnapshot(w, this.fileKeyframes.get(kt) ?? this.cache.get(kt)!);
+      if (collisionRuntime(w).props instanceof HavokProps) this.freshProps(kt);
       this.trusted = true;
     }
     const saved = this.onTick;
@@ -186,6 +209,34 @@ export class ReplayPlayer {
     } finally {
       this.onTick = saved;
     }
+  }
+
+  /**
+   * Replaces the world's Havok props world by a fresh one (built like the run's, by buildRunWorld) stepped
+   * alone for `kt` ticks: no car touched a prop before kt (seekableKeyframe), so pass 9 did nothing else to
+   * it. Checked: the props then equal the restored keyframe bit for bit, else the seek starts at tick 0.
+   */
+  private freshProps(kt: number): void {
+    const w = this.world;
+    const fresh = buildRunWorld(this.data.header, this.stage, this.carAdapter);
+    const props = collisionRuntime(fresh.world).props as HavokProps;
+    for (let i = 0; i < kt; i++) {
+      props.step(fresh.world);
+      fresh.world.events.length = 0;
+    }
+    const P = w.c.Prop;
+    const F = fresh.world.c.Prop;
+    const same = props.eids.every((e) => (['px', 'py', 'pz', 'qw', 'qx', 'qy', 'qz', 'vx', 'vy', 'vz', 'wx', 'wy', 'wz'] as const).every((f) => Object.is(P[f][e], F[f][e])));
+    if (!same && kt > 0) {
+      this.restoreConfigs(0);
+      restoreSnapshot(w, this.cache.get(0) ?? this.fileKeyframes.get(0)!);
+      this.freshProps(0);
+      return;
+    }
+    // The replaced Havok worlds are NOT disposed: Havok recycles freed body handles, and a world built after
+    // a release steps its bodies in another order (measured: props differ in the last bits after ~2 s of
+    // flight). Each restore of a props replay keeps one small props world (+ its query world) alive.
+    collisionRuntime(w).props = props;
   }
 
   /**

@@ -12,6 +12,7 @@ import { addBookkeepingHook, removeBookkeepingHook } from '../systems/sim/replay
 import { encodeReplay, REPLAY_FORMAT, type CarFilesSource, type Checksum, type ReplayCar, type ReplayEdit, type ReplayHeader, type ReplayPose, type StageFilesData } from './format';
 import { InputStreamEncoder } from './inputs';
 import { collisionRuntime } from '../systems/sim/collision/runtime';
+import { HavokProps } from '../systems/sim/collision/props';
 import { SIM_VERSION } from './version';
 
 export const DEFAULT_CHECKSUM_EVERY_TICKS = 500;
@@ -63,6 +64,7 @@ export class ReplayRecorder {
   private readonly checksumEvery: number;
   private readonly keyframeEvery: number;
   private result: ReplayHeader['result'] = null;
+  private propsTouchedTick: number | null = null;
   private ticks = 0;
   private prevConsumed: ((world: SimWorld, eid: number, input: QuantizedInput) => void) | undefined;
   private readonly hook = (w: SimWorld): void => this.bookkeeping(w);
@@ -110,6 +112,10 @@ export class ReplayRecorder {
     this.seen.fill(0);
     const done = world.tick + 1;
     this.ticks = done;
+    if (this.propsTouchedTick === null) {
+      const props = collisionRuntime(world).props;
+      if (props instanceof HavokProps && props.contactsPrev.size > 0) this.propsTouchedTick = done;
+    }
     if (done % this.checksumEvery === 0) this.checksums.push({ tick: done, hash: completedTickHash(world) });
     if (done % this.keyframeEvery === 0) this.keyframes.push({ tick: done, snapshot: encodeSnapshot(saveSnapshot(world, done)) });
   }
@@ -174,6 +180,7 @@ export class ReplayRecorder {
       cars: o.cars.map((c) => c.car),
       result: this.result,
       props: collisionRuntime(w).props !== null,
+      propsTouchedTick: this.propsTouchedTick,
       marks: [...this.marks],
     };
   }
