@@ -26,17 +26,16 @@ export function brakesAeroCar(world: SimWorld, rt: CarRuntime): void {
   const surfaces = vehicles(world).surfaces;
   {
     const eid = rt.eid;
-    const cfg = rt.cfg;
     const brake = ctl.brake[eid]!;
     const hand = ctl.handbrake[eid]!;
     const abs = world.c.Car.abs[eid] === 1;
-    const bk = cfg.brakes;
+    const kc = rt.cache;
     for (let i = 0; i < 4; i++) {
       const w = rt.wheels[i]!;
-      const wc = cfg.wheels[i]!;
-      const tc = rt.cache.tire[i]!;
-      let cap = brake * bk.maxTorque * (wc.front ? bk.frontBias : 1 - bk.frontBias) * 0.5;
-      if (!wc.front) cap += hand * bk.handbrakeTorque * 0.5;
+      const tc = kc.tire[i]!;
+      // kc.brakeMax[i] = max_torque·(front_bias or 1 − front_bias)/2, kc.handMax[i] = handbrake_torque/2 (rear).
+      const handCap = hand * kc.handMax[i]!;
+      let cap = brake * kc.brakeMax[i]! + handCap;
       const n = W.load[w]!;
       if (n > 0) {
         const sf = surfaces[W.surface[w]!] ?? surfaces[0]!;
@@ -56,7 +55,6 @@ export function brakesAeroCar(world: SimWorld, rt: CarRuntime): void {
           const target = ((1 - ks) * vx) / tc.radius;
           const tAbs = (tc.inertia * (omega - target)) / dt + W.torque[w]!;
           const limit = (vx > 0 ? tAbs : -tAbs) > 0 ? (vx > 0 ? tAbs : -tAbs) : 0;
-          const handCap = wc.front ? 0 : hand * bk.handbrakeTorque * 0.5;
           if (cap > limit + handCap) cap = limit + handCap;
         }
       }

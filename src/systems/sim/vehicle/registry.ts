@@ -70,6 +70,11 @@ export interface CarCache {
   /** Ackermann: the rack angle last converted (NaN = none) and the four wheel angles it gave. */
   ackIn: number;
   ackOut: Float64Array;
+  /** Per wheel i: body-frame centre at static ride x, y, z and the static travel (m) at [4i..4i+3]. */
+  wheelPos: Float64Array;
+  /** Per wheel: full-pedal brake torque (max·axle bias/2) and full handbrake torque (rear: torque/2, front 0). */
+  brakeMax: Float64Array;
+  handMax: Float64Array;
   /** Driveline solve: key of the rows J, F and matrix A held in the scratch (vehicle-block.ts). */
   dlValid: boolean;
   dlClutch: boolean;
@@ -131,6 +136,9 @@ export function registerCar(world: SimWorld, init: CarRuntimeInit): CarRuntime {
       steerCos: new Float64Array([1, 1, 1, 1]),
       ackIn: Number.NaN,
       ackOut: new Float64Array(4),
+      wheelPos: new Float64Array(16),
+      brakeMax: new Float64Array(4),
+      handMax: new Float64Array(4),
       dlValid: false,
       dlClutch: false,
       dlG: 0,
@@ -162,6 +170,15 @@ export function refreshRuntime(rt: CarRuntime): void {
   k.tire = cfg.wheels.map((w) => (w.front ? tf : tr));
   k.susp = cfg.wheels.map((w) => (w.front ? sf : sr));
   k.tireD = k.tire.map((t) => tireDerived(t, cfg.body.massKg / 4));
+  const bk = cfg.brakes;
+  cfg.wheels.forEach((w, i) => {
+    k.wheelPos[i * 4] = w.position[0];
+    k.wheelPos[i * 4 + 1] = w.position[1];
+    k.wheelPos[i * 4 + 2] = w.position[2];
+    k.wheelPos[i * 4 + 3] = w.staticTravel;
+    k.brakeMax[i] = bk.maxTorque * (w.front ? bk.frontBias : 1 - bk.frontBias) * 0.5;
+    k.handMax[i] = w.front ? 0 : bk.handbrakeTorque * 0.5;
+  });
   const d = cfg.drivetrain;
   k.frontDiff = copyDiff(d.frontDiff);
   k.rearDiff = copyDiff(d.rearDiff);

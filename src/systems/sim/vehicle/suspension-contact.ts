@@ -31,7 +31,6 @@ export function suspensionCar(world: SimWorld, rt: CarRuntime): void {
   const ground = world.ground;
   {
     const eid = rt.eid;
-    const cfg = rt.cfg;
     C.engineAcc[eid] = 0;
     const px = b.px[eid]!,
       py = b.py[eid]!,
@@ -49,15 +48,17 @@ export function suspensionCar(world: SimWorld, rt: CarRuntime): void {
       const w = rt.wheels[i]!;
       W.torque[w] = 0;
       W.driveTorque[w] = 0;
-      const wc = cfg.wheels[i]!;
-      const sc = rt.cache.susp[i]!;
-      const tc = rt.cache.tire[i]!;
+      const kc = rt.cache;
+      const sc = kc.susp[i]!;
+      const tc = kc.tire[i]!;
       const s = W.travel[w]!;
       const sOther = W.travel[rt.wheels[i ^ 1]!]!;
-      // Wheel centre in the body frame at travel s, then to world.
-      const bx = wc.position[0],
-        by = wc.position[1] + (s - wc.staticTravel),
-        bz = wc.position[2];
+      // Wheel centre in the body frame at travel s, then to world (config position and static travel copied
+      // into the runtime cache: monomorphic reads).
+      const wp = kc.wheelPos;
+      const bx = wp[i * 4]!,
+        by = wp[i * 4 + 1]! + (s - wp[i * 4 + 3]!),
+        bz = wp[i * 4 + 2]!;
       const cx = px + R0 * bx + R1 * by + R2 * bz;
       const cy = py + R3 * bx + R4 * by + R5 * bz;
       const cz = pz + R6 * bx + R7 * by + R8 * bz;
