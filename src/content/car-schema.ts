@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { ContentError, parseTomlFile, validate } from './errors';
+import { CrashSchema, crashConfig, type CrashConfig } from '../systems/sim/collision/crash-schema';
 
 const pos = z.number().positive();
 const nonneg = z.number().nonnegative();
@@ -138,6 +139,7 @@ export const CarFileSchema = z.strictObject({
   }),
   /** Tunable values: key path (e.g. "suspension.front.spring_rate_n_per_mm") → {min, max, step}. */
   setup: z.record(z.string(), RangeSchema).default({}),
+  crash: CrashSchema, // crash tests for the crush identification (collision issue, crash-schema.ts)
 });
 
 export type CarFile = z.output<typeof CarFileSchema>;
@@ -198,6 +200,8 @@ export interface CarConfig {
   id: string;
   name: string;
   file: string;
+  /** Crash tests of the `[crash]` table in SI (collision issue; none → its defaults). */
+  collision?: CrashConfig;
   body: {
     massKg: number;
     lengthM: number;
@@ -348,6 +352,10 @@ function semantic(d: CarFile): string[] {
     }
     if (!(r.min <= r.max)) issues.push(`setup."${key}".min: expected ≤ max (${r.max}), found number ${r.min}`);
     else if (v < r.min || v > r.max) issues.push(`setup."${key}": expected the value within [${r.min}, ${r.max}], found number ${v}`);
+    else {
+      if (!onStep(r.max, r.min, r.step)) issues.push(`setup."${key}".max: expected ${stepGrid(r, r.max)} (max on the step grid), found number ${r.max}`);
+      if (!onStep(v, r.min, r.step)) issues.push(`setup."${key}": expected a value on ${stepGrid(r, v)}, found number ${v}`);
+    }
   }
   return issues;
 }
@@ -447,6 +455,7 @@ export function toCarConfig(d: CarFile, id: string, file: string, g = 9.81): Car
     id,
     name: d.name,
     file,
+    collision: crashConfig(d.crash),
     body: {
       massKg: m,
       lengthM: b.length_m,
@@ -539,7 +548,23 @@ export function reloadCarConfig(
   }
 }
 
-/** Apply setup values ("key.path" → value) within their declared ranges; returns a new config. */
+/**
+ * Whether v lies on the setup grid min + k·step (k integer) within a float tolerance of 1e-6 step, so decimal
+ * steps (0.01, 0.05) and sums of them accumulated in binary floating point (0.61 + 0.01) pass.
+ */
+export function onStep(v: number, min: number, step: number): boolean {
+  const k = (v - min) / step;
+  return Math.abs(k - Math.round(k)) <= 1e-6;
+}
+
+/** "min + k·step (min a, step b; nearest c or d)" for an off-grid value v, for error messages. */
+function stepGrid(r: { min: number; step: number }, v: number): string {
+  const k = Math.floor((v - r.min) / r.step);
+  const at = (j: number): number => Number((r.min + j * r.step).toPrecision(12));
+  return `min + k·step (min ${r.min}, step ${r.step}; nearest ${at(k)} or ${at(k + 1)})`;
+}
+
+/** Apply setup values ("key.path" → value) within their declared ranges and on their step grids; returns a new config. */
 export function applySetup(cfg: CarConfig, values: Record<string, number>): CarConfig {
   const issues: string[] = [];
   let data: Record<string, unknown> = structuredClone(cfg.source) as unknown as Record<string, unknown>;
@@ -551,6 +576,10 @@ export function applySetup(cfg: CarConfig, values: Record<string, number>): CarC
     }
     if (!(v >= r.min && v <= r.max)) {
       issues.push(`setup."${key}": expected a value within [${r.min}, ${r.max}], found number ${v}`);
+      continue;
+    }
+    if (!onStep(v, r.min, r.step)) {
+      issues.push(`setup."${key}": expected a value on ${stepGrid(r, v)}, found number ${v}`);
       continue;
     }
     const parts = key.split('.');

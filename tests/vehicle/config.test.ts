@@ -1,7 +1,7 @@
 /** Car and surface config files: every error names the file, the key path, what was expected and found. */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { applySetup, carJsonSchema, loadCarConfig, reloadCarConfig, RPM } from '../../src/content/car-schema';
+import { applySetup, carJsonSchema, loadCarConfig, onStep, reloadCarConfig, RPM } from '../../src/content/car-schema';
 import { ContentError } from '../../src/content/errors';
 import { BUILTIN_CARS, loadBuiltinCar, readBuiltin } from '../../src/content/cars/index';
 import { DEFAULT_SURFACES, loadSurfaces } from '../../src/content/surfaces';
@@ -97,6 +97,34 @@ describe('car config', () => {
     expect(e.message).toContain('setup."brakes.front_bias": expected a value within [0.55, 0.8], found number 0.95');
     const e2 = errorOf(() => loadCarConfig(gti + '\n"body.nope" = { min = 0, max = 1, step = 0.1 }\n', 'bad.toml'));
     expect(e2.message).toContain('setup."body.nope": expected the key path of a numeric value in this file, found nothing');
+  });
+
+  it('setup ranges enforce step: values on min + k·step (float tolerance) pass, others name file, key, grid and value', () => {
+    const cfg = loadBuiltinCar('hatch-gti');
+    // 0.55 + 0.01·k: 0.61 + 0.01 accumulated in binary floating point (0.6200000000000001) is on the grid.
+    expect(applySetup(cfg, { 'brakes.front_bias': 0.61 + 0.01 }).brakes.frontBias).toBeCloseTo(0.62, 12);
+    expect(applySetup(cfg, { 'gearbox.final_drive': 3.2 + 17 * 0.05 }).gearbox.finalDrive).toBeCloseTo(4.05, 12);
+    const e = errorOf(() => applySetup(cfg, { 'gearbox.final_drive': 4.07 }));
+    expect(e.message).toContain(
+      'hatch-gti.toml: setup."gearbox.final_drive": expected a value on min + k·step (min 3.2, step 0.05; nearest 4.05 or 4.1), found number 4.07',
+    );
+    const e1 = errorOf(() => applySetup(cfg, { 'suspension.front.spring_rate_n_per_mm': 45.5 }));
+    expect(e1.message).toContain('setup."suspension.front.spring_rate_n_per_mm": expected a value on min + k·step (min 30, step 1; nearest 45 or 46), found number 45.5');
+    // In the file: the value itself must lie on its range's grid, and so must max (a slider stepping up to max).
+    const offGrid = gti.replace(/^"brakes\.front_bias" = .*$/m, '"brakes.front_bias" = { min = 0.55, max = 0.80, step = 0.04 }');
+    const e2 = errorOf(() => loadCarConfig(offGrid, 'grid.toml'));
+    expect(e2.message).toContain('grid.toml');
+    expect(e2.message).toContain('setup."brakes.front_bias".max: expected min + k·step (min 0.55, step 0.04; nearest 0.79 or 0.83) (max on the step grid), found number 0.8');
+    // The file's front_bias = 0.70 is 0.55 + 3.75·0.04: off that grid too.
+    expect(e2.message).toContain('setup."brakes.front_bias": expected a value on min + k·step (min 0.55, step 0.04; nearest 0.67 or 0.71), found number 0.7');
+    // Every shipped car's tunable values lie on their grids (the garage sliders step from min by step).
+    for (const c of BUILTIN_CARS) {
+      const car = loadBuiltinCar(c.id);
+      for (const [key, r] of Object.entries(car.setup)) {
+        expect(onStep(r.max, r.min, r.step), `${c.id} ${key} max`).toBe(true);
+        for (let k = 0; r.min + k * r.step <= r.max + 1e-9; k++) expect(onStep(r.min + k * r.step, r.min, r.step)).toBe(true);
+      }
+    }
   });
 
   it('the shipped JSON Schema is the generated one', () => {
