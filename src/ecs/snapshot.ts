@@ -19,6 +19,7 @@ import { componentSpecs } from './components';
 import type { SimWorld } from './world';
 import { entitiesWith } from './queries';
 import { updateDerived } from '../systems/sim/rigid-body';
+import { ByteReader, ByteWriter } from '../replay/bytes';
 
 export interface ComponentSnapshot {
   name: string;
@@ -222,104 +223,16 @@ export function diffSnapshots(expected: WorldSnapshot, found: WorldSnapshot, lim
 
 const MAGIC = 0x50414e53; // "SNAP" little-endian
 const VERSION = 1;
-const enc = new TextEncoder();
-const dec = new TextDecoder('utf-8', { fatal: true });
 
-class Writer {
-  buf = new Uint8Array(1024);
-  dv = new DataView(this.buf.buffer);
-  n = 0;
-  private need(k: number): void {
-    if (this.n + k <= this.buf.length) return;
-    let cap = this.buf.length * 2;
-    while (cap < this.n + k) cap *= 2;
-    const b = new Uint8Array(cap);
-    b.set(this.buf.subarray(0, this.n));
-    this.buf = b;
-    this.dv = new DataView(b.buffer);
-  }
-  u8(v: number): void {
-    this.need(1);
-    this.buf[this.n++] = v;
-  }
-  u32(v: number): void {
-    this.need(4);
-    this.dv.setUint32(this.n, v, true);
-    this.n += 4;
-  }
-  i32(v: number): void {
-    this.need(4);
-    this.dv.setInt32(this.n, v, true);
-    this.n += 4;
-  }
-  f64(v: number): void {
-    this.need(8);
-    this.dv.setFloat64(this.n, v, true);
-    this.n += 8;
-  }
-  bytes(b: Uint8Array): void {
-    this.u32(b.length);
-    this.need(b.length);
-    this.buf.set(b, this.n);
-    this.n += b.length;
-  }
-  str(s: string): void {
-    this.bytes(enc.encode(s));
-  }
-  done(): Uint8Array {
-    return this.buf.slice(0, this.n);
-  }
-}
-
-class Reader {
-  private readonly dv: DataView;
-  p = 0;
-  constructor(private readonly b: Uint8Array) {
-    this.dv = new DataView(b.buffer, b.byteOffset, b.byteLength);
-  }
-  private need(k: number, what: string): void {
-    if (this.p + k > this.b.length) throw new SnapshotError(`snapshot: truncated while reading ${what} at byte ${this.p} (needs ${k}, ${this.b.length - this.p} left)`);
-  }
-  u8(what: string): number {
-    this.need(1, what);
-    return this.b[this.p++]!;
-  }
-  u32(what: string): number {
-    this.need(4, what);
-    const v = this.dv.getUint32(this.p, true);
-    this.p += 4;
-    return v;
-  }
-  i32(what: string): number {
-    this.need(4, what);
-    const v = this.dv.getInt32(this.p, true);
-    this.p += 4;
-    return v;
-  }
-  f64(what: string): number {
-    this.need(8, what);
-    const v = this.dv.getFloat64(this.p, true);
-    this.p += 8;
-    return v;
-  }
-  count(what: string, elemBytes: number): number {
-    const n = this.u32(what);
-    if (n * elemBytes > this.b.length - this.p) throw new SnapshotError(`snapshot: ${what} claims ${n} items, more than the ${this.b.length - this.p} bytes left`);
-    return n;
-  }
-  bytes(what: string): Uint8Array {
-    const n = this.count(what, 1);
-    const out = this.b.slice(this.p, this.p + n);
-    this.p += n;
-    return out;
-  }
-  str(what: string): string {
-    return dec.decode(this.bytes(what));
+/** The project's one byte reader (src/replay/bytes.ts), failing with SnapshotError. */
+class Reader extends ByteReader {
+  constructor(b: Uint8Array) {
+    super(b, 'snapshot', 'snapshot', (field, expected, found) => new SnapshotError(`${field}: expected ${expected}, found ${found}`));
   }
 }
 
 export function encodeSnapshot(s: WorldSnapshot): Uint8Array {
-  const w = new Writer();
+  const w = new ByteWriter();
   w.u32(MAGIC);
   w.u32(VERSION);
   w.f64(s.tick);
@@ -394,7 +307,7 @@ function sameLayout(a: WorldSnapshot, b: WorldSnapshot): boolean {
   });
 }
 
-function writeExtensions(w: Writer, ext: Map<string, Uint8Array | object>): void {
+function writeExtensions(w: ByteWriter, ext: Map<string, Uint8Array | object>): void {
   w.u32(ext.size);
   for (const [name, data] of ext) {
     w.str(name);
@@ -442,7 +355,7 @@ function readExtensions(r: Reader): Map<string, Uint8Array | object> {
  *     bytes) | per snapshot: extensions as in encodeSnapshot.
  */
 export function encodeSnapshotSet(snaps: readonly WorldSnapshot[]): Uint8Array {
-  const w = new Writer();
+  const w = new ByteWriter();
   w.u32(SET_MAGIC);
   w.u32(SET_VERSION);
   w.u32(snaps.length);

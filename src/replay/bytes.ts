@@ -1,7 +1,10 @@
 /**
- * Little byte tools for the replay format: a growable writer / bounds-checked reader (LEB128 varints,
- * zig-zag signed ints, fixed-width LE numbers) and CRC-32 (IEEE 802.3, reflected, poly 0xEDB88320).
+ * Little byte tools for the replay format and the state snapshots (src/ecs/snapshot.ts): THE growable writer /
+ * bounds-checked reader of the project (LEB128 varints, zig-zag signed ints, fixed-width LE numbers,
+ * length-prefixed byte strings and UTF-8 strings) and CRC-32 (IEEE 802.3, reflected, poly 0xEDB88320).
  */
+const te = new TextEncoder();
+const td = new TextDecoder('utf-8', { fatal: true });
 export class ReplayFormatError extends Error {
   constructor(
     readonly file: string,
@@ -45,6 +48,20 @@ export class ByteWriter {
     this.dv.setUint32(this.n, v >>> 0, true);
     this.n += 4;
   }
+  i32(v: number): void {
+    this.need(4);
+    this.dv.setInt32(this.n, v, true);
+    this.n += 4;
+  }
+  /** u32 length, then the bytes. */
+  bytes(b: Uint8Array): void {
+    this.u32(b.length);
+    this.raw(b);
+  }
+  /** UTF-8, as `bytes`. */
+  str(s: string): void {
+    this.bytes(te.encode(s));
+  }
   f64(v: number): void {
     this.need(8);
     this.dv.setFloat64(this.n, v, true);
@@ -74,23 +91,30 @@ export class ByteWriter {
   }
 }
 
+/** Makes the error of a failed read: field (`section.what`), expected, found. */
+export type ReadFailure = (field: string, expected: string, found: string) => Error;
+
 export class ByteReader {
   private readonly dv: DataView;
   p = 0;
+  private readonly fail: ReadFailure;
   constructor(
     readonly b: Uint8Array,
     /** For error messages: file name and the section being read. */
     readonly file: string,
     readonly section: string,
+    /** Error type (default: ReplayFormatError naming the file). */
+    fail?: ReadFailure,
   ) {
     this.dv = new DataView(b.buffer, b.byteOffset, b.byteLength);
+    this.fail = fail ?? ((field, expected, found) => new ReplayFormatError(file, field, expected, found));
   }
   get left(): number {
     return this.b.length - this.p;
   }
   private need(k: number, what: string): void {
     if (this.p + k > this.b.length) {
-      throw new ReplayFormatError(this.file, `${this.section}.${what}`, `${k} more byte(s) at offset ${this.p}`, `${this.b.length - this.p} (data truncated)`);
+      throw this.fail(`${this.section}.${what}`, `${k} more byte(s) at offset ${this.p}`, `${this.b.length - this.p} (data truncated)`);
     }
   }
   u8(what: string): number {
@@ -124,17 +148,42 @@ export class ByteReader {
       if (!(b & 0x80)) return v;
       mul *= 0x80;
     }
-    throw new ReplayFormatError(this.file, `${this.section}.${what}`, 'a varint of at most 8 bytes', 'a longer one (corrupt data)');
+    throw this.fail(`${this.section}.${what}`, 'a varint of at most 8 bytes', 'a longer one (corrupt data)');
   }
   svar(what: string): number {
     const u = this.uvar(what);
     return u % 2 === 1 ? -(u + 1) / 2 : u / 2;
+  }
+  i32(what: string): number {
+    this.need(4, what);
+    const v = this.dv.getInt32(this.p, true);
+    this.p += 4;
+    return v;
   }
   take(n: number, what: string): Uint8Array {
     this.need(n, what);
     const out = this.b.subarray(this.p, this.p + n);
     this.p += n;
     return out;
+  }
+  /** A u32 count of items of at least `elemBytes` bytes each, checked against the bytes left. */
+  count(what: string, elemBytes: number): number {
+    const n = this.u32(what);
+    if (n * elemBytes > this.left) throw this.fail(`${this.section}.${what}`, `at most ${Math.floor(this.left / elemBytes)} items (bytes left)`, String(n));
+    return n;
+  }
+  /** u32 length, then the bytes (a copy). */
+  bytes(what: string): Uint8Array {
+    return this.take(this.count(what, 1), what).slice();
+  }
+  /** UTF-8, as `bytes`. */
+  str(what: string): string {
+    const b = this.take(this.count(what, 1), what);
+    try {
+      return td.decode(b);
+    } catch {
+      throw this.fail(`${this.section}.${what}`, 'UTF-8 text', 'invalid UTF-8');
+    }
   }
 }
 
