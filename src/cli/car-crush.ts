@@ -1,8 +1,10 @@
 /**
  * Crush sub-commands of the car CLI (collision issue; hooked from src/cli/car.ts, also runnable alone):
  *   npm run car -- crush-params <car.toml | built-in id> [--json]
- *     Tongue §6 identification from the car's mass (+ the default crash tests, docs/collisions.md): bumper k_b,
- *     C_b, γ, preload F_0, capacity; body k_c and preload distance δ = F_0/k_c per end; checks.
+ *     Tongue §6 identification from the car's mass and the crash tests of its `[crash]` table (defaults for
+ *     missing ends, docs/collisions.md): bumper k_b, C_b, γ, preload F_0, capacity; body k_c and preload
+ *     distance δ = F_0/k_c per end; checks: 5 mph → no body crush, each crash test re-run time-resolved
+ *     reproduces its residual crush within CRUSH_REPRODUCE_TOL.
  *   npm run car -- crash-test <car A> [<car B> | --barrier] [--v1 20] [--v2 0] [--gap 0.55] [--h 1e-5]
  *                 [--trace out.csv] [--json]
  *     Time-resolved 1D crash test (§5.3, §7–8): car A's front into car B's rear (or a rigid barrier); prints
@@ -14,7 +16,7 @@ import { dirname, join, resolve } from 'node:path';
 import { loadCarConfig, type CarConfig } from '../content/car-schema';
 import { ContentError } from '../content/errors';
 import { BUILTIN_CARS, readBuiltin } from '../content/cars/index';
-import { DEFAULT_TESTS, MPH5, identifyCrush, type CrushParams } from '../systems/sim/collision/crush';
+import { DEFAULT_TESTS, MPH5, identifyCrush, type CrushParams, type CrushTest } from '../systems/sim/collision/crush';
 import { runCrashTest, type CrashCar } from '../systems/sim/collision/crash-test';
 
 function loadCar(arg: string): CarConfig {
@@ -47,22 +49,44 @@ function num(argv: string[], name: string, dflt: number): number {
   return v;
 }
 
+/** Relative tolerance within which the time-resolved barrier test must reproduce each file's residual crush. */
+export const CRUSH_REPRODUCE_TOL = 0.1;
+
+/** The car's crash tests: the file's `[crash]` table per end, else the documented defaults. */
+export function crashTestsOf(cfg: CarConfig): Record<'front' | 'rear' | 'side', CrushTest & { from: string }> {
+  const t = cfg.collision?.crushTests ?? {};
+  const src = cfg.collision?.source || 'car file [crash]';
+  const pick = (e: 'front' | 'rear' | 'side') => (t[e] ? { ...t[e], from: src } : { ...DEFAULT_TESTS[e], from: 'default (crush.ts DEFAULT_TESTS)' });
+  return { front: pick('front'), rear: pick('rear'), side: pick('side') };
+}
+
 function paramsReport(cfg: CarConfig, p: CrushParams): Record<string, unknown> {
   const m = cfg.body.massKg;
   const b = p.bumper;
+  const tests = crashTestsOf(cfg);
   const ends = { front: p.kcF, rear: p.kcR, side: p.kcS };
   const check5 = runCrashTest({ mass: m, v0: MPH5, bumper: b, kc: p.kcF }, null, { gap: 0.05, after: 0 });
-  const check35 = runCrashTest({ mass: m, v0: DEFAULT_TESTS.front.speed_m_s, bumper: b, kc: p.kcF }, null, { gap: 0.05, after: 0 });
+  // Each end's crash test re-run time-resolved (§5.3, §8.2) against a rigid barrier with the identified
+  // parameters: its residual body crush must come back within CRUSH_REPRODUCE_TOL of the file's figure
+  const reproduce = Object.fromEntries(
+    Object.entries(ends).map(([k, kc]) => {
+      const t = tests[k as keyof typeof tests];
+      const r = runCrashTest({ mass: m, v0: t.speed_m_s, bumper: b, kc }, null, { gap: 0.05, after: 0 });
+      const err = (r.crush1 - t.residual_crush_m) / t.residual_crush_m;
+      return [k, { speed_km_h: t.speed_m_s * 3.6, test_crush_m: t.residual_crush_m, body_crush_m: r.crush1, relative_error: err, within_tolerance: Math.abs(err) <= CRUSH_REPRODUCE_TOL, peak_force_n: r.peakForce }];
+    }),
+  );
   return {
     car: cfg.id,
     mass_kg: m,
+    crash_data: cfg.collision?.source || (Object.keys(cfg.collision?.crushTests ?? {}).length ? 'car file [crash]' : 'none in the car file: defaults'),
     bumper: { dead_length_m: 0.15, k_b_n_per_m: b.kb, C_b_n: b.Cb, gamma_m2_per_s2: b.gamma, x_max_5mph_m: b.xmax, F0_n: b.F0, capacity_j: b.cap },
     body: Object.fromEntries(
-      Object.entries(ends).map(([k, kc]) => [k, { k_c_n_per_m: kc, preload_distance_m: b.F0 / kc, test: DEFAULT_TESTS[k as keyof typeof DEFAULT_TESTS] }]),
+      Object.entries(ends).map(([k, kc]) => [k, { k_c_n_per_m: kc, preload_distance_m: b.F0 / kc, test: tests[k as keyof typeof tests] }]),
     ),
     checks: {
       barrier_5mph: { body_crush_m: check5.crush1, peak_force_n: check5.peakForce },
-      barrier_35mph_front: { body_crush_m: check35.crush1, identified_crush_m: DEFAULT_TESTS.front.residual_crush_m, peak_force_n: check35.peakForce },
+      reproduce_crash_tests: { tolerance: CRUSH_REPRODUCE_TOL, ...reproduce },
     },
   };
 }
@@ -75,7 +99,7 @@ export function crushMain(argv: string[]): number {
     if (cmd === 'crush-params') {
       if (!positional[0]) return usage();
       const cfg = loadCar(positional[0]);
-      const rep = paramsReport(cfg, identifyCrush(cfg.body.massKg));
+      const rep = paramsReport(cfg, identifyCrush(cfg.body.massKg, cfg.collision?.crushTests));
       console.log(json ? JSON.stringify(rep) : JSON.stringify(rep, null, 2));
       return 0;
     }
@@ -87,12 +111,12 @@ export function crushMain(argv: string[]): number {
         return 2;
       }
       const a = loadCar(positional[0]);
-      const pa = identifyCrush(a.body.massKg);
+      const pa = identifyCrush(a.body.massKg, a.collision?.crushTests);
       const carA: CrashCar = { mass: a.body.massKg, v0: num(argv, '--v1', 20), bumper: pa.bumper, kc: pa.kcF };
       let carB: CrashCar | null = null;
       if (!barrier) {
         const b = loadCar(positional[1]!);
-        const pb = identifyCrush(b.body.massKg);
+        const pb = identifyCrush(b.body.massKg, b.collision?.crushTests);
         carB = { mass: b.body.massKg, v0: num(argv, '--v2', 0), bumper: pb.bumper, kc: pb.kcR };
       }
       const h = num(argv, '--h', 1e-5);
