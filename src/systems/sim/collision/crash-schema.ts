@@ -37,10 +37,14 @@ export const CrashSchema = z
     side_barrier_speed_km_h: speed.optional(),
     side_residual_crush_mm: crushMm.optional(),
   })
-  .refine(
-    (c) => (['front', 'rear', 'side'] as const).every((e) => (c[`${e}_barrier_speed_km_h`] === undefined) === (c[`${e}_residual_crush_mm`] === undefined)),
-    { message: 'each end needs both <end>_barrier_speed_km_h and <end>_residual_crush_mm (or neither)' },
-  )
+  .superRefine((c, ctx) => {
+    for (const e of ['front', 'rear', 'side'] as const) {
+      const v = `${e}_barrier_speed_km_h`, x = `${e}_residual_crush_mm`;
+      const hasV = c[v as `${typeof e}_barrier_speed_km_h`] !== undefined, hasX = c[x as `${typeof e}_residual_crush_mm`] !== undefined;
+      if (hasV !== hasX)
+        ctx.addIssue({ code: 'custom', path: [hasV ? x : v], message: `expected ${v} and ${x} together (a test is a speed and the crush it left), found only ${hasV ? v : x}` });
+    }
+  })
   .optional();
 
 export type CrashFile = z.output<typeof CrashSchema>;
