@@ -19,7 +19,7 @@ import carStats from './car-stats.json';
 import type { CarAdapter } from '../replay/run-world';
 import type { ReplayCar } from '../replay/format';
 
-const COLORS: [number, number, number][] = [
+export const COLORS: [number, number, number][] = [
   [0.08, 0.28, 0.85],
   [0.85, 0.12, 0.1],
   [0.95, 0.75, 0.1],
@@ -109,7 +109,8 @@ export function carChoice(id: string): CarChoice {
   };
 }
 
-function drivable(_world: SimWorld, eid: number, info: CarInfo, cfg: CarConfig): DrivableCar {
+/** The drivable view of a car entity (the game's cars, and replay cars with `place` refused: src/app/replay/replay-car.ts). */
+export function drivable(_world: SimWorld, eid: number, info: CarInfo, cfg: CarConfig, place?: DrivableCar['place']): DrivableCar {
   const shape = shapeOf(cfg, info.color);
   const tele: CarTelemetry = emptyCarTelemetry();
   const redline = cfg.engine.redline * RAD_TO_RPM;
@@ -121,7 +122,7 @@ function drivable(_world: SimWorld, eid: number, info: CarInfo, cfg: CarConfig):
     info,
     shape,
     // a placed car is exactly a freshly spawned car at that pose (the replay adapter's place), crush kept
-    place: (w, p) => gameCarAdapter.place(w, eid, { x: p.x, y: p.y, z: p.z, heading: p.heading }),
+    place: place ?? ((w, p) => gameCarAdapter.place(w, eid, { x: p.x, y: p.y, z: p.z, heading: p.heading })),
     readTelemetry: (w: SimWorld, out: CarTelemetryView) => {
         readCarTelemetry(w, eid, tele);
         out.speedMS = tele.speedMs;
