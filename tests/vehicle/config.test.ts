@@ -95,7 +95,7 @@ describe('car config', () => {
     expect(applySetup(cfg, { 'brakes.front_bias': 0.6 }).brakes.frontBias).toBe(0.6);
     const e = errorOf(() => applySetup(cfg, { 'brakes.front_bias': 0.95 }));
     expect(e.message).toContain('setup."brakes.front_bias": expected a value within [0.55, 0.8], found number 0.95');
-    const e2 = errorOf(() => loadCarConfig(gti + '\n"body.nope" = { min = 0, max = 1, step = 0.1 }\n', 'bad.toml'));
+    const e2 = errorOf(() => loadCarConfig(gti.replace('[setup]\n', '[setup]\n"body.nope" = { min = 0, max = 1, step = 0.1 }\n'), 'bad.toml'));
     expect(e2.message).toContain('setup."body.nope": expected the key path of a numeric value in this file, found nothing');
   });
 
