@@ -10,7 +10,7 @@ import { TelemetryService, type TelemetryHost } from '../telemetry/service';
 import { TelemetryPanel } from '../telemetry/live-panel';
 import { installCarLiveReload } from './live-reload';
 import { refreshCustom } from './car-sources';
-import { carOverride, setLiveCar } from './live-car';
+import { carOverride, onCarOverride, setLiveCar } from './live-car';
 import { BUILTIN_CARS } from '../../content/cars';
 import { carRuntime } from '../../systems/sim/vehicle/registry';
 import './garage.css';
@@ -34,6 +34,10 @@ export function installTuning(app: TuningApp, ui: HTMLElement): Tuning {
   void refreshCustom();
   let lastSession: unknown = null;
   let lastPresses = 0;
+  // a swap of the running car (Apply, dev live reload): the run's telemetry is kept with the newest text
+  onCarOverride((carId, o) => {
+    if (o && app.session?.car.info.id === carId) telemetry.carText = o.text;
+  });
   const loop = (now: number): void => {
     const s = app.session;
     if (s !== lastSession) {
