@@ -2,7 +2,7 @@
  * The AI in the game's world (issue 8): the stage scenery as collision obstacles and the car with its collider, as
  * the game builds it. On forest-gravel the classic-rwd autopilot hits an obstacle on the road at the finish
  * (the finish arch's collision posts stand ±0.4 m either side of the road centre) at ~90 km/h and ends up
- * stalled against it. The driver's progress watchdog must get it going again by itself: reverse away and
+ * stalled against it (test-short: the same at its finish). The driver's progress watchdog must get it going again by itself: reverse away and
  * sidestep, and after three stalls without progress press Recover (the game's recovery, with its time penalty);
  * it must never sit there: the stage finishes.
  */
@@ -14,7 +14,7 @@ import { driveStage } from '../../src/systems/sim/ai/autopilot';
 it('classic-rwd on forest-gravel in the game world: stalls on an obstacle, gets itself out, finishes', { timeout: 300_000 }, () => {
   const stage = loadStageFromDir('src/content/stages/forest-gravel');
   const car = loadBuiltinCar('classic-rwd');
-  let stalledS = 0, worstStallS = 0, reversed = 0;
+  let stalledS = 0, worstStallS = 0, reversed = 0, dodged = false;
   let prevMode = 'drive';
   const r = driveStage({
     stage,
@@ -28,15 +28,26 @@ it('classic-rwd on forest-gravel in the game world: stalls on an obstacle, gets 
       worstStallS = Math.max(worstStallS, stalledS);
       if (d.mode === 'reverse' && prevMode !== 'reverse') reversed++;
       prevMode = d.mode;
+      if (d.dodgeM !== 0) dodged = true;
     },
   });
-  const msg = JSON.stringify({ ...r, worstStallS, reversed });
+  const msg = JSON.stringify({ ...r, worstStallS, reversed, dodged });
   expect(r.finished, msg).toBe(true);
   // it hit something and had to back off (the obstacle is real in this world)…
   expect(reversed, msg).toBeGreaterThan(0);
+  // …and at least once backed away and went round it on a sidestep…
+  expect(dodged, msg).toBe(true);
   // …never sat still for more than the recover threshold (8 s) plus a second, and asked for help at most twice
   expect(worstStallS, msg).toBeLessThan(9);
   expect(r.recoveries, msg).toBeLessThanOrEqual(2);
   // and the stall cost under a minute over the no-obstacle run's budget (1.4 × the good-human target)
+  expect(r.timeS, msg).toBeLessThan(1.4 * r.humanTargetS + 60);
+});
+
+it('classic-rwd on test-short in the game world: finishes, at most 2 Recover presses', { timeout: 120_000 }, () => {
+  const r = driveStage({ stage: loadStageFromDir('src/content/stages/test-short'), car: loadBuiltinCar('classic-rwd'), integrator: 'euler', gameWorld: true });
+  const msg = JSON.stringify(r);
+  expect(r.finished, msg).toBe(true);
+  expect(r.recoveries, msg).toBeLessThanOrEqual(2);
   expect(r.timeS, msg).toBeLessThan(1.4 * r.humanTargetS + 60);
 });

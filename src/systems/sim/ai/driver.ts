@@ -182,10 +182,14 @@ export class AiDriver implements InputSource {
   private noProgS = 0;
   /** Stall time summed over unstick attempts that did not lead to progress (→ Recover), s. */
   private stallS = 0;
+  /** Reverse that does not move (backed into something): time, and the forward try that follows, s. */
+  private revStallS = 0;
+  private forwardTryS = 0;
   private lastS = NaN;
   /** Reversing to get unstuck (not turning round), attempts so far, and the sidestep around the obstacle. */
   private unstick = false;
   private unstickTries = 0;
+  private unstickFromM = 0;
   /** Sideways offset (m, + = left) held until the path distance `dodgeUntilM` to steer round what stopped the car. */
   dodgeM = 0;
   private dodgeUntilM = 0;
@@ -309,6 +313,8 @@ export class AiDriver implements InputSource {
     this.lastS = NaN;
     this.unstick = false;
     this.dodgeM = 0;
+    this.revStallS = 0;
+    this.forwardTryS = 0;
     this.mode = 'drive';
     this.modeS = 0;
     this.kInt = 0;
@@ -355,10 +361,11 @@ export class AiDriver implements InputSource {
       if (Math.abs(ds) < 30) this.progM += ds;
     }
     this.lastS = s;
-    if (this.hold || this.progM > this.progMarkM + 3) {
+    // (counts only while driving forward: reversing out of trouble loses ground on purpose)
+    if (this.hold || this.mode !== 'drive' || this.progM > this.progMarkM + 3) {
+      if (this.mode === 'drive' && !this.hold) this.stallS = Math.max(0, this.stallS - 1.5);
       this.progMarkM = this.progM;
       this.noProgS = 0;
-      this.stallS = Math.max(0, this.stallS - 0.5 * dt);
     } else this.noProgS += dt;
     if (this.dodgeM !== 0 && this.progM > this.dodgeUntilM) this.dodgeM = 0;
     if (this.hold) {
@@ -373,32 +380,45 @@ export class AiDriver implements InputSource {
     const shiftTarget = world.c.Car ? world.c.Car.shiftTarget[eid]! : gear;
     const wrongWay = Math.abs(headingErr) > 1.9; // > ~110°: facing back down the road
     if (this.mode === 'drive' || this.mode === 'slide') {
-      if (wrongWay && speed < 4) this.setMode('reverse');
-      else if (wrongWay) this.setMode('stop');
+      if (wrongWay && this.forwardTryS <= 0) this.setMode(speed < 4 ? 'reverse' : 'stop');
     } else if (this.mode === 'stop') {
       if (!wrongWay) this.setMode('drive');
       else if (speed < 1.5) this.setMode('reverse');
     } else if (this.mode === 'reverse') {
       if (this.unstick) {
-        // backing away from what stopped the car: 2.5 s of reverse once in gear, then round it on a sidestep
-        // (alternating sides per attempt) held for the next 25 m
-        if (this.modeS > 2.5 && gear < 0) {
+        // backing away from what stopped the car: 6 m back (or 4 s in reverse gear), then round it on a
+        // sidestep (alternating sides per attempt) held for the next 25 m
+        if (gear < 0 && (this.progM < this.unstickFromM - 6 || this.modeS > 5)) {
           this.unstick = false;
           this.unstickTries++;
           const side = (this.loc.lateral >= 0 ? 1 : -1) * (this.unstickTries % 2 === 1 ? 1 : -1);
-          this.dodgeM = side * 2.5;
+          this.dodgeM = side * 3;
           this.dodgeUntilM = this.progM + 25;
           this.setMode('drive');
-        } else if (this.modeS > 6) this.setMode('drive');
+        } else if (this.modeS > 8) this.setMode('drive');
       } else if (Math.abs(headingErr) < 0.9 || this.modeS > 4) this.setMode('drive');
       // reverse until the nose points within ~50° of the road direction, or for at most 4 s
+      // backed into something (in reverse gear, not moving for 1.5 s): try forward for 3 s, toward the road
+      if (this.mode === 'reverse' && gear < 0 && speed < 0.3) this.revStallS += dt;
+      else this.revStallS = 0;
+      if (this.revStallS > 1.5) {
+        this.revStallS = 0;
+        this.unstick = false;
+        this.forwardTryS = 3;
+        this.stuckS = 0;
+        this.noProgS = 0;
+        this.stallS += 5;
+        this.setMode('drive');
+      }
     }
+    this.forwardTryS = Math.max(0, this.forwardTryS - dt);
     // stuck: barely moving with the pedal down (against a bank, in a ditch), or no progress along the road
     if (speed < 1 && this.mode !== 'hold') this.stuckS += dt;
     else this.stuckS = Math.max(0, this.stuckS - 2 * dt);
-    if ((this.stuckS > 3 || this.noProgS > 5) && this.mode === 'drive') {
+    if ((this.stuckS > 3 || this.noProgS > 5) && this.mode === 'drive' && this.forwardTryS <= 0) {
       this.setMode('reverse');
       this.unstick = Math.abs(headingErr) < 0.9;
+      this.unstickFromM = this.progM;
       this.stuckS = 0;
       this.noProgS = 0;
       this.progMarkM = this.progM;
