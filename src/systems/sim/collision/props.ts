@@ -101,7 +101,7 @@ export function enableHavokProps(world: SimWorld, hp: HavokPhysicsWithBindings, 
     for (let i = 0; i < sc.n; i++) addObstacleToProps(props, sc, i);
   }
   rt.props = props;
-  useHavokSceneQueries(world, hp); // a Havok world is present: car edges are queried through Havok
+  useHavokSceneQueries(world, hp); // Havok is loaded: it finds the cars' candidate obstacles (havok-queries.ts)
   return props;
 }
 

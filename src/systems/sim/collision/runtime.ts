@@ -21,8 +21,8 @@ export interface CollisionRuntime {
   /** Max distance any corner may travel between two tested poses of the swept test (m). */
   sweepStep: number;
   /**
-   * Car-edge queries through Havok (havok-queries.ts) when set — `useHavokSceneQueries(world, hp)`, automatic
-   * with Havok props and for scenarios when Havok is loaded; null → the pure-TS yaw-plane narrow phase.
+   * Havok broad phase (havok-queries.ts) when set — `useHavokSceneQueries(world, hp)`, automatic with Havok
+   * props, for scenarios and stage worlds when Havok is loaded; null → the TS grid. Same contacts either way.
    */
   queries: HavokSceneQueries | null;
   /** Optional names for entity ids in events (the scenario runner fills it). */

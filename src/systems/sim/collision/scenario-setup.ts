@@ -59,7 +59,7 @@ export function setupScenarioCollisions(
       throw new Error(`obstacles[${i}]: ${(e as Error).message}`, { cause: e });
     }
   });
-  // Havok loaded (the sim CLI preloads it) → car edges are queried through Havok; else the TS narrow phase
+  // Havok loaded (the sim CLI preloads it) → Havok finds the candidate obstacles; else the TS grid (same contacts)
   const loaded = havokOrNull();
   if (loaded) useHavokSceneQueries(world, loaded);
   if (s.props.length > 0) {
