@@ -335,12 +335,18 @@ export class GameSession {
     this.nowS += dt;
     this.frameCount++;
     const r = readActions(this.devices.snapshot(), this.settings.bindings, this.settings.tuning);
+    // key presses since the last frame (the controls screen's capture, updated before this, took its own)
+    const keyEdges = this.devices.takeKeyEdges();
+    const padTelemetry = r.analog.telemetry > 0.5 ? 1 : 0;
     const a = this.mixer.update(r, this.settings, dt);
     this.actions = a;
     if (!this.paused) {
       if (a.camera && !this.prevButtons.camera) this.cycleCamera();
       if (a.recover && !this.prevButtons.recover && this.run.phase === 'running') this.recover();
-      if (a.telemetry && !this.prevButtons.telemetry) this.telemetryPresses++;
+      // telemetry panel: pad bindings on their rising edge, key bindings per keydown (a tap shorter than a
+      // frame still counts at a low frame rate)
+      if (padTelemetry && !this.prevButtons.telemetry) this.telemetryPresses++;
+      for (const code of keyEdges) if ((this.settings.bindings.telemetry ?? []).some((b) => b.type === 'key' && b.code === code)) this.telemetryPresses++;
     } else {
       this.camera.orbit(r.analog.steer, -(this.devices.snapshot().axes[1] ?? 0), dt);
     }
@@ -348,7 +354,7 @@ export class GameSession {
       this.settings.perfOverlay = !this.settings.perfOverlay;
       this.hud.showPerf(this.settings.perfOverlay);
     }
-    this.prevButtons = { camera: a.camera, recover: a.recover, perf: a.perf, telemetry: a.telemetry };
+    this.prevButtons = { camera: a.camera, recover: a.recover, perf: a.perf, telemetry: padTelemetry };
     const t0 = performance.now();
     const ticks = this.finished ? 0 : this.scheduler.advance(dt);
     const t1 = performance.now();
