@@ -119,13 +119,6 @@ export const WheelSpec = {
     dTravel: f64,
     dux: f64,
     duy: f64,
-    /** Tyre forward / left axes (world, on the ground plane), for the force application. */
-    fwx: f64,
-    fwy: f64,
-    fwz: f64,
-    lfx: f64,
-    lfy: f64,
-    lfz: f64,
   },
   state: ['car', 'index', 'omega', 'angle', 'travel', 'ux', 'uy'],
 } satisfies ComponentSpec;

@@ -109,13 +109,5 @@ export function brakesAeroCar(world: SimWorld, rt: CarRuntime): void {
         );
       }
     }
-    // Accelerometer reading (specific force, gravity excluded) in the body frame, for telemetry.
-    const m = b.mass[eid]!;
-    const g = world.gravity;
-    const ax = b.fx[eid]! / m - g.x * b.gravity[eid]!,
-      ay = b.fy[eid]! / m - g.y * b.gravity[eid]!,
-      az = b.fz[eid]! / m - g.z * b.gravity[eid]!;
-    world.c.Car.accX[eid] = b.R0[eid]! * ax + b.R3[eid]! * ay + b.R6[eid]! * az;
-    world.c.Car.accZ[eid] = b.R2[eid]! * ax + b.R5[eid]! * ay + b.R8[eid]! * az;
   }
 }

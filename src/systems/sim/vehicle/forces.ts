@@ -7,7 +7,8 @@
  *
  * `vehicleAfterStep` (once per tick, after the integration) fills the telemetry-only derived fields that
  * the force passes no longer compute at every integrator stage: the slip angle atan2(−v_y, max(|v_x|, 0.5))
- * from the contact velocities of the tick's last force evaluation (the same values as before).
+ * from the contact velocities of the tick's last force evaluation, and the accelerometer reading (Car.accX /
+ * accZ) from that evaluation's force sum, projected on the end-of-step body axes.
  */
 import type { SimWorld } from '../../../ecs/world';
 import { vehicles } from './registry';
@@ -29,8 +30,19 @@ export function vehicleForces(world: SimWorld): void {
 
 export function vehicleAfterStep(world: SimWorld): void {
   const W = world.c.Wheel;
+  const b = world.c.RigidBody;
+  const C = world.c.Car;
+  const g = world.gravity;
   const list = vehicles(world).list;
   for (let c = 0; c < list.length; c++) {
+    const eid = list[c]!.eid;
+    // Accelerometer (specific force, gravity excluded) in the body frame, from the last evaluation's forces.
+    const m = b.mass[eid]!;
+    const ax = b.fx[eid]! / m - g.x * b.gravity[eid]!,
+      ay = b.fy[eid]! / m - g.y * b.gravity[eid]!,
+      az = b.fz[eid]! / m - g.z * b.gravity[eid]!;
+    C.accX[eid] = b.R0[eid]! * ax + b.R3[eid]! * ay + b.R6[eid]! * az;
+    C.accZ[eid] = b.R2[eid]! * ax + b.R5[eid]! * ay + b.R8[eid]! * az;
     const wheels = list[c]!.wheels;
     for (let i = 0; i < 4; i++) {
       const w = wheels[i]!;

@@ -307,12 +307,6 @@ export function tiresCar(world: SimWorld, rt: CarRuntime): void {
     W.fy[w] = Fy;
     W.vx[w] = vx;
     W.vy[w] = vy;
-    W.fwx[w] = fx;
-    W.fwy[w] = fy;
-    W.fwz[w] = fz;
-    W.lfx[w] = lx;
-    W.lfy[w] = ly;
-    W.lfz[w] = lz;
     // Slip ratio near the peak of the longitudinal curve (normalised stress S = 2.5), for the ABS assist.
     W.peakSlip[w] = cxs > 0 ? (2.5 * muN) / cxs : 0.1;
     W.slipRatio[w] = vsx / (avx > 0.5 ? avx : 0.5);
