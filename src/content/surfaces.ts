@@ -51,7 +51,7 @@ export function loadSurfaces(text: string, file: string): SurfaceTable {
 /** Same numbers as src/content/surfaces.toml (tests/vehicle/config.test.ts checks it). */
 export const DEFAULT_SURFACES: SurfaceTable = [
   { id: 'tarmac', muStatic: 1.15, muSliding: 0.95, slidingSpeedRef: 8, stiffnessScale: 1, rollingResistance: 0 },
-  { id: 'gravel', muStatic: 0.72, muSliding: 0.7, slidingSpeedRef: 5, stiffnessScale: 0.55, rollingResistance: 0.02 },
+  { id: 'gravel', muStatic: 0.72, muSliding: 0.62, slidingSpeedRef: 5, stiffnessScale: 0.55, rollingResistance: 0.02 },
   { id: 'snow', muStatic: 0.38, muSliding: 0.3, slidingSpeedRef: 4, stiffnessScale: 0.45, rollingResistance: 0.025 },
   { id: 'ice', muStatic: 0.14, muSliding: 0.08, slidingSpeedRef: 2, stiffnessScale: 0.6, rollingResistance: 0 },
   { id: 'grass', muStatic: 0.55, muSliding: 0.42, slidingSpeedRef: 4, stiffnessScale: 0.5, rollingResistance: 0.03 },

@@ -19,9 +19,10 @@
  *             itself (clutch closing from rest: ≤ 0.25 s).
  * The traction limit holds the whole way if the engine's net power (curve − friction, × gearbox efficiency)
  * could drive harder than a_lo at 100 km/h: P·η/(m v) > a_lo (checked first: otherwise the window would be
- * the wrong physics). The hatch (1420 kg, ~165 kW net) on gravel (μ 0.70–0.72): a = 3.13–3.47 m/s², one upshift
- * (2nd reaches 102 km/h at the redline) ⇒ window 8.0–9.6 s (measured 9.0 s); real 200 hp FWD hatches do 0–100 km/h
- * on gravel in roughly 7–9 s. (Before the gravel fix, μ_sliding 0.62: 9.7 s.)
+ * the wrong physics). The hatch (1420 kg, ~165 kW net) on gravel (μ 0.62–0.72): a = 2.84–3.47 m/s², one upshift
+ * (2nd reaches 102 km/h at the redline) ⇒ window 8.0–10.8 s (measured 9.5 s: the spinning front tyres sit at
+ * the sliding end, μ ≈ 0.64); real 200 hp FWD hatches do 0–100 km/h on gravel in roughly 7–9 s, which a flatter
+ * gravel μ(v_s) curve (sliding 0.70) gives (9.0 s) — see docs/vehicle.md "Launch on gravel".
  */
 import { describe, expect, it } from 'vitest';
 import { parseScenario } from '../../src/content/scenario-schema';
