@@ -11,7 +11,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadStageFromDir } from '../../terrain/node';
 import { loadBuiltinCar } from '../../src/content/cars/index';
-import { JOKER_PENALTY_S, JUMP_START_PENALTY_S, JUMP_START_TOLERANCE_M, LapTracker, racePositions, RallycrossRace } from '../../src/systems/sim/ai/race';
+import { JOKER_PENALTY_S, JUMP_START_PENALTY_S, JUMP_START_TOLERANCE_M, LapTracker, racePositions, RallycrossRace, RECOVER_PENALTY_S } from '../../src/systems/sim/ai/race';
 import { quantizeInput } from '../../src/ecs/controls';
 import { stateHash } from '../../src/ecs/hash';
 
@@ -165,5 +165,38 @@ describe('rallycross rules', () => {
       again.world.events.length = 0;
     }
     expect(stateHash(again.world)).toBe(hashAt3000);
+  });
+
+  it('Recover in the race (player button or a stuck AI): back on the racing line 5 m behind, at rest, facing along, +5 s', { timeout: 60000 }, () => {
+    const cars = [loadBuiltinCar('hatch-gti'), loadBuiltinCar('rally-awd')];
+    const race = new RallycrossRace({ stage, cars, laps: 1, countdownS: 0.5, playerIndex: 1, seed: 2, integrator: 'euler' });
+    const drive = quantizeInput({ steer: 0, throttle: 0.6, brake: 0, clutch: 0, handbrake: 0 });
+    for (let k = 0; k < 250; k++) race.tick(); // countdown
+    race.playerInput.input = drive;
+    for (let k = 0; k < 1500; k++) race.tick(); // 3 s of throttle
+    const me = race.entrants[1]!;
+    const b = race.world.c.RigidBody;
+    const s0 = me.loc.s, p0 = me.tracker.progress;
+    expect(Math.hypot(b.vx[me.eid]!, b.vz[me.eid]!)).toBeGreaterThan(5);
+    race.playerInput.input = quantizeInput({ steer: 0, throttle: 0, brake: 0, clutch: 0, handbrake: 0, recover: true });
+    race.tick();
+    // placed after this tick's controls: at rest on the racing line, 5 m back along the path, heading along it
+    expect(race.events.filter((e) => e.kind === 'recover').map((e) => e.entrant)).toEqual([1]);
+    expect(me.tracker.penaltyS).toBe(RECOVER_PENALTY_S);
+    expect(Math.hypot(b.vx[me.eid]!, b.vy[me.eid]!, b.vz[me.eid]!)).toBe(0);
+    const loc = race.path.locate(b.px[me.eid]!, b.pz[me.eid]!);
+    let ds = loc.s - s0;
+    ds -= race.path.lengthM * Math.round(ds / race.path.lengthM);
+    // s0 was read before the last tick (≤ 1 tick × ~15 m/s ≈ 3 cm of travel): 5 m back within 5 cm
+    expect(Math.abs(ds + 5)).toBeLessThan(0.05);
+    expect(Math.abs(loc.lateral)).toBeLessThan(0.01);
+    // heading along the path (headingAt is piecewise over 2 m segments; the located s may sit a hair off the placed s)
+    expect(Math.abs(Math.atan2(b.R2[me.eid]!, b.R8[me.eid]!) - race.path.headingAt(loc.s))).toBeLessThan(1e-3);
+    // held button: one recovery only; the next ticks the car drives on and progress continues from ~5 m back
+    race.tick();
+    expect(me.tracker.penaltyS).toBe(RECOVER_PENALTY_S);
+    race.tick();
+    race.tick();
+    expect(Math.abs(me.tracker.progress - (p0 - 5))).toBeLessThan(0.2);
   });
 });

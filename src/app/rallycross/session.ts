@@ -13,7 +13,7 @@ import { Matrix } from '@babylonjs/core/Maths/math.vector';
 import { FixedStepScheduler } from '../../ecs/scheduler';
 import { quantizeInput } from '../../ecs/controls';
 import type { Stage } from '../../../terrain/stage';
-import { JOKER_PENALTY_S, JUMP_START_PENALTY_S, RallycrossRace } from '../../systems/sim/ai/race';
+import { JOKER_PENALTY_S, JUMP_START_PENALTY_S, RECOVER_PENALTY_S, RallycrossRace } from '../../systems/sim/ai/race';
 import type { SceneKit } from '../../systems/view/scene';
 import { TerrainView } from '../../systems/view/terrain-view';
 import { StageView } from '../../systems/view/stage-view';
@@ -168,6 +168,7 @@ export class RallycrossSession {
       if (ev.entrant !== this.race.playerIndex) continue;
       if (ev.kind === 'jump-start') this.hud.showToast(`Jump start! +${JUMP_START_PENALTY_S} s`, this.nowS, 3);
       else if (ev.kind === 'joker') this.hud.showToast('Joker lap taken', this.nowS, 2);
+      else if (ev.kind === 'recover') this.hud.showToast(`Recovered +${RECOVER_PENALTY_S} s`, this.nowS, 2.5);
       else this.hud.showToast(`Joker lap missed +${JOKER_PENALTY_S} s`, this.nowS, 3);
     }
     this.race.events.length = 0;

@@ -7,7 +7,10 @@
 import type { Stage } from '../../../../terrain/stage';
 import type { CarConfig } from '../../../content/car-schema';
 import { createSimWorld, type IntegratorKind, type SimWorld } from '../../../ecs/world';
-import { HeldInput, setInputSource, type InputSource, type QuantizedInput } from '../../../ecs/controls';
+import { Button, HeldInput, setInputSource, type InputSource, type QuantizedInput } from '../../../ecs/controls';
+import { hasComponent } from 'bitecs';
+import { componentSpecs } from '../../../ecs/components';
+import { updateDerived } from '../rigid-body';
 import { spawnCar } from '../../../ecs/prefab-car';
 import { runTick } from '../../../ecs/pipeline';
 import { Prng } from '../../../ecs/prng';
@@ -23,6 +26,8 @@ import { jokerRoute, type JokerRoute } from './joker';
 export const JUMP_START_PENALTY_S = 5;
 /** Time added at the finish per joker lap missed (or taken more than once), s. */
 export const JOKER_PENALTY_S = 30;
+/** Time added per Recover press (car put back on the circuit 5 m behind where it was), s — as on a stage. */
+export const RECOVER_PENALTY_S = 5;
 /** Distance a car may roll on the grid before the lights go out without a jump start, m. */
 export const JUMP_START_TOLERANCE_M = 0.5;
 
@@ -234,7 +239,8 @@ export class RallycrossRace {
   /** The joker branch (null when the rule is off). */
   readonly joker: JokerRoute | null;
   /** Race events for the view (jump starts, jokers, penalties); the view empties it. */
-  readonly events: { kind: 'jump-start' | 'joker' | 'joker-penalty'; entrant: number; timeS: number }[] = [];
+  readonly events: { kind: 'jump-start' | 'joker' | 'joker-penalty' | 'recover'; entrant: number; timeS: number }[] = [];
+  private readonly recoverPrev: boolean[] = [];
 
   constructor(readonly opts: RaceOptions) {
     const { stage } = opts;
@@ -341,6 +347,10 @@ export class RallycrossRace {
       const x = b.px[e.eid]!, z = b.pz[e.eid]!;
       const s = this.path.locate(x, z, e.loc.index, e.loc).s;
       const wasFinished = e.tracker.finished;
+      // Recover (the player's button, or an AI stuck past its watchdog): back on the circuit, at rest, penalty
+      const rec = (this.world.c.Controls.buttons[e.eid]! & Button.Recover) !== 0;
+      if (rec && !this.recoverPrev[i] && !wasFinished) this.recover(i);
+      this.recoverPrev[i] = rec;
       if (J && !wasFinished) {
         // the joker gate at the middle of the branch: one count per pass
         const dg = Math.hypot(x - J.gateX, z - J.gateZ);
@@ -366,6 +376,27 @@ export class RallycrossRace {
       if (!e.tracker.finished) done = false;
     });
     if (done) this.phase = 'finished';
+  }
+
+  /**
+   * Put entrant `i`'s car at rest on the racing line 5 m behind where it is, facing along the circuit (the state a
+   * fresh spawn has there, copied into its entity: the eid, its collider's crush and the driver's inputs stay), and
+   * add RECOVER_PENALTY_S.
+   */
+  recover(i: number): void {
+    const e = this.entrants[i]!;
+    const s = this.path.wrapS(e.loc.s - 5);
+    const pt = [0, 0];
+    this.path.pointAt(s, pt);
+    placeCarAtRest(this.world, e.eid, e.car, { x: pt[0]!, z: pt[1]!, heading: this.path.headingAt(s) });
+    e.loc.index = -1;
+    const rd = e.raceDriver ?? (i === this.playerIndex ? this.playerAutopilot : null);
+    if (rd) {
+      rd.onJoker = false;
+      rd.main.resetTracking();
+    }
+    e.tracker.penaltyS += RECOVER_PENALTY_S;
+    this.events.push({ kind: 'recover', entrant: i, timeS: this.raceTimeS });
   }
 
   /** The AI driving the player's car (test hook, demo), or null while the player's devices drive it. */
@@ -401,4 +432,32 @@ export class RallycrossRace {
   positions(): number[] {
     return racePositions(this.entrants.map((e) => e.tracker));
   }
+}
+
+/** Copies a freshly spawned car's state (at `pose`, at rest) into entity `eid` (same config): a recovery. */
+export function placeCarAtRest(world: SimWorld, eid: number, cfg: CarConfig, pose: { x: number; z: number; heading: number }): void {
+  const scratch = createSimWorld({ dt: world.dt, integrator: world.integrator, seed: world.seed, gravity: -world.gravity.y, ground: world.ground, capacity: 16 });
+  const s = spawnCar(scratch, cfg, pose);
+  const C = world.c.Car, SC = scratch.c.Car;
+  const map: [number, number][] = [
+    [s, eid],
+    [SC.w0[s]!, C.w0[eid]!],
+    [SC.w1[s]!, C.w1[eid]!],
+    [SC.w2[s]!, C.w2[eid]!],
+    [SC.w3[s]!, C.w3[eid]!],
+  ];
+  type Stores = Record<string, Record<string, { [k: number]: number }>>;
+  const src = scratch.c as unknown as Stores, dst = world.c as unknown as Stores;
+  for (const [name, spec] of Object.entries(componentSpecs)) {
+    if (name === 'Controls' || name === 'CarCollider' || name === 'Damage') continue;
+    for (const [from, to] of map) {
+      if (!hasComponent(scratch, from, src[name]!) || !hasComponent(world, to, dst[name]!)) continue;
+      for (const f of spec.state) {
+        if (name === 'Wheel' && f === 'car') continue;
+        if (name === 'Car' && /^w[0-3]$/.test(f)) continue;
+        dst[name]![f]![to] = src[name]![f]![from]!;
+      }
+    }
+  }
+  updateDerived(world, eid);
 }
