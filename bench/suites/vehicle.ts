@@ -15,8 +15,11 @@ import { fileURLToPath } from 'node:url';
 import { createSimWorld, INTEGRATORS, type IntegratorKind, type SimWorld } from '../../src/ecs/world';
 import { spawnCar } from '../../src/ecs/prefab-car';
 import { forcePasses, runTick } from '../../src/ecs/pipeline';
+import { vehicleSuspension } from '../../src/systems/sim/vehicle/suspension-contact';
+import { vehicleTires } from '../../src/systems/sim/vehicle/tires';
+import { vehicleBrakesAero } from '../../src/systems/sim/vehicle/brakes-aero';
 import { HeldInput, setInputSource } from '../../src/ecs/controls';
-import { vehicleTickLogic } from '../../src/systems/sim/vehicle/drivetrain';
+import { vehicleDrivetrain, vehicleTickLogic } from '../../src/systems/sim/vehicle/drivetrain';
 import { loadBuiltinCar } from '../../src/content/cars/index';
 import type { BenchResult, BenchSuite } from '../types';
 
@@ -117,7 +120,10 @@ export const suite: BenchSuite = {
           for (const p of forcePasses) p(world);
         },
       ],
-      ...forcePasses.map((p): [string, () => void] => [`  ${p.name}`, () => p(world)]),
+      // The merged per-car pass (vehicleForces) and each of its four parts run as a pass over all cars.
+      ...[...forcePasses, vehicleSuspension, vehicleDrivetrain, vehicleTires, vehicleBrakesAero].map(
+        (p): [string, () => void] => [`  ${p.name}`, () => p(world)],
+      ),
     ];
     const blocks = world.stateBlocks;
     let size = 0;
