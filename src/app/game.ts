@@ -29,7 +29,7 @@ import { Hud } from '../systems/view/hud';
 import type { GameAudio } from '../systems/view/audio';
 import { Effects } from '../systems/view/effects';
 import { PropsView } from '../systems/view/props-view';
-import { collisionRuntime } from '../systems/sim/collision/runtime';
+import { collisionRuntime, releaseCollisionWorld } from '../systems/sim/collision/runtime';
 import { HavokProps } from '../systems/sim/collision/props';
 import { ActionMixer, readActions, toRawInput, type ActionValues } from './input/actions';
 import type { InputDevices } from './input/devices';
@@ -456,6 +456,7 @@ export class GameSession {
     this.effects.dispose();
     this.propsView?.dispose();
     this.havokNotice?.remove();
+    releaseCollisionWorld(this.world); // free its Havok worlds: the next run's props then match a fresh `replay verify`
     this.hud.dispose();
     this.kit.scene.activeCamera = this.kit.menuCamera;
     this.camera.camera.dispose();

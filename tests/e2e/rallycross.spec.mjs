@@ -83,8 +83,18 @@ function checkOrder(st, where) {
   const me = order.indexOf(st.playerIndex);
   const m = /P(\d+)\/(\d+) · Lap (\d+)\/(\d+)/.exec(st.board ?? '');
   if (!m) throw new Error(`${where}: HUD board does not show position and lap: "${st.board}"`);
-  // the board is redrawn every 10 frames: its position may lag one redraw behind, so it is compared loosely
   if (+m[2] !== cars.length || +m[4] !== st.laps) throw new Error(`${where}: board "${m[0]}" vs ${cars.length} cars, ${st.laps} laps`);
+  // the board as drawn (redrawn every 10 frames): its rows in order, "k. name …", must be the cars sorted by the
+  // progress they had when it was drawn, and its "P k" the player's row
+  const rows = (st.board ?? '').split('\n').filter((l) => /^\d+\. /.test(l)).map((l) => /^\d+\. (AI \d+|You)/.exec(l)?.[1]);
+  const snap = st.boardSnapshot;
+  if (rows.length !== cars.length || rows.some((r, k) => r !== snap[k]?.name)) throw new Error(`${where}: board rows ${rows.join(',')} vs drawn order ${snap.map((x) => x.name).join(',')}`);
+  for (let k = 1; k < snap.length; k++) {
+    const a = snap[k - 1], b = snap[k];
+    if (a.finishS === null && b.finishS === null && a.progressM < b.progressM) throw new Error(`${where}: board row ${k} (${a.name}, ${a.progressM.toFixed(1)} m) above row ${k + 1} (${b.name}, ${b.progressM.toFixed(1)} m)`);
+    if (a.finishS === null && b.finishS !== null) throw new Error(`${where}: board lists an unfinished car above a finished one`);
+  }
+  if (rows[+m[1] - 1] !== 'You') throw new Error(`${where}: board says P${m[1]} but the player's row is ${rows.indexOf('You') + 1}`);
   return { boardPos: +m[1], pos: me + 1, lap: +m[3] };
 }
 

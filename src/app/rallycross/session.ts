@@ -66,6 +66,7 @@ export class RallycrossSession {
   private readonly aiTele: CarTelemetryView = emptyTelemetry();
   private frameCount = 0;
   private nowS = 0;
+  private boardSnapshot: { name: string; progressM: number; finishS: number | null }[] = [];
   private jokerPosts: Mesh | null = null;
   onFinish?: (standings: Standing[]) => void;
   private reported = false;
@@ -151,6 +152,7 @@ export class RallycrossSession {
       cars: this.race.entrants.map((e) => ({ name: e.name, x: b.px[e.eid]!, z: b.pz[e.eid]!, speedMS: Math.hypot(b.vx[e.eid]!, b.vz[e.eid]!), progressM: e.tracker.progress, lap: e.tracker.lap, finishS: e.tracker.finishedAt, penaltyS: e.tracker.penaltyS, jokers: e.jokers, jumpStart: e.jumpStart })),
       playerOnJoker: this.race.playerAutopilot?.onJoker ?? false,
       toast: (document.querySelector('.hud-toast') as HTMLElement | null)?.textContent ?? null,
+      boardSnapshot: this.boardSnapshot,
       board: [...this.board.children].map((c) => c.textContent).join('\n'),
     };
   }
@@ -206,6 +208,8 @@ export class RallycrossSession {
 
   private renderBoard(): void {
     const st = this.standings();
+    // what the board was drawn from (the e2e test checks the drawn order against these progress figures)
+    this.boardSnapshot = this.race.positions().map((i) => ({ name: this.race.entrants[i]!.name, progressM: this.race.entrants[i]!.tracker.progress, finishS: this.race.entrants[i]!.tracker.finishedAt }));
     const me = st.findIndex((s) => s.player);
     const lines = st.map(
       (s, i) =>
