@@ -65,6 +65,10 @@ export class HavokProps implements PropsHook {
     this.kicked = false;
   }
 
+  dispose(): void {
+    this.scene.dispose();
+  }
+
   step(world: SimWorld): void {
     this.contactsNow.clear();
     carPropContacts(world, this);

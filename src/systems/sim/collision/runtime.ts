@@ -10,6 +10,8 @@ import type { HavokSceneQueries } from './havok-queries';
 export interface PropsHook {
   /** Called in pass 9 after the integration. */
   step(world: SimWorld): void;
+  /** Frees the props' Havok world. */
+  dispose?(): void;
 }
 
 export interface CollisionRuntime {
@@ -42,4 +44,20 @@ export function collisionRuntime(world: SimWorld): CollisionRuntime {
 
 export function setSceneColliders(world: SimWorld, scene: SceneColliders): void {
   collisionRuntime(world).scene = scene;
+}
+
+/**
+ * Frees the Havok worlds of a run world that is done (props world, then the query world). Havok's results in
+ * a props world depend on the wasm heap's history (measured: of 5 identical props runs built one after another
+ * in one process without this, 2 diverged within 1 s; with it all 5 are identical, tests/collision/props.test.ts):
+ * release every run's worlds before the next is built so a browser session's runs match a fresh
+ * `replay verify`.
+ */
+export function releaseCollisionWorld(world: SimWorld): void {
+  const rt = runtimes.get(world);
+  if (!rt) return;
+  rt.props?.dispose?.();
+  rt.props = null;
+  rt.queries?.dispose();
+  rt.queries = null;
 }
