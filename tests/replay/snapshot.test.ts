@@ -3,7 +3,7 @@ import { createSimWorld } from '../../src/ecs/world';
 import { spawnBody, setAppliedForce } from '../../src/ecs/prefabs';
 import { runTick } from '../../src/ecs/pipeline';
 import { stateHash } from '../../src/ecs/hash';
-import { decodeSnapshot, decodeSnapshotSet, diffSnapshots, encodeSnapshot, encodeSnapshotSet, registerSnapshotExtension, restoreSnapshot, saveSnapshot, SnapshotError } from '../../src/ecs/snapshot';
+import { decodeSnapshot, decodeSnapshotSet, diffSnapshots, encodeSnapshot, encodeSnapshotSet, registerSnapshotExtension, restoreSnapshot, saveSnapshot, SnapshotError, type WorldSnapshot } from '../../src/ecs/snapshot';
 import { buildRunWorld } from '../../src/replay/run-world';
 import { vehicleCarAdapter } from '../../src/replay/cars';
 import { HeldInput, setInputSource } from '../../src/ecs/controls';
@@ -56,7 +56,7 @@ describe('snapshot', () => {
   it('a snapshot set (replay keyframes, columnar byte planes) round-trips every bit and is smaller once deflated', async () => {
     const { deflateSync } = await import('fflate');
     const w = bodies(5);
-    const snaps = [];
+    const snaps: WorldSnapshot[] = [];
     for (let k = 0; k < 12; k++) {
       for (let i = 0; i < 50; i++) runTick(w);
       snaps.push(saveSnapshot(w));
