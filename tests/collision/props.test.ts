@@ -11,6 +11,7 @@ import { runTick } from '../../src/ecs/pipeline';
 import { stateHash } from '../../src/ecs/hash';
 import { attachCarCollider } from '../../src/systems/sim/collision/car-collider';
 import { enableHavokProps, spawnProp } from '../../src/systems/sim/collision/props';
+import { releaseCollisionWorld } from '../../src/systems/sim/collision/runtime';
 import { HavokScene } from '../../src/systems/sim/collision/havok-scene';
 import { fromScenery, SceneColliders } from '../../src/systems/sim/collision/scene';
 import { obstaclePoints, newPose } from '../../src/systems/sim/collision/detect';
@@ -88,14 +89,16 @@ describe('Havok props', () => {
     expect(b.hash).toBe(a.hash);
   });
 
-  it('game stage worlds built one after another, each released when done: every run with props is identical', async () => {
+  // Havok props depend on the wasm heap's history. Here (game stage, the car reaching the start cones) releasing
+  // each finished run's Havok worlds makes the runs identical, and without the release they are not (checked);
+  // in other sequences the release does not help — a fresh Havok instance per props world would (not done)
+  it('game stage worlds built one after another, each released when done (GameSession.dispose): identical runs', async () => {
     const { loadStageFromDir } = await import('../../terrain/node');
     const { buildRunWorld } = await import('../../src/replay/run-world');
     const { carChoice, gameCarAdapter } = await import('../../src/app/cars');
     const { setStagePropsEnabled } = await import('../../src/app/stage-colliders');
     const { RUN_SETUP } = await import('../../src/app/game-setup');
     const { HeldInput, setInputSource } = await import('../../src/ecs/controls');
-    const { releaseCollisionWorld } = await import('../../src/systems/sim/collision/runtime');
     const stage = loadStageFromDir('src/content/stages/forest-gravel');
     const ch = carChoice('hatch-gti');
     const s = stage.start;
@@ -121,6 +124,8 @@ describe('Havok props', () => {
     const f = 'src/content/scenarios/collision-props.toml';
     const text = readFileSync(f, 'utf8');
     const short = (): ReturnType<typeof parseScenario> => ({ ...parseScenario(text, f), duration_s: 2.5 });
+    // both worlds in one wasm instance: Havok props reproduce only for a matching heap history (see the test
+    // above and docs/collisions.md "Havok heap history"); this pair does, the CLI test below checks a fresh one
     const a = runScenario(buildScenario(short()));
     const run = buildScenario(short());
     const b = runScenario(run);

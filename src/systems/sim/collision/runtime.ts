@@ -47,11 +47,10 @@ export function setSceneColliders(world: SimWorld, scene: SceneColliders): void 
 }
 
 /**
- * Frees the Havok worlds of a run world that is done (props world, then the query world). Havok's results in
- * a props world depend on the wasm heap's history (measured: of 5 identical props runs built one after another
- * in one process without this, 2 diverged within 1 s; with it all 5 are identical, tests/collision/props.test.ts):
- * release every run's worlds before the next is built so a browser session's runs match a fresh
- * `replay verify`.
+ * Frees the Havok worlds of a run world that is done (props world, then the query world). Havok's results in a
+ * props world depend on the wasm heap's history; freeing each finished run's worlds made consecutive game-stage
+ * runs identical where they were not without it (tests/collision/props.test.ts), but it is no guarantee in
+ * general (docs/collisions.md "Havok heap history"): a fresh Havok instance per props world would be.
  */
 export function releaseCollisionWorld(world: SimWorld): void {
   const rt = runtimes.get(world);
