@@ -148,8 +148,8 @@ export class HavokScene {
     const mp = this.ok(hp.HP_Shape_BuildMassProperties(shape), 'HP_Shape_BuildMassProperties');
     hp.HP_Body_SetMassProperties(body, [mp[0], spec.mass, mp[2], mp[3]]);
     hp.HP_Body_SetQTransform(body, [[x, y, z], [0, Math.sin(rotY / 2), 0, Math.cos(rotY / 2)]]);
-    // added asleep: a prop stands where it is put until something touches it (no settling steps at the start,
-    // whose Havok results depend on the wasm heap's history — docs/collisions.md "Havok heap history")
+    // added asleep (Havok still wakes it on its first ground contact; it settles, then rests until touched:
+    // fewer Havok steps, whose results depend on the wasm heap's history — docs/collisions.md)
     hp.HP_World_AddBody(this.world, body, true);
     this.props.push(body);
     return this.props.length - 1;
