@@ -43,7 +43,9 @@ export interface RawInput {
 
 const q = (v: number, lo: number, hi: number, scale: number): number => {
   if (!Number.isFinite(v)) return 0; // a NaN axis from a misbehaving pad reads as centred/released
-  const x = Math.round(v * scale);
+  // + 0 turns Math.round's −0 (for −0.5 < v·scale < 0) into +0: a replay stores integers, which have no −0,
+  // so the live run must not consume one either (the state hash sees the sign of zero)
+  const x = Math.round(v * scale) + 0;
   return x < lo * scale ? lo * scale : x > hi * scale ? hi * scale : x;
 };
 
@@ -103,11 +105,12 @@ export function applyControls(world: SimWorld): void {
     const src = res.sources.get(eid);
     const input = src ? src.next(world, eid) : neutralInput();
     const prev = c.buttons[eid]!;
-    c.steer[eid] = input.steer / STEER_SCALE;
-    c.throttle[eid] = input.throttle / PEDAL_SCALE;
-    c.brake[eid] = input.brake / PEDAL_SCALE;
-    c.clutch[eid] = input.clutch / PEDAL_SCALE;
-    c.handbrake[eid] = input.handbrake / PEDAL_SCALE;
+    // + 0: any source (AI, device, replay) that hands over −0 drives exactly like +0 (replays cannot store −0)
+    c.steer[eid] = (input.steer + 0) / STEER_SCALE;
+    c.throttle[eid] = (input.throttle + 0) / PEDAL_SCALE;
+    c.brake[eid] = (input.brake + 0) / PEDAL_SCALE;
+    c.clutch[eid] = (input.clutch + 0) / PEDAL_SCALE;
+    c.handbrake[eid] = (input.handbrake + 0) / PEDAL_SCALE;
     const pressed = input.buttons & ~prev;
     c.shift[eid] = pressed & Button.ShiftUp ? 1 : pressed & Button.ShiftDown ? -1 : 0;
     c.buttons[eid] = input.buttons;
