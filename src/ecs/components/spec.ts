@@ -21,15 +21,12 @@ export type Store<F extends Record<string, FieldKind>> = {
 
 /**
  * Stores with dozens of fields built by computed-key assignment end up in V8's slow dictionary mode (≈10×
- * slower field access in the hot loops). Using the object as a prototype once makes V8 turn it back into a
- * fast-properties object.
+ * slower field access in the hot loops: every `store.field` read becomes a hash lookup). The old trick of
+ * using the object as a prototype no longer converts it in Node 20 (checked with %HasFastProperties); an
+ * object-spread copy is created with a fast-properties map (CloneObjectIC), so every store is fast.
  */
 function toFastProperties<T extends object>(o: T): T {
-  function Holder(): void {}
-  Holder.prototype = o;
-  // eslint-disable-next-line @typescript-eslint/no-unused-expressions
-  (Holder as unknown as { prototype: T }).prototype;
-  return o;
+  return { ...o };
 }
 
 export function allocate<F extends Record<string, FieldKind>>(fields: F, capacity: number): Store<F> {

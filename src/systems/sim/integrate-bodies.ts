@@ -18,20 +18,50 @@ function ensure(world: SimWorld, n: number): void {
 
 // Block offsets into the state vector, computed once per step (entities do not change inside a step).
 let offsets = new Int32Array(8);
+// Length of the state vector this step.
+let total = 0;
 
 function gatherAll(world: SimWorld, y: Float64Array): void {
   const blocks = world.stateBlocks;
   for (let i = 0; i < blocks.length; i++) blocks[i]!.gather(world, y, offsets[i]!);
 }
 
-function scatterAll(world: SimWorld, y: Float64Array): void {
-  const blocks = world.stateBlocks;
-  for (let i = 0; i < blocks.length; i++) blocks[i]!.scatter(world, y, offsets[i]!);
-}
-
 function derivativeAll(world: SimWorld, dy: Float64Array): void {
   const blocks = world.stateBlocks;
   for (let i = 0; i < blocks.length; i++) blocks[i]!.derivative(world, dy, offsets[i]!);
+}
+
+/**
+ * Components ← y0 + h·k (then normalised when `last`): each block's fused `stage` where it has one (no y
+ * vector pass, one derived-quantity refresh), else the same expression into y and `scatter`/`normalize`.
+ */
+function stageAll(world: SimWorld, y0: Float64Array, k: Float64Array, y: Float64Array, h: number, last: boolean): void {
+  const blocks = world.stateBlocks;
+  for (let i = 0; i < blocks.length; i++) {
+    const b = blocks[i]!;
+    const o = offsets[i]!;
+    if (b.stage) {
+      b.stage(world, y0, k, h, o, last);
+      continue;
+    }
+    const end = i + 1 < blocks.length ? offsets[i + 1]! : total;
+    for (let j = o; j < end; j++) y[j] = y0[j]! + h * k[j]!;
+    b.scatter(world, y, o);
+    if (last) b.normalize?.(world);
+  }
+}
+
+/** Components ← y, normalised (fused where the block has `scatterNormalized`). */
+function scatterNormalizedAll(world: SimWorld, y: Float64Array): void {
+  const blocks = world.stateBlocks;
+  for (let i = 0; i < blocks.length; i++) {
+    const b = blocks[i]!;
+    if (b.scatterNormalized) b.scatterNormalized(world, y, offsets[i]!);
+    else {
+      b.scatter(world, y, offsets[i]!);
+      b.normalize?.(world);
+    }
+  }
 }
 
 export function makeIntegrateBodies(evaluateForces: (world: SimWorld) => void): (world: SimWorld) => void {
@@ -48,41 +78,35 @@ export function makeIntegrateBodies(evaluateForces: (world: SimWorld) => void): 
       offsets[i] = n;
       n += blocks[i]!.size(world);
     }
+    total = n;
     ensure(world, n);
     const { y0, y, k, acc } = world.scratch;
     gatherAll(world, y0);
     derivativeAll(world, k); // k1 at y0
+    // Stage states y0 + h·k evaluate exactly as before the fusion (h = 0.5·dt or dt computed first, then
+    // y0 + h·k), so results are bit-identical to gather → axpy → scatter.
+    const half = 0.5 * dt;
     if (world.integrator === 'midpoint') {
-      for (let i = 0; i < n; i++) y[i] = y0[i]! + 0.5 * dt * k[i]!;
-      scatterAll(world, y);
+      stageAll(world, y0, k, y, half, false);
       evaluateForces(world);
       derivativeAll(world, k); // k2 at the midpoint
-      for (let i = 0; i < n; i++) y[i] = y0[i]! + dt * k[i]!;
-    } else {
-      for (let i = 0; i < n; i++) {
-        acc[i] = k[i]!;
-        y[i] = y0[i]! + 0.5 * dt * k[i]!;
-      }
-      scatterAll(world, y);
-      evaluateForces(world);
-      derivativeAll(world, k); // k2
-      for (let i = 0; i < n; i++) {
-        acc[i] = acc[i]! + 2 * k[i]!;
-        y[i] = y0[i]! + 0.5 * dt * k[i]!;
-      }
-      scatterAll(world, y);
-      evaluateForces(world);
-      derivativeAll(world, k); // k3
-      for (let i = 0; i < n; i++) {
-        acc[i] = acc[i]! + 2 * k[i]!;
-        y[i] = y0[i]! + dt * k[i]!;
-      }
-      scatterAll(world, y);
-      evaluateForces(world);
-      derivativeAll(world, k); // k4
-      for (let i = 0; i < n; i++) y[i] = y0[i]! + (dt / 6) * (acc[i]! + k[i]!);
+      stageAll(world, y0, k, y, dt, true);
+      return;
     }
-    scatterAll(world, y);
-    for (const b of world.stateBlocks) b.normalize?.(world);
+    for (let i = 0; i < n; i++) acc[i] = k[i]!;
+    stageAll(world, y0, k, y, half, false);
+    evaluateForces(world);
+    derivativeAll(world, k); // k2
+    for (let i = 0; i < n; i++) acc[i] = acc[i]! + 2 * k[i]!;
+    stageAll(world, y0, k, y, half, false);
+    evaluateForces(world);
+    derivativeAll(world, k); // k3
+    for (let i = 0; i < n; i++) acc[i] = acc[i]! + 2 * k[i]!;
+    stageAll(world, y0, k, y, dt, false);
+    evaluateForces(world);
+    derivativeAll(world, k); // k4
+    const sixth = dt / 6;
+    for (let i = 0; i < n; i++) y[i] = y0[i]! + sixth * (acc[i]! + k[i]!);
+    scatterNormalizedAll(world, y);
   };
 }

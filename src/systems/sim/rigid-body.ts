@@ -126,6 +126,64 @@ export function kineticEnergy(world: SimWorld, eid: number): number {
   return lin + rot;
 }
 
+/**
+ * Write one body's state from y (or y0 + h·k when k is given: the same expression the integrator would
+ * evaluate into y, so the same bits), the quaternion normalised; then, when `last`, normalise once more
+ * exactly as `normalize` does; derived quantities refreshed once.
+ */
+function writeBody(
+  world: SimWorld,
+  eid: number,
+  y: Float64Array,
+  k: Float64Array | null,
+  h: number,
+  o: number,
+  last: boolean,
+): void {
+  const b = world.c.RigidBody;
+  if (k === null) {
+    b.px[eid] = y[o]!;
+    b.py[eid] = y[o + 1]!;
+    b.pz[eid] = y[o + 2]!;
+    b.Px[eid] = y[o + 3]!;
+    b.Py[eid] = y[o + 4]!;
+    b.Pz[eid] = y[o + 5]!;
+    const qw = y[o + 6]!,
+      qx = y[o + 7]!,
+      qy = y[o + 8]!,
+      qz = y[o + 9]!;
+    const n = Math.sqrt(qw * qw + qx * qx + qy * qy + qz * qz);
+    b.qw[eid] = qw / n;
+    b.qx[eid] = qx / n;
+    b.qy[eid] = qy / n;
+    b.qz[eid] = qz / n;
+    b.Lx[eid] = y[o + 10]!;
+    b.Ly[eid] = y[o + 11]!;
+    b.Lz[eid] = y[o + 12]!;
+  } else {
+    b.px[eid] = y[o]! + h * k[o]!;
+    b.py[eid] = y[o + 1]! + h * k[o + 1]!;
+    b.pz[eid] = y[o + 2]! + h * k[o + 2]!;
+    b.Px[eid] = y[o + 3]! + h * k[o + 3]!;
+    b.Py[eid] = y[o + 4]! + h * k[o + 4]!;
+    b.Pz[eid] = y[o + 5]! + h * k[o + 5]!;
+    const qw = y[o + 6]! + h * k[o + 6]!,
+      qx = y[o + 7]! + h * k[o + 7]!,
+      qy = y[o + 8]! + h * k[o + 8]!,
+      qz = y[o + 9]! + h * k[o + 9]!;
+    const n = Math.sqrt(qw * qw + qx * qx + qy * qy + qz * qz);
+    b.qw[eid] = qw / n;
+    b.qx[eid] = qx / n;
+    b.qy[eid] = qy / n;
+    b.qz[eid] = qz / n;
+    b.Lx[eid] = y[o + 10]! + h * k[o + 10]!;
+    b.Ly[eid] = y[o + 11]! + h * k[o + 11]!;
+    b.Lz[eid] = y[o + 12]! + h * k[o + 12]!;
+  }
+  if (last) normalizeQuat(world, eid);
+  updateDerived(world, eid);
+}
+
 export const rigidBodyBlock: StateBlock = {
   name: 'rigid-body',
   size(world) {
@@ -173,6 +231,14 @@ export const rigidBodyBlock: StateBlock = {
       b.Lz[eid] = y[o++]!;
       updateDerived(world, eid);
     }
+  },
+  stage(world, y0, k, h, o, last) {
+    const list = entitiesWith(world, world.c.RigidBody);
+    for (let i = 0; i < list.length; i++) writeBody(world, list[i]!, y0, k, h, o + i * STRIDE, last);
+  },
+  scatterNormalized(world, y, o) {
+    const list = entitiesWith(world, world.c.RigidBody);
+    for (let i = 0; i < list.length; i++) writeBody(world, list[i]!, y, null, 0, o + i * STRIDE, true);
   },
   derivative(world, dy, o) {
     const b = world.c.RigidBody;

@@ -290,6 +290,32 @@ export const vehicleBlock: StateBlock = {
       }
     }
   },
+  stage(world, y0, k, h, o, last) {
+    // = y[i] = y0[i] + h·k[i], scatter (then normalize when last): same expressions, same bits.
+    const C = world.c.Car;
+    const W = world.c.Wheel;
+    const list = vehicles(world).list;
+    for (let c = 0; c < list.length; c++) {
+      const rt = list[c]!;
+      C.omegaE[rt.eid] = y0[o]! + h * k[o]!;
+      o++;
+      for (let i = 0; i < 4; i++) {
+        const w = rt.wheels[i]!;
+        W.omega[w] = y0[o]! + h * k[o]!;
+        const a = y0[o + 1]! + h * k[o + 1]!;
+        const tr = y0[o + 2]! + h * k[o + 2]!;
+        W.ux[w] = y0[o + 3]! + h * k[o + 3]!;
+        W.uy[w] = y0[o + 4]! + h * k[o + 4]!;
+        o += 5;
+        W.angle[w] = last && (a > 1000 || a < -1000) ? a % (2 * Math.PI) : a;
+        W.travel[w] = last && tr < 0 ? 0 : tr;
+      }
+    }
+  },
+  scatterNormalized(world, y, o) {
+    vehicleBlock.scatter(world, y, o);
+    vehicleBlock.normalize!(world);
+  },
   derivative(world, dy, o) {
     const W = world.c.Wheel;
     for (const rt of vehicles(world).list) {
