@@ -89,9 +89,14 @@ export interface SceneryItem {
   z: number;
   rotY: number;
   scale: number;
+  /** Trees/rocks/markers: size; fences: half length; arches (start/finish gantries, placed on the road
+   * centre): half the gantry span, road half-width + GANTRY_MARGIN_M, where its two posts stand. */
   radius: number;
   height: number;
 }
+
+/** A start/finish gantry's posts stand this far outside the road edge (drawn and collided the same). */
+export const GANTRY_MARGIN_M = 1.5;
 
 export interface StageRoad {
   /** Centreline xyz at ~2 m spacing. */
@@ -218,7 +223,9 @@ export function loadStage(files: StageFiles, fileName: string): Stage {
   const scenery: SceneryItem[] = [];
   for (const g of cfg.scenery) {
     for (const [x, zz, rot, scale] of g.items) {
-      scenery.push({ kind: g.kind, x, y: bspline.heightMacro(x, zz), z: zz, rotY: (rot * Math.PI) / 180, scale, radius: g.radius_m * scale, height: g.height_m * scale });
+      // an arch spans the road: its posts go outside the road edges, not radius_m either side of the centre
+      const radius = g.kind === 'arch' ? poseAt(poly.project(x, zz).distanceM).width / 2 + GANTRY_MARGIN_M : g.radius_m * scale;
+      scenery.push({ kind: g.kind, x, y: bspline.heightMacro(x, zz), z: zz, rotY: (rot * Math.PI) / 180, scale, radius, height: g.height_m * scale });
     }
   }
   const road: StageRoad = {

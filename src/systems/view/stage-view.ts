@@ -14,7 +14,7 @@ import { CreateCylinder } from '@babylonjs/core/Meshes/Builders/cylinderBuilder'
 import { CreateBox } from '@babylonjs/core/Meshes/Builders/boxBuilder';
 import { CreateIcoSphere } from '@babylonjs/core/Meshes/Builders/icoSphereBuilder';
 import type { ShadowGenerator } from '@babylonjs/core/Lights/Shadows/shadowGenerator';
-import type { Stage, StagePose } from '../../../terrain/stage';
+import { GANTRY_MARGIN_M, type Stage, type StagePose } from '../../../terrain/stage';
 import { GROUND_COLORS } from './terrain-view';
 
 function mat(scene: Scene, name: string, c: [number, number, number], opts: { emissive?: number } = {}): StandardMaterial {
@@ -145,9 +145,10 @@ export class StageView {
     ]);
     const q = new Quaternion();
     for (const it of this.stage.scenery) {
+      if (it.kind === 'arch') continue; // drawn by buildGantry (posts at ±radius, like their colliders)
       const g = groups.get(it.kind)!;
       Quaternion.RotationYawPitchRollToRef(it.rotY, 0, 0, q);
-      const r = it.kind === 'fence' || it.kind === 'marker' || it.kind === 'arch' ? 1 : it.radius;
+      const r = it.kind === 'fence' || it.kind === 'marker' ? 1 : it.radius;
       g.mats.push(Matrix.Compose(new Vector3(r, it.height, r), q, new Vector3(it.x, it.y - 0.1, it.z)));
     }
     for (const [, g] of groups) {
@@ -176,7 +177,7 @@ export class StageView {
     const s = this.scene;
     const m = mat(s, `gantry_${_label}`, color, { emissive: 0.3 });
     const white = mat(s, `gantryWhite_${_label}`, [0.95, 0.95, 0.95], { emissive: 0.2 });
-    const w = p.width + 3;
+    const w = p.width + 2 * GANTRY_MARGIN_M;
     const lx = Math.cos(p.heading);
     const lz = -Math.sin(p.heading);
     const parts: Mesh[] = [];
