@@ -8,7 +8,7 @@ import { HeldInput, setInputSource } from '../../src/ecs/controls';
 import { BUILTIN_CARS, loadBuiltinCar, readBuiltin } from '../../src/content/cars/index';
 import { carRuntime } from '../../src/systems/sim/vehicle/registry';
 import { readCarTelemetry } from '../../src/systems/sim/vehicle/telemetry';
-import { applyCarText, applyToGame, carOverride, setLiveCar } from '../../src/app/garage/live-car';
+import { applyCarText, applyToGame, carOverride, setCarOverride, setLiveCar } from '../../src/app/garage/live-car';
 import { applyEdit, numberEdit, scanToml } from '../../src/app/garage/toml-spans';
 
 const HATCH = BUILTIN_CARS.find((c) => c.id === 'hatch-gti')!;
@@ -107,7 +107,12 @@ describe('invalid drafts never reach the simulation', () => {
         setLiveCar({ world, eid, carId: 'hatch-gti' });
         const r = applyToGame('hatch-gti', text, HATCH.file, readBuiltin);
         setLiveCar(null);
-        if (r.applied) return; // a junk value the schema allows (e.g. 0 where ≥ 0): a valid car, not this property's case
+        if (r.applied) {
+          // a junk value the schema allows (e.g. 0 where ≥ 0): a valid car, not this property's case; undo
+          // its override so the next run starts from the built-in car again
+          setCarOverride('hatch-gti', null);
+          return;
+        }
         expect(r.swappedLive).toBe(false);
         expect(r.problems.length).toBeGreaterThan(0);
         expect(carRuntime(world, eid).cfg).toBe(cfgBefore);
