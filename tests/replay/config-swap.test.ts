@@ -9,7 +9,7 @@ import { stateHash } from '../../src/ecs/hash';
 import { diffSnapshots, saveSnapshot } from '../../src/ecs/snapshot';
 import { applyCarText } from '../../src/app/garage/live-car';
 import { carRuntime } from '../../src/systems/sim/vehicle/registry';
-import { vehicleCarAdapter } from '../../src/replay/cars';
+import { carConfigOf, vehicleCarAdapter } from '../../src/replay/cars';
 import { decodeReplay, describeReplay, type ReplayData } from '../../src/replay/format';
 import { ReplayPlayer } from '../../src/replay/player';
 import { recordRun } from '../../src/replay/record-run';
@@ -89,6 +89,9 @@ describe('mid-run car swaps are recorded (config edits)', () => {
       expect(diffSnapshots(truth.get(t)!, saveSnapshot(p.world))).toEqual([]);
       const springRate = carRuntime(p.world, p.cars[0]!).cfg.suspension.front.springRate;
       expect(springRate).toBe(t > SWAP1 ? 55_000 : 40_000);
+      // what the viewer draws from (carConfigOf: it rebuilds the car view when this object changes) is the
+      // config the simulation drives with, after seeks in both directions
+      expect(carConfigOf(p.world, p.cars[0]!)).toBe(carRuntime(p.world, p.cars[0]!).cfg);
     }
     // and playing on from a seek stays on the recorded checksums
     p.seek(5_900);

@@ -19,7 +19,8 @@ import type { Stage, StagePose } from '../../../terrain/stage';
 import type { RoadProjection } from '../../../terrain/road';
 import type { ReplayData } from '../../replay/format';
 import { ReplayPlayer } from '../../replay/player';
-import { vehicleCarAdapter } from '../../replay/cars';
+import { carConfigOf, vehicleCarAdapter } from '../../replay/cars';
+import type { CarConfig } from '../../content/car-schema';
 import type { RunWorld } from '../../replay/run-world';
 import { DEFAULT_RUN, formatTime } from '../stage-run';
 import { emptyTelemetry, type CarTelemetryView, type DrivableCar } from '../car-link';
@@ -65,6 +66,8 @@ export class ReplayViewer {
   private readonly terrain: TerrainView;
   private readonly stageView: StageView;
   private readonly carViews: CarView[];
+  /** The config each car view was built from (a recorded swap changes the simulation's; the view follows). */
+  private readonly carCfgs: (CarConfig | undefined)[];
   private readonly effects: Effects;
   readonly camera: GameCamera;
   readonly hud: Hud;
@@ -104,6 +107,7 @@ export class ReplayViewer {
     this.terrain = new TerrainView(kit.scene, stage);
     this.stageView = new StageView(kit.scene, stage, kit.shadows);
     this.carViews = this.cars.map((c) => new CarView(kit.scene, c.shape, kit.shadows));
+    this.carCfgs = this.cars.map((c) => carConfigOf(w, c.eid));
     this.effects = new Effects(kit.scene, stage);
     this.camera = new GameCamera(kit.scene, (x, z) => stage.bspline.height(x, z));
     this.hud = new Hud(hudParent);
@@ -238,6 +242,17 @@ export class ReplayViewer {
       let qz = p[o + 6]! * (1 - alpha) + sg * c[o + 6]! * alpha;
       const nq = Math.hypot(qw, qx, qy, qz) || 1;
       qw /= nq; qx /= nq; qy /= nq; qz /= nq;
+      // a recorded mid-run car swap (garage apply / live reload), reached by playing or seeking: draw the car
+      // the simulation drives now (shape, wheel radii, ride height, tacho), as the game did when it happened
+      const cfgNow = carConfigOf(w, car.eid);
+      if (cfgNow && cfgNow !== this.carCfgs[i]) {
+        this.carCfgs[i] = cfgNow;
+        car = this.cars[i] = replayDrivable(w, car.eid, this.data.header.cars[i]!, i);
+        const crush = [...this.tele[i]!.damage];
+        this.carViews[i]!.dispose();
+        this.carViews[i] = new CarView(this.kit.scene, car.shape, this.kit.shadows);
+        this.carViews[i]!.setCrush(crush);
+      }
       const t = this.tele[i]!;
       car.readTelemetry(w, t);
       const cv = this.carViews[i]!;
