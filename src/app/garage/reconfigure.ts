@@ -9,8 +9,8 @@
  * the vehicle passes read from the car's runtime config (springs, tyres, engine, …) and the collider's box.
  *
  * The swap is a pure function of (world state, config): the same swap at the same tick gives the same bits.
- * The replay format (src/replay/format.ts, edits 'place' only) cannot record it yet; docs/tuning.md lists
- * this limitation and the proposed 'config' edit.
+ * Replays record it (format 2 'config' edit with the full car text, via the hook in live-car.ts
+ * `applyCarText` → src/replay/cars.ts `carConfigSwapped`) and re-apply it at the same tick on playback.
  */
 import { hasComponent } from 'bitecs';
 import type { SimWorld } from '../../ecs/world';
