@@ -1,12 +1,34 @@
-/** Browser Havok loader: Vite serves the wasm file and `locateFile` points the emscripten loader at it. */
+/** Browser Havok loader: Vite serves the wasm file; it is fetched and compiled once, then instantiated per use. */
 import HavokPhysics, { type HavokPhysicsWithBindings } from '@babylonjs/havok';
 import wasmUrl from '@babylonjs/havok/lib/esm/HavokPhysics.wasm?url';
-import { havokOrNull, setHavok } from './havok-instance';
+import { ensureFreshHavok, havokOrNull, moduleFactory, setHavok, setHavokFactory } from './havok-instance';
 
+let compiling: Promise<WebAssembly.Module> | null = null;
+
+async function compile(): Promise<WebAssembly.Module> {
+  const res = await fetch(wasmUrl, { credentials: 'same-origin' });
+  if (!res.ok) throw new Error(`${wasmUrl}: HTTP ${res.status}`);
+  return WebAssembly.compile(await res.arrayBuffer());
+}
+
+/**
+ * Loads the shared Havok instance (once) and makes sure a fresh spare instance is ready for the next props
+ * world (havok-instance.ts): awaited before building each world that may have props (run start, replay open,
+ * ghost, in-page verify). Rejects when the wasm cannot be fetched or compiled (callers then build no props).
+ */
 export async function loadHavokBrowser(): Promise<HavokPhysicsWithBindings> {
-  const have = havokOrNull();
-  if (have) return have;
-  const hp = await HavokPhysics({ locateFile: () => wasmUrl });
-  setHavok(hp);
+  compiling ??= compile().catch((e: unknown) => {
+    compiling = null;
+    throw e;
+  });
+  const mod = await compiling;
+  const factory = moduleFactory(HavokPhysics as (o: object) => Promise<HavokPhysicsWithBindings>, mod);
+  setHavokFactory(factory);
+  let hp = havokOrNull();
+  if (!hp) {
+    hp = await factory.create();
+    setHavok(hp);
+  }
+  await ensureFreshHavok();
   return hp;
 }

@@ -2,15 +2,25 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import HavokPhysics, { type HavokPhysicsWithBindings } from '@babylonjs/havok';
-import { havokOrNull, setHavok } from './havok-instance';
+import { ensureFreshHavok, havokOrNull, moduleFactory, setHavok, setHavokFactory } from './havok-instance';
 
+let compiled: WebAssembly.Module | null = null;
+
+/**
+ * Loads the shared Havok instance (once) and makes sure a fresh spare instance is ready for the next props
+ * world (havok-instance.ts): call it before building each world that may have props.
+ */
 export async function loadHavokNode(): Promise<HavokPhysicsWithBindings> {
-  const have = havokOrNull();
-  if (have) return have;
-  const require = createRequire(import.meta.url);
-  const buf = readFileSync(require.resolve('@babylonjs/havok/lib/esm/HavokPhysics.wasm'));
-  const wasmBinary = buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength) as ArrayBuffer;
-  const hp = await HavokPhysics({ wasmBinary });
-  setHavok(hp);
+  if (!compiled) {
+    const require = createRequire(import.meta.url);
+    compiled = new WebAssembly.Module(readFileSync(require.resolve('@babylonjs/havok/lib/esm/HavokPhysics.wasm')));
+    setHavokFactory(moduleFactory(HavokPhysics as (o: object) => Promise<HavokPhysicsWithBindings>, compiled));
+  }
+  let hp = havokOrNull();
+  if (!hp) {
+    hp = await moduleFactory(HavokPhysics as (o: object) => Promise<HavokPhysicsWithBindings>, compiled).create();
+    setHavok(hp);
+  }
+  await ensureFreshHavok();
   return hp;
 }

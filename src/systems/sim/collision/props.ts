@@ -22,6 +22,7 @@ import { newImpulseResult, solveRestitution, type YawBody } from './impulse';
 import { HavokScene, PROP_KINDS, PROP_SPECS, type HavokPropState, type PropKind } from './havok-scene';
 import { collisionRuntime, type PropsHook } from './runtime';
 import { useHavokSceneQueries } from './havok-queries';
+import { takeFreshHavok } from './havok-instance';
 import type { SceneColliders } from './scene';
 import { crushEndOf, addCrushTo, endAt, poseOf, yawBodyOf } from './system';
 import type { HavokPhysicsWithBindings } from '@babylonjs/havok';
@@ -94,7 +95,9 @@ export type PropsGround = number | { cx: number; cz: number; half: number; spaci
 export function enableHavokProps(world: SimWorld, hp: HavokPhysicsWithBindings, ground: PropsGround = 0, opts: { obstacles?: 'all' | 'none' } = {}): HavokProps {
   const rt = collisionRuntime(world);
   if (rt.props instanceof HavokProps) return rt.props;
-  const props = new HavokProps(hp, world);
+  // its own fresh Havok instance (heap as in a fresh process: same steps as `replay verify`); `hp`, the shared
+  // instance, serves the static query world (bit-identical answers whatever its heap history)
+  const props = new HavokProps(takeFreshHavok(hp), world);
   if (typeof ground === 'number') props.scene.addGroundPlane(ground);
   else {
     const gs = { h: 0, nx: 0, ny: 1, nz: 0, surface: 0 };
