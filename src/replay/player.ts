@@ -19,7 +19,7 @@ import { inputAt } from './inputs';
 import { completedTickHash } from './recorder';
 import { buildRunWorld, type CarAdapter, type RunWorld } from './run-world';
 import type { Stage } from '../../terrain/stage';
-import { collisionRuntime } from '../systems/sim/collision/runtime';
+import { collisionRuntime, releaseCollisionWorld } from '../systems/sim/collision/runtime';
 import { HavokProps } from '../systems/sim/collision/props';
 
 export interface Desync {
@@ -228,15 +228,21 @@ export class ReplayPlayer {
     const F = fresh.world.c.Prop;
     const same = props.eids.every((e) => (['px', 'py', 'pz', 'qw', 'qx', 'qy', 'qz', 'vx', 'vy', 'vz', 'wx', 'wy', 'wz'] as const).every((f) => Object.is(P[f][e], F[f][e])));
     if (!same && kt > 0) {
+      releaseCollisionWorld(fresh.world);
       this.restoreConfigs(0);
       restoreSnapshot(w, this.cache.get(0) ?? this.fileKeyframes.get(0)!);
       this.freshProps(0);
       return;
     }
-    // The replaced Havok worlds are NOT disposed: Havok recycles freed body handles, and a world built after
-    // a release steps its bodies in another order (measured: props differ in the last bits after ~2 s of
-    // flight). Each restore of a props replay keeps one small props world (+ its query world) alive.
-    collisionRuntime(w).props = props;
+    // Each props world has its own fresh Havok instance (havok-instance.ts), so freeing the replaced one
+    // cannot change how later worlds step (tests/replay/props-seek.test.ts seeks many times, each equal to
+    // linear playback): the replaced props world goes (its instance with it), and the helper world's query
+    // world too (the shared instance; its answers do not depend on the heap)
+    const rt = collisionRuntime(w);
+    rt.props?.dispose?.();
+    rt.props = props;
+    collisionRuntime(fresh.world).props = null;
+    releaseCollisionWorld(fresh.world);
   }
 
   /**
