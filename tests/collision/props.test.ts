@@ -89,9 +89,8 @@ describe('Havok props', () => {
     expect(b.hash).toBe(a.hash);
   });
 
-  // Havok props depend on the wasm heap's history. Here (game stage, the car reaching the start cones) releasing
-  // each finished run's Havok worlds makes the runs identical, and without the release they are not (checked);
-  // in other sequences the release does not help — a fresh Havok instance per props world would (not done)
+  // Havok props depend on the wasm heap's history: each props world has its own fresh Havok instance
+  // (havok-instance.ts), so the runs are identical with the release (here) and without it (havok-fresh.test.ts)
   it('game stage worlds built one after another, each released when done (GameSession.dispose): identical runs', async () => {
     const { loadStageFromDir } = await import('../../terrain/node');
     const { buildRunWorld } = await import('../../src/replay/run-world');
@@ -124,8 +123,7 @@ describe('Havok props', () => {
     const f = 'src/content/scenarios/collision-props.toml';
     const text = readFileSync(f, 'utf8');
     const short = (): ReturnType<typeof parseScenario> => ({ ...parseScenario(text, f), duration_s: 2.5 });
-    // both worlds in one wasm instance: Havok props reproduce only for a matching heap history (see the test
-    // above and docs/collisions.md "Havok heap history"); this pair does, the CLI test below checks a fresh one
+    // each props world in its own fresh Havok instance (havok-fresh.test.ts); the CLI test below checks another process
     const a = runScenario(buildScenario(short()));
     const run = buildScenario(short());
     const b = runScenario(run);

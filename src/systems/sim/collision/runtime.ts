@@ -47,10 +47,10 @@ export function setSceneColliders(world: SimWorld, scene: SceneColliders): void 
 }
 
 /**
- * Frees the Havok worlds of a run world that is done (props world, then the query world). Havok's results in a
- * props world depend on the wasm heap's history; freeing each finished run's worlds made consecutive game-stage
- * runs identical where they were not without it (tests/collision/props.test.ts), but it is no guarantee in
- * general (docs/collisions.md "Havok heap history"): a fresh Havok instance per props world would be.
+ * Frees the Havok worlds of a run world that is done (props world, then the query world) and drops them, so
+ * the props world's own Havok instance (havok-instance.ts: one fresh wasm instance per props world) can be
+ * garbage-collected. Determinism does not depend on it any more (tests/collision/havok-fresh.test.ts); memory
+ * does (~17 MB of wasm heap per props world).
  */
 export function releaseCollisionWorld(world: SimWorld): void {
   const rt = runtimes.get(world);
