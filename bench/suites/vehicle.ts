@@ -6,8 +6,8 @@
  * Robust on a shared, loaded machine: after a JIT warm-up, several batches of ticks are timed and the MEDIAN
  * batch is reported; the value is process CPU time (user + system, excludes waiting for a core), the note
  * also gives wall time (which includes it) and the spread. A per-pass breakdown (CPU µs per car per call,
- * 16 cars) says what limits each figure: midpoint = 2 force evaluations + 2 driveline solves + 3 state
- * gather/scatter rounds, RK4 = 4 + 4 + 5, Euler = 1 + 1 + 0.
+ * 16 cars) says what limits each figure: midpoint = 2 force evaluations + 2 driveline solves + 1 state
+ * gather + 2 fused stage writes (≈ a scatter each), RK4 = 4 + 4 + 1 + 4, Euler = 1 + 1 + 0.
  */
 import { loadavg } from 'node:os';
 import { spawnSync } from 'node:child_process';
@@ -78,8 +78,8 @@ function isolated(integ: IntegratorKind, n: number, ticks: number): Timing {
 
 const LIMITS: Record<IntegratorKind, string> = {
   euler: '1 force evaluation + 1 driveline solve per tick',
-  midpoint: '2 force evaluations + 2 driveline solves + 3 state gather/scatter rounds per tick',
-  rk4: '4 force evaluations + 4 driveline solves + 5 state gather/scatter rounds per tick',
+  midpoint: '2 force evaluations + 2 driveline solves + 1 state gather + 2 fused stage writes per tick',
+  rk4: '4 force evaluations + 4 driveline solves + 1 state gather + 4 fused stage writes per tick',
 };
 
 export const suite: BenchSuite = {
