@@ -1,10 +1,10 @@
 /**
  * The AI in the game's world (issue 8): the stage scenery as collision obstacles and the car with its collider, as
- * the game builds it. On forest-gravel the classic-rwd autopilot hits an obstacle on the road at the finish
- * (the finish arch's collision posts stand ±0.4 m either side of the road centre) at ~90 km/h and ends up
- * stalled against it (test-short: the same at its finish). The driver's progress watchdog must get it going again by itself: reverse away and
- * sidestep, and after three stalls without progress press Recover (the game's recovery, with its time penalty);
- * it must never sit there: the stage finishes.
+ * the game builds it. On forest-gravel we put a 2.4 m wide block across the middle of the road 1 km into the stage (the
+ * case was first seen with the finish arch's old colliders, which stood ±0.4 m either side of the centre line): the
+ * classic-rwd autopilot hits them and ends up stalled against them. The driver's progress watchdog must get it
+ * going again by itself: reverse away and sidestep, and after three stalls without progress press Recover (the
+ * game's recovery, with its time penalty); it must never sit there: the stage finishes.
  */
 import { expect, it } from 'vitest';
 import { loadStageFromDir } from '../../terrain/node';
@@ -14,6 +14,9 @@ import { driveStage } from '../../src/systems/sim/ai/autopilot';
 it('classic-rwd on forest-gravel in the game world: stalls on an obstacle, gets itself out, finishes', { timeout: 300_000 }, () => {
   const stage = loadStageFromDir('src/content/stages/forest-gravel');
   const car = loadBuiltinCar('classic-rwd');
+  const at = stage.road.poseAt(stage.start.distanceM + 1000);
+  // a 2.4 m wide, 1.5 m high block across the middle of the road (local x = across the road: rot = heading)
+  const block = { kind: 'box' as const, center: [at.x, at.z] as [number, number], half_extents: [1.2, 0.3] as [number, number], rot_y_rad: at.heading, base_m: at.y - 0.5, height_m: 2, id: 'block' };
   let stalledS = 0, worstStallS = 0, reversed = 0, dodged = false;
   let prevMode = 'drive';
   const r = driveStage({
@@ -21,6 +24,7 @@ it('classic-rwd on forest-gravel in the game world: stalls on an obstacle, gets 
     car,
     integrator: 'euler',
     gameWorld: true,
+    extraObstacles: [block],
     onTick: (w, e, d) => {
       const b = w.c.RigidBody;
       if (Math.hypot(b.vx[e]!, b.vz[e]!) < 0.3 && !d.hold) stalledS += w.dt;

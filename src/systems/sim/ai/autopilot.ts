@@ -9,7 +9,7 @@
  * human on an unknown stage drives ~85 % of the limit speed on average (pace notes, no risk at blind crests).
  */
 import { setSceneColliders } from '../collision/runtime';
-import { fromScenery } from '../collision/scene';
+import { fromScenery, type ObstacleInit } from '../collision/scene';
 import { useTsSceneQueries } from '../collision/havok-queries';
 import { attachCarColliderFromConfig } from '../collision/car-collider';
 import type { Stage } from '../../../../terrain/stage';
@@ -120,6 +120,8 @@ export interface DriveOptions {
    * collision obstacles and the car with its collider, as src/app/stage-colliders.ts builds it (no Havok props).
    */
   gameWorld?: boolean;
+  /** With `gameWorld`: extra obstacles added to the scenery's (tests: something on the road to get round). */
+  extraObstacles?: readonly ObstacleInit[];
   /** Called every tick (tracing). */
   onTick?: (world: SimWorld, eid: number, driver: AiDriver) => void;
 }
@@ -156,7 +158,9 @@ export function driveStage(opts: DriveOptions): DriveResult {
   const vehicle = driverVehicleFromConfig(car);
   const driver = new AiDriver({ path, vehicle, params: opts.driver ?? DEFAULT_DRIVER });
   if (opts.gameWorld) {
-    setSceneColliders(world, fromScenery(stage.scenery));
+    const scene = fromScenery(stage.scenery);
+    for (const o of opts.extraObstacles ?? []) scene.add(o);
+    setSceneColliders(world, scene);
     useTsSceneQueries(world);
   }
   let eid = spawnCar(world, car, { x: stage.start.x, z: stage.start.z, heading: stage.start.heading });
