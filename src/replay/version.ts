@@ -6,4 +6,6 @@
 // 2: Havok props skip the Havok step while all rest untouched; a stage's props world holds only the scenery
 //    near the props (collision issue); vehicle force passes merged per car, driveline rows reused between
 //    stages, tyre constants precomputed (vehicle issue)
-export const SIM_VERSION = 'bitrally-sim-2';
+// 3: engine combustion torque u·(T_curve + T_fric) − T_fric (published curves are net; friction was taken off
+//    twice) (vehicle issue)
+export const SIM_VERSION = 'bitrally-sim-3';

@@ -299,13 +299,16 @@ export function drivetrainCar(world: SimWorld, rt: CarRuntime): void {
     let thr = ctl.throttle[eid]!;
     let comb = 0;
     if (!C.stalled[eid]) {
-      const base = rt.cache.idleThrBase; // engineFriction(idle) / curveTorque(idle), per config
+      const base = rt.cache.idleThrBase; // T_fric(idle) / (T_curve + T_fric)(idle), per config
       const idleThr = base + (4 * (e.idle - we)) / e.idle;
       if (idleThr > thr) thr = idleThr > 1 ? 1 : idleThr;
       if (we > e.limiter) thr = 0;
       // Ignition cut while an automatic-clutch shift is in progress (no free revving in neutral).
       if (C.shiftTimer[eid]! > 0 && C.autoClutch[eid]) thr = idleThr > 0 ? (idleThr > 1 ? 1 : idleThr) : 0;
-      comb = thr * curveTorque(cfg, we);
+      // Deák (seed 003) §5.2: torque linear in throttle, friction ~linear in ω. The published curve is net
+      // (at the flywheel, friction already taken off), so combustion gives u·(T_curve + T_fric) and the
+      // friction term below takes T_fric off again: full throttle = the published curve, closed = −T_fric.
+      comb = thr * (curveTorque(cfg, we) + engineFriction(cfg, we));
       // Crushed front end past the damage thresholds costs engine power (collision Damage.powerFactor).
       if (rt.cache.damaged) comb *= world.c.Damage.powerFactor[eid]!;
     } else {

@@ -204,7 +204,8 @@ export function refreshRuntime(rt: CarRuntime): void {
   k.invM[2] = invR;
   k.invM[3] = invR;
   k.invM[4] = 1 / cfg.engine.inertia;
-  k.idleThrBase = engineFriction(cfg, cfg.engine.idle) / curveTorque(cfg, cfg.engine.idle);
+  k.idleThrBase =
+    engineFriction(cfg, cfg.engine.idle) / (curveTorque(cfg, cfg.engine.idle) + engineFriction(cfg, cfg.engine.idle));
 }
 
 function copyTire(t: TireConfig): TireConfig {
