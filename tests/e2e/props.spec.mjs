@@ -2,7 +2,9 @@
  * Collision issue e2e (same format as game.spec.mjs: `specs` + `runSpecs`):
  *  1. default URL: Havok loads, the stage has its props (cones beside the start line, drawn), no fallback
  *     notice; the AI autopilot finishes the stage, the run's replay header records props = true and the file
- *     verifies with the Node CLI (`npm run replay -- verify`, which builds the same Havok props world);
+ *     verifies with the Node CLI (`npm run replay -- verify`, which builds the same Havok props world); then a
+ *     Retry in the same page (a props world built after the first in one browser session: each gets a fresh Havok
+ *     instance) verifies in Node and in the page;
  *  2. Havok's wasm blocked (the request fails): the game still runs — visible notice, the car drives (its
  *     contacts come from the TS grid, bit-identical with the Havok broad phase: tests/collision).
  * Screenshots: test-results/e2e/props-start.png, props-no-havok.png.
@@ -67,6 +69,23 @@ export const specs = [
         const r = await finishAndVerify(page, out, 'props-run');
         if (r.props !== true) throw new Error(`replay header props: expected true, found ${r.props}`);
         report.propsRun = { checksums: r.verify.checksumsChecked, ticks: r.verify.ticks, stageTimeS: r.verify.stageTimeS };
+        // a second run in the SAME page (Retry): its props world is built after the first one's in this browser
+        // session; each props world has a fresh Havok instance, so it must verify in Node (a fresh process) too,
+        // and the page's own verifier (a third props world, same session) must agree
+        const savedId1 = await waitFor('the first run saved to the library', () => page.evaluate(() => window.__bitrally.replays.lastSavedId ?? null), 60000);
+        await waitFor('finish screen', async () => (await page.evaluate(() => window.__bitrally.screens())) === 'finish', 60000);
+        await page.click('[data-a="retry"]');
+        await waitFor('drive (retry)', async () => (await page.evaluate(() => window.__bitrally.screens())) === 'drive', 180000);
+        await waitFor('the retry\'s replay cleared', () => page.evaluate(() => window.__bitrally.replayBase64() === null), 30000);
+        const r2 = await finishAndVerify(page, out, 'props-run2');
+        if (r2.props !== true) throw new Error(`retry replay header props: expected true, found ${r2.props}`);
+        const savedId2 = await waitFor('the retry saved', async () => {
+          const id = await page.evaluate(() => window.__bitrally.replays.lastSavedId ?? null);
+          return id !== null && id !== savedId1 ? id : null;
+        }, 60000);
+        const inPage = await page.evaluate((id) => window.__bitrally.replays.verifyInPage(id), savedId2);
+        if (!inPage?.ok || inPage.matched !== inPage.checked) throw new Error(`in-page verify of the retry: ${JSON.stringify(inPage).slice(0, 600)}`);
+        report.propsRetry = { checksums: r2.verify.checksumsChecked, ticks: r2.verify.ticks, inPageChecked: inPage.checked };
         if (errors.length) throw new Error(`console errors: ${errors.join(' | ').slice(0, 800)}`);
       } finally {
         await context.close();
