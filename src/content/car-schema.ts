@@ -34,6 +34,11 @@ const SuspensionSchema = z.strictObject({
   bump_stop_gap_mm: nonneg.default(20),
   bump_stop_rate_n_per_mm: pos.default(150),
   anti_roll_n_per_mm: nonneg.default(0),
+  /**
+   * Unsprung mass per wheel (kg): wheel, tyre, hub, brake and about half the links, spring and damper. It moves
+   * on its own suspension travel DOF (Deák seed 003 §5.1, 5-body car). Default 3.5 % of body.mass_kg.
+   */
+  unsprung_mass_kg: pos.optional(),
 });
 
 const TireSchema = z.strictObject({
@@ -164,6 +169,8 @@ export interface SuspensionConfig {
   bumpStopGap: number;
   bumpStopRate: number;
   antiRoll: number;
+  /** Unsprung mass per wheel (kg). */
+  unsprungMass: number;
 }
 
 export interface TireConfig {
@@ -343,6 +350,11 @@ function semantic(d: CarFile): string[] {
   for (const axle of ['front', 'rear'] as const) {
     const s = d.suspension[axle];
     if (s.bump_stop_gap_mm >= s.travel_mm) issues.push(`suspension.${axle}.bump_stop_gap_mm: expected < travel_mm (${s.travel_mm}), found number ${s.bump_stop_gap_mm}`);
+    // Four wheels at mass/8 would be half the car: past that the "sprung body on wheels" model is meaningless.
+    const mu = s.unsprung_mass_kg;
+    if (mu !== undefined && !(mu < b.mass_kg / 8)) {
+      issues.push(`suspension.${axle}.unsprung_mass_kg: expected < body.mass_kg / 8 (${b.mass_kg / 8} kg), found number ${mu}`);
+    }
   }
   for (const [key, r] of Object.entries(d.setup)) {
     const v = getPath(d, key);
@@ -364,7 +376,10 @@ function diff(d: CarFile['drivetrain']['front_diff']): DiffConfig {
   return { kind: d.type, preloadNm: d.preload_nm, powerRamp: d.power_ramp, coastRamp: d.coast_ramp, viscousNmPerRadS: d.viscous_nm_per_rad_s };
 }
 
-function susp(s: CarFile['suspension']['front']): SuspensionConfig {
+/** Default unsprung mass per wheel as a fraction of the car's mass (typical 3–4 % for road and rally cars). */
+export const DEFAULT_UNSPRUNG_FRACTION = 0.035;
+
+function susp(s: CarFile['suspension']['front'], massKg: number): SuspensionConfig {
   return {
     springRate: s.spring_rate_n_per_mm * 1000,
     progression: s.progression_n_per_mm2 * 1e6,
@@ -374,6 +389,7 @@ function susp(s: CarFile['suspension']['front']): SuspensionConfig {
     bumpStopGap: s.bump_stop_gap_mm / 1000,
     bumpStopRate: s.bump_stop_rate_n_per_mm * 1000,
     antiRoll: s.anti_roll_n_per_mm * 1000,
+    unsprungMass: s.unsprung_mass_kg ?? DEFAULT_UNSPRUNG_FRACTION * massKg,
   };
 }
 
@@ -432,8 +448,8 @@ export function toCarConfig(d: CarFile, id: string, file: string, g = 9.81): Car
     curveTorque = e.torque_curve!.map((p) => p[1] * e.peak_torque_nm!);
   }
   const inertia: [number, number, number] = b.inertia_kg_m2 ?? [0.95 * m * a * bb, m * a * bb, 0.35 * m * a * bb];
-  const front = susp(d.suspension.front);
-  const rear = susp(d.suspension.rear);
+  const front = susp(d.suspension.front, m);
+  const rear = susp(d.suspension.rear, m);
   const nF = (m * g * bb) / b.wheelbase_m / 2;
   const nR = (m * g * a) / b.wheelbase_m / 2;
   const tf = tire(d.tires.front, nF);
@@ -444,7 +460,8 @@ export function toCarConfig(d: CarFile, id: string, file: string, g = 9.81): Car
     const track = isFront ? b.track_front_m : b.track_rear_m;
     return {
       position: [left ? track / 2 : -track / 2, t.radius - b.cg_height_m, isFront ? a : -bb],
-      staticTravel: staticTravel(isFront ? front : rear, isFront ? nF : nR),
+      // The spring carries the corner's sprung weight: the tyre load less the wheel's own weight.
+      staticTravel: isFront ? staticTravel(front, nF - front.unsprungMass * g) : staticTravel(rear, nR - rear.unsprungMass * g),
       front: isFront,
       left,
       steered: isFront,

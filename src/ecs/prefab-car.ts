@@ -105,6 +105,7 @@ export function spawnCar(world: SimWorld, config: CarConfig, pose: CarPose, opts
     W.omega[w] = speed / tc.radius;
     W.angle[w] = 0;
     W.travel[w] = wc.staticTravel;
+    W.travelRate[w] = 0;
     W.ux[w] = 0;
     W.uy[w] = 0;
     wheels.push(w);

@@ -8,4 +8,6 @@
 //    stages, tyre constants precomputed (vehicle issue)
 // 3: engine combustion torque u·(T_curve + T_fric) − T_fric (published curves are net; friction was taken off
 //    twice) (vehicle issue)
-export const SIM_VERSION = 'bitrally-sim-3';
+// 4: the wheels have their own unsprung mass (second-order travel with a travel-rate state; keyframes of
+//    earlier versions lack Wheel.travelRate and are refused on seek) (vehicle issue)
+export const SIM_VERSION = 'bitrally-sim-4';

@@ -54,6 +54,20 @@ describe('car config', () => {
     expect(e.message).toContain('bad.toml: body.mass_kg: expected > 0, found number -1420');
   });
 
+  it('unsprung mass out of range', () => {
+    // 1420 kg car: a wheel may not weigh mass/8 = 177.5 kg or more; zero or negative fails the positivity check.
+    const heavy = errorOf(() => loadCarConfig(gti.replace(/^unsprung_mass_kg = 38 .*$/m, 'unsprung_mass_kg = 200'), 'bad.toml'));
+    expect(heavy.message).toContain('bad.toml: suspension.front.unsprung_mass_kg: expected < body.mass_kg / 8 (177.5 kg), found number 200');
+    const zero = errorOf(() => loadCarConfig(gti.replace(/^unsprung_mass_kg = 32$/m, 'unsprung_mass_kg = 0'), 'bad.toml'));
+    expect(zero.message).toContain('bad.toml: suspension.rear.unsprung_mass_kg: expected > 0, found number 0');
+  });
+
+  it('unsprung mass defaults to 3.5 % of the car per wheel', () => {
+    const cfg = loadCarConfig(gti.replace(/^unsprung_mass_kg = .*\n/gm, ''), 'default.toml');
+    expect(cfg.suspension.front.unsprungMass).toBeCloseTo(0.035 * 1420, 12);
+    expect(cfg.suspension.rear.unsprungMass).toBeCloseTo(0.035 * 1420, 12);
+  });
+
   it('non-monotonic torque table', () => {
     const e = errorOf(() => loadCarConfig(gti.replace('[4500, 350], [5500, 300]', '[5500, 350], [4500, 300]'), 'bad.toml'));
     expect(e.message).toContain('bad.toml: engine.torque_table_nm[3][0]: expected rpm increasing (> 5500), found number 4500');

@@ -3,7 +3,7 @@ import { f64, i32, type ComponentSpec } from './spec';
 /**
  * Per-car drivetrain / steering state (vehicle dynamics, docs/vehicle.md). The car entity also has RigidBody
  * and Controls. Its four wheels are entities with `Wheel` (eids in w0..w3, order FL, FR, RL, RR).
- * Deák (seed 003) §5.1: 6 DOF chassis + wheel spin ×4 + steer + travel + 1 engine DOF.
+ * Deák (seed 003) §5.1: 6 DOF chassis + wheel spin ×4 + steer + travel ×4 (second order) + 1 engine DOF.
  */
 export const CarSpec = {
   fields: {
@@ -78,7 +78,8 @@ export const CarSpec = {
 
 /**
  * One road wheel (its own entity). State: spin ω (rad/s), spin angle (rad), suspension compression `travel`
- * (m, + = compressed), and the tyre's contact-patch deflections ux, uy (m) of the relaxation / brush model.
+ * (m, + = compressed) and its rate `travelRate` (m/s; the wheel has its own unsprung mass, Deák's 5-body
+ * car), and the tyre's contact-patch deflections ux, uy (m) of the relaxation / brush model.
  */
 export const WheelSpec = {
   fields: {
@@ -87,6 +88,7 @@ export const WheelSpec = {
     omega: f64,
     angle: f64,
     travel: f64,
+    travelRate: f64,
     ux: f64,
     uy: f64,
     // Derived each evaluation:
@@ -115,10 +117,14 @@ export const WheelSpec = {
     torque: f64,
     /** Drive torque alone (N·m). */
     driveTorque: f64,
-    /** Time derivatives of travel, ux, uy from the last evaluation. */
-    dTravel: f64,
+    /** Suspension force on the wheel, down along the body's −Y (spring + bump stop + anti-roll + damper − droop stop), N. */
+    suspForce: f64,
+    /** The tyre's force (normal load + tangential force) along the body's +Y axis â (N): it drives the wheel's travel. */
+    tireAxis: f64,
+    /** Time derivatives of travel rate, ux, uy from the last evaluation (ṫravel = travelRate). */
+    dTravelRate: f64,
     dux: f64,
     duy: f64,
   },
-  state: ['car', 'index', 'omega', 'angle', 'travel', 'ux', 'uy'],
+  state: ['car', 'index', 'omega', 'angle', 'travel', 'travelRate', 'ux', 'uy'],
 } satisfies ComponentSpec;

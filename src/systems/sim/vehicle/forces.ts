@@ -1,6 +1,6 @@
 /**
  * The vehicle force passes 2–5 merged into one loop over the cars (suspension/contact → drivetrain → tyres →
- * brakes/aero for car 1, then car 2, …). Each pass only reads and writes its own car's entities (and that
+ * brakes/aero → unsprung wheel travel for car 1, then car 2, …). Each pass only reads and writes its own car's entities (and that
  * car's body accumulators), so running them car by car gives the same bits as running each pass over all
  * cars, with one walk over the car list per force evaluation instead of four and the car's data still in
  * cache between the passes.
@@ -16,6 +16,7 @@ import { suspensionCar } from './suspension-contact';
 import { drivetrainCar } from './drivetrain';
 import { tiresCar } from './tires';
 import { brakesAeroCar } from './brakes-aero';
+import { unsprungCar } from './unsprung';
 
 export function vehicleForces(world: SimWorld): void {
   const list = vehicles(world).list;
@@ -25,6 +26,7 @@ export function vehicleForces(world: SimWorld): void {
     drivetrainCar(world, rt);
     tiresCar(world, rt);
     brakesAeroCar(world, rt);
+    unsprungCar(world, rt); // last: needs every force on the car (unsprung.ts)
   }
 }
 

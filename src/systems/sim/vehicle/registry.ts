@@ -9,6 +9,12 @@ import { curveTorque, engineFriction } from './drivetrain';
 import { DEFAULT_SURFACES, type SurfaceTable } from '../../../content/surfaces';
 import { tireDerived, type TireDerived } from './tires';
 
+/**
+ * Natural frequency of a wheel on its droop stop (rad/s): stiff enough that a hanging wheel sits within a
+ * fraction of a millimetre of full droop, soft enough for ω·dt ≈ 0.4 at the 500 Hz tick.
+ */
+export const DROOP_STOP_OMEGA = 200;
+
 /** Air density (kg/m³, ISA sea level). */
 export const AIR_DENSITY = 1.225;
 
@@ -57,6 +63,14 @@ export interface CarCache {
   downforceFront: number;
   cgToFront: number;
   cgToRear: number;
+  /** Per wheel: 1/m_u and the droop stop's stiffness and damping (unsprung.ts, suspension-contact.ts). */
+  invUnsprung: Float64Array;
+  dropK: Float64Array;
+  dropC: Float64Array;
+  /** 1/m_s (sprung mass = body mass − Σ m_u). */
+  invSprung: number;
+  /** Per wheel i: r × â at [3i..3i+2] (r: wheel centre − CG, world), written by the suspension pass. */
+  axisMoment: Float64Array;
   /** Driveline inverse inertias (wheels FL..RR, engine). */
   invM: Float64Array;
   /** Idle-control throttle floor at idle: friction(idle) / curve(idle). */
@@ -128,6 +142,11 @@ export function registerCar(world: SimWorld, init: CarRuntimeInit): CarRuntime {
       downforceFront: 0,
       cgToFront: 0,
       cgToRear: 0,
+      invUnsprung: new Float64Array(4),
+      dropK: new Float64Array(4),
+      dropC: new Float64Array(4),
+      invSprung: 0,
+      axisMoment: new Float64Array(12),
       invM: new Float64Array(5),
       idleThrBase: 0,
       damaged: false,
@@ -191,6 +210,15 @@ export function refreshRuntime(rt: CarRuntime): void {
   k.rearVisc = d.layout !== 'fwd' && d.rearDiff.kind === 'viscous';
   k.centreVisc = d.layout === 'awd' && d.centreDiff.kind === 'viscous';
   const b = cfg.body;
+  let unsprung = 0;
+  for (let i = 0; i < 4; i++) {
+    const mu = k.susp[i]!.unsprungMass;
+    unsprung += mu;
+    k.invUnsprung[i] = 1 / mu;
+    k.dropK[i] = mu * DROOP_STOP_OMEGA * DROOP_STOP_OMEGA;
+    k.dropC[i] = 2 * mu * DROOP_STOP_OMEGA; // critical damping
+  }
+  k.invSprung = 1 / (b.massKg - unsprung);
   k.cornerMass = b.massKg / 4;
   k.dragK = 0.5 * AIR_DENSITY * b.dragCoefficient * b.frontalAreaM2; // × v (left-to-right: same bits as before)
   k.downforceClA = b.downforceClA;
@@ -237,6 +265,7 @@ function copySusp(s: SuspensionConfig): SuspensionConfig {
     bumpStopGap: s.bumpStopGap,
     bumpStopRate: s.bumpStopRate,
     antiRoll: s.antiRoll,
+    unsprungMass: s.unsprungMass,
   };
 }
 

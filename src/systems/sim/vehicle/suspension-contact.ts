@@ -1,16 +1,20 @@
 /**
  * Pass 2: wheel–terrain contact and suspension (Deák seed 003 §5.6).
  *
- * Each wheel moves only along the body's Y axis; `travel` s (m, + = compressed, 0 = full droop) is
- * integrable state. The wheel is massless (its mass is lumped in the chassis, Deák §5.1), so the radial tyre
- * spring and the suspension (progressive spring + bump stop + anti-roll bar ∥ damper) are in series:
+ * Each wheel moves only along the body's Y axis â; `travel` s (m, + = compressed, 0 = full droop) and its rate
+ * ṡ are integrable state: the wheel has its own unsprung mass m_u (Deák §5.1, the 5-body car), integrated by
+ * `unsprungCar` (unsprung.ts) once every force on the car is known. This pass computes the contact and the
+ * suspension force F_s pushing the wheel down and the body up along â:
  *   N      = k_t·δ·(1 + δ/0.1 m)                          tyre radial spring, δ = R − d (d: centre–ground distance)
- *   F_s(s) = k·s + k₂·s² + bump stop k_bs·e·(1 + e/gap)   e = s − (travel − gap) > 0
+ *   F_k(s) = k·s + k₂·s² + bump stop k_bs·e·(1 + e/gap)   e = s − (travel − gap) > 0
  *   F_arb  = k_arb·(s − s_other)                          anti-roll bar on the same axle
- *   c(ṡ)·ṡ = N·(n·a) − F_s − F_arb                         ⇒ ṡ, with c = bump (ṡ > 0) or rebound (ṡ < 0) rate
- * which is the quarter-car with a massless wheel: the damper carries what the springs do not. The normal load
- * N acts on the chassis at the contact point along the ground normal (roll centre at ground level, Deák §5.6).
- * Stability at 500 Hz needs (k_t + k_bs)/c·dt < 2, true for any real damper (c > 1000 N·s/m).
+ *   F_d    = c·ṡ, c = bump (ṡ > 0) or rebound (ṡ < 0) rate
+ *   F_stop = −(k_ds·s + c_ds·ṡ) ≥ 0 for s < 0              droop stop (critically damped, ω_ds = 200 rad/s)
+ *   F_s    = F_k + F_arb + F_d − F_stop
+ * F_s acts on the chassis at the wheel centre along +â (the tyre's force along â goes into the wheel, tires.ts).
+ * The droop stop is a stiff spring rather than a hard limit, so s can read a fraction of a millimetre below 0
+ * while a wheel hangs. Stability at 500 Hz: the stiffest wheel mode (tyre + bump stop + droop stop over m_u)
+ * stays below ω·dt ≈ 0.5 for the shipped cars.
  */
 import type { SimWorld } from '../../../ecs/world';
 import { groundSample } from '../../../ecs/ground';
@@ -44,6 +48,12 @@ export function suspensionCar(world: SimWorld, rt: CarRuntime): void {
       R6 = b.R6[eid]!,
       R7 = b.R7[eid]!,
       R8 = b.R8[eid]!;
+    let sFx = 0,
+      sFy = 0,
+      sFz = 0,
+      sTx = 0,
+      sTy = 0,
+      sTz = 0;
     for (let i = 0; i < 4; i++) {
       const w = rt.wheels[i]!;
       W.torque[w] = 0;
@@ -80,12 +90,34 @@ export function suspensionCar(world: SimWorld, rt: CarRuntime): void {
       W.cx[w] = cx - gs.nx * d;
       W.cy[w] = cy - gs.ny * d;
       W.cz[w] = cz - gs.nz * d;
-      // Suspension axis a = body +Y in world = (R1, R4, R7).
-      const na = gs.nx * R1 + gs.ny * R4 + gs.nz * R7;
-      const net = n * na - springForce(sc, s > 0 ? s : 0) - sc.antiRoll * (s - sOther);
-      let ds = net > 0 ? net / sc.bumpDamping : net / sc.reboundDamping;
-      if (s <= 0 && ds < 0) ds = 0;
-      W.dTravel[w] = ds;
+      // Suspension force on the wheel (down along â) and on the body (up along â, at the wheel centre).
+      const v = W.travelRate[w]!;
+      let fs = springForce(sc, s > 0 ? s : 0) + sc.antiRoll * (s - sOther) + (v > 0 ? sc.bumpDamping : sc.reboundDamping) * v;
+      if (s < 0) {
+        const stop = -(kc.dropK[i]! * s + kc.dropC[i]! * v);
+        if (stop > 0) fs -= stop;
+      }
+      W.suspForce[w] = fs;
+      // Suspension axis â = body +Y in world = (R1, R4, R7); moment about the CG (r × F) with r = centre − CG.
+      sFx += fs * R1;
+      sFy += fs * R4;
+      sFz += fs * R7;
+      const rx = cx - px,
+        ry = cy - py,
+        rz = cz - pz;
+      const am = kc.axisMoment;
+      am[i * 3] = ry * R7 - rz * R4;
+      am[i * 3 + 1] = rz * R1 - rx * R7;
+      am[i * 3 + 2] = rx * R4 - ry * R1;
+      sTx += fs * am[i * 3]!;
+      sTy += fs * am[i * 3 + 1]!;
+      sTz += fs * am[i * 3 + 2]!;
     }
+    b.fx[eid] = b.fx[eid]! + sFx;
+    b.fy[eid] = b.fy[eid]! + sFy;
+    b.fz[eid] = b.fz[eid]! + sFz;
+    b.tx[eid] = b.tx[eid]! + sTx;
+    b.ty[eid] = b.ty[eid]! + sTy;
+    b.tz[eid] = b.tz[eid]! + sTz;
   }
 }

@@ -186,10 +186,13 @@ export function tiresCar(world: SimWorld, rt: CarRuntime): void {
     wy = b.wy[eid]!,
     wz = b.wz[eid]!;
   const R0 = b.R0[eid]!,
+    R1 = b.R1[eid]!,
     R2 = b.R2[eid]!,
     R3 = b.R3[eid]!,
+    R4 = b.R4[eid]!,
     R5 = b.R5[eid]!,
     R6 = b.R6[eid]!,
+    R7 = b.R7[eid]!,
     R8 = b.R8[eid]!;
   const k = rt.cache;
   // The four wheels' force and moment on the chassis, summed here and added to the accumulators once.
@@ -207,6 +210,7 @@ export function tiresCar(world: SimWorld, rt: CarRuntime): void {
       W.vx[w] = 0;
       W.vy[w] = 0;
       W.slipRatio[w] = 0;
+      W.tireAxis[w] = 0;
       // Unloaded bristles relax back to zero deflection.
       W.dux[w] = -W.ux[w]! * OVERSLIDE_MAX;
       W.duy[w] = -W.uy[w]! * OVERSLIDE_MAX;
@@ -310,10 +314,17 @@ export function tiresCar(world: SimWorld, rt: CarRuntime): void {
     // Slip ratio near the peak of the longitudinal curve (normalised stress S = 2.5), for the ABS assist.
     W.peakSlip[w] = cxs > 0 ? (2.5 * muN) / cxs : 0.1;
     W.slipRatio[w] = vsx / (avx > 0.5 ? avx : 0.5);
-    // Force at the contact point: normal load + tyre force; moment about the CG r × F.
-    const Fwx = n * nx + Fx * fx + Fy * lx,
+    // Force at the contact point: normal load + tyre force. Its component along the suspension axis â moves the
+    // wheel on its travel (unsprung.ts; the body gets the suspension force instead, suspension-contact.ts); the
+    // rest reaches the body through the wheel's guide. Moment about the CG r × F.
+    let Fwx = n * nx + Fx * fx + Fy * lx,
       Fwy = n * ny + Fx * fy + Fy * ly,
       Fwz = n * nz + Fx * fz + Fy * lz;
+    const Fa = Fwx * R1 + Fwy * R4 + Fwz * R7;
+    W.tireAxis[w] = Fa;
+    Fwx -= Fa * R1;
+    Fwy -= Fa * R4;
+    Fwz -= Fa * R7;
     sFx += Fwx;
     sFy += Fwy;
     sFz += Fwz;

@@ -1,6 +1,7 @@
 /**
  * Integrable vehicle state (StateBlock, integrated together with the rigid bodies by Euler / midpoint / RK4):
- * per car 21 scalars: engine ω_e, and per wheel ω, spin angle, suspension travel, tyre deflections ux, uy.
+ * per car 25 scalars: engine ω_e, and per wheel ω, spin angle, suspension travel and its rate, tyre
+ * deflections ux, uy.
  *
  * Driveline accelerations come from a small constrained solve (the coupled engine + driveline inertia of
  * the tick, Deák §5.3 "the rotation of the engine and the drivetrain become linked"):
@@ -17,7 +18,7 @@ import { gearboxEfficiency, totalRatio } from './drivetrain';
 import { vehicles, type CarRuntime } from './registry';
 import type { DiffConfig } from '../../../content/car-schema';
 
-export const CAR_STATE_SIZE = 21;
+export const CAR_STATE_SIZE = 25;
 
 // Scratch layout (per car, Float64Array(96)): J rows 0..19 (4×5), F rows 20..39, elimination matrix 40..55,
 // rhs 56..59, λ 60..63, bias 64..67, capacity 68..71, clamped flag 72..75, base rhs 76..79, full A 80..95.
@@ -270,6 +271,7 @@ export const vehicleBlock: StateBlock = {
         y[o++] = W.omega[w]!;
         y[o++] = W.angle[w]!;
         y[o++] = W.travel[w]!;
+        y[o++] = W.travelRate[w]!;
         y[o++] = W.ux[w]!;
         y[o++] = W.uy[w]!;
       }
@@ -285,6 +287,7 @@ export const vehicleBlock: StateBlock = {
         W.omega[w] = y[o++]!;
         W.angle[w] = y[o++]!;
         W.travel[w] = y[o++]!;
+        W.travelRate[w] = y[o++]!;
         W.ux[w] = y[o++]!;
         W.uy[w] = y[o++]!;
       }
@@ -303,12 +306,12 @@ export const vehicleBlock: StateBlock = {
         const w = rt.wheels[i]!;
         W.omega[w] = y0[o]! + h * k[o]!;
         const a = y0[o + 1]! + h * k[o + 1]!;
-        const tr = y0[o + 2]! + h * k[o + 2]!;
-        W.ux[w] = y0[o + 3]! + h * k[o + 3]!;
-        W.uy[w] = y0[o + 4]! + h * k[o + 4]!;
-        o += 5;
+        W.travel[w] = y0[o + 2]! + h * k[o + 2]!;
+        W.travelRate[w] = y0[o + 3]! + h * k[o + 3]!;
+        W.ux[w] = y0[o + 4]! + h * k[o + 4]!;
+        W.uy[w] = y0[o + 5]! + h * k[o + 5]!;
+        o += 6;
         W.angle[w] = last && (a > 1000 || a < -1000) ? a % (2 * Math.PI) : a;
-        W.travel[w] = last && tr < 0 ? 0 : tr;
       }
     }
   },
@@ -325,7 +328,8 @@ export const vehicleBlock: StateBlock = {
         const w = rt.wheels[i]!;
         dy[o++] = qdd[i]!;
         dy[o++] = W.omega[w]!;
-        dy[o++] = W.dTravel[w]!;
+        dy[o++] = W.travelRate[w]!;
+        dy[o++] = W.dTravelRate[w]!;
         dy[o++] = W.dux[w]!;
         dy[o++] = W.duy[w]!;
       }
@@ -345,22 +349,22 @@ export const vehicleBlock: StateBlock = {
         const om = W.omega[w]! + dOmega;
         W.omega[w] = om;
         W.angle[w] = W.angle[w]! + om * dt;
-        W.travel[w] = W.travel[w]! + W.dTravel[w]! * dt;
+        const rate = W.travelRate[w]! + W.dTravelRate[w]! * dt;
+        W.travelRate[w] = rate;
+        W.travel[w] = W.travel[w]! + rate * dt;
         W.ux[w] = W.ux[w]! + (W.dux[w]! + (W.grounded[w] ? R * dOmega : 0)) * dt;
         W.uy[w] = W.uy[w]! + W.duy[w]! * dt;
-        if (W.travel[w]! < 0) W.travel[w] = 0;
       }
     }
   },
   normalize(world) {
-    // Keep spin angles bounded (render only) and travel non-negative.
+    // Keep spin angles bounded (render only). Travel is not clamped: the droop stop is a stiff spring.
     const W = world.c.Wheel;
     for (const rt of vehicles(world).list) {
       for (let i = 0; i < 4; i++) {
         const w = rt.wheels[i]!;
         const a = W.angle[w]!;
         if (a > 1000 || a < -1000) W.angle[w] = a % (2 * Math.PI);
-        if (W.travel[w]! < 0) W.travel[w] = 0;
       }
     }
   },
