@@ -103,7 +103,7 @@ describe('mid-run car swaps are recorded (config edits)', () => {
     const info = describeReplay(data) as { carSwaps: { tick: number; timeS: number; car: number; file: string; changed: string[] }[] };
     expect(info.carSwaps).toEqual([
       { tick: SWAP1, timeS: SWAP1 * SETUP.dt, car: 0, file: 'hatch-gti.toml', changed: ['spring_rate_n_per_mm = 55', 'spring_rate_n_per_mm = 45'] },
-      { tick: SWAP2, timeS: SWAP2 * SETUP.dt, car: 0, file: 'hatch-gti.toml', changed: ['torque_table_nm = [[800, 190], [1500, 455], [4500, 455], [5500, 300], [6200, 255], [6800, 200]]'] },
+      { tick: SWAP2, timeS: SWAP2 * SETUP.dt, car: 0, file: 'hatch-gti.toml', changed: ['torque_table_nm = [[800, 190], [1500, 455], [4500, 455], [5500, 281], [6200, 250], [6800, 200]]   # 162 kW held 4500–6200 rpm (rated)'] },
     ]);
   });
 });
