@@ -41,7 +41,7 @@ export interface CircuitOptions {
   /** Number of surface changes per lap (even, default 4). */
   surfaceSections?: number;
   scenery?: boolean;
-  /** Joker branch (default on): width, m (default 9), span along the main road (default 80 m), largest
+  /** Joker branch (default on): width, m (default 9), span along the main road (default 120 m), largest
    * distance from the main centreline (default 16 m). `false` builds a circuit without one. */
   joker?: false | { widthM?: number; spanM?: number; offsetM?: number };
 }
@@ -314,7 +314,7 @@ export function generateCircuit(opts: CircuitOptions): GeneratedCircuit {
   const shoulder = 2;
   const falloff = 10;
   // 3b. the joker branch, planned before carving so that it is carved like the main road
-  const jokerOpts = opts.joker === false ? null : { widthM: opts.joker?.widthM ?? 9, spanM: opts.joker?.spanM ?? 80, offsetM: opts.joker?.offsetM ?? 16 };
+  const jokerOpts = opts.joker === false ? null : { widthM: opts.joker?.widthM ?? 9, spanM: opts.joker?.spanM ?? 120, offsetM: opts.joker?.offsetM ?? 16 };
   const joker = jokerOpts
     ? planJoker(road0, startD, lapM, natAt, roadH, { x0: ox + 10, z0: oz + 10, x1: ox + side - 10, z1: oz + side - 10 }, { ...jokerOpts, avoidLapD: [1, 2].map((c) => (c * lapM) / 3) })
     : null;

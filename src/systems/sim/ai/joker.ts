@@ -39,7 +39,7 @@ export const JOKER_LEAD_M = 30;
  * the circuit's AI path (s = 0 at the start line, as `stagePath` builds it); `muAt` the planned friction at a
  * point (the AI's speed profile on the branch).
  */
-export function jokerRoute(stage: Stage, main: AiPath, muAt: (x: number, z: number) => number): JokerRoute | null {
+export function jokerRoute(stage: Stage, main: AiPath, muAt: (x: number, z: number) => number, opts: { racingLine?: number; edgeMarginM?: number } = {}): JokerRoute | null {
   const J = stage.joker;
   if (!J) return null;
   if (!main.closed) throw new Error(`joker: stage "${stage.id}" is not a closed circuit`);
@@ -63,13 +63,14 @@ export function jokerRoute(stage: Stage, main: AiPath, muAt: (x: number, z: numb
   const leadPoint = (d: number, s: number, b: number): void => {
     const p = stage.road.poseAt(d);
     main.pointAt(s, r);
-    push(r[0]! + b * (p.x - r[0]!), p.y, r[1]! + b * (p.z - r[1]!), J.widthM);
+    // the width ramps with the blend too: the branch's racing line starts and ends on the main one
+    push(r[0]! + b * (p.x - r[0]!), p.y, r[1]! + b * (p.z - r[1]!), J.widthM * b);
   };
   for (let d = 0; d < lead - 1e-6; d += 2) leadPoint(J.leaveDistanceM - lead + d, entryS - lead + d, smooth(d / lead));
   const jr = J.road;
   for (let k = 0; k < jr.count; k++) push(jr.points[3 * k]!, jr.points[3 * k + 1]!, jr.points[3 * k + 2]!, J.widthM);
   for (let d = 2; d <= lead + 1e-6; d += 2) leadPoint(J.rejoinDistanceM + d, exitS + d, 1 - smooth(d / lead));
-  const path = AiPath.fromCentreline({ points: Float64Array.from(pts), widths }, { closed: false, racingLine: 0, muAt });
+  const path = AiPath.fromCentreline({ points: Float64Array.from(pts), widths }, { closed: false, racingLine: opts.racingLine ?? 1, edgeMarginM: opts.edgeMarginM, muAt });
   const gateLoc = main.locate(J.gateX, J.gateZ);
   let offsetM = 0;
   for (let k = 0; k < jr.count; k++) offsetM = Math.max(offsetM, Math.abs(stage.road.project(jr.points[3 * k]!, jr.points[3 * k + 2]!).lateralM));

@@ -255,7 +255,7 @@ export class RallycrossRace {
     const rng = new Prng(opts.seed ?? 1);
     const car0 = opts.cars[0]!;
     if (opts.joker === true && !stage.joker) throw new Error(`rallycross: the joker rule needs a [joker] table in stage "${stage.id}"'s stage.toml`);
-    this.joker = opts.joker ?? true ? jokerRoute(stage, this.path, (x, z) => plannedMu(car0, stage.surfaceMap.surfaceAt(x, z))) : null;
+    this.joker = opts.joker ?? true ? jokerRoute(stage, this.path, (x, z) => plannedMu(car0, stage.surfaceMap.surfaceAt(x, z)), { edgeMarginM: car0.body.widthM / 2 + 0.9 }) : null;
     const eids: number[] = [];
     const roadHalf = stage.road.poseAt(stage.start.distanceM).width / 2;
     const slots = gridSlots(this.path, this.startS, opts.cars.length, opts.grid);
