@@ -176,7 +176,7 @@ describe('rallycross circuit generator', () => {
       const files = readStageFiles(`src/content/stages/${opts.id}`);
       const text = files.stageToml;
       const load = (t: string): unknown => loadStage({ ...files, stageToml: t }, 'rx/stage.toml');
-      const first = /\[joker\][^]*?points = \[\n  \[([-\d.]+), ([-\d.]+)\]/.exec(text)!;
+      const first = /\[joker\][^]*?points = \[\n {2}\[([-\d.]+), ([-\d.]+)\]/.exec(text)!;
       const cases: [string, RegExp][] = [
         [text.replace('width_m = 9.0', 'width_m = -2'), /rx\/stage\.toml: field "joker\.width_m": expected .*found -2/],
         [text.replace('surface = "gravel"\nleave', 'surface = "mud"\nleave'), /field "joker\.surface": expected .*found "mud"/],
