@@ -11,7 +11,9 @@
  *  3. terrain: gentle fBm (simplex-noise, seeded) carved to a smoothed, grade-limited road profile along the
  *     loop with a flat cross-section and smooth shoulders;
  *  4. surfaces: alternating tarmac / gravel sections along the lap (rallycross mixes both), grass verges;
- *  5. checkpoints at thirds of the lap, an arch over the start line, tyre-wall markers, trees outside.
+ *  5. checkpoints at thirds of the lap, an arch over the start line, tyre-wall markers, trees outside;
+ *  6. the joker branch (`planJoker`, before step 3's carving): a 9 m gravel road beside a straight-ish section,
+ *     carved on the main road's elevation profile, written as the stage's `[joker]` table.
  */
 import { createNoise2D } from 'simplex-noise';
 import { TerrainError } from './errors';
@@ -39,6 +41,21 @@ export interface CircuitOptions {
   /** Number of surface changes per lap (even, default 4). */
   surfaceSections?: number;
   scenery?: boolean;
+  /** Joker branch (default on): width, m (default 9), span along the main road (default 120 m), largest
+   * distance from the main centreline (default 16 m). `false` builds a circuit without one. */
+  joker?: false | { widthM?: number; spanM?: number; offsetM?: number };
+}
+
+/** The joker branch chosen by `planJoker` (polyline distances along the generator's road). */
+export interface JokerPlan {
+  leaveD: number;
+  rejoinD: number;
+  /** +1 = left of the direction of travel, −1 = right. */
+  side: number;
+  /** Centreline control points from the leave point to the rejoin point. */
+  ctrl: [number, number][];
+  /** Extra length over the main road between leave and rejoin, m. */
+  extraM: number;
 }
 
 export interface GeneratedCircuit {
@@ -49,6 +66,8 @@ export interface GeneratedCircuit {
   lapM: number;
   /** Surface of each section: [fromLapDistance_m, surface] ascending. */
   sections: [number, SurfaceId][];
+  /** The joker branch (null when disabled). */
+  joker: JokerPlan | null;
 }
 
 const smoothstep = (t: number): number => {
@@ -85,6 +104,105 @@ export function circuitCurve(seed: number, radiusM: number): { at: (theta: numbe
     if (ok) return { at, amps };
   }
   throw new TerrainError('<circuit generator>', 'radiusM', `a radius giving corners ≥ ${CIRCUIT_MIN_RADIUS_M} m`, String(radiusM));
+}
+
+/** sin²(πσ): 0 with zero slope at both ends, 1 at the middle. */
+const bump = (t: number): number => (t <= 0 || t >= 1 ? 0 : Math.sin(Math.PI * t) ** 2);
+
+/** Largest distance from a road's centreline that the carving touches (edge + shoulder + falloff), m. */
+const carveReach = (halfW: number): number => halfW + 2 + 10;
+
+/**
+ * Picks the joker branch before the terrain is carved: a section 30–80 % of the lap after the start (clear of
+ * the checkpoints) where a branch `offset(σ) = offsetM · sin²(πσ)` to one side of the main centreline, over
+ * `spanM` of main road, is ≥ 5 m longer than the main line (the outside of a bend, never a shortcut), stays in
+ * the map, and whose carved corridor (its edge + shoulder + falloff) is nearer to this section of the main road
+ * than to any other. Among those, the straightest main section with the least cut and fill wins.
+ * Deterministic; pure.
+ */
+export function planJoker(
+  road: Road,
+  startD: number,
+  lapM: number,
+  natAt: (x: number, z: number) => number,
+  roadH: (lapD: number) => number,
+  bounds: { x0: number; z0: number; x1: number; z1: number },
+  opts: { widthM: number; spanM: number; offsetM: number; avoidLapD: number[] },
+): JokerPlan {
+  const { spanM: span, offsetM: D } = opts;
+  const reach = carveReach(opts.widthM / 2);
+  const pose = { x: 0, y: 0, z: 0, heading: 0, width: 0 };
+  const proj = { distanceM: 0, lateralM: 0, index: 0 };
+  const lapOf = (d: number): number => ((((d - startD) % lapM) + lapM) % lapM);
+  /** Main-road point at polyline distance d, offset o to the left. */
+  const at = (d: number, o: number, out: number[]): void => {
+    road.poseAt(d, pose);
+    out[0] = pose.x + o * Math.cos(pose.heading);
+    out[1] = pose.z - o * Math.sin(pose.heading);
+  };
+  const q = [0, 0];
+  let best: { leaveD: number; side: number; score: number } | null = null;
+  for (let f = 0.3; f <= 0.8 + 1e-9; f += 10 / lapM) {
+    const leaveD = Math.round((startD + f * lapM) * 10) / 10;
+    const lapA = lapOf(leaveD);
+    if (opts.avoidLapD.some((c) => c > lapA - 15 && c < lapA + span + 15)) continue;
+    for (const side of [1, -1]) {
+      let ok = true;
+      let blen = 0;
+      let cut = 0;
+      const prev = [NaN, NaN];
+      for (let d = 0; d <= span && ok; d += 2) {
+        const o = side * D * bump(d / span);
+        at(leaveD + d, o, q);
+        if (d > 0) blen += Math.hypot(q[0]! - prev[0]!, q[1]! - prev[1]!);
+        prev[0] = q[0]!;
+        prev[1] = q[1]!;
+        cut += Math.abs(natAt(q[0]!, q[1]!) - roadH(lapOf(leaveD + d)));
+        // the whole carved corridor across the branch: in the map, nearest to this section of the main road
+        for (const k of [-reach, 0, reach]) {
+          at(leaveD + d, o + side * k, q);
+          if (q[0]! < bounds.x0 || q[0]! > bounds.x1 || q[1]! < bounds.z0 || q[1]! > bounds.z1) {
+            ok = false;
+            break;
+          }
+          road.project(q[0]!, q[1]!, proj);
+          let ds = lapOf(proj.distanceM) - lapOf(leaveD + d);
+          ds -= lapM * Math.round(ds / lapM);
+          if (Math.abs(ds) > 40) {
+            ok = false;
+            break;
+          }
+        }
+      }
+      if (!ok || blen - span < 5) continue;
+      // a branch off a straight-ish section (off a corner it would be a shortcut or a hairpin)
+      let curv = 0;
+      let h0 = NaN;
+      for (let d = 0; d <= span; d += 4) {
+        road.poseAt(leaveD + d, pose);
+        if (!Number.isNaN(h0)) {
+          let dh = pose.heading - h0;
+          dh -= 2 * Math.PI * Math.round(dh / (2 * Math.PI));
+          curv = Math.max(curv, Math.abs(dh) / 4);
+        }
+        h0 = pose.heading;
+      }
+      const score = 2 * curv + (0.01 * cut) / (span / 2 + 1);
+      if (!best || score < best.score - 1e-12) best = { leaveD, side, score };
+    }
+  }
+  if (!best) throw new TerrainError('<circuit generator>', 'joker', 'room beside the loop for a joker branch', 'none (try another seed or a smaller radius)');
+  const { leaveD, side } = best;
+  const n = 14;
+  const ctrl: [number, number][] = [];
+  let len = 0;
+  for (let k = 0; k <= n; k++) {
+    at(leaveD + (k * span) / n, side * D * bump(k / n), q);
+    const p: [number, number] = [r2(q[0]!), r2(q[1]!)];
+    if (k > 0) len += Math.hypot(p[0] - ctrl[k - 1]![0], p[1] - ctrl[k - 1]![1]);
+    ctrl.push(p);
+  }
+  return { leaveD, rejoinD: leaveD + span, side, ctrl, extraM: len - span };
 }
 
 export function generateCircuit(opts: CircuitOptions): GeneratedCircuit {
@@ -195,6 +313,33 @@ export function generateCircuit(opts: CircuitOptions): GeneratedCircuit {
   const halfW = width / 2;
   const shoulder = 2;
   const falloff = 10;
+  // 3b. the joker branch, planned before carving so that it is carved like the main road
+  const jokerOpts = opts.joker === false ? null : { widthM: opts.joker?.widthM ?? 9, spanM: opts.joker?.spanM ?? 120, offsetM: opts.joker?.offsetM ?? 16 };
+  const joker = jokerOpts
+    ? planJoker(road0, startD, lapM, natAt, roadH, { x0: ox + 10, z0: oz + 10, x1: ox + side - 10, z1: oz + side - 10 }, { ...jokerOpts, avoidLapD: [1, 2].map((c) => (c * lapM) / 3) })
+    : null;
+  const jHalf = (jokerOpts?.widthM ?? 0) / 2;
+  // the joker's centreline (what loadStage builds from the [joker] control points)
+  const jokerRoad = joker ? Road.fromControlPoints(joker.ctrl, 2 * jHalf, () => 0) : null;
+  const jBox = { x0: Infinity, z0: Infinity, x1: -Infinity, z1: -Infinity };
+  if (jokerRoad) {
+    const reach = carveReach(jHalf) + 2;
+    for (let k = 0; k < jokerRoad.count; k++) {
+      jBox.x0 = Math.min(jBox.x0, jokerRoad.points[3 * k]! - reach);
+      jBox.x1 = Math.max(jBox.x1, jokerRoad.points[3 * k]! + reach);
+      jBox.z0 = Math.min(jBox.z0, jokerRoad.points[3 * k + 2]! - reach);
+      jBox.z1 = Math.max(jBox.z1, jokerRoad.points[3 * k + 2]! + reach);
+    }
+  }
+  const jProj = { distanceM: 0, lateralM: 0, index: 0 };
+  const jPose = { x: 0, y: 0, z: 0, heading: 0, width: 0 };
+  /** Distance from (x, z) to the joker's centreline (Euclidean: the branch is an open curve), ∞ far away. */
+  const jokerDist = (x: number, z: number): number => {
+    if (!jokerRoad || x < jBox.x0 || x > jBox.x1 || z < jBox.z0 || z > jBox.z1) return Infinity;
+    jokerRoad.project(x, z, jProj);
+    jokerRoad.poseAt(jProj.distanceM, jPose);
+    return Math.hypot(x - jPose.x, z - jPose.z);
+  };
   const heights = new Float32Array(size * size);
   const proj = { distanceM: 0, lateralM: 0, index: 0 };
   for (let j = 0; j < size; j++) {
@@ -202,13 +347,16 @@ export function generateCircuit(opts: CircuitOptions): GeneratedCircuit {
       const x = ox + i * cell, z = oz + j * cell;
       const idx = j * size + i;
       road0.project(x, z, proj);
-      const dist = Math.abs(proj.lateralM);
-      if (dist > halfW + shoulder + 3 * falloff) {
+      // distance outside the nearest road surface (main road or joker); both take their height from the main
+      // road's profile at the nearest main-road point, so the joker joins without a step and the main road's
+      // own surface is carved exactly as without a joker
+      const e = Math.max(0, Math.min(Math.abs(proj.lateralM) - halfW, jokerDist(x, z) - jHalf));
+      if (e > shoulder + 3 * falloff) {
         heights[idx] = nat[idx]!;
         continue;
       }
-      const target = roadH(lapIdx(proj.distanceM)) - 0.04 * Math.max(0, Math.min(shoulder, dist - halfW));
-      const w = 1 - smoothstep((dist - halfW - shoulder) / falloff);
+      const target = roadH(lapIdx(proj.distanceM)) - 0.04 * Math.min(shoulder, e);
+      const w = 1 - smoothstep((e - shoulder) / falloff);
       heights[idx] = nat[idx]! + w * (target - nat[idx]!);
     }
   }
@@ -246,8 +394,10 @@ export function generateCircuit(opts: CircuitOptions): GeneratedCircuit {
       const x = ox + i * sCell, z = oz + j * sCell;
       road0.project(x, z, proj);
       const dist = Math.abs(proj.lateralM);
+      const dj = jokerDist(x, z);
       if (dist <= halfW) codes[j * sSize + i] = surfaceCode(surfaceAt(lapIdx(proj.distanceM)));
-      else if (dist <= halfW + 0.8) codes[j * sSize + i] = gravelC; // run-off strip
+      else if (dj <= jHalf) codes[j * sSize + i] = gravelC; // the joker road
+      else if (dist <= halfW + 0.8 || dj <= jHalf + 0.8) codes[j * sSize + i] = gravelC; // run-off strip
     }
   }
   const smap = new SurfaceMap(sSize, sSize, sCell, { x: ox, z: oz }, codes);
@@ -264,8 +414,12 @@ export function generateCircuit(opts: CircuitOptions): GeneratedCircuit {
       const lx = Math.cos(pose.heading), lz = -Math.sin(pose.heading);
       const off = halfW + shoulder + 2;
       const deg = Math.round((pose.heading * 180) / Math.PI);
-      markers.push([Math.round((pose.x + off * lx) * 10) / 10, Math.round((pose.z + off * lz) * 10) / 10, deg, 1]);
-      markers.push([Math.round((pose.x - off * lx) * 10) / 10, Math.round((pose.z - off * lz) * 10) / 10, deg, 1]);
+      for (const sgn of [1, -1]) {
+        const mx = pose.x + sgn * off * lx, mz = pose.z + sgn * off * lz;
+        // none on (or right beside) the joker road
+        if (jokerDist(mx, mz) < jHalf + 1.5) continue;
+        markers.push([Math.round(mx * 10) / 10, Math.round(mz * 10) / 10, deg, 1]);
+      }
     }
     road0.poseAt(startD, pose);
     arches.push([Math.round(pose.x * 10) / 10, Math.round(pose.z * 10) / 10, Math.round((pose.heading * 180) / Math.PI), 1]);
@@ -273,7 +427,7 @@ export function generateCircuit(opts: CircuitOptions): GeneratedCircuit {
     for (let k = 0; k < 400; k++) {
       const x = ox + 20 + trng() * (side - 40), z = oz + 20 + trng() * (side - 40);
       road0.project(x, z, proj);
-      if (Math.abs(proj.lateralM) < halfW + shoulder + 14) continue;
+      if (Math.abs(proj.lateralM) < halfW + shoulder + 14 || jokerDist(x, z) < jHalf + shoulder + 6) continue;
       trees.push([Math.round(x * 10) / 10, Math.round(z * 10) / 10, Math.round(trng() * 360), Math.round((0.8 + 0.4 * trng()) * 100) / 100]);
     }
     scen.push({ kind: 'marker', radius_m: 0.3, height_m: 1, items: markers });
@@ -294,11 +448,12 @@ export function generateCircuit(opts: CircuitOptions): GeneratedCircuit {
     detail: { enabled: true, seed: (opts.seed % 100000) + 1, cell_size_m: 0.35, scale: 0.5 },
     road: { width_m: width, points: ctrl, start_distance_m: Math.round(startD * 10) / 10, finish_distance_m: Math.round(finishD * 10) / 10 },
     checkpoints: [1, 2].map((c) => ({ distance_m: Math.round((startD + (c * lapM) / 3) * 10) / 10 })),
+    ...(joker ? { joker: { width_m: 2 * jHalf, surface: 'gravel' as const, leave_distance_m: joker.leaveD, rejoin_distance_m: Math.round(joker.rejoinD * 10) / 10, gate_radius_m: 5, points: joker.ctrl } } : {}),
     scenery: scen,
   };
   const files: StageFiles = { stageToml: stageTomlToString(toml), heightPng: hpng.bytes, surfacePng: smap.toPng() };
   const stage = loadStage(files, `${id}/stage.toml`);
-  return { files, names, stage, lapM: stage.lengthM, sections };
+  return { files, names, stage, lapM: stage.lengthM, sections, joker };
 }
 
 /** True when a stage is a closed circuit: its finish pose coincides with its start pose (within 1 m). */

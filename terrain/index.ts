@@ -37,6 +37,8 @@ export {
   type StageRoad,
   type StageToml,
   type Checkpoint,
+  type StageJoker,
+  JOKER_JOIN_TOLERANCE_M,
   type SceneryItem,
 } from './stage';
 export { generateStage, roadLimits, type GenerateOptions, type GeneratedStage, type RoadLimits, type StageStyle } from './generate';

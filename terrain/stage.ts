@@ -56,6 +56,20 @@ export const StageTomlSchema = z.object({
     finish_distance_m: z.number().positive().optional(),
   }),
   checkpoints: z.array(z.object({ distance_m: z.number().nonnegative(), width_m: pos.optional() })).default([]),
+  /** Rallycross joker branch (closed circuits): a second, surfaced road that leaves the main road at
+   * `leave_distance_m` and rejoins it at `rejoin_distance_m` (distances along the road, like checkpoints). */
+  joker: z
+    .object({
+      width_m: pos,
+      surface: z.enum(SURFACE_IDS as [SurfaceId, ...SurfaceId[]]).default('gravel'),
+      leave_distance_m: z.number().nonnegative(),
+      rejoin_distance_m: z.number().positive(),
+      /** A car takes the joker when its centre passes within this distance of the branch's middle. */
+      gate_radius_m: pos.default(5),
+      /** Centreline control points [x_m, z_m] from the leave point to the rejoin point (Catmull-Rom, 2 m). */
+      points: z.array(xz).min(4),
+    })
+    .optional(),
   scenery: z
     .array(
       z.object({
@@ -81,6 +95,24 @@ export interface StagePose {
 }
 
 export type Checkpoint = StagePose;
+
+/** The joker branch of a rallycross circuit (stage.toml `[joker]`), the single source of its geometry. */
+export interface StageJoker {
+  /** Centreline (2 m spacing, y on the macro surface), from the leave point to the rejoin point. */
+  road: Road;
+  widthM: number;
+  surface: SurfaceId;
+  /** Main-road distances (same origin as start_distance_m) where the branch leaves and rejoins. */
+  leaveDistanceM: number;
+  rejoinDistanceM: number;
+  /** Gate at the middle of the branch and its radius, m. */
+  gateX: number;
+  gateZ: number;
+  gateRadiusM: number;
+}
+
+/** Largest distance between the joker's end control points and the main road centreline at leave/rejoin, m. */
+export const JOKER_JOIN_TOLERANCE_M = 0.5;
 
 export interface SceneryItem {
   kind: SceneryKind;
@@ -125,6 +157,8 @@ export interface Stage {
   start: StagePose;
   finish: StagePose;
   checkpoints: Checkpoint[];
+  /** The joker branch (`[joker]`), or null when the stage has none. */
+  joker: StageJoker | null;
   scenery: SceneryItem[];
   /** The validated stage.toml contents. */
   config: StageToml;
@@ -220,6 +254,7 @@ export function loadStage(files: StageFiles, fileName: string): Stage {
     if (c.width_m !== undefined) p.width = c.width_m;
     return p;
   });
+  const joker = cfg.joker ? loadJoker(cfg.joker, fileName, rd.start_distance_m, finishD, hf, poseAt, (x, zz) => bspline.heightMacro(x, zz)) : null;
   const scenery: SceneryItem[] = [];
   for (const g of cfg.scenery) {
     for (const [x, zz, rot, scale] of g.items) {
@@ -249,8 +284,61 @@ export function loadStage(files: StageFiles, fileName: string): Stage {
     start: poseAt(rd.start_distance_m),
     finish: poseAt(finishD),
     checkpoints,
+    joker,
     scenery,
     config: cfg,
+  };
+}
+
+/** Validates `[joker]` against the main road and builds its centreline. */
+function loadJoker(
+  j: NonNullable<StageToml['joker']>,
+  fileName: string,
+  startD: number,
+  finishD: number,
+  hf: Heightfield,
+  poseAt: (d: number) => StagePose,
+  heightAt: (x: number, z: number) => number,
+): StageJoker {
+  if (j.leave_distance_m <= startD || j.leave_distance_m >= finishD) {
+    throw new TerrainError(fileName, 'joker.leave_distance_m', `a distance between start (${startD}) and finish (${finishD.toFixed(1)})`, String(j.leave_distance_m));
+  }
+  if (j.rejoin_distance_m < j.leave_distance_m + 20 || j.rejoin_distance_m >= finishD) {
+    throw new TerrainError(fileName, 'joker.rejoin_distance_m', `a distance ≥ leave_distance_m + 20 (${j.leave_distance_m + 20}) and before the finish (${finishD.toFixed(1)})`, String(j.rejoin_distance_m));
+  }
+  j.points.forEach(([x, zz], k) => {
+    if (x < hf.origin.x || x > hf.maxX || zz < hf.origin.z || zz > hf.maxZ) {
+      throw new TerrainError(fileName, `joker.points.${k}`, `a point inside the heightmap [${hf.origin.x}, ${hf.maxX}] × [${hf.origin.z}, ${hf.maxZ}]`, show([x, zz]));
+    }
+  });
+  const ends: [number, string, number][] = [
+    [0, 'leave_distance_m', j.leave_distance_m],
+    [j.points.length - 1, 'rejoin_distance_m', j.rejoin_distance_m],
+  ];
+  for (const [k, key, d] of ends) {
+    const p = poseAt(d);
+    const [x, zz] = j.points[k]!;
+    const gap = Math.hypot(x - p.x, zz - p.z);
+    if (gap > JOKER_JOIN_TOLERANCE_M) {
+      throw new TerrainError(
+        fileName,
+        `joker.points.${k}`,
+        `the road centreline at joker.${key} = ${d} m, (${p.x.toFixed(2)}, ${p.z.toFixed(2)}), within ${JOKER_JOIN_TOLERANCE_M} m`,
+        `${show([x, zz])}, ${gap.toFixed(2)} m away`,
+      );
+    }
+  }
+  const road = Road.fromControlPoints(j.points, j.width_m, heightAt);
+  const gate = road.poseAt(road.lengthM / 2);
+  return {
+    road,
+    widthM: j.width_m,
+    surface: j.surface,
+    leaveDistanceM: j.leave_distance_m,
+    rejoinDistanceM: j.rejoin_distance_m,
+    gateX: gate.x,
+    gateZ: gate.z,
+    gateRadiusM: j.gate_radius_m,
   };
 }
 
@@ -288,6 +376,13 @@ export function stageTomlToString(c: StageToml): string {
   for (const cp of c.checkpoints) {
     L.push('', '[[checkpoints]]', `distance_m = ${f(cp.distance_m, 1)}`);
     if (cp.width_m !== undefined) L.push(`width_m = ${f(cp.width_m)}`);
+  }
+  if (c.joker) {
+    const j = c.joker;
+    L.push('', '[joker]', `width_m = ${f(j.width_m)}`, `surface = ${q(j.surface)}`, `leave_distance_m = ${f(j.leave_distance_m, 1)}`, `rejoin_distance_m = ${f(j.rejoin_distance_m, 1)}`, `gate_radius_m = ${f(j.gate_radius_m)}`);
+    L.push('# branch centreline control points [x_m, z_m], leave point to rejoin point', 'points = [');
+    for (const [x, z] of j.points) L.push(`  [${f(x)}, ${f(z)}],`);
+    L.push(']');
   }
   for (const g of c.scenery) {
     L.push('', '[[scenery]]', `kind = ${q(g.kind)}`, `radius_m = ${f(g.radius_m)}`, `height_m = ${f(g.height_m)}`);

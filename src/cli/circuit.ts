@@ -1,6 +1,6 @@
 /**
  * `npx tsx src/cli/circuit.ts build-shipped`            regenerates the shipped circuits in src/content/stages/rallycross-<id> (issue 8).
- * `npx tsx src/cli/circuit.ts generate --seed N --out DIR [--radius 140] [--width 13] [--id ID] [--name NAME]`
+ * `npx tsx src/cli/circuit.ts generate --seed N --out DIR [--radius 140] [--width 13] [--id ID] [--name NAME] [--no-joker]`
  * Circuits are ordinary stage folders (stage.toml + height.png + surface.png) whose finish is the start line.
  */
 import { join } from 'node:path';
@@ -29,7 +29,9 @@ function build(opts: CircuitOptions, out: string): void {
   const g = generateCircuit(opts);
   writeStageFiles(out, g.files, g.names);
   const sec = g.sections.map(([d, s]) => `${s}@${d.toFixed(0)}m`).join(' ');
-  process.stdout.write(`${g.stage.id}: lap ${g.lapM.toFixed(1)} m, sections ${sec} → ${out}\n`);
+  const J = g.stage.joker;
+  const jok = J ? `, joker ${J.leaveDistanceM}–${J.rejoinDistanceM} m (+${(J.road.lengthM - (J.rejoinDistanceM - J.leaveDistanceM)).toFixed(1)} m)` : ', no joker';
+  process.stdout.write(`${g.stage.id}: lap ${g.lapM.toFixed(1)} m, sections ${sec}${jok} → ${out}\n`);
 }
 
 function main(argv: string[]): void {
@@ -41,10 +43,10 @@ function main(argv: string[]): void {
   if (cmd === 'generate') {
     const seed = num(args, '--seed') ?? fail('missing --seed N');
     const out = arg(args, '--out') ?? fail('missing --out DIR');
-    build({ seed, radiusM: num(args, '--radius'), widthM: num(args, '--width'), id: arg(args, '--id'), name: arg(args, '--name') }, out);
+    build({ seed, radiusM: num(args, '--radius'), widthM: num(args, '--width'), id: arg(args, '--id'), name: arg(args, '--name'), joker: args.includes('--no-joker') ? false : undefined }, out);
     return;
   }
-  fail('usage: circuit build-shipped | circuit generate --seed N --out DIR [--radius M] [--width M] [--id ID] [--name NAME]');
+  fail('usage: circuit build-shipped | circuit generate --seed N --out DIR [--radius M] [--width M] [--id ID] [--name NAME] [--no-joker]');
 }
 
 main(process.argv.slice(2));

@@ -68,7 +68,9 @@ function main(argv: string[]): void {
     const s = loadStageFromDir(dir);
     process.stdout.write(
       `${s.id} "${s.name}": ${s.surface}, ${(s.lengthM / 1000).toFixed(2)} km, heightmap ${s.heightfield.width}² @ ${s.heightfield.cellSize} m, ` +
-        `checkpoints at ${s.checkpoints.map((c) => c.distanceM.toFixed(0)).join(', ')} m, ${s.scenery.length} scenery items\n`,
+        `checkpoints at ${s.checkpoints.map((c) => c.distanceM.toFixed(0)).join(', ')} m, ${s.scenery.length} scenery items` +
+        (s.joker ? `, joker road ${s.joker.widthM} m ${s.joker.surface} ${s.joker.leaveDistanceM}–${s.joker.rejoinDistanceM} m (${s.joker.road.lengthM.toFixed(1)} m long)` : '') +
+        '\n',
     );
   } else if (cmd === 'build-shipped') {
     const root = join(process.cwd(), 'src/content/stages');

@@ -25,7 +25,7 @@ function contacts(race: RallycrossRace): number {
 }
 
 describe('rallycross rules', () => {
-  it('joker branch: ≥ 5 m longer than the main line, joins the racing line at both ends, gate ≥ 9 m off the road centre', () => {
+  it('joker branch (stage.toml [joker]): ≥ 5 m longer than the main line, joins the racing line at both ends, gate ≥ 9 m off the road centre', () => {
     const race = new RallycrossRace({ stage, cars: [loadBuiltinCar('rally-awd')], laps: 1, countdownS: 0.1, integrator: 'euler' });
     const J = race.joker!;
     expect(J).not.toBeNull();
@@ -39,10 +39,12 @@ describe('rallycross rules', () => {
     J.path.pointAt(J.path.lengthM, a);
     main.pointAt(J.exitS + J.leadM, b);
     expect(Math.hypot(a[0]! - b[0]!, a[1]! - b[1]!)).toBeLessThan(2.1); // last 2 m sample of the branch
-    // the gate is 16 m from the racing line; a car whose centre is on the road (≤ 6.5 m from the centreline,
-    // plus half a car width 0.9 m) is never inside it
+    // the gate (the middle of the stage's [joker] road) is 16 m from the road centreline (lateral from the racing
+    // line + the racing line's offset); a car whose centre is on the road (≤ 6.5 m from the centreline, plus half
+    // a car width 0.9 m) is never inside it
     const loc = main.locate(J.gateX, J.gateZ);
-    expect(Math.abs(loc.lateral)).toBeGreaterThan(15.9);
+    expect(Math.abs(loc.lateral + main.offset[loc.index]!)).toBeGreaterThan(15.9);
+    expect(J.gateX).toBe(stage.joker!.gateX);
     expect(Math.abs(loc.lateral + main.offset[loc.index]!) - 6.5 - 0.9).toBeGreaterThan(J.gateRadiusM);
   });
 

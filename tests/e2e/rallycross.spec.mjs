@@ -168,6 +168,8 @@ export const specs = [
         let midShot = false;
         let jokerShot = false;
         const jokerLines = new Set();
+        // the ground under the player's car while it passes the joker gate (the middle of the joker road)
+        const gateSurfaces = new Set();
         await waitFor('player finished (results screen)', async () => {
           const scr = await hook(page, 'screens');
           if (scr === 'rallycross-results') return true;
@@ -180,6 +182,7 @@ export const specs = [
           const o = s.order.join(',');
           if (lastOrder !== null && o !== lastOrder) positionsChanged = true;
           lastOrder = o;
+          if (s.playerNearJokerGate) gateSurfaces.add(s.playerSurface);
           if (!jokerShot && s.playerOnJoker) {
             jokerShot = true;
             await page.screenshot({ path: join(out, 'rallycross-joker.png') });
@@ -200,6 +203,10 @@ export const specs = [
         const me = fin.cars[fin.playerIndex];
         if (me.finishS === null || !(me.finishS > 10)) throw new Error(`player finish time ${me.finishS}`);
         if (me.jokers !== 1 || me.penaltyS !== 0 || me.jumpStart) throw new Error(`player: jokers ${me.jokers}, penalty ${me.penaltyS} s, jump start ${me.jumpStart}`);
+        // the joker is a surfaced road: drawn (its ribbon), and the car crossed its gate on gravel, not grass
+        if (!(fin.jokerRoadVertices > 0)) throw new Error('the joker road ribbon is not drawn');
+        if (gateSurfaces.size > 0 && [...gateSurfaces].some((g) => g !== 'gravel')) throw new Error(`ground at the joker gate: ${[...gateSurfaces].join(', ')}`);
+        report.rallycrossJoker = { ribbonVertices: fin.jokerRoadVertices, gateSurfaces: [...gateSurfaces] };
         const rows = await page.evaluate(() => [...document.querySelectorAll('[data-standing]')].map((e) => e.textContent));
         if (rows.length !== 8) throw new Error(`results screen shows ${rows.length} rows, expected 8: ${rows.join(' | ')}`);
         const mine = rows.findIndex((r) => /You/.test(r));

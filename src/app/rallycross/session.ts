@@ -151,6 +151,10 @@ export class RallycrossSession {
       standings: this.standings(),
       cars: this.race.entrants.map((e) => ({ name: e.name, x: b.px[e.eid]!, z: b.pz[e.eid]!, speedMS: Math.hypot(b.vx[e.eid]!, b.vz[e.eid]!), progressM: e.tracker.progress, lap: e.tracker.lap, finishS: e.tracker.finishedAt, penaltyS: e.tracker.penaltyS, jokers: e.jokers, jumpStart: e.jumpStart })),
       playerOnJoker: this.race.playerAutopilot?.onJoker ?? false,
+      // the joker road's ribbon (stage.toml [joker], drawn by StageView) and the ground under the player's car
+      jokerRoadVertices: this.kit.scene.getMeshByName('jokerRoad')?.getTotalVertices() ?? 0,
+      playerSurface: this.stage.surfaceMap.surfaceIdAt(b.px[this.playerEntrant().eid]!, b.pz[this.playerEntrant().eid]!),
+      playerNearJokerGate: this.race.joker ? Math.hypot(b.px[this.playerEntrant().eid]! - this.race.joker.gateX, b.pz[this.playerEntrant().eid]! - this.race.joker.gateZ) < this.race.joker.gateRadiusM : false,
       toast: (document.querySelector('.hud-toast') as HTMLElement | null)?.textContent ?? null,
       boardSnapshot: this.boardSnapshot,
       board: [...this.board.children].map((c) => c.textContent).join('\n'),

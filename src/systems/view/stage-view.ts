@@ -1,6 +1,6 @@
 /**
  * Stage dressing: the road ribbon (draped on the B-spline surface, a few cm above it, coloured by the
- * stage's surface with darker wheel tracks), scenery as thin instances (trees, rocks, fences, markers,
+ * stage's surface with darker wheel tracks) and, on a rallycross circuit, the joker road's ribbon, scenery as thin instances (trees, rocks, fences, markers,
  * bushes), the start and finish gantries and checkpoint banners.
  */
 import type { Scene } from '@babylonjs/core/scene';
@@ -43,13 +43,20 @@ export class StageView {
   }
 
   private buildRoad(): void {
-    const road = this.stage.road;
+    this.buildRibbon('road', this.stage.road, GROUND_COLORS[this.stage.surface], 0.04, -2);
+    // the rallycross joker road (stage.toml [joker]): a ribbon of its surface, drawn a centimetre under the main
+    // road so the main road wins where the two overlap at the branch's ends
+    const J = this.stage.joker;
+    if (J) this.buildRibbon('jokerRoad', J.road, GROUND_COLORS[J.surface], 0.03, -1);
+  }
+
+  /** A road ribbon draped on the surface along a centreline (points xyz, widths), `lift` m above it. */
+  private buildRibbon(name: string, road: { points: Float64Array; widths: Float32Array }, base: [number, number, number], lift: number, zOffset: number): void {
     const n = road.points.length / 3;
     const ACROSS = 7; // vertices across: edge, shoulder, track, centre, track, shoulder, edge
     const u = [-1, -0.9, -0.45, 0, 0.45, 0.9, 1];
     const positions = new Float32Array(n * ACROSS * 3);
     const colors = new Float32Array(n * ACROSS * 4);
-    const base = GROUND_COLORS[this.stage.surface];
     const bs = this.stage.bspline;
     for (let k = 0; k < n; k++) {
       const x = road.points[3 * k]!;
@@ -70,7 +77,7 @@ export class StageView {
         const pz = z + lz * hw * u[a]!;
         const v = k * ACROSS + a;
         positions[3 * v] = px;
-        positions[3 * v + 1] = bs.height(px, pz) + 0.04;
+        positions[3 * v + 1] = bs.height(px, pz) + lift;
         positions[3 * v + 2] = pz;
         const edge = Math.abs(u[a]!) === 1;
         const track = Math.abs(u[a]!) === 0.45;
@@ -96,11 +103,11 @@ export class StageView {
     vd.colors = colors;
     vd.indices = indices;
     vd.normals = normals;
-    const mesh = new Mesh('road', this.scene);
+    const mesh = new Mesh(name, this.scene);
     vd.applyToMesh(mesh);
-    const m = mat(this.scene, 'roadMat', [1, 1, 1]);
+    const m = mat(this.scene, `${name}Mat`, [1, 1, 1]);
     m.backFaceCulling = false;
-    m.zOffset = -2;
+    m.zOffset = zOffset;
     mesh.material = m;
     mesh.receiveShadows = true;
     mesh.isPickable = false;

@@ -196,7 +196,8 @@ export interface RaceOptions {
   integrator?: IntegratorKind;
   /** Car–car collisions (default true). */
   collisions?: boolean;
-  /** Joker lap rule (default true): each car must take the joker branch exactly once. */
+  /** Joker lap rule (default: on when the stage has a `[joker]` table; true on a stage without one throws):
+   * each car must take the joker branch exactly once. */
   joker?: boolean;
   /** Grid layout (see gridSlots; default two abreast, rows 8 m apart, ±2.4 m). */
   grid?: { firstRowM?: number; rowGapM?: number; halfSpacingM?: number };
@@ -253,7 +254,8 @@ export class RallycrossRace {
     this.countdownLeftS = opts.countdownS ?? 3;
     const rng = new Prng(opts.seed ?? 1);
     const car0 = opts.cars[0]!;
-    this.joker = opts.joker ?? true ? jokerRoute(stage, this.path, this.startS, (x, z) => plannedMu(car0, stage.surfaceMap.surfaceAt(x, z))) : null;
+    if (opts.joker === true && !stage.joker) throw new Error(`rallycross: the joker rule needs a [joker] table in stage "${stage.id}"'s stage.toml`);
+    this.joker = opts.joker ?? true ? jokerRoute(stage, this.path, (x, z) => plannedMu(car0, stage.surfaceMap.surfaceAt(x, z)), { edgeMarginM: car0.body.widthM / 2 + 0.9 }) : null;
     const eids: number[] = [];
     const roadHalf = stage.road.poseAt(stage.start.distanceM).width / 2;
     const slots = gridSlots(this.path, this.startS, opts.cars.length, opts.grid);
@@ -271,7 +273,7 @@ export class RallycrossRace {
         const vehicle = driverVehicleFromConfig(car);
         // each AI starts in a lane on its grid side (it reacts to the cars around it: AiDriver traffic)
         driver = new AiDriver({ path: this.path, vehicle, params, laneOffsetM: slot.lateral * 0.5, halfWidthM: roadHalf });
-        const jd = this.joker ? new AiDriver({ path: this.joker.path, vehicle, params, halfWidthM: 4 }) : null;
+        const jd = this.joker ? new AiDriver({ path: this.joker.path, vehicle, params, halfWidthM: this.joker.widthM / 2 }) : null;
         // strategy: the joker on a lap drawn from the seed (the last lap at the latest)
         const drawn = Math.min(opts.laps - 1, Math.floor(rng.next() * opts.laps));
         const jokerLap = opts.jokerLaps?.[k] ?? drawn;
@@ -409,7 +411,7 @@ export class RallycrossRace {
     if (on && !this.playerAutopilot) {
       const vehicle = driverVehicleFromConfig(e.car);
       const main = new AiDriver({ path: this.path, vehicle, params: DEFAULT_DRIVER, halfWidthM: this.opts.stage.road.poseAt(this.opts.stage.start.distanceM).width / 2 });
-      const jd = this.joker ? new AiDriver({ path: this.joker.path, vehicle, params: DEFAULT_DRIVER, halfWidthM: 4 }) : null;
+      const jd = this.joker ? new AiDriver({ path: this.joker.path, vehicle, params: DEFAULT_DRIVER, halfWidthM: this.joker.widthM / 2 }) : null;
       const others = this.entrants.filter((o) => o !== e).map((o) => o.eid);
       main.rivals = others;
       if (jd) jd.rivals = others;
