@@ -146,12 +146,20 @@ describe('rallycross rules', () => {
     const mk = (): RallycrossRace => new RallycrossRace({ stage, cars, laps: 1, countdownS: 1, seed: 3, integrator: 'euler' });
     const race = mk();
     let hashAt3000 = '';
+    // every car passes the joker gate well inside its radius (passing lanes included), not by a whisker
+    const b = race.world.c.RigidBody;
+    const J = race.joker!;
+    const gateMin = race.entrants.map(() => Infinity);
     for (let k = 0; k < 500 * 150 && race.phase !== 'finished'; k++) {
       race.tick();
       race.world.events.length = 0;
       if (k === 2999) hashAt3000 = stateHash(race.world);
+      race.entrants.forEach((e, i) => {
+        gateMin[i] = Math.min(gateMin[i]!, Math.hypot(b.px[e.eid]! - J.gateX, b.pz[e.eid]! - J.gateZ));
+      });
     }
     expect(race.phase).toBe('finished');
+    for (const d of gateMin) expect(d).toBeLessThan(J.gateRadiusM - 1);
     for (const e of race.entrants) {
       expect(e.jokers).toBe(1);
       expect(e.tracker.penaltyS).toBe(0);

@@ -470,7 +470,15 @@ export class AiDriver implements InputSource {
     let tx = this.pt[0]!, tz = this.pt[1]!;
     // traffic (§6.3): follow the car ahead, or a passing lane beside it
     const aFollow = this.scanTraffic(world, px, pz, u, s, Math.sqrt(this.gripScale) * this.profile[this.loc.index]!, dt);
-    const laneOff = this.laneOffsetM + this.passOffsetM + this.dodgeM;
+    // The passing lane stays inside the road where the car will be (the racing line's own offset there moves
+    // under a lane change in progress: a lane that fitted at the start of the pass can reach past the edge).
+    let pass = this.passOffsetM;
+    if (pass !== 0) {
+      const lim = this.halfWidthM - 1.3;
+      const base = this.laneOffsetM + path.offset[path.indexAt(s + dS)]!;
+      pass = clamp(pass, -lim - base, lim - base);
+    }
+    const laneOff = this.laneOffsetM + pass + this.dodgeM;
     if (laneOff !== 0) {
       const h = path.headingAt(s + dS);
       tx += laneOff * Math.cos(h);
