@@ -1,6 +1,6 @@
 /**
  * Stage dressing: the road ribbon (draped on the B-spline surface, a few cm above it, coloured by the
- * stage's surface with darker wheel tracks) and, on a rallycross circuit, the joker road's ribbon, scenery as thin instances (trees, rocks, fences, markers,
+ * surface under each centreline point with darker wheel tracks) and, on a rallycross circuit, the joker road's ribbon, scenery as thin instances (trees, rocks, fences, markers,
  * bushes), the start and finish gantries and checkpoint banners.
  */
 import type { Scene } from '@babylonjs/core/scene';
@@ -16,6 +16,7 @@ import { CreateIcoSphere } from '@babylonjs/core/Meshes/Builders/icoSphereBuilde
 import type { ShadowGenerator } from '@babylonjs/core/Lights/Shadows/shadowGenerator';
 import { GANTRY_MARGIN_M, type Stage, type StagePose } from '../../../terrain/stage';
 import { GROUND_COLORS } from './terrain-view';
+import { SURFACE_IDS } from '../../../terrain/surface';
 
 function mat(scene: Scene, name: string, c: [number, number, number], opts: { emissive?: number } = {}): StandardMaterial {
   const m = new StandardMaterial(name, scene);
@@ -43,15 +44,25 @@ export class StageView {
   }
 
   private buildRoad(): void {
-    this.buildRibbon('road', this.stage.road, GROUND_COLORS[this.stage.surface], 0.04, -2);
+    // coloured by the surface the simulation reads under each centreline point (a mixed-surface circuit's
+    // tarmac and gravel sections; vertex colours blend across a section change)
+    const sm = this.stage.surfaceMap;
+    const fallback = GROUND_COLORS[this.stage.surface];
+    this.buildRibbon('road', this.stage.road, (x, z) => GROUND_COLORS[SURFACE_IDS[sm.surfaceAt(x, z)] ?? this.stage.surface] ?? fallback, 0.04, -2);
     // the rallycross joker road (stage.toml [joker]): a ribbon of its surface, drawn a centimetre under the main
     // road so the main road wins where the two overlap at the branch's ends
     const J = this.stage.joker;
-    if (J) this.buildRibbon('jokerRoad', J.road, GROUND_COLORS[J.surface], 0.03, -1);
+    if (J) this.buildRibbon('jokerRoad', J.road, () => GROUND_COLORS[J.surface], 0.03, -1);
   }
 
   /** A road ribbon draped on the surface along a centreline (points xyz, widths), `lift` m above it. */
-  private buildRibbon(name: string, road: { points: Float64Array; widths: Float32Array }, base: [number, number, number], lift: number, zOffset: number): void {
+  private buildRibbon(
+    name: string,
+    road: { points: Float64Array; widths: Float32Array },
+    baseAt: (x: number, z: number) => [number, number, number],
+    lift: number,
+    zOffset: number,
+  ): void {
     const n = road.points.length / 3;
     const ACROSS = 7; // vertices across: edge, shoulder, track, centre, track, shoulder, edge
     const u = [-1, -0.9, -0.45, 0, 0.45, 0.9, 1];
@@ -72,6 +83,7 @@ export class StageView {
       const lx = dz;
       const lz = -dx;
       const hw = road.widths[k]! / 2;
+      const base = baseAt(x, z);
       for (let a = 0; a < ACROSS; a++) {
         const px = x + lx * hw * u[a]!;
         const pz = z + lz * hw * u[a]!;
