@@ -108,6 +108,24 @@ describe('snapshot', () => {
     expect(() => decodeSnapshot(bytes.subarray(0, bytes.length - 5))).toThrow(SnapshotError);
   });
 
+  it('refuses a car keyframe without Wheel.travelRate (written before bitrally-sim-4: massless wheels)', () => {
+    const mk = () => buildRunWorld({ ...SETUP, ground: { kind: 'flat', height_m: 0 }, cars: [hatchCar()] }, null, vehicleCarAdapter);
+    const a = mk();
+    for (let i = 0; i < 50; i++) runTick(a.world);
+    const snap = saveSnapshot(a.world);
+    // A sim-3 build had no travelRate state: its keyframes carry every other Wheel field but not that one.
+    const old: WorldSnapshot = {
+      ...snap,
+      components: snap.components.map((c) => (c.name === 'Wheel' ? { ...c, fields: new Map([...c.fields].filter(([f]) => f !== 'travelRate')) } : c)),
+    };
+    const bytes = encodeSnapshotSet([old]);
+    const b = mk();
+    const before = stateHash(b.world);
+    // Refused through the byte format too (field names travel in the keyframe block), and nothing is written.
+    expect(() => restoreSnapshot(b.world, decodeSnapshotSet(bytes)[0]!)).toThrow('snapshot: component "Wheel" lacks state field "travelRate"');
+    expect(stateHash(b.world)).toBe(before);
+  });
+
   it('extensions save and load per-world state kept outside components', () => {
     const store = new WeakMap<object, number>();
     registerSnapshotExtension({ name: 'test-counter', save: (w) => ({ n: store.get(w) ?? 0 }), load: (w, d) => void store.set(w, (d as { n: number }).n) });
