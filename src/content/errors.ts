@@ -4,6 +4,7 @@
  */
 import { parse as parseToml, TomlError } from 'smol-toml';
 import type { z } from 'zod';
+import { findNestingBeyond, MAX_NESTING_DEPTH, MAX_TOML_BYTES, valueDepthBeyond } from './bounded-parse';
 
 export class ContentError extends Error {
   constructor(
@@ -57,15 +58,60 @@ export function formatZodIssues(error: z.ZodError): string[] {
   });
 }
 
-/** Parse TOML text, turning syntax errors into a ContentError with line and column. */
-export function parseTomlFile(text: string, file: string): Record<string, unknown> {
+/** Size and nesting caps of one parse; the defaults suit every content file. */
+export interface ParseLimits {
+  maxBytes?: number;
+  maxDepth?: number;
+}
+
+function checkTextLimits(text: string, file: string, syntax: 'toml' | 'json', limits: ParseLimits): void {
+  const maxBytes = limits.maxBytes ?? MAX_TOML_BYTES;
+  const maxDepth = limits.maxDepth ?? MAX_NESTING_DEPTH;
+  // UTF-16 length ≤ UTF-8 bytes ≤ 3 × it: compare the cheap bound first.
+  if (text.length > maxBytes || new TextEncoder().encode(text).length > maxBytes) {
+    throw new ContentError(file, [`(whole file): expected at most ${maxBytes} bytes, found ${new TextEncoder().encode(text).length}`]);
+  }
+  const deep = findNestingBeyond(text, maxDepth, syntax);
+  if (deep) {
+    throw new ContentError(file, [
+      `line ${deep.line}, column ${deep.column}: expected brackets nested at most ${maxDepth} deep, found deeper nesting`,
+    ]);
+  }
+}
+
+function checkValueDepth(value: unknown, file: string, limits: ParseLimits): void {
+  const maxDepth = limits.maxDepth ?? MAX_NESTING_DEPTH;
+  if (valueDepthBeyond(value, maxDepth) !== null) {
+    throw new ContentError(file, [`(whole file): expected tables nested at most ${maxDepth} deep, found deeper nesting`]);
+  }
+}
+
+/**
+ * Parse TOML text, turning syntax errors into a ContentError with line and column. Size and nesting are capped
+ * before the (recursive) parser runs, so a hostile file is refused instead of overflowing the stack.
+ */
+export function parseTomlFile(text: string, file: string, limits: ParseLimits = {}): Record<string, unknown> {
+  checkTextLimits(text, file, 'toml', limits);
+  let value: Record<string, unknown>;
   try {
-    return parseToml(text) as Record<string, unknown>;
+    value = parseToml(text) as Record<string, unknown>;
   } catch (e) {
     if (e instanceof TomlError) {
       throw new ContentError(file, [`TOML syntax error at line ${e.line}, column ${e.column}: ${e.message.split('\n')[0]}`]);
     }
     throw new ContentError(file, [`could not parse TOML: ${(e as Error).message}`]);
+  }
+  checkValueDepth(value, file, limits);
+  return value;
+}
+
+/** Parse untrusted JSON text with the same size and nesting caps as `parseTomlFile`. */
+export function parseJsonFile(text: string, file: string, limits: ParseLimits = {}): unknown {
+  checkTextLimits(text, file, 'json', limits);
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (e) {
+    throw new ContentError(file, [`(whole file): expected JSON, found unparsable text (${(e as Error).message.slice(0, 80)})`]);
   }
 }
 
