@@ -112,7 +112,7 @@ function controlsScreen(app: AppContext, ctx: ScreenContext, params: Record<stri
     for (const { b, val, slot } of rows.values()) {
       const clash = conflicts.some((c) => c.slots.some((x) => sameSlot(x, slot)));
       b.classList.toggle('conflict', clash);
-      val.textContent = capturing && sameSlot(capturing, slot) ? 'press a key / button, move an axis… (Esc / B: cancel)' : `${clash ? '⚠ ' : ''}${labelOf(slot)}`;
+      val.textContent = capturing && sameSlot(capturing, slot) ? 'press a key or button, move an axis…' : `${clash ? '⚠ ' : ''}${labelOf(slot)}`;
     }
     if (!pending) renderStandingConflicts(conflicts);
   };

@@ -16,7 +16,7 @@ import {
   type ActionTuning,
   type Binding,
 } from './input/actions';
-import { bindingsIn, slotsOf, isBipolar, isPadBinding, halfOfFullAxis, type Bindings } from './input/bindings';
+import { bindingsIn, slotsOf, isBipolar, isPadBinding, halfOfFullAxis, MAX_BINDINGS_PER_ACTION, type Bindings } from './input/bindings';
 import { defaultProfile, MAX_PAD_ID_LENGTH, MAX_PROFILES, syncActiveProfile, type PadProfile } from './input/profiles';
 import { bindingLabel } from './input/labels';
 
@@ -53,7 +53,7 @@ export const SettingsSchema = z.object({
   steerReturn: z.number().min(0.5).max(20),
   pedalSpeed: z.number().min(0.5).max(20),
   shadows: z.boolean(),
-  bindings: z.record(z.enum(ALL_ACTIONS as [Action, ...Action[]]), z.array(BindingSchema).max(8)),
+  bindings: z.record(z.enum(ALL_ACTIONS as [Action, ...Action[]]), z.array(BindingSchema).max(MAX_BINDINGS_PER_ACTION)),
   tuning: z.record(z.enum(ANALOG_ACTIONS), TuningSchema),
   activeProfile: z.string().max(MAX_PAD_ID_LENGTH),
   profiles: z.record(z.string(), z.unknown()),
@@ -100,7 +100,7 @@ export function defaultSettings(): Settings {
 }
 
 const where = `settings (localStorage ${SETTINGS_KEY})`;
-const BindingListSchema = z.array(BindingSchema).max(8);
+const BindingListSchema = z.array(BindingSchema).max(MAX_BINDINGS_PER_ACTION);
 
 /** Per-action record (bindings or tuning): each valid action replaces its default, each bad one is reported. */
 function parseActionRecord<T>(src: unknown, defaults: Record<string, T>, item: z.ZodType<T>, path: string, problems: string[]): Record<string, T> {
@@ -158,7 +158,7 @@ export function migrateV1(bindings: Bindings, problems: string[]): void {
       const add = bindingsIn(DEFAULT_BINDINGS, missing)
         .filter((b) => isPadBinding(b) === pad)
         .map((b) => (b.type === 'axis' && b.range === 'full' ? halfOfFullAxis(b, missing.dir as -1 | 1) : { ...b }));
-      bindings[action] = [...(bindings[action] ?? []), ...add].slice(-8);
+      bindings[action] = [...(bindings[action] ?? []), ...add].slice(-MAX_BINDINGS_PER_ACTION);
       problems.push(`${where}: migrated from version 1: ${action} had ${pad ? 'pad inputs' : 'keys'} for one direction only; added ${add.map((b) => bindingLabel(b)).join(', ')} for the other`);
     }
   }
