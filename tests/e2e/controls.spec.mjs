@@ -5,7 +5,7 @@
  * With the virtual pad and the keyboard on the built game: Settings → Controls; the rows show standard pad
  * names and human action labels; a capture is cancelled by Escape and by B (binding unchanged, screen kept);
  * steer left → J and steer right → L; one key bound to two actions shows the conflict panel, which Swap
- * resolves; then a stage is started and the car is driven left with J and right with L: the consumed steering
+ * resolves; a held stick flips the invert toggle once; the brake deadzone row steps and is saved; then a stage is started and the car is driven left with J and right with L: the consumed steering
  * input changes sign and the heading turns one way, then the other (window.__bitrally.steering).
  * Screenshots: controls-screen, controls-capture, controls-conflict, controls-drive-left / -right.
  */
@@ -161,6 +161,19 @@ export const specs = [
         if (!rows.some((r) => /^Steer left.*Left stick/.test(r)) || !rows.some((r) => /^Steer right.*Left stick/.test(r))) throw new Error(`no steering halves: ${rows.join(' / ')}`);
         await shot(page, out, 'controls-screen');
 
+        // a held stick auto-repeats menu presses, but the invert toggle flips once per press (edge-triggered)
+        const rightPresses = async () => ((await hook(page, 'menuKeys')) ?? []).filter((k) => k.startsWith('controls:right')).length;
+        await page.evaluate(() => window.__pad.set({ axes: { 0: 1 } }));
+        await waitFor('auto-repeated right presses', async () => (await rightPresses()) >= 3, 120000);
+        await page.evaluate(() => window.__pad.set({ axes: { 0: 0 } }));
+        await frames(page, 2);
+        const held = { presses: await rightPresses(), row: await rowVal(page, 'steer-') };
+        report.controlsHeldStick = held;
+        if (!/Left stick ←→ inverted/.test(held.row ?? '')) throw new Error(`holding the stick (${held.presses} presses) did not leave the axis inverted once: "${held.row}"`);
+        await press(page, LEFT);
+        const unheld = await rowVal(page, 'steer-');
+        if (/inverted/.test(unheld ?? '')) throw new Error(`one LEFT press did not flip invert back: "${unheld}"`);
+
         // Escape cancels a capture (binding unchanged, still on the controls screen)
         const right0 = await rowVal(page, 'steer+');
         await startCapture(page, 'steer+');
@@ -197,6 +210,16 @@ export const specs = [
         const sd = await rowVal(page, 'shiftDown');
         if (!/\|\s*C$/.test(sd ?? '')) throw new Error(`after the swap Shift down shows "${sd}", expected key C`);
         await shot(page, out, 'controls-resolved');
+
+        // every analog action has a deadzone and a response row; RIGHT steps the brake deadzone and it is saved
+        const tuneRows = await page.evaluate(() => [...document.querySelectorAll('[data-tune]')].map((r) => r.dataset.tune));
+        if (tuneRows.length !== 10) throw new Error(`expected deadzone + response rows for 5 analog actions, found ${tuneRows}`);
+        await padFocus(page, 'brake deadzone', (f) => /^Brake deadzone/.test(f?.text ?? ''), 40);
+        await press(page, RIGHT);
+        const dz = await page.evaluate(() => JSON.parse(localStorage.getItem('bitrally.settings.v1') ?? '{}').tuning?.brake?.deadzone);
+        if (Math.abs(dz - 0.06) > 1e-9) throw new Error(`brake deadzone after one RIGHT: ${dz}, expected 0.04 + 0.02`);
+        await shot(page, out, 'controls-tuning');
+        await press(page, LEFT);
 
         // drive: back to the title (B), test-short, hatch-gti
         await press(page, B);
