@@ -7,9 +7,9 @@
  * All names are set as text (textContent), never as HTML.
  */
 import type { AppContext } from './menus';
-import { adjustable, html, registerScreen, type ScreenContext } from './screens';
+import { adjustable, html, registerScreen, type ScreenContext, type ScreenInstance } from './screens';
 import { defaultSettings } from './settings';
-import { ANALOG_ACTIONS, type AnalogAction, type AxisRange, type Binding } from './input/actions';
+import { ANALOG_ACTIONS, PadButton, type AnalogAction, type AxisRange, type Binding } from './input/actions';
 import {
   ALL_SLOTS,
   assign,
@@ -27,7 +27,6 @@ import {
   type Slot,
 } from './input/bindings';
 import { ACTION_LABELS, bindingLabel } from './input/labels';
-import { PadButton } from './input/actions';
 
 /** The confirm press that starts a capture is ignored for this long (s) so it is not bound itself. */
 const CAPTURE_ARM_S = 0.25;
@@ -75,180 +74,212 @@ function axisBinding(slot: Slot, index: number, now: number, rest: number): Bind
 }
 
 export function registerControlsScreen(app: AppContext): void {
-  registerScreen('controls', (ctx, params) => controlsScreen(app, ctx, params));
+  registerScreen('controls', (ctx, params) => new ControlsScreen(app, ctx, params).instance());
 }
 
-function controlsScreen(app: AppContext, ctx: ScreenContext, params: Record<string, unknown>): ReturnType<Parameters<typeof registerScreen>[1]> {
-  const from = params.from === 'pause' ? 'pause' : 'title';
-  const s = app.settings;
-  const root = html(`<h2>Controls</h2><div class="sub" data-profile></div>
-    <div class="sub" data-msg></div><div class="controls-conflict" data-conflict hidden></div><div class="list"></div>
-    <div class="hint">A: rebind · ←/→: invert axis, adjust · Esc / B: cancel, back</div>`);
-  const q = <T extends HTMLElement>(sel: string): T => root.querySelector<T>(sel)!;
-  const list = q('.list');
-  const msg = q('[data-msg]');
-  const panel = q('[data-conflict]');
-  msg.textContent = 'A: rebind a slot, then press a key, a pad button or move an axis';
-  const std = (): boolean => app.devices.padStandard;
-  q('[data-profile]').textContent = app.devices.padId
-    ? `Controller: ${app.devices.padId} — pad bindings and response are this controller's own; keys are shared`
-    : 'No controller connected — keyboard bindings; pad bindings apply to the next controller';
+interface SlotRow {
+  b: HTMLButtonElement;
+  val: HTMLSpanElement;
+  slot: Slot;
+}
 
-  let capturing: Slot | null = null;
-  let pending: PendingConflict | null = null;
-  let baseAxes: number[] = [];
-  let baseButtons: number[] = [];
-  let armed = 0;
-  const rows = new Map<string, { b: HTMLButtonElement; val: HTMLSpanElement; slot: Slot }>();
+/** One visit of the Controls screen: the rows, the capture in progress and a conflict awaiting an answer. */
+class ControlsScreen {
+  private readonly root: HTMLDivElement;
+  private readonly msg: HTMLElement;
+  private readonly panel: HTMLElement;
+  private readonly rows = new Map<string, SlotRow>();
+  private capturing: Slot | null = null;
+  private pending: PendingConflict | null = null;
+  private baseAxes: number[] = [];
+  private baseButtons: number[] = [];
+  private armed = 0;
+  private readonly backTo: () => void;
 
-  const labelOf = (slot: Slot): string => {
-    const bs = bindingsIn(s.bindings, slot);
-    const pad = bs.filter(isPadBinding).map((b) => bindingLabel(b, std()));
+  constructor(
+    private readonly app: AppContext,
+    ctx: ScreenContext,
+    params: Record<string, unknown>,
+  ) {
+    const from = params.from === 'pause' ? 'pause' : 'title';
+    this.backTo = () => ctx.show(from === 'pause' ? 'settings' : 'title', { from });
+    this.root = html(`<h2>Controls</h2><div class="sub" data-profile></div>
+      <div class="sub" data-msg></div><div class="controls-conflict" data-conflict hidden></div><div class="list"></div>
+      <div class="hint">A: rebind · ←/→: invert axis, adjust · Esc / B: cancel, back</div>`);
+    this.msg = this.root.querySelector<HTMLElement>('[data-msg]')!;
+    this.panel = this.root.querySelector<HTMLElement>('[data-conflict]')!;
+    this.msg.textContent = 'A: rebind a slot, then press a key, a pad button or move an axis';
+    this.root.querySelector<HTMLElement>('[data-profile]')!.textContent = app.devices.padId
+      ? `Controller: ${app.devices.padId} — pad bindings and response are this controller's own; keys are shared`
+      : 'No controller connected — keyboard bindings; pad bindings apply to the next controller';
+    const list = this.root.querySelector<HTMLElement>('.list')!;
+    for (const slot of ALL_SLOTS) list.appendChild(this.slotRow(slot));
+    list.appendChild(el('div', 'sub section', 'Analog response (pad axes and triggers)'));
+    for (const a of ANALOG_ACTIONS) appendTuningRows(app, list, a);
+    appendFooter(app, ctx, list, params, this.backTo);
+    this.renderRows();
+  }
+
+  instance(): ScreenInstance {
+    return {
+      el: this.root,
+      back: () => (this.pending ? this.resolve('keep') : this.backTo()),
+      onKey: (k) => {
+        if (!this.capturing) return false;
+        if (k === 'back') this.cancelCapture();
+        return true; // while capturing, menu keys do not navigate
+      },
+      update: (dt) => {
+        if (this.capturing) this.pollCapture(dt);
+      },
+    };
+  }
+
+  private get settings(): AppContext['settings'] {
+    return this.app.settings;
+  }
+
+  private std(): boolean {
+    return this.app.devices.padStandard;
+  }
+
+  private slotRow(slot: Slot): HTMLButtonElement {
+    const row = itemRow(slotLabel(slot), 'data-slot', slotId(slot));
+    this.rows.set(slotId(slot), { ...row, slot });
+    row.b.onclick = () => {
+      if (!this.pending) this.startCapture(slot);
+    };
+    const invert = (): void => {
+      const ax = bindingsIn(this.settings.bindings, slot).find((x) => x.type === 'axis');
+      if (ax?.type !== 'axis') return;
+      ax.invert = !ax.invert;
+      this.save();
+    };
+    adjustable(row.b, invert, 'toggle');
+    return row.b;
+  }
+
+  private labelOf(slot: Slot): string {
+    const bs = bindingsIn(this.settings.bindings, slot);
+    const pad = bs.filter(isPadBinding).map((b) => bindingLabel(b, this.std()));
     const keys = bs.filter((b) => !isPadBinding(b)).map((b) => bindingLabel(b));
     return `${pad.join(', ') || '—'} | ${keys.join(', ') || '—'}`;
-  };
-  const renderRows = (): void => {
-    const conflicts = findConflicts(s.bindings);
-    for (const { b, val, slot } of rows.values()) {
+  }
+
+  private renderRows(): void {
+    const conflicts = findConflicts(this.settings.bindings);
+    for (const { b, val, slot } of this.rows.values()) {
       const clash = conflicts.some((c) => c.slots.some((x) => sameSlot(x, slot)));
       b.classList.toggle('conflict', clash);
-      val.textContent = capturing && sameSlot(capturing, slot) ? 'press a key or button, move an axis…' : `${clash ? '⚠ ' : ''}${labelOf(slot)}`;
+      const listening = this.capturing && sameSlot(this.capturing, slot);
+      val.textContent = listening ? 'press a key or button, move an axis…' : `${clash ? '⚠ ' : ''}${this.labelOf(slot)}`;
     }
-    if (!pending) renderStandingConflicts(conflicts);
-  };
-  const renderStandingConflicts = (conflicts: Conflict[]): void => {
-    panel.replaceChildren();
-    panel.hidden = conflicts.length === 0;
-    for (const c of conflicts) panel.append(el('div', 'warn', `⚠ ${bindingLabel(c.binding, std())} is bound to ${c.slots.map(slotLabel).join(' and ')}`));
-  };
+    if (!this.pending) this.renderStandingConflicts(conflicts);
+  }
 
-  const save = (): void => {
-    app.saveSettings(s);
-    renderRows();
-  };
-  const focusRow = (slot: Slot): void => {
-    const i = app.screens.items().indexOf(rows.get(slotId(slot))!.b);
-    if (i >= 0) app.screens.setFocus(i);
-  };
+  private renderStandingConflicts(conflicts: Conflict[]): void {
+    this.panel.replaceChildren();
+    this.panel.hidden = conflicts.length === 0;
+    for (const c of conflicts) this.panel.append(el('div', 'warn', `⚠ ${bindingLabel(c.binding, this.std())} is bound to ${c.slots.map(slotLabel).join(' and ')}`));
+  }
 
-  const resolve = (how: 'swap' | 'clear' | 'keep'): void => {
-    const p = pending!;
+  private save(): void {
+    this.app.saveSettings(this.settings);
+    this.renderRows();
+  }
+
+  private focusRow(slot: Slot): void {
+    const i = this.app.screens.items().indexOf(this.rows.get(slotId(slot))!.b);
+    if (i >= 0) this.app.screens.setFocus(i);
+  }
+
+  private resolve(how: 'swap' | 'clear' | 'keep'): void {
+    const p = this.pending!;
+    const s = this.settings;
     if (how === 'swap') s.bindings = swapInput(s.bindings, p.other, p.conflict.id, p.replaced);
     else if (how === 'clear') s.bindings = clearInput(s.bindings, p.other, p.conflict.id);
-    msg.textContent = how === 'keep' ? `Kept ${bindingLabel(p.conflict.binding, std())} on both` : `${slotLabel(p.other)}: ${labelOf(p.other)}`;
-    pending = null;
-    save();
-    focusRow(p.slot);
-  };
-  const showConflict = (p: PendingConflict): void => {
-    pending = p;
-    panel.replaceChildren();
-    panel.hidden = false;
-    const name = bindingLabel(p.conflict.binding, std());
-    panel.append(el('div', 'warn', `⚠ ${name} is also bound to ${slotLabel(p.other)}`));
+    this.msg.textContent = how === 'keep' ? `Kept ${bindingLabel(p.conflict.binding, this.std())} on both` : `${slotLabel(p.other)}: ${this.labelOf(p.other)}`;
+    this.pending = null;
+    this.save();
+    this.focusRow(p.slot);
+  }
+
+  /** The conflict panel right after a capture: swap (when the capture replaced something), clear, keep both. */
+  private showConflict(p: PendingConflict): void {
+    this.pending = p;
+    this.panel.replaceChildren();
+    this.panel.hidden = false;
+    const name = bindingLabel(p.conflict.binding, this.std());
+    this.panel.append(el('div', 'warn', `⚠ ${name} is also bound to ${slotLabel(p.other)}`));
     const opts: [string, 'swap' | 'clear' | 'keep'][] = [];
-    if (p.replaced.length) opts.push([`Swap: ${slotLabel(p.other)} gets ${p.replaced.map((b) => bindingLabel(b, std())).join(', ')}`, 'swap']);
+    if (p.replaced.length) opts.push([`Swap: ${slotLabel(p.other)} gets ${p.replaced.map((b) => bindingLabel(b, this.std())).join(', ')}`, 'swap']);
     opts.push([`Clear ${name} from ${slotLabel(p.other)}`, 'clear'], ['Keep both', 'keep']);
     for (const [text, how] of opts) {
       const b = el('button', 'item', text);
       b.dataset.resolve = how;
-      b.onclick = () => resolve(how);
-      panel.append(b);
+      b.onclick = () => this.resolve(how);
+      this.panel.append(b);
     }
-    app.screens.setFocus(0);
-  };
-
-  const finishCapture = (bind: Binding): void => {
-    const slot = capturing!;
-    capturing = null;
-    const r = assign(s.bindings, slot, bind);
-    s.bindings = r.bindings;
-    msg.textContent = `${slotLabel(slot)} → ${bindingLabel(bind, std())}`;
-    save();
-    app.devices.swallowMenu();
-    const ids = inputIds(bind);
-    const c = findConflicts(s.bindings).find((x) => ids.includes(x.id) && x.slots.some((y) => sameSlot(y, slot)));
-    const other = c?.slots.find((y) => !sameSlot(y, slot));
-    if (c && other) showConflict({ slot, other, conflict: c, replaced: r.replaced });
-  };
-  const cancelCapture = (): void => {
-    const slot = capturing;
-    capturing = null;
-    msg.textContent = 'Capture cancelled';
-    renderRows();
-    if (slot) focusRow(slot);
-  };
-  const startCapture = (slot: Slot): void => {
-    capturing = slot;
-    baseAxes = app.devices.lastAxes.slice();
-    baseButtons = app.devices.lastButtons.slice();
-    app.devices.takeKeyEdges();
-    armed = CAPTURE_ARM_S; // ignore the confirm press itself
-    msg.textContent = `${slotLabel(slot)}: press a key or pad button, or move an axis — Esc / B cancels`;
-    renderRows();
-  };
-
-  for (const slot of ALL_SLOTS) {
-    const row = itemRow(slotLabel(slot), 'data-slot', slotId(slot));
-    rows.set(slotId(slot), { ...row, slot });
-    row.b.onclick = () => {
-      if (!pending) startCapture(slot);
-    };
-    adjustable(
-      row.b,
-      () => {
-        const ax = bindingsIn(s.bindings, slot).find((x) => x.type === 'axis');
-        if (ax && ax.type === 'axis') {
-          ax.invert = !ax.invert;
-          save();
-        }
-      },
-      'toggle',
-    );
-    list.appendChild(row.b);
+    this.app.screens.setFocus(0);
   }
-  list.appendChild(el('div', 'sub section', 'Analog response (pad axes and triggers)'));
-  for (const a of ANALOG_ACTIONS) appendTuningRows(app, list, a);
-  appendFooter(app, ctx, list, params, from);
-  renderRows();
 
-  const pollCapture = (dt: number): void => {
-    armed -= dt;
-    if (armed > 0) {
-      baseAxes = app.devices.lastAxes.slice();
-      baseButtons = app.devices.lastButtons.slice();
-      app.devices.takeKeyEdges();
-      return;
-    }
-    const keys = app.devices.takeKeyEdges();
+  private finishCapture(bind: Binding): void {
+    const slot = this.capturing!;
+    this.capturing = null;
+    const r = assign(this.settings.bindings, slot, bind);
+    this.settings.bindings = r.bindings;
+    this.msg.textContent = `${slotLabel(slot)} → ${bindingLabel(bind, this.std())}`;
+    this.save();
+    this.app.devices.swallowMenu();
+    const ids = inputIds(bind);
+    const c = findConflicts(r.bindings).find((x) => ids.includes(x.id) && x.slots.some((y) => sameSlot(y, slot)));
+    const other = c?.slots.find((y) => !sameSlot(y, slot));
+    if (c && other) this.showConflict({ slot, other, conflict: c, replaced: r.replaced });
+  }
+
+  private cancelCapture(): void {
+    const slot = this.capturing;
+    this.capturing = null;
+    this.msg.textContent = 'Capture cancelled';
+    this.renderRows();
+    if (slot) this.focusRow(slot);
+  }
+
+  private startCapture(slot: Slot): void {
+    this.capturing = slot;
+    this.rebase();
+    this.armed = CAPTURE_ARM_S; // ignore the confirm press itself
+    this.msg.textContent = `${slotLabel(slot)}: press a key or pad button, or move an axis — Esc / B cancels`;
+    this.renderRows();
+  }
+
+  /** Take the current pad state as the resting state and drop pending key presses. */
+  private rebase(): void {
+    this.baseAxes = this.app.devices.lastAxes.slice();
+    this.baseButtons = this.app.devices.lastButtons.slice();
+    this.app.devices.takeKeyEdges();
+  }
+
+  private pollCapture(dt: number): void {
+    this.armed -= dt;
+    if (this.armed > 0) return this.rebase();
+    const dev = this.app.devices;
+    const keys = dev.takeKeyEdges();
     // Escape cancels, also when pressed and released within one frame (the menu poll would miss it)
-    if (keys.includes('Escape')) return cancelCapture();
-    if (keys.length) return finishCapture({ type: 'key', code: keys[0]! });
-    const ax = app.devices.lastAxes;
+    if (keys.includes('Escape')) return this.cancelCapture();
+    if (keys.length) return this.finishCapture({ type: 'key', code: keys[0]! });
+    const ax = dev.lastAxes;
     for (let i = 0; i < ax.length; i++) {
-      const rest = baseAxes[i] ?? 0;
-      if (Math.abs(ax[i]! - rest) > AXIS_CAPTURE_DELTA) return finishCapture(axisBinding(capturing!, i, ax[i]!, rest));
+      const rest = this.baseAxes[i] ?? 0;
+      if (Math.abs(ax[i]! - rest) > AXIS_CAPTURE_DELTA) return this.finishCapture(axisBinding(this.capturing!, i, ax[i]!, rest));
     }
-    const bt = app.devices.lastButtons;
+    const bt = dev.lastButtons;
     for (let i = 0; i < bt.length; i++) {
       // B is the cancel button on a standard pad (the menu's back press cancels in onKey)
-      if (std() && i === PadButton.B) continue;
-      if (bt[i]! > 0.5 && (baseButtons[i] ?? 0) < 0.5) return finishCapture({ type: 'button', index: i });
+      if (this.std() && i === PadButton.B) continue;
+      if (bt[i]! > 0.5 && (this.baseButtons[i] ?? 0) < 0.5) return this.finishCapture({ type: 'button', index: i });
     }
-  };
-
-  return {
-    el: root,
-    back: () => (pending ? resolve('keep') : ctx.show(from === 'pause' ? 'settings' : 'title', { from })),
-    onKey: (k) => {
-      if (!capturing) return false;
-      if (k === 'back') cancelCapture();
-      return true; // while capturing, menu keys do not navigate
-    },
-    update: (dt) => {
-      if (capturing) pollCapture(dt);
-    },
-  };
+  }
 }
 
 /** Deadzone and response (gamma) rows of one analog action; they edit the active controller's profile. */
@@ -275,7 +306,7 @@ function appendTuningRows(app: AppContext, list: HTMLElement, a: AnalogAction): 
   }
 }
 
-function appendFooter(app: AppContext, ctx: ScreenContext, list: HTMLElement, params: Record<string, unknown>, from: string): void {
+function appendFooter(app: AppContext, ctx: ScreenContext, list: HTMLElement, params: Record<string, unknown>, backTo: () => void): void {
   const reset = el('button', 'item', 'Reset to defaults (this controller and the keys)');
   reset.onclick = () => {
     const d = defaultSettings();
@@ -285,6 +316,6 @@ function appendFooter(app: AppContext, ctx: ScreenContext, list: HTMLElement, pa
     ctx.show('controls', params);
   };
   const back = el('button', 'item', 'Back');
-  back.onclick = () => ctx.show(from === 'pause' ? 'settings' : 'title', { from });
+  back.onclick = backTo;
   list.append(reset, back);
 }
