@@ -473,6 +473,16 @@ export class GameSession {
   carPosition(): [number, number, number] {
     return [this.cur[0]!, this.cur[1]!, this.cur[2]!];
   }
+
+  /**
+   * What the car consumed last tick (test hook): steer ∈ [−1, 1] (sim convention, + = left), yaw rate
+   * (rad/s, + = turning left about +y) and heading (rad, atan2 of the forward vector's x and z).
+   */
+  steeringState(): { steer: number; yawRate: number; headingRad: number } {
+    const e = this.car.eid;
+    const b = this.world.c.RigidBody;
+    return { steer: this.world.c.Controls.steer[e]!, yawRate: b.wy[e]!, headingRad: Math.atan2(b.R2[e]!, b.R8[e]!) };
+  }
 }
 
 /** A visible line on the HUD: Havok (wasm) did not load, so the run has no props and scenery uses the TS grid. */

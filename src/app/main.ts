@@ -17,6 +17,8 @@ import { setStagePropsEnabled } from './stage-colliders';
 import { installTuning } from './garage/install';
 import { installReplays } from './replay/install';
 import { installRallycross } from './rallycross/install';
+import { switchProfile } from './input/profiles';
+import { escapeHtml } from './escape-html';
 
 declare global {
   interface Window {
@@ -51,7 +53,7 @@ let kit: SceneKit;
 try {
   kit = createSceneKit(canvas, { shadows: settings.shadows });
 } catch (e) {
-  ui.innerHTML = `<div class="screen"><h2>WebGL is not available</h2><div class="error">${(e as Error).message}</div></div>`;
+  ui.innerHTML = `<div class="screen"><h2>WebGL is not available</h2><div class="error">${escapeHtml((e as Error).message)}</div></div>`;
   throw e;
 }
 const scale = flagNumber('scale', 0.25, 8);
@@ -164,7 +166,9 @@ kit.engine.runRenderLoop(() => {
     log.push(...keys.map((k) => `${screens.currentName}:${k}@${hook.frame as number}`));
     if (log.length > 30) log.splice(0, log.length - 30);
   }
-  if (screens.currentName !== 'drive') screens.handle(keys);
+  // per-controller profiles: a pad seen for the first time gets the default bindings (src/app/input/profiles.ts)
+  if (switchProfile(app.settings, devices.padId)) app.saveSettings(app.settings);
+  if (screens.currentName !== 'drive') screens.handle(keys, devices.menuRepeats);
   else if (keys.includes('start')) screens.show('pause');
   screens.update(dt);
   const s = app.session;
@@ -178,6 +182,7 @@ kit.engine.runRenderLoop(() => {
     hook.lastSplit = s.run.lastSplit ? { ...s.run.lastSplit } : null;
     hook.perf = { ...s.perf };
     hook.carPos = s.carPosition();
+    hook.steering = s.steeringState();
     hook.progressM = s.run.progressM;
     hook.recoveries = s.run.recoveries;
     hook.impacts = s.impacts;

@@ -6,7 +6,7 @@ import type { SceneKit } from '../systems/view/scene';
 import type { GameAudio } from '../systems/view/audio';
 import type { InputDevices } from './input/devices';
 import type { Settings } from './settings';
-import { CAMERA_MODES, defaultSettings } from './settings';
+import { CAMERA_MODES } from './settings';
 import type { BestTimes } from './storage';
 import { adjustable, html, registerScreen, type ScreenManager } from './screens';
 import { GameSession, type RunResult } from './game';
@@ -15,7 +15,8 @@ import { CARS, carChoice, carTestStats } from './cars';
 import { loadHavokBrowser } from '../systems/sim/collision/havok-browser';
 import { stagePropsEnabled } from './stage-colliders';
 import { formatDelta, formatTime } from './stage-run';
-import { ALL_ACTIONS, bindingLabel, type Action, type AxisRange, type Binding } from './input/actions';
+import { registerControlsScreen } from './controls-screen';
+import { escapeHtml as esc } from './escape-html';
 
 export interface AppContext {
   kit: SceneKit;
@@ -59,8 +60,6 @@ export async function quickStart(app: AppContext, stageId: string, carId: string
   app.screens.show('loading');
 }
 
-const esc = (s: string): string => s.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
-
 export function registerAllScreens(app: AppContext): void {
   const { screens } = app;
 
@@ -81,14 +80,16 @@ export function registerAllScreens(app: AppContext): void {
   registerScreen('stages', (ctx) => {
     const el = html(`<h2>Choose a stage</h2><div class="cards"></div><div class="hint">A: select · B: back</div>`);
     const cards = el.querySelector('.cards')!;
+    let rendered = false;
     const render = (list: StageSummary[]): void => {
+      rendered = true;
       cards.innerHTML = '';
       for (const s of list) {
         const b = document.createElement('button');
         b.className = 'item card';
         b.dataset.stage = s.id;
         b.innerHTML = `<canvas width="240" height="140"></canvas><div class="name">${esc(s.name)}</div>
-          <div class="meta"><span>Surface</span><span>${s.surface}</span><span>Length</span><span>${(s.lengthM / 1000).toFixed(2)} km</span>
+          <div class="meta"><span>Surface</span><span>${esc(s.surface)}</span><span>Length</span><span>${(s.lengthM / 1000).toFixed(2)} km</span>
           <span>Checkpoints</span><span>${s.checkpoints}</span><span>Best</span><span data-best>—</span></div>`;
         drawStageMap(b.querySelector('canvas')!, s);
         b.onclick = () => {
@@ -112,6 +113,8 @@ export function registerAllScreens(app: AppContext): void {
       });
     return {
       el,
+      // presses made while the cards load are queued by the screen manager, not lost
+      loading: () => !rendered,
       back: () => ctx.show('title'),
       onKey: (k) => {
         // cards are laid out in a row: left/right move like up/down
@@ -287,39 +290,46 @@ export function registerAllScreens(app: AppContext): void {
     const el = html(`<h2>Settings</h2><div class="list"></div><div class="hint">←/→ change · A: toggle · B: back</div>`);
     const list = el.querySelector('.list')!;
     const s = app.settings;
-    type Row = { key: string; label: string; get: () => string; adjust: (d: -1 | 1) => void };
+    // toggle rows act once per press; a held stick or key never flips them back and forth (screens.ts)
+    type Row = { key: string; label: string; get: () => string; adjust: (d: -1 | 1) => void; toggle?: boolean };
     const pct = (v: number): string => `${Math.round(v * 100)}%`;
     const step = (v: number, d: number, lo: number, hi: number, st: number): number => Math.round(Math.max(lo, Math.min(hi, v + d * st)) / st) * st;
     const rows: Row[] = [
-      { key: 'units', label: 'Speed units', get: () => (s.units === 'kmh' ? 'km/h' : 'mph'), adjust: () => (s.units = s.units === 'kmh' ? 'mph' : 'kmh') },
+      { key: 'units', label: 'Speed units', get: () => (s.units === 'kmh' ? 'km/h' : 'mph'), adjust: () => (s.units = s.units === 'kmh' ? 'mph' : 'kmh'), toggle: true },
       { key: 'masterVolume', label: 'Master volume', get: () => pct(s.masterVolume), adjust: (d) => (s.masterVolume = step(s.masterVolume, d, 0, 1, 0.1)) },
       { key: 'engineVolume', label: 'Engine volume', get: () => pct(s.engineVolume), adjust: (d) => (s.engineVolume = step(s.engineVolume, d, 0, 1, 0.1)) },
       { key: 'effectsVolume', label: 'Effects volume', get: () => pct(s.effectsVolume), adjust: (d) => (s.effectsVolume = step(s.effectsVolume, d, 0, 1, 0.1)) },
       {
         key: 'camera',
         label: 'Camera',
+        toggle: true,
         get: () => s.camera,
         adjust: (d) => (s.camera = CAMERA_MODES[(CAMERA_MODES.indexOf(s.camera) + d + CAMERA_MODES.length) % CAMERA_MODES.length]!),
       },
       { key: 'steerSpeed', label: 'Steering speed (keys)', get: () => s.steerSpeed.toFixed(1), adjust: (d) => (s.steerSpeed = step(s.steerSpeed, d, 0.5, 10, 0.5)) },
-      { key: 'steerDeadzone', label: 'Steering deadzone', get: () => pct(s.tuning.steer.deadzone), adjust: (d) => (s.tuning.steer.deadzone = step(s.tuning.steer.deadzone, d, 0, 0.5, 0.02)) },
-      { key: 'steerLinearity', label: 'Steering linearity', get: () => s.tuning.steer.linearity.toFixed(1), adjust: (d) => (s.tuning.steer.linearity = step(s.tuning.steer.linearity, d, 0.5, 3, 0.1)) },
-      { key: 'rumble', label: 'Rumble', get: () => (s.rumble ? 'on' : 'off'), adjust: () => (s.rumble = !s.rumble) },
-      { key: 'perfOverlay', label: 'Performance overlay', get: () => (s.perfOverlay ? 'on' : 'off'), adjust: () => (s.perfOverlay = !s.perfOverlay) },
-      { key: 'shadows', label: 'Shadows (next load)', get: () => (s.shadows ? 'on' : 'off'), adjust: () => (s.shadows = !s.shadows) },
+      { key: 'rumble', label: 'Rumble', get: () => (s.rumble ? 'on' : 'off'), adjust: () => (s.rumble = !s.rumble), toggle: true },
+      { key: 'perfOverlay', label: 'Performance overlay', get: () => (s.perfOverlay ? 'on' : 'off'), adjust: () => (s.perfOverlay = !s.perfOverlay), toggle: true },
+      { key: 'shadows', label: 'Shadows (next load)', get: () => (s.shadows ? 'on' : 'off'), adjust: () => (s.shadows = !s.shadows), toggle: true },
     ];
     for (const r of rows) {
       const b = document.createElement('button');
       b.className = 'item';
       b.dataset.key = r.key;
-      const val = (): string => `<span>${r.label}</span><span class="val">‹ ${r.get()} ›</span>`;
-      b.innerHTML = val();
+      const label = document.createElement('span');
+      label.textContent = r.label;
+      const value = document.createElement('span');
+      value.className = 'val';
+      b.append(label, value);
+      const val = (): void => {
+        value.textContent = `‹ ${r.get()} ›`;
+      };
+      val();
       const change = (d: -1 | 1): void => {
         r.adjust(d);
         app.saveSettings(s);
-        b.innerHTML = val();
+        val();
       };
-      adjustable(b, change);
+      adjustable(b, change, r.toggle ? 'toggle' : 'step');
       b.onclick = () => change(1);
       list.appendChild(b);
     }
@@ -336,112 +346,7 @@ export function registerAllScreens(app: AppContext): void {
     return { el, back: () => ctx.show(from) };
   });
 
-  registerScreen('controls', (ctx, params) => {
-    const from = params.from === 'pause' ? 'pause' : 'title';
-    const el = html(`<h2>Controls</h2><div class="sub" data-msg>A: rebind (press a pad button, move an axis or press a key) · ←/→: invert axis</div><div class="list"></div>`);
-    const list = el.querySelector('.list')!;
-    const msg = el.querySelector<HTMLElement>('[data-msg]')!;
-    const s = app.settings;
-    let capturing: Action | null = null;
-    let baseAxes: number[] = [];
-    let baseButtons: number[] = [];
-    let armed = 0;
-    const label = (a: Action): string => {
-      const bs = s.bindings[a] ?? [];
-      const pad = bs.filter((b) => b.type !== 'key').map(bindingLabel);
-      const keys = bs.filter((b) => b.type === 'key').map(bindingLabel);
-      return `${pad.join(', ') || '—'} | ${keys.slice(0, 2).join(', ') || '—'}`;
-    };
-    const buttons = new Map<Action, HTMLButtonElement>();
-    for (const a of ALL_ACTIONS) {
-      const b = document.createElement('button');
-      b.className = 'item';
-      b.dataset.action = a;
-      const render = (): void => {
-        b.innerHTML = `<span>${a}</span><span class="val">${esc(capturing === a ? 'press / move…' : label(a))}</span>`;
-      };
-      render();
-      buttons.set(a, b);
-      b.onclick = () => {
-        capturing = a;
-        baseAxes = app.devices.lastAxes.slice();
-        baseButtons = app.devices.lastButtons.slice();
-        app.devices.takeKeyEdges();
-        armed = 0.25; // ignore the confirm press itself
-        render();
-      };
-      adjustable(b, () => {
-        const ax = (s.bindings[a] ?? []).find((x) => x.type === 'axis');
-        if (ax && ax.type === 'axis') {
-          ax.invert = !ax.invert;
-          app.saveSettings(s);
-          render();
-        }
-      });
-      list.appendChild(b);
-    }
-    const reset = document.createElement('button');
-    reset.className = 'item';
-    reset.textContent = 'Reset to defaults';
-    reset.onclick = () => {
-      const d = defaultSettings();
-      s.bindings = d.bindings;
-      s.tuning = d.tuning;
-      app.saveSettings(s);
-      ctx.show('controls', params);
-    };
-    list.appendChild(reset);
-    const back = document.createElement('button');
-    back.className = 'item';
-    back.textContent = 'Back';
-    back.onclick = () => ctx.show(from === 'pause' ? 'settings' : 'title', { from });
-    list.appendChild(back);
-    const finishCapture = (bind: Binding): void => {
-      const a = capturing!;
-      const keep = (s.bindings[a] ?? []).filter((x) => (bind.type === 'key' ? x.type !== 'key' : x.type === 'key'));
-      s.bindings[a] = bind.type === 'key' ? [...keep, bind] : [bind, ...keep];
-      capturing = null;
-      app.saveSettings(s);
-      const b = buttons.get(a)!;
-      b.innerHTML = `<span>${a}</span><span class="val">${esc(label(a))}</span>`;
-      msg.textContent = `${a} → ${bindingLabel(bind)}`;
-      app.devices.swallowMenu();
-    };
-    return {
-      el,
-      back: () => (capturing ? (capturing = null) : ctx.show(from === 'pause' ? 'settings' : 'title', { from })),
-      onKey: () => capturing !== null, // while capturing, menu keys do not navigate
-      update: (dt) => {
-        if (!capturing) return;
-        armed -= dt;
-        if (armed > 0) {
-          baseAxes = app.devices.lastAxes.slice();
-          baseButtons = app.devices.lastButtons.slice();
-          app.devices.takeKeyEdges();
-          return;
-        }
-        const keys = app.devices.takeKeyEdges().filter((k) => k !== 'Escape');
-        if (keys.length) return finishCapture({ type: 'key', code: keys[0]! });
-        const ax = app.devices.lastAxes;
-        for (let i = 0; i < ax.length; i++) {
-          const d = ax[i]! - (baseAxes[i] ?? 0);
-          if (Math.abs(d) > 0.5) {
-            const bipolar = capturing === 'steer';
-            const rest = baseAxes[i] ?? 0;
-            const range: AxisRange = bipolar ? 'full' : rest < -0.5 ? 'unit' : ax[i]! > 0 ? 'pos' : 'neg';
-            const invert = bipolar ? false : rest > 0.5; // pedal resting at +1 reads inverted
-            return finishCapture({ type: 'axis', index: i, range: invert ? 'unit' : range, invert });
-          }
-        }
-        const bt = app.devices.lastButtons;
-        for (let i = 0; i < bt.length; i++) {
-          if (bt[i]! > 0.5 && (baseButtons[i] ?? 0) < 0.5) {
-            return finishCapture({ type: 'button', index: i });
-          }
-        }
-      },
-    };
-  });
+  registerControlsScreen(app);
   void screens;
 }
 

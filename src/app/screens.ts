@@ -25,6 +25,11 @@ export interface ScreenInstance {
   dispose?: () => void;
   /** Screens that overlay the driving view keep the 3D view visible (pause, finish). */
   overlay?: boolean;
+  /**
+   * True while the screen's items are still loading (stage cards): presses are queued, not lost, and
+   * handled once it returns false (back acts at once, so a list that never loads cannot trap the player).
+   */
+  loading?: () => boolean;
 }
 
 export interface ScreenContext {
@@ -50,15 +55,27 @@ export function html(markup: string, className = 'screen'): HTMLDivElement {
   return d;
 }
 
-/** Adjustable item: left/right call fn(−1 / +1). */
-export function adjustable(el: HTMLElement, fn: (dir: -1 | 1) => void): void {
-  (el as HTMLElement & { adjust?: (d: -1 | 1) => void }).adjust = fn;
+type AdjustableEl = HTMLElement & { adjust?: (d: -1 | 1) => void; adjustToggle?: boolean };
+
+/**
+ * Adjustable item: left/right call fn(−1 / +1). A 'toggle' (on/off, invert, a cycle of a few values) acts on
+ * the press only, never on the auto-repeat of a held stick or key; a 'step' (volume, deadzone) repeats.
+ */
+export function adjustable(el: HTMLElement, fn: (dir: -1 | 1) => void, kind: 'step' | 'toggle' = 'step'): void {
+  const a = el as AdjustableEl;
+  a.adjust = fn;
+  a.adjustToggle = kind === 'toggle';
 }
+
+/** Most presses queued while a screen loads (a few quick presses; never an unbounded backlog). */
+const MAX_QUEUED_PRESSES = 8;
 
 export class ScreenManager implements ScreenContext {
   current: ScreenInstance | null = null;
   currentName = '';
   private focus = 0;
+  /** Presses that arrived while the current screen was loading (handled when it is ready). */
+  private queued: MenuKey[] = [];
   onChange?: (name: string) => void;
 
   constructor(private readonly root: HTMLElement) {}
@@ -67,6 +84,7 @@ export class ScreenManager implements ScreenContext {
     const f = registry.get(name);
     if (!f) throw new Error(`screens: no screen named "${name}" (registered: ${screenNames().join(', ')})`);
     this.close();
+    this.queued = [];
     const inst = f(this, params);
     inst.el.dataset.screen = name;
     this.root.appendChild(inst.el);
@@ -105,10 +123,15 @@ export class ScreenManager implements ScreenContext {
     this.setFocus(this.focus);
   }
 
-  handle(keys: MenuKey[]): void {
+  /** Menu presses of this frame; `repeats` names those that are auto-repeats of a held direction. */
+  handle(keys: MenuKey[], repeats: ReadonlySet<MenuKey> = new Set()): void {
     for (const k of keys) {
       const cur = this.current;
       if (!cur) return;
+      if (cur.loading?.() && k !== 'back') {
+        if (!repeats.has(k) && this.queued.length < MAX_QUEUED_PRESSES) this.queued.push(k);
+        continue;
+      }
       if (cur.onKey?.(k)) continue;
       const items = this.items();
       const it = items[this.focus];
@@ -120,9 +143,11 @@ export class ScreenManager implements ScreenContext {
           this.setFocus(this.focus + 1);
           break;
         case 'left':
-        case 'right':
-          (it as (HTMLElement & { adjust?: (d: -1 | 1) => void }) | undefined)?.adjust?.(k === 'left' ? -1 : 1);
+        case 'right': {
+          const a = it as AdjustableEl | undefined;
+          if (!(a?.adjustToggle && repeats.has(k))) a?.adjust?.(k === 'left' ? -1 : 1);
           break;
+        }
         case 'confirm':
           it?.click();
           break;
@@ -137,6 +162,10 @@ export class ScreenManager implements ScreenContext {
   }
 
   update(dt: number): void {
+    const cur = this.current;
+    if (cur && this.queued.length && !cur.loading?.()) {
+      this.handle(this.queued.splice(0));
+    }
     this.current?.update?.(dt);
   }
 }

@@ -101,3 +101,40 @@ describe('keyboard smoothing', () => {
     expect(toRawInput(out).steer).toBe(-1);
   });
 });
+
+describe('response curves for every analog action, applied before quantisation', () => {
+  it('each analog action takes its own deadzone and gamma; the quantised input is the shaped value', async () => {
+    const { quantizeInput } = await import('../../src/ecs/controls');
+    const tuning = {
+      steer: { deadzone: 0.1, linearity: 2 },
+      throttle: { deadzone: 0.2, linearity: 0.5 },
+      brake: { deadzone: 0, linearity: 3 },
+      clutch: { deadzone: 0.5, linearity: 1 },
+      handbrake: { deadzone: 0.3, linearity: 1 },
+    };
+    const b = structuredClone(DEFAULT_BINDINGS);
+    b.clutch = [{ type: 'axis', index: 3, range: 'pos' }];
+    b.handbrake = [{ type: 'axis', index: 4, range: 'neg' }];
+    const buttons = new Array(17).fill(0);
+    buttons[7] = 0.6; // RT: throttle
+    buttons[6] = 0.5; // LT: brake
+    const r = readActions(snap([-0.55, 0, 0, 0.75, -0.2], buttons), b, tuning);
+    // out = sign · ((|v| − dz)/(1 − dz))^γ
+    const expected = {
+      steer: -Math.pow(0.45 / 0.9, 2),
+      throttle: Math.pow(0.4 / 0.8, 0.5),
+      brake: Math.pow(0.5, 3),
+      clutch: 0.25 / 0.5,
+      handbrake: 0, // inside its deadzone
+    };
+    for (const [k, v] of Object.entries(expected)) expect(r.analog[k as keyof typeof expected]).toBeCloseTo(v, 12);
+    const q = quantizeInput(toRawInput(new ActionMixer().update(r, DEFAULT_SMOOTHING, 0.016)));
+    expect(q).toMatchObject({
+      steer: Math.round(-expected.steer * 1000),
+      throttle: Math.round(expected.throttle * 1000),
+      brake: Math.round(expected.brake * 1000),
+      clutch: 500,
+      handbrake: 0,
+    });
+  });
+});

@@ -42,3 +42,45 @@ describe('settings', () => {
     expect(r.problems[0]).toContain(SETTINGS_KEY);
   });
 });
+
+describe('settings migration (version 1 → 2)', () => {
+  it('a version-1 blob (no version, no profiles) loads with every field kept', () => {
+    const v1 = {
+      units: 'mph',
+      masterVolume: 0.4,
+      tuning: { steer: { deadzone: 0.12, linearity: 1.5 } },
+      bindings: { throttle: [{ type: 'axis', index: 5, range: 'unit' }], shiftUp: [{ type: 'button', index: 0 }] },
+    };
+    const r = parseSettings(v1);
+    expect(r.problems).toEqual([]);
+    expect(r.settings.units).toBe('mph');
+    expect(r.settings.masterVolume).toBe(0.4);
+    expect(r.settings.tuning.steer).toEqual({ deadzone: 0.12, linearity: 1.5 });
+    expect(r.settings.bindings.throttle).toEqual([{ type: 'axis', index: 5, range: 'unit' }]);
+    expect(r.settings.bindings.shiftUp).toEqual([{ type: 'button', index: 0 }]);
+    expect(r.settings.version).toBe(2);
+    expect(r.settings.profiles).toEqual({});
+    expect(r.settings.activeProfile).toBe('');
+  });
+  it('repairs the version-1 one-key steering (the other direction gets its default keys back)', () => {
+    const broken = { bindings: { steer: [{ type: 'axis', index: 0, range: 'full' }, { type: 'key', code: 'KeyJ' }] } };
+    const r = parseSettings(broken);
+    expect(r.settings.bindings.steer).toEqual([
+      { type: 'axis', index: 0, range: 'full' },
+      { type: 'key', code: 'KeyJ' },
+      { type: 'key', code: 'ArrowLeft', scale: -1 },
+      { type: 'key', code: 'KeyA', scale: -1 },
+    ]);
+    expect(r.problems).toHaveLength(1);
+    expect(r.problems[0]).toMatch(/migrated from version 1: steer had keys for one direction only; added ←, A/);
+    // a version-2 blob is taken as it is
+    expect(parseSettings({ ...broken, version: 2 }).settings.bindings.steer).toEqual(broken.bindings.steer);
+  });
+  it('a bad profile is reported and dropped; the good ones load', () => {
+    const r = parseSettings({ version: 2, profiles: { good: { tuning: { brake: { deadzone: 0.3, linearity: 1 } } }, '': {} } });
+    expect(r.settings.profiles.good!.tuning.brake).toEqual({ deadzone: 0.3, linearity: 1 });
+    expect(Object.keys(r.settings.profiles)).toEqual(['good']);
+    expect(r.problems).toHaveLength(1);
+    expect(r.problems[0]).toMatch(/profiles: expected a pad id/);
+  });
+});

@@ -5,13 +5,13 @@
 import type { CarConfig } from '../../content/car-schema';
 import type { CarTestResult } from '../../systems/sim/vehicle/car-test';
 import { CarTestRunner } from './runner';
+import { escapeHtml as esc } from '../escape-html';
 
 export interface CarTestInputs {
   edited: { config: CarConfig; text: string } | null;
   previous: { config: CarConfig; text: string } | null;
 }
 
-const esc = (s: string): string => s.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
 const fmt = (v: number | undefined): string => (v === undefined || !Number.isFinite(v) ? '—' : Math.abs(v) >= 100 ? v.toFixed(1) : v.toFixed(2));
 
 export function resultsTable(edited: CarTestResult[] | null, previous: CarTestResult[] | null): string {

@@ -21,6 +21,7 @@ import { customCars, readAnyCar, refreshCustom } from './car-sources';
 import { applyToGame, carOverride, setLiveCar } from './live-car';
 import { CarTestPanel } from '../car-test/panel';
 import './garage.css';
+import { escapeHtml as esc } from '../escape-html';
 
 /** What the garage needs from the running game (structural: GameSession satisfies it). */
 export interface GarageHost {
@@ -41,7 +42,6 @@ interface Current {
   record: CustomCarRecord | null;
 }
 
-const esc = (s: string): string => s.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
 
 export interface GarageTestHook {
   text(): string;

@@ -9,6 +9,7 @@ import { carIdFromFile } from '../../content/car-schema';
 import { applyToGame, carOverride } from './live-car';
 import { readAnyCar, setDiskText } from './car-sources';
 import type { DraftProblem } from './car-draft';
+import { escapeHtml as esc } from '../escape-html';
 
 export interface CarReloadHook {
   count: number;
@@ -21,7 +22,6 @@ declare global {
   }
 }
 
-const esc = (s: string): string => s.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
 
 export class CarReloadBanner {
   readonly el: HTMLDivElement;

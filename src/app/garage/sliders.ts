@@ -6,8 +6,8 @@
 import { adjustable } from '../screens';
 import { formatStepped } from './toml-spans';
 import type { SetupSlider } from './car-draft';
+import { escapeHtml as esc } from '../escape-html';
 
-const esc = (s: string): string => s.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
 
 export class SliderPanel {
   readonly el: HTMLDivElement;

@@ -14,6 +14,8 @@ export type AnalogAction = (typeof ANALOG_ACTIONS)[number];
 export type ButtonAction = (typeof BUTTON_ACTIONS)[number];
 export type Action = AnalogAction | ButtonAction;
 export const ALL_ACTIONS: readonly Action[] = [...ANALOG_ACTIONS, ...BUTTON_ACTIONS];
+/** Actions read as −1…+1 (bound as two half-axes on the controls screen, src/app/input/bindings.ts). */
+export const BIPOLAR_ACTIONS: readonly Action[] = ['steer'];
 
 /**
  * How an axis is read: 'full' = v ∈ [−1, 1]; 'pos' = max(v, 0); 'neg' = max(−v, 0);
@@ -26,10 +28,15 @@ export type Binding =
   | { type: 'button'; index: number; scale?: number }
   | { type: 'key'; code: string; scale?: number };
 
+/**
+ * Response of one analog action to a pad axis or trigger (keys are smoothed instead). Applied in
+ * `readActions`, i.e. before `quantizeInput` (src/ecs/controls.ts): the replay stores the shaped, quantised
+ * value, so a replay re-simulates exactly whatever curve the player used.
+ */
 export interface ActionTuning {
   /** Inputs with |v| below this read 0; the rest is rescaled to start at 0. */
   deadzone: number;
-  /** Response exponent: out = in^linearity (1 = linear, 2 = finer near centre). */
+  /** Response exponent (gamma): out = in^linearity (1 = linear, 2 = finer near centre, 0.5 = quicker). */
   linearity: number;
 }
 
@@ -141,7 +148,7 @@ export function readActions(
       if (isDigital(b)) d += v;
       else a += v;
     }
-    const bipolar = action === 'steer';
+    const bipolar = BIPOLAR_ACTIONS.includes(action);
     a = clamp(a, bipolar ? -1 : 0, 1);
     d = clamp(d, bipolar ? -1 : 0, 1);
     const t = (tuning as Partial<Record<Action, ActionTuning>>)[action];
@@ -219,12 +226,4 @@ export function toRawInput(v: ActionValues): RawInput {
     shiftDown: v.shiftDown > 0.5,
     recover: v.recover > 0.5,
   };
-}
-
-/** Human label of a binding for the settings screen. */
-export function bindingLabel(b: Binding): string {
-  const s = b.scale !== undefined && b.scale < 0 ? ' (−)' : '';
-  if (b.type === 'key') return `Key ${b.code.replace(/^Key/, '')}${s}`;
-  if (b.type === 'button') return `Button ${b.index}${s}`;
-  return `Axis ${b.index} ${b.range}${b.invert ? ' inv' : ''}${s}`;
 }

@@ -19,6 +19,10 @@ interface PadLike {
 
 const REPEAT_DELAY = 0.38;
 const REPEAT_RATE = 0.12;
+/** Stick deflection that presses a menu direction, and the lower one that releases it (hysteresis: a stick
+ * resting near the threshold does not chatter into a stream of presses). */
+const STICK_PRESS = 0.6;
+const STICK_RELEASE = 0.4;
 
 export class InputDevices {
   readonly keys = new Set<string>();
@@ -27,6 +31,8 @@ export class InputDevices {
   private padIndex = -1;
   private prevMenu = new Map<MenuKey, boolean>();
   private heldFor = new Map<MenuKey, number>();
+  /** Which of the last `menuPresses` result were auto-repeats (toggles ignore those: screens.ts). */
+  readonly menuRepeats = new Set<MenuKey>();
   private readonly snap: { axes: number[]; buttons: number[]; keys: Set<string> };
   onPadConnected?: (id: string) => void;
   onPadDisconnected?: (id: string) => void;
@@ -64,6 +70,11 @@ export class InputDevices {
 
   get padId(): string {
     return this.pad?.id ?? '';
+  }
+
+  /** The pad reports the W3C standard mapping (button names A/B/X/Y… apply); true when none is connected. */
+  get padStandard(): boolean {
+    return !this.pad || this.pad.mapping === 'standard';
   }
 
   /** Read the pads; call once per frame before reading snapshots. */
@@ -111,21 +122,35 @@ export class InputDevices {
     return this.keyEdges.splice(0);
   }
 
-  /** Menu navigation presses since the last frame, with auto-repeat on held directions. */
-  menuPresses(dt: number): MenuKey[] {
+  /** Stick past the press threshold, or still past the release threshold while held (hysteresis). */
+  private stick(key: MenuKey, v: number): boolean {
+    return v > ((this.prevMenu.get(key) ?? false) ? STICK_RELEASE : STICK_PRESS);
+  }
+
+  private menuHeld(): Record<MenuKey, boolean> {
     const b = this.snap.buttons;
     const a = this.snap.axes;
     const k = this.keys;
-    const held: Record<MenuKey, boolean> = {
-      up: (b[PadButton.Up] ?? 0) > 0.5 || (a[1] ?? 0) < -0.6 || k.has('ArrowUp') || k.has('KeyW'),
-      down: (b[PadButton.Down] ?? 0) > 0.5 || (a[1] ?? 0) > 0.6 || k.has('ArrowDown') || k.has('KeyS'),
-      left: (b[PadButton.Left] ?? 0) > 0.5 || (a[0] ?? 0) < -0.6 || k.has('ArrowLeft') || k.has('KeyA'),
-      right: (b[PadButton.Right] ?? 0) > 0.5 || (a[0] ?? 0) > 0.6 || k.has('ArrowRight') || k.has('KeyD'),
-      confirm: (b[PadButton.A] ?? 0) > 0.5 || k.has('Enter') || k.has('Space'),
-      back: (b[PadButton.B] ?? 0) > 0.5 || k.has('Escape') || k.has('Backspace'),
-      start: (b[PadButton.Start] ?? 0) > 0.5,
+    const btn = (i: number): boolean => (b[i] ?? 0) > 0.5;
+    return {
+      up: btn(PadButton.Up) || this.stick('up', -(a[1] ?? 0)) || k.has('ArrowUp') || k.has('KeyW'),
+      down: btn(PadButton.Down) || this.stick('down', a[1] ?? 0) || k.has('ArrowDown') || k.has('KeyS'),
+      left: btn(PadButton.Left) || this.stick('left', -(a[0] ?? 0)) || k.has('ArrowLeft') || k.has('KeyA'),
+      right: btn(PadButton.Right) || this.stick('right', a[0] ?? 0) || k.has('ArrowRight') || k.has('KeyD'),
+      confirm: btn(PadButton.A) || k.has('Enter') || k.has('Space'),
+      back: btn(PadButton.B) || k.has('Escape') || k.has('Backspace'),
+      start: btn(PadButton.Start),
     };
+  }
+
+  /**
+   * Menu navigation presses since the last frame, with auto-repeat on held directions; the repeats are also
+   * listed in `menuRepeats` (a toggle acts on the press only, never on a repeat).
+   */
+  menuPresses(dt: number): MenuKey[] {
+    const held = this.menuHeld();
     const out: MenuKey[] = [];
+    this.menuRepeats.clear();
     for (const key of Object.keys(held) as MenuKey[]) {
       const now = held[key];
       const was = this.prevMenu.get(key) ?? false;
@@ -136,6 +161,7 @@ export class InputDevices {
         const t = (this.heldFor.get(key) ?? 0) + dt;
         if (t > REPEAT_DELAY) {
           out.push(key);
+          this.menuRepeats.add(key);
           this.heldFor.set(key, REPEAT_DELAY - REPEAT_RATE);
         } else this.heldFor.set(key, t);
       }

@@ -8,14 +8,13 @@ import { adjustable, html, registerScreen } from '../screens';
 import type { AppContext } from '../menus';
 import { listStages, loadStageWithFiles, type StageSummary } from '../stages';
 import { CARS } from '../cars';
-import { formatClock } from '../../systems/view/hud';
-import { RallycrossSession, type RallycrossSetup, type Standing } from './session';
+import { RallycrossSession, type RallycrossSetup } from './session';
+import { resultRowHtml, type Standing } from './standings-html';
 
 const RESULTS_CSS = `.rx-results{border-collapse:collapse;margin:6px 0 14px;font-size:16px;min-width:420px}
 .rx-results td{padding:3px 10px;text-align:left}.rx-results .rx-car{opacity:.7}.rx-results .rx-time{font-variant-numeric:tabular-nums}
 .rx-results .rx-me{color:#ffd23c;font-weight:600}.rx-results .rx-pen{color:#ff6b5a;font-size:13px}`;
 
-const esc = (s: string): string => s.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
 
 export function installRallycross(app: AppContext): void {
   const setup: RallycrossSetup & { circuit?: StageSummary } = { playerCarId: 'rally-awd', opponents: 5, laps: 3 };
@@ -116,12 +115,7 @@ export function installRallycross(app: AppContext): void {
 
   registerScreen('rallycross-results', (ctx) => {
     // the race runs on behind the results (the rivals still racing finish): the table follows it
-    const row = (s: Standing, i: number): string => {
-      const time = s.finishS !== null ? formatClock(s.finishS + s.penaltyS) : `racing, lap ${s.lap}`;
-      const pen = s.penaltyS > 0 ? ` <span class="rx-pen">incl. +${s.penaltyS} s${s.jumpStart ? ' jump start' : ''}${s.jokers !== 1 && s.finishS !== null ? ' joker' : ''}</span>` : '';
-      return `<tr data-standing class="${s.player ? 'rx-me' : ''}"><td>${i + 1}.</td><td>${esc(s.name)}</td><td class="rx-car">${esc(s.carId)}</td><td class="rx-time">${time}${pen}</td></tr>`;
-    };
-    const table = (st: Standing[]): string => st.map(row).join('');
+    const table = (st: Standing[]): string => st.map(resultRowHtml).join('');
     const el = html(`<h2>Race result</h2><table class="rx-results" data-results>${table(last)}</table>
       <button class="item default" data-k="again">Race again</button>
       <button class="item" data-k="menu">Rallycross menu</button>`);

@@ -19,11 +19,12 @@ import { TerrainView } from '../../systems/view/terrain-view';
 import { StageView } from '../../systems/view/stage-view';
 import { CarView } from '../../systems/view/car-view';
 import { GameCamera, type CameraView } from '../../systems/view/camera';
-import { Hud, formatClock } from '../../systems/view/hud';
+import { Hud } from '../../systems/view/hud';
 import { ActionMixer, readActions, toRawInput } from '../input/actions';
 import type { InputDevices } from '../input/devices';
 import type { Settings } from '../settings';
 import { carChoice } from '../cars';
+import { boardLineHtml, type Standing } from './standings-html';
 import { emptyTelemetry, type CarTelemetryView, type DrivableCar } from '../car-link';
 
 export interface RallycrossSetup {
@@ -36,18 +37,7 @@ export interface RallycrossSetup {
   simCapS?: number;
 }
 
-export interface Standing {
-  name: string;
-  carId: string;
-  lap: number;
-  /** Finish time on the road (null before the flag) and the penalties added for the result, s. */
-  finishS: number | null;
-  penaltyS: number;
-  /** Joker lap taken (count) and jump start. */
-  jokers: number;
-  jumpStart: boolean;
-  player: boolean;
-}
+export type { Standing };
 
 const AI_CARS = ['rally-awd', 'hatch-gti', 'classic-rwd'];
 
@@ -215,10 +205,7 @@ export class RallycrossSession {
     // what the board was drawn from (the e2e test checks the drawn order against these progress figures)
     this.boardSnapshot = this.race.positions().map((i) => ({ name: this.race.entrants[i]!.name, progressM: this.race.entrants[i]!.tracker.progress, finishS: this.race.entrants[i]!.tracker.finishedAt }));
     const me = st.findIndex((s) => s.player);
-    const lines = st.map(
-      (s, i) =>
-        `<div style="${s.player ? 'color:#ffd23c;font-weight:600' : ''}">${i + 1}. ${s.name} <span style="opacity:.7">${s.carId}</span>${s.jokers > 0 ? ' <span title="joker lap taken" style="color:#ff8a1e;font-size:11px;font-weight:700;border:1px solid #ff8a1e;border-radius:3px;padding:0 3px">JOKER</span>' : ''}${s.finishS !== null ? ` — ${formatClock(s.finishS + s.penaltyS)}` : ''}${s.penaltyS > 0 ? ` <span style="color:#ff6b5a">+${s.penaltyS} s</span>` : ''}</div>`,
-    );
+    const lines = st.map(boardLineHtml);
     const mine = st[me]!;
     const joker = this.race.joker ? `<div data-joker style="color:${mine.jokers > 0 ? '#7be37b' : '#ff8a1e'}">Joker lap: ${mine.jokers > 0 ? 'taken ✓' : 'not taken yet'}${mine.jumpStart ? ` · <span style="color:#ff6b5a">jump start +${JUMP_START_PENALTY_S} s</span>` : ''}</div>` : '';
     this.board.innerHTML = `<div style="font-size:20px;font-weight:700">P${me + 1}/${st.length} · Lap ${mine.lap}/${this.setup.laps}</div>${joker}${lines.join('')}`;

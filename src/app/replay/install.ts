@@ -40,6 +40,7 @@ async function withPropsOf<T>(props: boolean | undefined, f: () => T | Promise<T
   }
 }
 import './replay.css';
+import { escapeHtml as esc } from '../escape-html';
 
 /** What replays need from a running game session (GameSession satisfies it structurally). */
 export interface ReplaySessionLike {
@@ -61,7 +62,6 @@ export interface ReplayApp {
   startSession(s: null): void;
 }
 
-const esc = (s: string): string => s.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
 
 function toB64(b: Uint8Array): string {
   let s = '';

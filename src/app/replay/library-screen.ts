@@ -9,8 +9,8 @@ import { html, registerScreen } from '../screens';
 import { formatTime } from '../stage-run';
 import type { ReplayEntry, ReplayLibrary } from './library';
 import { setGhostChoice, ghostChoice } from './ghost-choice';
+import { escapeHtml as esc } from '../escape-html';
 
-const esc = (s: string): string => s.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
 
 export interface LibraryHost {
   library: ReplayLibrary;

@@ -10,8 +10,8 @@ import { compareRuns, type Comparison } from './compare';
 import { runChannel, type StoredRun } from './run-log';
 import { deleteRun, listRuns } from './run-store';
 import './telemetry.css';
+import { escapeHtml as esc } from '../escape-html';
 
-const esc = (s: string): string => s.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
 const OVERLAY = ['speed', 'throttle', 'brake', 'steer', 'latG'] as const;
 /** Chart title, y-axis label (with units) and display scale of each overlaid channel (stored: km/h, 0..1, g). */
 const OVERLAY_AXES: Record<(typeof OVERLAY)[number], { title: string; y: string; k: number }> = {
