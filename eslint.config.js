@@ -3,6 +3,121 @@ import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
 import globals from 'globals';
 
+// ---------------------------------------------------------------------------------------------------------------
+// Layers (docs/architecture.md "Layers"): what each protected folder must not import, and the browser globals
+// the simulation must not touch. tests/core/layers-lint.test.ts lints a bad fixture in every folder against these.
+// ---------------------------------------------------------------------------------------------------------------
+
+/** A relative import that passes through a folder called `name` (the repo has one folder of each name). */
+const into = (name) => `^\\.{1,2}/(.*/)?${name}(/|$)`;
+
+/** Import targets a layer may forbid: a regex over the specifier as written, and the reason. */
+const TARGET = {
+  src: { regex: '^(\\.\\./)+src(/|$)', message: 'terrain/ is a library of its own: it imports nothing from src/.' },
+  ecs: { regex: into('ecs'), message: 'Content loaders do not import the simulation core (types only).' },
+  systems: { regex: into('systems'), message: 'Lower layers do not import the systems (src/systems).' },
+  replay: { regex: into('replay'), message: 'The simulation does not import the replay layer (src/replay).' },
+  run: { regex: into('run'), message: 'The simulation does not import the run layer (src/run).' },
+  app: { regex: into('app'), message: 'Only the game (src/app) and the CLIs import src/app.' },
+  view: { regex: into('view'), message: 'The simulation never imports the views (src/systems/view).' },
+  cli: { regex: into('cli'), message: 'Nothing imports the CLIs (src/cli).' },
+  browser: {
+    // @babylonjs/havok is the props' physics engine (wasm, used headless in Node too), not the renderer.
+    regex: '^(@babylonjs/(?!havok$)|howler$|codemirror$|@codemirror/|uplot(/|$)|idb$)',
+    message: 'The simulation is headless: no renderer, audio, editor, plots or IndexedDB.',
+  },
+  vite: { regex: '\\?', message: 'Vite-only import (`?url`, `?raw`…): browser loaders live in src/app.' },
+};
+/** `allowTypeImports`: a type carries no code across the layer (content may name a simulation type). */
+const TYPES_OK = new Set(['ecs']);
+
+/** Forbidden targets per protected folder. */
+const SIM_BANS = ['app', 'view', 'cli', 'browser', 'vite'];
+const LAYERS = {
+  terrain: ['src', 'browser', 'vite'],
+  'src/content': ['ecs', 'systems', 'replay', 'run', ...SIM_BANS],
+  'src/ecs': ['systems', 'replay', 'run', ...SIM_BANS],
+  'src/systems/sim': ['replay', 'run', ...SIM_BANS],
+  'src/run': SIM_BANS,
+  'src/replay': SIM_BANS,
+};
+
+/**
+ * Files that cross their layer today, and the targets each may still import: until the run layer (#15 item 1)
+ * moves world assembly (pipeline, prefabs, scenario runner, snapshot) and the replay's stage timing, run world
+ * and car reconfigure out of these folders. Nothing else is exempt.
+ */
+const UNTIL_RUN_LAYER = [
+  {
+    layer: 'src/ecs',
+    files: ['pipeline.ts', 'prefab-car.ts', 'prefabs.ts', 'scenario.ts', 'world.ts'],
+    allow: ['systems'],
+  },
+  { layer: 'src/ecs', files: ['snapshot.ts'], allow: ['systems', 'replay'] },
+  { layer: 'src/replay', files: ['cars.ts', 'run-world.ts', 'timing.ts'], allow: ['app'] },
+];
+
+function importRule(layer, allow = []) {
+  const patterns = LAYERS[layer]
+    .filter((t) => !allow.includes(t))
+    .map((t) => ({ ...TARGET[t], ...(TYPES_OK.has(t) ? { allowTypeImports: true } : {}) }));
+  return ['error', { patterns }];
+}
+
+/** Browser and wall-clock globals: the simulation is headless and deterministic (same bits in Node and Chromium). */
+const GLOBALS = [
+  'window',
+  'document',
+  'navigator',
+  'fetch',
+  'performance',
+  'localStorage',
+  'indexedDB',
+  'requestAnimationFrame',
+  'Date',
+  'crypto',
+];
+const globalMessage = (name) =>
+  name === 'Date' || name === 'performance'
+    ? 'No wall clock in the simulation: use world.time / world.tick.'
+    : name === 'crypto'
+      ? 'No unseeded randomness in the simulation: use the world PRNG.'
+      : 'The simulation is headless: browser APIs live in src/app.';
+
+const layerConfigs = [
+  ...Object.keys(LAYERS).map((layer) => ({
+    files: [`${layer}/**/*.{ts,js,mjs}`],
+    rules: {
+      'no-restricted-imports': importRule(layer),
+      'no-restricted-globals': [
+        'error',
+        // checkGlobalObject: `globalThis.fetch`, `self.performance`… are reported too.
+        { globals: GLOBALS.map((name) => ({ name, message: globalMessage(name) })), checkGlobalObject: true },
+      ],
+      // import() is not checked by no-restricted-imports: a dynamic import would slip past the layers.
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'ImportExpression',
+          message: 'No dynamic import() in a protected folder (layers are checked on static imports).',
+        },
+      ],
+      'no-restricted-properties': [
+        'error',
+        {
+          object: 'Math',
+          property: 'random',
+          message: 'No unseeded randomness in the simulation: use the world PRNG.',
+        },
+      ],
+    },
+  })),
+  ...UNTIL_RUN_LAYER.map(({ layer, files, allow }) => ({
+    files: files.map((f) => `${layer}/${f}`),
+    rules: { 'no-restricted-imports': importRule(layer, allow) },
+  })),
+];
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'bench/results/**', 'test-results/**', 'coverage/**'] },
   js.configs.recommended,
@@ -21,16 +136,11 @@ export default tseslint.config(
       'no-undef': 'off',
     },
   },
+  ...layerConfigs,
   {
-    // The simulation must not use wall-clock time or unseeded randomness (determinism, ARCHITECTURE.md).
-    files: ['src/ecs/**/*.ts', 'src/systems/sim/**/*.ts', 'terrain/**/*.ts'],
-    rules: {
-      'no-restricted-properties': [
-        'error',
-        { object: 'Math', property: 'random', message: 'Use the world PRNG (determinism).' },
-        { object: 'Date', property: 'now', message: 'No wall clock in the simulation.' },
-        { object: 'performance', property: 'now', message: 'No wall clock in the simulation.' },
-      ],
-    },
+    // Small, named pieces (#15 item 4): no function over 80 lines (blank lines and comments included). A warning
+    // until the long functions are split, then an error.
+    files: ['src/**/*.ts', 'terrain/**/*.ts'],
+    rules: { 'max-lines-per-function': ['warn', { max: 80 }] },
   },
 );

@@ -12,7 +12,7 @@ import { adjustable, html, registerScreen, type ScreenManager } from './screens'
 import { GameSession, type RunResult } from './game';
 import { drawStageMap, listStages, loadStageWithFiles, type StageSummary } from './stages';
 import { CARS, carChoice, carTestStats } from './cars';
-import { loadHavokBrowser } from '../systems/sim/collision/havok-browser';
+import { loadHavokBrowser } from './havok-browser';
 import { stagePropsEnabled } from './stage-colliders';
 import { formatDelta, formatTime } from './stage-run';
 import { registerControlsScreen } from './controls-screen';

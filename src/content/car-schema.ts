@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { ContentError, parseTomlFile, validate } from './errors';
-import { CrashSchema, crashConfig, type CrashConfig } from '../systems/sim/collision/crash-schema';
+import { CrashSchema, crashConfig, type CrashConfig } from './crash-schema';
 
 const pos = z.number().positive();
 const nonneg = z.number().nonnegative();

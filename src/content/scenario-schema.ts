@@ -3,8 +3,14 @@
  * Units are in the key names; the loader converts nothing else. Unknown keys are errors (typos must not pass).
  */
 import { z } from 'zod';
-import { INTEGRATORS } from '../ecs/world';
+import type { IntegratorKind } from '../ecs/world';
 import { parseTomlFile, validate } from './errors';
+
+/**
+ * The integrators a scenario may name: exactly the world's `IntegratorKind`s (the mapped type makes a missing or
+ * extra name a compile error), listed here because content loaders import no simulation code (docs/architecture.md).
+ */
+const INTEGRATOR_NAMES: { [K in IntegratorKind]: K } = { euler: 'euler', midpoint: 'midpoint', rk4: 'rk4' };
 
 const vec3 = z.tuple([z.number(), z.number(), z.number()]);
 
@@ -97,7 +103,7 @@ export const TraceSchema = z.strictObject({
 export const ScenarioSchema = z.strictObject({
   name: z.string().default('unnamed'),
   dt: z.number().positive().max(0.05),
-  integrator: z.enum(INTEGRATORS as unknown as ['euler', 'midpoint', 'rk4']).default('midpoint'),
+  integrator: z.enum(INTEGRATOR_NAMES).default('midpoint'),
   duration_s: z.number().positive(),
   seed: z.number().int().nonnegative().default(1),
   gravity_m_s2: z.number().nonnegative().default(9.81),

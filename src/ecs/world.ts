@@ -3,68 +3,15 @@
  * the fixed step, the integrator choice, simulation time and tick, the seeded PRNG, the ground, and the
  * event list that systems append to (collisions, checkpoints…) and runners drain.
  */
-import { addComponent, addEntity, createWorld, type World } from 'bitecs';
-import { createComponents, type Components } from './components';
+import { addComponent, addEntity, createWorld } from 'bitecs';
+import { createComponents } from './components';
+import type { IntegratorKind, SimWorld, SimWorldContext } from './world-types';
 import { Prng } from './prng';
 import { FlatGround, type Ground } from './ground';
 import { rigidBodyBlock } from '../systems/sim/rigid-body';
 
-export type IntegratorKind = 'euler' | 'midpoint' | 'rk4';
+export type { IntegratorKind, SimEvent, StateBlock, SimWorldContext, SimWorld } from './world-types';
 export const INTEGRATORS: readonly IntegratorKind[] = ['euler', 'midpoint', 'rk4'];
-
-/** A simulation event (collision, checkpoint, …). `t` is simulation time in s. */
-export interface SimEvent {
-  t: number;
-  tick: number;
-  kind: string;
-  [key: string]: unknown;
-}
-
-/**
- * A block of integrable state (rigid bodies, wheel spin and travel, engine…). The integrator gathers every
- * block into one vector so that midpoint and RK4 advance all coupled degrees of freedom together.
- */
-export interface StateBlock {
-  name: string;
-  /** Number of scalars this block holds now. */
-  size(world: SimWorld): number;
-  gather(world: SimWorld, y: Float64Array, offset: number): void;
-  /** Write state from y and refresh derived quantities (velocities, rotation matrices…). */
-  scatter(world: SimWorld, y: Float64Array, offset: number): void;
-  /** dy/dt from the current accumulators (force passes have just run at the scattered state). */
-  derivative(world: SimWorld, dy: Float64Array, offset: number): void;
-  /** Semi-implicit (symplectic) Euler step from the current accumulators. */
-  stepEuler(world: SimWorld, dt: number): void;
-  /** Re-normalise (quaternions) after a step. */
-  normalize?(world: SimWorld): void;
-  /**
-   * Optional fused forms the integrator prefers (same bits as the plain ones, fewer passes):
-   * `stage` writes state = y0 + h·k straight into the components (= `y[i] = y0[i] + h·k[i]` then `scatter`,
-   * then `normalize` when `last`); `scatterNormalized` = `scatter` then `normalize`, the derived quantities
-   * refreshed once.
-   */
-  stage?(world: SimWorld, y0: Float64Array, k: Float64Array, h: number, offset: number, last: boolean): void;
-  scatterNormalized?(world: SimWorld, y: Float64Array, offset: number): void;
-}
-
-export interface SimWorldContext {
-  c: Components;
-  capacity: number;
-  dt: number;
-  integrator: IntegratorKind;
-  tick: number;
-  time: number;
-  rng: Prng;
-  seed: number;
-  gravity: { x: number; y: number; z: number };
-  ground: Ground;
-  events: SimEvent[];
-  stateBlocks: StateBlock[];
-  /** Per-world scratch vectors for the integrator (grown on demand). */
-  scratch: { y0: Float64Array; y: Float64Array; k: Float64Array; acc: Float64Array };
-}
-
-export type SimWorld = World<SimWorldContext>;
 
 export interface SimWorldOptions {
   dt?: number;

@@ -30,7 +30,7 @@ import { buildScenario, resolveTraceField, runScenario } from '../../src/ecs/sce
 import { loadBuiltinCar } from '../../src/content/cars/index';
 import { DEFAULT_SURFACES } from '../../src/content/surfaces';
 import { loadFactor } from '../../src/systems/sim/vehicle/tires';
-import { curveTorque } from '../../src/systems/sim/vehicle/drivetrain';
+import { curveTorque } from '../../src/systems/sim/vehicle/engine-curve';
 import { AIR_DENSITY } from '../../src/systems/sim/vehicle/registry';
 
 const scenario = `

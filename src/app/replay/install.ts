@@ -26,7 +26,7 @@ import { GhostRun } from './ghost';
 import { pickGhost } from './ghost-choice';
 import { replayDrivable } from './replay-car';
 import { formatClock } from '../../systems/view/hud';
-import { loadHavokBrowser } from '../../systems/sim/collision/havok-browser';
+import { loadHavokBrowser } from '../havok-browser';
 import { setStagePropsEnabled, stagePropsEnabled } from '../stage-colliders';
 
 /** Builds worlds for a replay with the props setting it was recorded with, then puts the game's back. */

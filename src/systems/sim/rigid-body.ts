@@ -7,7 +7,7 @@
  *   ṙ = v,   Ṗ = F,   q̇ = ½ [0, ω] ⊗ q,   L̇ = τ
  */
 import { entitiesWith } from '../../ecs/queries';
-import type { SimWorld, StateBlock } from '../../ecs/world';
+import type { SimWorld, StateBlock } from '../../ecs/world-types';
 
 const STRIDE = 13;
 

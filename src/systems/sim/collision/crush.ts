@@ -20,6 +20,9 @@
  * (plastic hardening, no recovery): E = (F² − F_y²)/(2k_c). We solve ΣE_i(F) = ΔE for F (bisection) and add
  * the new residual crush Δx_i = (F − F_y,i)/k_c,i.
  */
+import type { CrushTest } from '../../../content/crash-schema';
+
+export type { CrushTest };
 
 export const MPH5 = 2.2352;
 export const BUMPER_DEAD_LENGTH = 0.15;
@@ -78,11 +81,6 @@ export function identifyBumper(mass: number, xmax = BUMPER_DEAD_LENGTH, zeta = 1
   return { kb, Cb, gamma, F0: r.Fmax, cap: 0.5 * mass * MPH5 * MPH5, xmax: r.xmax };
 }
 
-/** One crash test of a car end: barrier impact speed and the residual crush it left. */
-export interface CrushTest {
-  speed_m_s: number;
-  residual_crush_m: number;
-}
 
 /** §6.2: body stiffness k_c from one crash test (see file comment). */
 export function identifyBody(mass: number, bumper: BumperParams, test: CrushTest, label = 'crush'): number {

@@ -28,7 +28,7 @@
  */
 import type { HavokPhysicsWithBindings, HP_BodyId, HP_CollectorId, HP_ShapeId, HP_WorldId } from '@babylonjs/havok';
 import { CYLINDER, WALL, type SceneColliders } from './scene';
-import { collisionRuntime } from './runtime';
+import { collisionRuntime, type SceneQueries } from './runtime';
 import type { SimWorld } from '../../../ecs/world';
 
 const ALL: [number, number] = [0xffffffff, 0xffffffff];
@@ -51,7 +51,7 @@ interface Region {
   ids: number[];
 }
 
-export class HavokSceneQueries {
+export class HavokSceneQueries implements SceneQueries {
   readonly world: HP_WorldId;
   private readonly collector: HP_CollectorId;
   private readonly shapes: HP_ShapeId[] = [];
@@ -208,9 +208,13 @@ export class HavokSceneQueries {
  */
 export function useHavokSceneQueries(world: SimWorld, hp: HavokPhysicsWithBindings): HavokSceneQueries {
   const rt = collisionRuntime(world);
-  if (!rt.queries) rt.queries = new HavokSceneQueries(hp);
-  rt.queries.sync(rt.scene);
-  return rt.queries;
+  const q = rt.queries instanceof HavokSceneQueries ? rt.queries : new HavokSceneQueries(hp);
+  if (rt.queries !== q) {
+    rt.queries?.dispose();
+    rt.queries = q;
+  }
+  q.sync(rt.scene);
+  return q;
 }
 
 /** Back to the pure-TS grid (releases the Havok query world). */

@@ -5,13 +5,40 @@
  */
 import type { SimWorld } from '../../../ecs/world';
 import { SceneColliders } from './scene';
-import type { HavokSceneQueries } from './havok-queries';
 
+/** The props world of a run (props.ts `HavokProps`), as the collision passes and the snapshot (snapshot.ts) see it. */
 export interface PropsHook {
   /** Called in pass 9 after the integration. */
   step(world: SimWorld): void;
   /** Frees the props' Havok world. */
   dispose?(): void;
+  /** Car–prop pairs in contact last tick / this tick (a snapshot saves the former). */
+  contactsPrev: Set<string>;
+  contactsNow: Set<string>;
+  /** Put every prop body back to its `Prop` component state (snapshot restore). */
+  restoreFromComponents(world: SimWorld): void;
+}
+
+/**
+ * A broad phase for car–scene detection that replaces the TS grid (`SceneColliders.query`): the Havok query
+ * world of havok-queries.ts (`HavokSceneQueries`). Declared here, where the runtime holds it, so that this
+ * module does not import the Havok one back.
+ */
+export interface SceneQueries {
+  /** Follow `scene` (obstacles added since the last call, or a replaced scene). */
+  sync(scene: SceneColliders): void;
+  /**
+   * Obstacles whose AABB meets [x0,x1]×[z0,z1] and whose prism reaches [y0,y1], ascending ids, into `out`
+   * (returns the count); `key` names the cache slot (the car entity).
+   */
+  candidates(key: number, x0: number, z0: number, x1: number, z1: number, y0: number, y1: number, out: number[]): number;
+  /** Frees the query world. */
+  dispose(): void;
+  /** Counters for benches and tests: queries issued, hits read, cache reuses, TS-grid fallbacks. */
+  readonly queries: number;
+  readonly hitsRead: number;
+  readonly reused: number;
+  readonly fallbacks: number;
 }
 
 export interface CollisionRuntime {
@@ -26,7 +53,7 @@ export interface CollisionRuntime {
    * Havok broad phase (havok-queries.ts) when set — `useHavokSceneQueries(world, hp)`, automatic with Havok
    * props, for scenarios and stage worlds when Havok is loaded; null → the TS grid. Same contacts either way.
    */
-  queries: HavokSceneQueries | null;
+  queries: SceneQueries | null;
   /** Optional names for entity ids in events (the scenario runner fills it). */
   names: Map<number, string>;
 }

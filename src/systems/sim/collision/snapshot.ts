@@ -8,7 +8,6 @@
 import { registerSnapshotExtension } from '../../../ecs/snapshot';
 import type { SimWorld } from '../../../ecs/world';
 import { collisionRuntime } from './runtime';
-import { HavokProps } from './props';
 
 interface CollisionSnapshot {
   contacts: string[];
@@ -19,7 +18,7 @@ registerSnapshotExtension({
   name: 'collision',
   save(world: SimWorld): object {
     const rt = collisionRuntime(world);
-    const props = rt.props instanceof HavokProps ? rt.props : null;
+    const props = rt.props;
     const snap: CollisionSnapshot = {
       contacts: [...rt.contactsPrev].sort(),
       propContacts: props ? [...props.contactsPrev].sort() : [],
@@ -33,7 +32,7 @@ registerSnapshotExtension({
     const rt = collisionRuntime(world);
     rt.contactsPrev = new Set(d.contacts);
     rt.contactsNow.clear();
-    if (rt.props instanceof HavokProps) {
+    if (rt.props) {
       rt.props.contactsPrev = new Set(d.propContacts);
       rt.props.contactsNow.clear();
       rt.props.restoreFromComponents(world);

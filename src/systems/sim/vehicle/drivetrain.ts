@@ -26,25 +26,9 @@ import type { SimWorld } from '../../../ecs/world';
 import type { CarConfig, DiffConfig } from '../../../content/car-schema';
 import { hasComponent } from 'bitecs';
 import { refreshRuntime, vehicles, type CarRuntime } from './registry';
+import { curveTorque, engineFriction } from './engine-curve';
 
 const AUTO_HOLD_S = 0.6;
-
-/** Full-throttle torque at engine speed ω (rad/s), piecewise linear, 0 outside the table's rpm range above. */
-export function curveTorque(cfg: CarConfig, omega: number): number {
-  const xs = cfg.engine.curveOmega,
-    ys = cfg.engine.curveTorque;
-  const n = xs.length;
-  if (omega <= xs[0]!) return ys[0]!;
-  if (omega >= xs[n - 1]!) return ys[n - 1]!;
-  let i = 1;
-  while (xs[i]! < omega) i++;
-  const t = (omega - xs[i - 1]!) / (xs[i]! - xs[i - 1]!);
-  return ys[i - 1]! + t * (ys[i]! - ys[i - 1]!);
-}
-
-export function engineFriction(cfg: CarConfig, omega: number): number {
-  return cfg.engine.friction + cfg.engine.frictionPerOmega * (omega > 0 ? omega : 0);
-}
 
 /** Total ratio engine → wheels for a gear (0 for neutral). */
 export function totalRatio(cfg: CarConfig, gear: number): number {

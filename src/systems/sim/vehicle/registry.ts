@@ -4,10 +4,9 @@
  */
 import type { SimWorld } from '../../../ecs/world';
 import type { CarConfig, DiffConfig, TireConfig, SuspensionConfig } from '../../../content/car-schema';
-// (drivetrain.ts imports this module too; the cycle only involves functions called after load.)
-import { curveTorque, engineFriction } from './drivetrain';
+import { curveTorque, engineFriction } from './engine-curve';
 import { DEFAULT_SURFACES, type SurfaceTable } from '../../../content/surfaces';
-import { tireDerived, type TireDerived } from './tires';
+import { tireDerived, type TireDerived } from './tire-derived';
 
 /**
  * Natural frequency of a wheel on its droop stop (rad/s): stiff enough that a hanging wheel sits within a
@@ -43,7 +42,7 @@ export interface CarCache {
    * the tyre loop polymorphic).
    */
   tire: TireConfig[];
-  /** Per wheel: tyre constants derived from `tire` (tires.ts `tireDerived`). */
+  /** Per wheel: tyre constants derived from `tire` (tire-derived.ts). */
   tireD: TireDerived[];
   susp: SuspensionConfig[];
   /** Diffs (same-shape copies) and which of them are constraint rows (clutch-pack / locked) or viscous. */

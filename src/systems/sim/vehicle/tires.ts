@@ -25,7 +25,6 @@
  */
 import type { SimWorld } from '../../../ecs/world';
 import { vehicles, type CarRuntime } from './registry';
-import type { TireConfig } from '../../../content/car-schema';
 
 export interface BrushOut {
   fx: number;
@@ -133,41 +132,11 @@ export function loadFactor(n: number, n0: number, k: number): number {
   return f < 0.6 ? 0.6 : f > 1.3 ? 1.3 : f;
 }
 
-const ZETA = 0.7;
 const OVERSLIDE_RATE = 60;
 const OVERSLIDE_MAX = 250;
 
 export function vehicleTires(world: SimWorld): void {
   for (const rt of vehicles(world).list) tiresCar(world, rt);
-}
-
-/**
- * Per-wheel tyre constants derived once from the config (registry.ts `refreshRuntime`): reciprocals of the
- * relaxation lengths and the nominal load, the load-stiffness k = (1 − p)/p, and the bristle dampers at the
- * config's own stiffness, d₀ = 2ζ·√(C₀/σ·m) (× √(C(N)/C₀) at run time: one sqrt instead of two).
- */
-export interface TireDerived {
-  invRelaxLong: number;
-  invRelaxLat: number;
-  invNominalLoad: number;
-  stiffK: number;
-  /** 2ζ·√(C_x0/σ_x·I_w)/R (longitudinal damper as a force per m/s of u̇_x). */
-  dampX: number;
-  /** 2ζ·√(C_y0/σ_y·m_corner). */
-  dampY: number;
-}
-
-export function tireDerived(tc: TireConfig, cornerMass: number): TireDerived {
-  const invRelaxLong = 1 / tc.relaxLong,
-    invRelaxLat = 1 / tc.relaxLat;
-  return {
-    invRelaxLong,
-    invRelaxLat,
-    invNominalLoad: 1 / tc.nominalLoad,
-    stiffK: (1 - tc.stiffnessLoadExponent) / tc.stiffnessLoadExponent,
-    dampX: (ZETA * 2 * Math.sqrt(tc.longStiffness * invRelaxLong * tc.inertia)) / tc.radius,
-    dampY: ZETA * 2 * Math.sqrt(tc.corneringStiffness * invRelaxLat * cornerMass),
-  };
 }
 
 /** Pass 4 for one car. */

@@ -1,7 +1,7 @@
 /**
  * The `[crash]` table of a car file (collision issue): the crash tests the Tongue §6 crush parameters are
- * identified from (crush.ts `identifyCrush`). One rigid-barrier test per car end: the impact speed and the
- * residual (static) crush it left, units in the key names:
+ * identified from (src/systems/sim/collision/crush.ts `identifyCrush`). One rigid-barrier test per car end:
+ * the impact speed and the residual (static) crush it left, units in the key names:
  *
  * ```toml
  * [crash]
@@ -21,7 +21,6 @@
  * one-line field; converted to SI here.
  */
 import { z } from 'zod';
-import type { CrushTest } from './crush';
 
 const speed = z.number().positive().max(200);
 const crushMm = z.number().positive().max(2000);
@@ -48,6 +47,12 @@ export const CrashSchema = z
   .optional();
 
 export type CrashFile = z.output<typeof CrashSchema>;
+
+/** One crash test of a car end: barrier impact speed and the residual crush it left (SI). */
+export interface CrushTest {
+  speed_m_s: number;
+  residual_crush_m: number;
+}
 
 /** Crash data in SI: per end the test (speed m/s, residual crush m), and where the figures come from. */
 export interface CrashConfig {

@@ -1,7 +1,7 @@
 /** Browser Havok loader: Vite serves the wasm file; it is fetched and compiled once, then instantiated per use. */
 import HavokPhysics, { type HavokPhysicsWithBindings } from '@babylonjs/havok';
 import wasmUrl from '@babylonjs/havok/lib/esm/HavokPhysics.wasm?url';
-import { ensureFreshHavok, havokOrNull, moduleFactory, setHavok, setHavokFactory } from './havok-instance';
+import { ensureFreshHavok, havokOrNull, moduleFactory, setHavok, setHavokFactory } from '../systems/sim/collision/havok-instance';
 
 let compiling: Promise<WebAssembly.Module> | null = null;
 

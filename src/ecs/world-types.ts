@@ -1,0 +1,64 @@
+/**
+ * The types of the simulation world (what `createSimWorld` in world.ts builds), in a module of their own so that
+ * the state blocks world.ts installs (rigid-body.ts) can name them without importing world.ts back.
+ */
+import type { World } from 'bitecs';
+import type { Components } from './components';
+import type { Prng } from './prng';
+import type { Ground } from './ground';
+
+export type IntegratorKind = 'euler' | 'midpoint' | 'rk4';
+
+/** A simulation event (collision, checkpoint, …). `t` is simulation time in s. */
+export interface SimEvent {
+  t: number;
+  tick: number;
+  kind: string;
+  [key: string]: unknown;
+}
+
+/**
+ * A block of integrable state (rigid bodies, wheel spin and travel, engine…). The integrator gathers every
+ * block into one vector so that midpoint and RK4 advance all coupled degrees of freedom together.
+ */
+export interface StateBlock {
+  name: string;
+  /** Number of scalars this block holds now. */
+  size(world: SimWorld): number;
+  gather(world: SimWorld, y: Float64Array, offset: number): void;
+  /** Write state from y and refresh derived quantities (velocities, rotation matrices…). */
+  scatter(world: SimWorld, y: Float64Array, offset: number): void;
+  /** dy/dt from the current accumulators (force passes have just run at the scattered state). */
+  derivative(world: SimWorld, dy: Float64Array, offset: number): void;
+  /** Semi-implicit (symplectic) Euler step from the current accumulators. */
+  stepEuler(world: SimWorld, dt: number): void;
+  /** Re-normalise (quaternions) after a step. */
+  normalize?(world: SimWorld): void;
+  /**
+   * Optional fused forms the integrator prefers (same bits as the plain ones, fewer passes):
+   * `stage` writes state = y0 + h·k straight into the components (= `y[i] = y0[i] + h·k[i]` then `scatter`,
+   * then `normalize` when `last`); `scatterNormalized` = `scatter` then `normalize`, the derived quantities
+   * refreshed once.
+   */
+  stage?(world: SimWorld, y0: Float64Array, k: Float64Array, h: number, offset: number, last: boolean): void;
+  scatterNormalized?(world: SimWorld, y: Float64Array, offset: number): void;
+}
+
+export interface SimWorldContext {
+  c: Components;
+  capacity: number;
+  dt: number;
+  integrator: IntegratorKind;
+  tick: number;
+  time: number;
+  rng: Prng;
+  seed: number;
+  gravity: { x: number; y: number; z: number };
+  ground: Ground;
+  events: SimEvent[];
+  stateBlocks: StateBlock[];
+  /** Per-world scratch vectors for the integrator (grown on demand). */
+  scratch: { y0: Float64Array; y: Float64Array; k: Float64Array; acc: Float64Array };
+}
+
+export type SimWorld = World<SimWorldContext>;
