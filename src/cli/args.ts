@@ -17,9 +17,13 @@ export interface OptionSpec {
   readonly help: string;
   /** One letter: `-x`. */
   readonly short?: string;
-  /** The value's name in the usage (`--trace <file.csv>`) and in "unknown <value>" messages. */
+  /** The value's name in the usage: `--trace <out.csv>`. */
   readonly value?: string;
+  /** What one value names, for "unknown <kind>" messages (default: `value`). */
+  readonly kind?: string;
   readonly default?: string | number | boolean | readonly string[] | readonly number[];
+  /** Must be given (a value option without a sensible default, e.g. `--out <dir>`). */
+  readonly required?: boolean;
   /** string / list: the allowed values. */
   readonly choices?: readonly string[];
   /** number / integer / numbers: inclusive bounds, and an exclusive lower bound. */
@@ -83,7 +87,7 @@ type ValueOf<T extends OptionType> = T extends 'boolean'
         : string;
 /** A string option with declared choices has their union type (`--integrator` → IntegratorKind). */
 type Typed<O extends OptionSpec> = O extends { type: 'string'; choices: readonly (infer U)[] } ? U : ValueOf<O['type']>;
-type OptionValue<O extends OptionSpec> = O extends { type: 'boolean' } | { default: unknown } ? Typed<O> : Typed<O> | undefined;
+type OptionValue<O extends OptionSpec> = O extends { type: 'boolean' } | { default: unknown } | { required: true } ? Typed<O> : Typed<O> | undefined;
 type Options<C extends CommandSpec> = NonNullable<C['options']>;
 export type OptionValues<C extends CommandSpec> = { -readonly [K in keyof Options<C>]: OptionValue<Options<C>[K]> };
 type Positionals<C extends CommandSpec> = NonNullable<C['positionals']>[number];
@@ -117,11 +121,12 @@ export function parseCommand<C extends CommandSpec>(spec: C, argv: readonly stri
   const options: Record<string, unknown> = {};
   for (const [name, o] of Object.entries(declared)) {
     const given = raw.get(name);
+    if (given === undefined && o.required) fail(`missing --${name}${o.value ? ` <${o.value}>` : ''}: ${o.help}`);
     options[name] = given !== undefined ? convert(`--${name}`, o, given, fail) : (o.default ?? (o.type === 'boolean' ? false : undefined));
   }
   const pspec = spec.positionals ?? [];
   const missing = pspec.find((p, i) => !p.optional && i >= positionals.length);
-  if (missing) fail(`missing <${missing.name}> (${missing.help})`);
+  if (missing) fail(`missing <${missing.name}>: ${missing.help}`);
   if (positionals.length > pspec.length) fail(`unexpected argument "${positionals[pspec.length]}"`);
   const args = Object.fromEntries(pspec.map((p, i) => [p.name, positionals[i]]));
   return { options: options as OptionValues<C>, args: args as PositionalValues<C>, fail };
@@ -176,7 +181,7 @@ function convert(flag: string, o: OptionSpec, given: string | true, fail: (p: st
 }
 
 function choice(flag: string, o: OptionSpec, v: string, fail: (p: string) => never): string {
-  if (o.choices && !o.choices.includes(v)) fail(`${flag}: ${unknownMessage(o.value ?? 'value', v, o.choices)}`);
+  if (o.choices && !o.choices.includes(v)) fail(`${flag}: ${unknownMessage(o.kind ?? 'value', v, o.choices)}`);
   return v;
 }
 

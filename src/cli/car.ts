@@ -28,8 +28,8 @@ const TEST = {
   details: ['0–100 km/h, top speed, 100–0 km/h braking, skidpad max lateral g, understeer gradient.'],
   positionals: [{ name: 'car', help: `a car file (.toml) or a built-in id: ${builtinCarIds().join(', ')}` }],
   options: {
-    surface: { type: 'string', value: 'surface', choices: SURFACE_IDS, default: 'tarmac', help: 'the ground the tests run on' },
-    integrator: { type: 'string', value: 'integrator', choices: INTEGRATORS, default: 'midpoint', help: 'the time integrator' },
+    surface: { type: 'string', value: 'surface', kind: 'surface', choices: SURFACE_IDS, default: 'tarmac', help: 'the ground the tests run on' },
+    integrator: { type: 'string', value: 'integrator', kind: 'integrator', choices: INTEGRATORS, default: 'midpoint', help: 'the time integrator' },
     json: { type: 'boolean', help: 'print one JSON line instead of the table' },
   },
   examples: ['npm run car -- test rally-awd --surface gravel', 'npm run -s car -- test my-car.toml --json | jq .results'],
