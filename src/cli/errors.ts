@@ -4,7 +4,6 @@
  * stack trace; `--help` prints the usage to stdout and exits 0; anything else is a bug in the program: its stack
  * goes to stderr and the exit code is 1.
  */
-import { existsSync } from 'node:fs';
 import { ContentError } from '../content/errors';
 import { TerrainError } from '../../terrain/errors';
 import { ReplayFormatError } from '../replay/bytes';
@@ -79,22 +78,20 @@ export async function runCommandAsync(body: () => Promise<number>): Promise<numb
 
 /**
  * Reading one user file: a plain `Error` thrown by the code that interprets it (not a TypeError, RangeError …,
- * which are bugs) is how some loaders report a bad file (e.g. duplicate body ids in a scenario): it becomes a
- * UserError prefixed with the file name.
+ * which are bugs) is how some loaders report a bad file (e.g. duplicate body ids in a scenario, a replay car
+ * whose files are not embedded): it becomes a UserError prefixed with the file name. `body` may be async.
  */
 export function readingFile<T>(file: string, body: () => T): T {
-  try {
-    return body();
-  } catch (e) {
+  const rethrow = (e: unknown): never => {
     if (e instanceof Error && e.constructor === Error) throw new UserError(`${file}: ${e.message}`);
     throw e;
+  };
+  try {
+    const r = body();
+    return (r instanceof Promise ? r.catch(rethrow) : r) as T;
+  } catch (e) {
+    return rethrow(e);
   }
-}
-
-/** `path` when it exists, else a UserError "file not found: path". */
-export function existingPath(path: string): string {
-  if (!existsSync(path)) throw new UserError(`file not found: ${path}`);
-  return path;
 }
 
 /** Sets the process exit code from a CLI's main (sync or async). */

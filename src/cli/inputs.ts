@@ -37,13 +37,6 @@ export function readUserFile(path: string): Buffer {
   return readFileSync(path);
 }
 
-/** A built-in car id (the replay recorder embeds the built-in files), else a UserError listing them. */
-export function builtinCarId(arg: string): string {
-  const ids = builtinCarIds();
-  if (!ids.includes(arg)) throw new UserError(unknownMessage('car', arg, ids));
-  return arg;
-}
-
 /**
  * A car argument: a built-in id or file name (`hatch-gti`, `hatch-gti.toml`) unless a file of that name exists
  * here, else a car file whose `extends` are read beside it, then from the built-in cars.
@@ -55,13 +48,6 @@ export function loadCarArg(arg: string): CarConfig {
   const text = readUserFile(arg).toString('utf8');
   const dir = dirname(resolve(arg));
   return loadCarConfig(text, arg, (name) => (existsSync(join(dir, name)) ? readFileSync(join(dir, name), 'utf8') : readBuiltin(name)));
-}
-
-/** A shipped stage id, else a UserError listing them. */
-export function shippedStageId(arg: string): string {
-  const ids = shippedStageIds();
-  if (!ids.includes(arg)) throw new UserError(unknownMessage('stage', arg, ids));
-  return arg;
 }
 
 /** A stage argument: a shipped stage id, else a stage directory (one with a stage.toml). */

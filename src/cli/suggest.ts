@@ -29,7 +29,10 @@ export function editDistance(a: string, b: string): number {
   return prev[b.length]!;
 }
 
-/** The candidate closest to `typo` within the allowed number of edits (ties: the first listed), or undefined. */
+/**
+ * The candidate closest to `typo` within the allowed number of edits (ties: the first listed), else the only
+ * candidate that starts with it (`forest` → `forest-gravel`, `--sec` → `--seconds`), else undefined.
+ */
 export function closest(typo: string, candidates: readonly string[]): string | undefined {
   const limit = Math.max(MIN_EDITS, Math.floor(typo.length * EDITS_PER_CHAR));
   let best: string | undefined;
@@ -38,7 +41,9 @@ export function closest(typo: string, candidates: readonly string[]): string | u
     const d = editDistance(typo.toLowerCase(), c.toLowerCase());
     if (d < bestD) [best, bestD] = [c, d];
   }
-  return bestD <= limit ? best : undefined;
+  if (bestD <= limit) return best;
+  const prefixed = candidates.filter((c) => c.toLowerCase().startsWith(typo.toLowerCase()));
+  return prefixed.length === 1 ? prefixed[0] : undefined;
 }
 
 /** `unknown car "hatch-gt": expected one of classic-rwd, hatch-gti, rally-awd; did you mean hatch-gti?` */
