@@ -145,9 +145,11 @@ function readTokens(declared: Record<string, OptionSpec>, argv: readonly string[
     if (t.kind !== 'option') continue;
     const o = declared[t.name];
     if (!o) {
-      const names = Object.keys(declared).map((n) => `--${n}`);
-      const near = closest(t.rawName.startsWith('--') ? t.rawName : `--${t.name}`, names);
-      fail(`unknown option ${t.rawName}${near ? `; did you mean ${near}?` : names.length ? `; options: ${names.join(', ')}` : ''}`);
+      // bare names (no dashes) for the edit budget; a one-letter -x is a slip of any letter: no guess
+      const names = Object.keys(declared);
+      const near = t.rawName.startsWith('--') ? closest(t.name, names) : undefined;
+      const list = names.map((n) => `--${n}`).join(', ');
+      fail(`unknown option ${t.rawName}${near ? `; did you mean --${near}?` : list ? `; options: ${list}` : ''}`);
     } else if (o.type === 'boolean') {
       if (t.value !== undefined) fail(`${t.rawName} takes no value, found "${t.value}"`);
       raw.set(t.name, true);
