@@ -50,7 +50,7 @@ const RECORD = {
   positionals: [{ name: 'out.bitrally', help: 'the file to write' }],
   options: {
     car: { type: 'string', value: 'id', kind: 'car', choices: builtinCarIds(), default: 'hatch-gti', help: 'built-in car' },
-    stage: { type: 'string', value: 'id', kind: 'stage', choices: shippedStageIds(), help: 'shipped stage to drive (default: flat ground)' },
+    stage: { type: 'string', value: 'id', kind: 'stage', choices: shippedStageIds(), help: 'shipped stage to drive; default flat ground' },
     flat: { type: 'boolean', help: 'flat ground, no stage (the default)' },
     seconds: { type: 'number', value: 's', above: 0, default: 60, help: 'length of the run' },
     seed: { type: 'integer', value: 'n', min: 0, default: 1, help: "the world's PRNG seed" },

@@ -21,7 +21,7 @@ export const AI_OPTIONS = {
   laps: { type: 'integer', value: 'N', min: 1, max: 100, help: 'AI mode: laps of a circuit (default 1)' },
   aggressiveness: { type: 'number', value: '0..1', min: 0, max: 1, help: `AI mode: driver aggressiveness (default ${DEFAULT_DRIVER.aggressiveness})` },
   skill: { type: 'number', value: '0..1', min: 0, max: 1, help: `AI mode: driver skill (default ${DEFAULT_DRIVER.skill})` },
-  integrator: { type: 'string', value: 'integrator', kind: 'integrator', choices: INTEGRATORS, help: 'AI mode: time integrator (default midpoint)' },
+  integrator: { type: 'string', value: 'integrator', kind: 'integrator', choices: INTEGRATORS, help: 'AI mode: time integrator, default midpoint' },
   dt: { type: 'number', value: 's', min: 1e-4, max: 0.02, help: 'AI mode: time step (default 0.002)' },
 } as const satisfies Record<string, OptionSpec>;
 
