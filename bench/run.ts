@@ -1,19 +1,33 @@
 /**
- * `npm run bench [-- --quick] [-- --only name1,name2]`: runs every suite in bench/suites, prints a table and
- * writes bench/results/latest.json (with machine and commit) and bench/results/latest.md.
+ * `npm run bench [-- --quick] [--only name1,name2]`: runs the suites in bench/suites, prints a table and writes
+ * bench/results/latest.json (with machine and commit) and bench/results/latest.md. A suite's name is its file's
+ * name (bench/suites/<name>.ts exports `suite` with that name); `--only` refuses names that are not suites.
  */
 import { readdirSync, mkdirSync, writeFileSync } from 'node:fs';
 import { execSync } from 'node:child_process';
 import { cpus, totalmem, platform, arch, loadavg } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { parseCommand, type CommandSpec } from '../src/cli/args';
+import { exitWith, runCommandAsync } from '../src/cli/errors';
 import type { BenchResult, BenchSuite } from './types';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const args = process.argv.slice(2);
-const quick = args.includes('--quick');
-const onlyIdx = args.indexOf('--only');
-const only = onlyIdx >= 0 ? (args[onlyIdx + 1] ?? '').split(',').filter(Boolean) : null;
+const SUITES_DIR = join(here, 'suites');
+const SUITES = readdirSync(SUITES_DIR)
+  .filter((f) => f.endsWith('.ts'))
+  .sort()
+  .map((f) => basename(f, '.ts'));
+
+const BENCH = {
+  usage: 'npm run bench --',
+  summary: 'Runs the benchmark suites, prints JSON and a table, writes bench/results/latest.json and latest.md.',
+  options: {
+    quick: { type: 'boolean', help: 'short runs (the CI variant)' },
+    only: { type: 'list', value: 'suite,suite', kind: 'suite', choices: SUITES, help: 'run only these suites' },
+  },
+  examples: ['npm run bench -- --only ai,peers --quick'],
+} as const satisfies CommandSpec;
 
 function commit(): string {
   try {
@@ -30,18 +44,23 @@ function fmt(v: number): string {
   return a >= 100 ? v.toFixed(1) : v.toPrecision(4);
 }
 
-async function main(): Promise<void> {
-  const dir = join(here, 'suites');
-  const files = readdirSync(dir)
-    .filter((f) => f.endsWith('.ts'))
-    .sort();
+/** The selected suites, in file-name order. */
+async function loadSuites(only: readonly string[] | undefined): Promise<BenchSuite[]> {
+  const out: BenchSuite[] = [];
+  for (const name of SUITES.filter((n) => !only || only.includes(n))) {
+    const mod = (await import(pathToFileURL(join(SUITES_DIR, `${name}.ts`)).href)) as { suite?: BenchSuite };
+    if (mod.suite?.name !== name) throw new Error(`bench/suites/${name}.ts: expected an exported suite named "${name}", found ${mod.suite ? `"${mod.suite.name}"` : 'none'}`);
+    out.push(mod.suite);
+  }
+  return out;
+}
+
+async function main(argv: string[]): Promise<number> {
+  const { quick, only } = parseCommand(BENCH, argv).options;
   const results: BenchResult[] = [];
-  for (const f of files) {
-    const mod = (await import(pathToFileURL(join(dir, f)).href)) as { suite: BenchSuite };
-    if (!mod.suite) continue;
-    if (only && !only.includes(mod.suite.name)) continue;
-    process.stderr.write(`bench: ${mod.suite.name}…\n`);
-    results.push(...(await mod.suite.run({ quick })));
+  for (const suite of await loadSuites(only)) {
+    process.stderr.write(`bench: ${suite.name}…\n`);
+    results.push(...(await suite.run({ quick })));
   }
   const report = {
     date: new Date().toISOString(),
@@ -64,9 +83,7 @@ async function main(): Promise<void> {
   writeFileSync(join(here, 'results', 'latest.md'), md + '\n');
   console.log(JSON.stringify(report));
   console.log(md);
+  return 0;
 }
 
-main().catch((e: unknown) => {
-  console.error(e);
-  process.exit(1);
-});
+exitWith(runCommandAsync(() => main(process.argv.slice(2))));

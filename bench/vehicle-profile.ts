@@ -5,15 +5,44 @@
  * optimisations: same integrator, cars and ticks ⇒ same hash). Profile with
  *   node --import tsx --cpu-prof bench/vehicle-profile.ts rk4
  */
-import { createSimWorld, type IntegratorKind } from '../src/ecs/world';
+import { createSimWorld, INTEGRATORS } from '../src/ecs/world';
 import { spawnCar } from '../src/ecs/prefab-car';
 import { runTick } from '../src/ecs/pipeline';
 import { HeldInput, setInputSource } from '../src/ecs/controls';
 import { loadBuiltinCar } from '../src/content/cars/index';
 import { stateHash } from '../src/ecs/hash';
-const integ = (process.argv[2] ?? 'midpoint') as IntegratorKind;
-const cars = Number(process.argv[3] ?? 16);
-const ticks = Number(process.argv[4] ?? 3000);
+import { parseCommand, type CommandSpec } from '../src/cli/args';
+import { reportError } from '../src/cli/errors';
+import { unknownMessage } from '../src/cli/suggest';
+
+const PROFILE = {
+  usage: 'npx tsx bench/vehicle-profile.ts',
+  summary: 'One world per process: median CPU µs/car/tick of 5 batches and the state hash after them.',
+  positionals: [
+    { name: 'integrator', help: `${INTEGRATORS.join(', ')} (default midpoint)`, optional: true },
+    { name: 'cars', help: 'number of cars (default 16)', optional: true },
+    { name: 'ticks', help: 'ticks per batch (default 3000)', optional: true },
+  ],
+  options: { json: { type: 'boolean', help: 'print one JSON line' } },
+} as const satisfies CommandSpec;
+
+function parse(argv: string[]) {
+  const { args, options, fail } = parseCommand(PROFILE, argv);
+  const integ = INTEGRATORS.find((k) => k === (args.integrator ?? 'midpoint')) ?? fail(unknownMessage('integrator', args.integrator!, INTEGRATORS));
+  const count = (name: 'cars' | 'ticks', dflt: number): number => {
+    const n = Number(args[name] ?? dflt);
+    return Number.isInteger(n) && n > 0 ? n : fail(`<${name}>: expected a positive integer, found "${args[name]}"`);
+  };
+  return { integ, cars: count('cars', 16), ticks: count('ticks', 3000), json: options.json };
+}
+
+let cli: ReturnType<typeof parse>;
+try {
+  cli = parse(process.argv.slice(2));
+} catch (e) {
+  process.exit(reportError(e));
+}
+const { integ, cars, ticks } = cli;
 const world = createSimWorld({ integrator: integ, dt: 1 / 500 });
 const ids = ['hatch-gti', 'classic-rwd', 'rally-awd'];
 for (let i = 0; i < cars; i++) {
@@ -36,6 +65,6 @@ for (let b = 0; b < 5; b++) {
 res.sort((a, b) => a - b);
 wall.sort((a, b) => a - b);
 const hash = stateHash(world).toString();
-if (process.argv.includes('--json')) {
+if (cli.json) {
   console.log(JSON.stringify({ cpu: res[2], wall: wall[2], cpuMin: res[0], cpuMax: res[4], hash }));
 } else console.log(integ, cars, 'median', res[2]!.toFixed(2), 'min', res[0]!.toFixed(2), 'wall', wall[2]!.toFixed(2), 'hash', hash);

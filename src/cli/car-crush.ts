@@ -11,43 +11,47 @@
  *     the contact times, final speeds, crush, peak force; --trace writes t, v1, v2, F, x_b1, x_c1, x_b2, x_c2.
  * Exit code 2 on bad arguments or a bad car file.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { loadCarConfig, type CarConfig } from '../content/car-schema';
-import { ContentError } from '../content/errors';
-import { BUILTIN_CARS, readBuiltin } from '../content/cars/index';
+import { writeFileSync } from 'node:fs';
+import type { CarConfig } from '../content/car-schema';
 import { DEFAULT_TESTS, MPH5, identifyCrush, type CrushParams, type CrushTest } from '../systems/sim/collision/crush';
 import { runCrashTest, type CrashCar } from '../systems/sim/collision/crash-test';
+import { parseCommand, selectCommand, type CommandSpec } from './args';
+import { exitWith, runCommand } from './errors';
+import { builtinCarIds, loadCarArg } from './inputs';
 
-function loadCar(arg: string): CarConfig {
-  const builtin = BUILTIN_CARS.find((c) => c.id === arg || c.file === arg);
-  if (builtin && !existsSync(arg)) return loadCarConfig(builtin.text, builtin.file, readBuiltin);
-  const file = resolve(arg);
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (e) {
-    throw new ContentError(arg, [`cannot read file: ${(e as Error).message}`]);
-  }
-  const dir = dirname(file);
-  return loadCarConfig(text, arg, (name) => (existsSync(join(dir, name)) ? readFileSync(join(dir, name), 'utf8') : readBuiltin(name)));
-}
+const carHelp = (which: string): string => `${which}: a car file (.toml) or a built-in id: ${builtinCarIds().join(', ')}`;
 
-function usage(): number {
-  console.error('usage: npm run car -- crush-params <car.toml | built-in id> [--json]');
-  console.error('       npm run car -- crash-test <car A> [<car B> | --barrier] [--v1 m/s] [--v2 m/s] [--gap m] [--h s] [--trace out.csv] [--json]');
-  return 2;
-}
+const CRUSH_PARAMS = {
+  usage: 'npm run car -- crush-params',
+  summary: "Identifies the crush model (Tongue et al. §6) from the car's mass and the crash tests of its [crash] table.",
+  details: ['Prints bumper k_b, C_b, γ, preload F_0, capacity; body k_c and preload distance per end; checks.'],
+  positionals: [{ name: 'car', help: carHelp('the car') }],
+  options: { json: { type: 'boolean', help: 'print one JSON line' } },
+  examples: ['npm run car -- crush-params rally-awd'],
+} as const satisfies CommandSpec;
 
-const VALUE_FLAGS = new Set(['--v1', '--v2', '--gap', '--h', '--trace']);
+const CRASH_TEST = {
+  usage: 'npm run car -- crash-test',
+  summary: "Time-resolved 1D crash test (Tongue et al. §5.3, §7–8): car A's front into car B's rear or a rigid barrier.",
+  details: ['Prints the contact times, final speeds, crush and peak force.'],
+  positionals: [
+    { name: 'car A', help: carHelp('the striking car') },
+    { name: 'car B', help: `${carHelp('the struck car')} (or --barrier)`, optional: true },
+  ],
+  options: {
+    barrier: { type: 'boolean', help: 'crash car A into a rigid barrier instead of car B' },
+    v1: { type: 'number', value: 'm/s', default: 20, help: "car A's speed" },
+    v2: { type: 'number', value: 'm/s', default: 0, help: "car B's speed" },
+    gap: { type: 'number', value: 'm', default: 0.55, min: 0, help: 'distance between the bumpers at the start' },
+    h: { type: 'number', value: 's', default: 1e-5, above: 0, max: 1e-3, help: 'integration step' },
+    trace: { type: 'string', value: 'out.csv', help: 'write t, v1, v2, F, x_b1, x_c1, x_b2, x_c2 to this CSV file' },
+    json: { type: 'boolean', help: 'print one JSON line' },
+  },
+  examples: ['npm run car -- crash-test rally-awd rally-awd --v1 20 --v2 0 --trace /tmp/crash.csv', 'npm run car -- crash-test hatch-gti --barrier --v1 2.2352'],
+} as const satisfies CommandSpec;
 
-function num(argv: string[], name: string, dflt: number): number {
-  const i = argv.indexOf(name);
-  if (i < 0) return dflt;
-  const v = Number(argv[i + 1]);
-  if (!Number.isFinite(v)) throw new Error(`${name}: expected a number, found "${argv[i + 1] ?? ''}"`);
-  return v;
-}
+/** The crush sub-commands of the car CLI (src/cli/car.ts lists them with its own). */
+export const CRUSH_COMMANDS = { 'crush-params': CRUSH_PARAMS, 'crash-test': CRASH_TEST } as const;
 
 /** Relative tolerance within which the time-resolved barrier test must reproduce each file's residual crush. */
 export const CRUSH_REPRODUCE_TOL = 0.1;
@@ -91,60 +95,54 @@ function paramsReport(cfg: CarConfig, p: CrushParams): Record<string, unknown> {
   };
 }
 
-export function crushMain(argv: string[]): number {
-  const cmd = argv[0];
-  const json = argv.includes('--json');
-  const positional = argv.slice(1).filter((a, i, arr) => !a.startsWith('--') && !VALUE_FLAGS.has(arr[i - 1] ?? ''));
-  try {
-    if (cmd === 'crush-params') {
-      if (!positional[0]) return usage();
-      const cfg = loadCar(positional[0]);
-      const rep = paramsReport(cfg, identifyCrush(cfg.body.massKg, cfg.collision?.crushTests));
-      console.log(json ? JSON.stringify(rep) : JSON.stringify(rep, null, 2));
-      return 0;
-    }
-    if (cmd === 'crash-test') {
-      if (!positional[0]) return usage();
-      const barrier = argv.includes('--barrier');
-      if (barrier === (positional.length > 1)) {
-        console.error('crash-test: give either a second car or --barrier');
-        return 2;
-      }
-      const a = loadCar(positional[0]);
-      const pa = identifyCrush(a.body.massKg, a.collision?.crushTests);
-      const carA: CrashCar = { mass: a.body.massKg, v0: num(argv, '--v1', 20), bumper: pa.bumper, kc: pa.kcF };
-      let carB: CrashCar | null = null;
-      if (!barrier) {
-        const b = loadCar(positional[1]!);
-        const pb = identifyCrush(b.body.massKg, b.collision?.crushTests);
-        carB = { mass: b.body.massKg, v0: num(argv, '--v2', 0), bumper: pb.bumper, kc: pb.kcR };
-      }
-      const h = num(argv, '--h', 1e-5);
-      if (!(h > 0 && h <= 1e-3)) throw new Error(`--h: expected a step in (0, 0.001] s, found ${h}`);
-      const r = runCrashTest(carA, carB, { gap: num(argv, '--gap', 0.55), h, sampleEvery: 5e-4 });
-      const traceIdx = argv.indexOf('--trace');
-      if (traceIdx >= 0) {
-        const out = argv[traceIdx + 1];
-        if (!out) return usage();
-        const rows = ['t,v1,v2,F,xb1,xc1,xb2,xc2', ...r.samples.map((s) => [s.t, s.v1, s.v2, s.F, s.xb1, s.xc1, s.xb2, s.xc2].join(','))];
-        writeFileSync(out, rows.join('\n') + '\n');
-      }
-      const m1 = carA.mass, m2 = carB?.mass ?? Infinity;
-      const summary = {
-        mode: barrier ? 'barrier' : 'two cars',
-        contact_start_s: r.contactStart, contact_end_s: r.contactEnd, severity: r.severity,
-        v1_m_s: r.v1, v2_m_s: r.v2,
-        momentum_common_speed_m_s: carB ? (m1 * carA.v0 + m2 * carB.v0) / (m1 + m2) : 0,
-        crush1_m: r.crush1, crush2_m: r.crush2, peak_force_n: r.peakForce, samples: r.samples.length,
-      };
-      console.log(json ? JSON.stringify(summary) : JSON.stringify(summary, null, 2));
-      return 0;
-    }
-  } catch (e) {
-    console.error(e instanceof ContentError ? e.message : `car ${cmd}: ${(e as Error).message}`);
-    return 2;
-  }
-  return usage();
+function crushParams(argv: string[]): number {
+  const { options, args } = parseCommand(CRUSH_PARAMS, argv);
+  const cfg = loadCarArg(args.car);
+  const rep = paramsReport(cfg, identifyCrush(cfg.body.massKg, cfg.collision?.crushTests));
+  console.log(options.json ? JSON.stringify(rep) : JSON.stringify(rep, null, 2));
+  return 0;
 }
 
-if (process.argv[1]?.endsWith('car-crush.ts')) process.exitCode = crushMain(process.argv.slice(2));
+function crashTest(argv: string[]): number {
+  const { options: o, args, fail } = parseCommand(CRASH_TEST, argv);
+  if (o.barrier === (args['car B'] !== undefined)) fail('give either a second car or --barrier');
+  const a = loadCarArg(args['car A']);
+  const pa = identifyCrush(a.body.massKg, a.collision?.crushTests);
+  const carA: CrashCar = { mass: a.body.massKg, v0: o.v1, bumper: pa.bumper, kc: pa.kcF };
+  let carB: CrashCar | null = null;
+  if (args['car B'] !== undefined) {
+    const b = loadCarArg(args['car B']);
+    const pb = identifyCrush(b.body.massKg, b.collision?.crushTests);
+    carB = { mass: b.body.massKg, v0: o.v2, bumper: pb.bumper, kc: pb.kcR };
+  }
+  const r = runCrashTest(carA, carB, { gap: o.gap, h: o.h, sampleEvery: 5e-4 });
+  if (o.trace !== undefined) {
+    const rows = ['t,v1,v2,F,xb1,xc1,xb2,xc2', ...r.samples.map((s) => [s.t, s.v1, s.v2, s.F, s.xb1, s.xc1, s.xb2, s.xc2].join(','))];
+    writeFileSync(o.trace, rows.join('\n') + '\n');
+  }
+  const m1 = carA.mass, m2 = carB?.mass ?? Infinity;
+  const summary = {
+    mode: carB ? 'two cars' : 'barrier',
+    contact_start_s: r.contactStart, contact_end_s: r.contactEnd, severity: r.severity,
+    v1_m_s: r.v1, v2_m_s: r.v2,
+    momentum_common_speed_m_s: carB ? (m1 * carA.v0 + m2 * carB.v0) / (m1 + m2) : 0,
+    crush1_m: r.crush1, crush2_m: r.crush2, peak_force_n: r.peakForce, samples: r.samples.length,
+  };
+  console.log(o.json ? JSON.stringify(summary) : JSON.stringify(summary, null, 2));
+  return 0;
+}
+
+/** Runs one crush sub-command (`argv[0]` is its name); returns the exit code. */
+export function crushCommand(name: keyof typeof CRUSH_COMMANDS, rest: string[]): number {
+  return name === 'crush-params' ? crushParams(rest) : crashTest(rest);
+}
+
+/** `crush-params …` or `crash-test …`; returns the exit code (2 on bad arguments or a bad car file). */
+export function crushMain(argv: string[]): number {
+  return runCommand(() => {
+    const { name, rest } = selectCommand({ usage: 'npm run car --', summary: 'Crush identification and crash tests.', commands: CRUSH_COMMANDS }, argv);
+    return crushCommand(name, rest);
+  });
+}
+
+if (process.argv[1]?.endsWith('car-crush.ts')) exitWith(crushMain(process.argv.slice(2)));

@@ -1,34 +1,53 @@
 /**
  * `npm run stage -- generate --seed N --length-km L --surface gravel|tarmac|snow --out DIR [--id ID] [--name NAME]
  *                  [--size 1025] [--cell-size 2] [--relief 1] [--checkpoints 300,600]`
- * `npm run stage -- info DIR`      loads a stage directory and prints a summary (validates user stages).
- * `npm run stage -- build-shipped` regenerates the stages shipped in src/content/stages/.
+ * `npm run stage -- info <dir | shipped id>`  loads a stage and prints a summary (validates user stages).
+ * `npm run stage -- build-shipped [--only id,id]` regenerates the stages shipped in src/content/stages/.
+ * `--help` on any command lists its options; exit code 2 on bad arguments or a bad stage.
  */
 import { join } from 'node:path';
-import { generateStage, SHIPPED_STAGES, type GenerateOptions, type StageStyle } from '../../terrain/index';
+import { performance } from 'node:perf_hooks';
+import { generateStage, SHIPPED_STAGES, type GenerateOptions } from '../../terrain/index';
 import { loadStageFromDir, writeStageFiles } from '../../terrain/node';
+import { parseCommand, selectCommand, type CommandSpec, type ProgramSpec } from './args';
+import { exitWith, runCommand } from './errors';
+import { stageDirArg } from './inputs';
 
+const GENERATE = {
+  usage: 'npm run stage -- generate',
+  summary: 'Generates a stage folder (stage.toml, height.png, surface.png) from a seed.',
+  options: {
+    seed: { type: 'integer', value: 'N', required: true, help: 'generator seed' },
+    'length-km': { type: 'number', value: 'km', above: 0, required: true, help: 'road length' },
+    surface: { type: 'string', value: 'style', kind: 'stage style', choices: ['gravel', 'tarmac', 'snow'], default: 'gravel', help: 'stage style' },
+    out: { type: 'string', value: 'dir', required: true, help: 'folder to write, created if needed' },
+    id: { type: 'string', value: 'id', help: 'stage id (default from the seed)' },
+    name: { type: 'string', value: 'name', help: 'display name' },
+    size: { type: 'integer', value: 'samples', help: 'heightmap samples per side, 2ⁿ+1 (default 1025)' },
+    'cell-size': { type: 'number', value: 'm', above: 0, help: 'heightmap cell size (default 2)' },
+    relief: { type: 'number', value: 'factor', min: 0, help: 'multiplier on the terrain relief (default 1)' },
+    checkpoints: { type: 'numbers', value: 'm,m', min: 0, help: 'checkpoint distances from the start (default one per ~1.5 km)' },
+  },
+  examples: ['npm run stage -- generate --seed 42 --length-km 3 --surface tarmac --out /tmp/my-stage'],
+} as const satisfies CommandSpec;
 
-function arg(args: string[], name: string): string | undefined {
-  const i = args.indexOf(name);
-  return i >= 0 ? args[i + 1] : undefined;
-}
+const INFO = {
+  usage: 'npm run stage -- info',
+  summary: 'Loads a stage (checks every file) and prints a summary.',
+  positionals: [{ name: 'dir', help: 'a stage directory, or the id of a shipped stage' }],
+} as const satisfies CommandSpec;
 
-function fail(msg: string): never {
-  process.stderr.write(`stage: ${msg}\n`);
-  process.exit(2);
-}
+const BUILD_SHIPPED = {
+  usage: 'npm run stage -- build-shipped',
+  summary: 'Regenerates the stages shipped in src/content/stages/ (byte for byte).',
+  options: { only: { type: 'list', value: 'id,id', kind: 'stage', choices: SHIPPED_STAGES.map((s) => s.id), help: 'only these stages' } },
+} as const satisfies CommandSpec;
 
-function numArg(args: string[], name: string, required: boolean): number | undefined {
-  const v = arg(args, name);
-  if (v === undefined) {
-    if (required) fail(`missing ${name}`);
-    return undefined;
-  }
-  const n = Number(v);
-  if (!Number.isFinite(n)) fail(`${name}: expected a number, found "${v}"`);
-  return n;
-}
+export const STAGE_PROGRAM = {
+  usage: 'npm run stage --',
+  summary: 'Stages: generate one, check and summarise one, regenerate the shipped ones.',
+  commands: { generate: GENERATE, info: INFO, 'build-shipped': BUILD_SHIPPED },
+} as const satisfies ProgramSpec;
 
 function generate(opts: GenerateOptions, out: string): void {
   const t0 = performance.now();
@@ -42,44 +61,39 @@ function generate(opts: GenerateOptions, out: string): void {
   );
 }
 
-function main(argv: string[]): void {
-  const [cmd, ...args] = argv;
-  if (cmd === 'generate') {
-    const surface = arg(args, '--surface') ?? 'gravel';
-    if (!['gravel', 'tarmac', 'snow'].includes(surface)) fail(`--surface: expected gravel, tarmac or snow, found "${surface}"`);
-    const out = arg(args, '--out') ?? fail('missing --out DIR');
-    const cps = arg(args, '--checkpoints');
-    generate(
-      {
-        seed: numArg(args, '--seed', true)!,
-        lengthKm: numArg(args, '--length-km', true)!,
-        surface: surface as StageStyle,
-        id: arg(args, '--id'),
-        name: arg(args, '--name'),
-        size: numArg(args, '--size', false),
-        cellSize: numArg(args, '--cell-size', false),
-        relief: numArg(args, '--relief', false),
-        checkpointsM: cps ? cps.split(',').map(Number) : undefined,
-      },
-      out,
-    );
-  } else if (cmd === 'info') {
-    const dir = args[0] ?? fail('missing DIR');
-    const s = loadStageFromDir(dir);
-    process.stdout.write(
-      `${s.id} "${s.name}": ${s.surface}, ${(s.lengthM / 1000).toFixed(2)} km, heightmap ${s.heightfield.width}² @ ${s.heightfield.cellSize} m, ` +
-        `checkpoints at ${s.checkpoints.map((c) => c.distanceM.toFixed(0)).join(', ')} m, ${s.scenery.length} scenery items` +
-        (s.joker ? `, joker road ${s.joker.widthM} m ${s.joker.surface} ${s.joker.leaveDistanceM}–${s.joker.rejoinDistanceM} m (${s.joker.road.lengthM.toFixed(1)} m long)` : '') +
-        '\n',
-    );
-  } else if (cmd === 'build-shipped') {
-    const root = join(process.cwd(), 'src/content/stages');
-    const only = arg(args, '--only');
-    for (const s of SHIPPED_STAGES) if (!only || only.split(',').includes(s.id)) generate(s, join(root, s.id));
-  } else {
-    process.stdout.write('usage: npm run stage -- generate --seed N --length-km L --surface gravel|tarmac|snow --out DIR\n       npm run stage -- info DIR\n       npm run stage -- build-shipped [--only id,id]\n');
-    if (cmd !== undefined && cmd !== 'help' && cmd !== '--help') process.exit(2);
-  }
+function generateCommand(argv: string[]): number {
+  const { options: o } = parseCommand(GENERATE, argv);
+  const { seed, surface, id, name, size, relief } = o;
+  generate({ seed, lengthKm: o['length-km'], surface, id, name, size, cellSize: o['cell-size'], relief, checkpointsM: o.checkpoints }, o.out);
+  return 0;
 }
 
-main(process.argv.slice(2));
+function info(argv: string[]): number {
+  const s = loadStageFromDir(stageDirArg(parseCommand(INFO, argv).args.dir));
+  process.stdout.write(
+    `${s.id} "${s.name}": ${s.surface}, ${(s.lengthM / 1000).toFixed(2)} km, heightmap ${s.heightfield.width}² @ ${s.heightfield.cellSize} m, ` +
+      `checkpoints at ${s.checkpoints.map((c) => c.distanceM.toFixed(0)).join(', ')} m, ${s.scenery.length} scenery items` +
+      (s.joker ? `, joker road ${s.joker.widthM} m ${s.joker.surface} ${s.joker.leaveDistanceM}–${s.joker.rejoinDistanceM} m (${s.joker.road.lengthM.toFixed(1)} m long)` : '') +
+      '\n',
+  );
+  return 0;
+}
+
+function buildShipped(argv: string[]): number {
+  const { only } = parseCommand(BUILD_SHIPPED, argv).options;
+  const root = join(process.cwd(), 'src/content/stages');
+  for (const s of SHIPPED_STAGES) if (!only || only.includes(s.id)) generate(s, join(root, s.id));
+  return 0;
+}
+
+/** Returns the exit code. */
+export function main(argv: string[]): number {
+  return runCommand(() => {
+    const { name, rest } = selectCommand(STAGE_PROGRAM, argv);
+    if (name === 'generate') return generateCommand(rest);
+    if (name === 'info') return info(rest);
+    return buildShipped(rest);
+  });
+}
+
+if (import.meta.url === `file://${process.argv[1]}` || process.argv[1]?.endsWith('stage.ts')) exitWith(main(process.argv.slice(2)));
