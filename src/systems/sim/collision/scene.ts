@@ -14,7 +14,9 @@ export interface BoxInit { kind: 'box'; center: [number, number]; half_extents: 
 export interface CylinderInit { kind: 'cylinder'; center: [number, number]; radius: number; base_m?: number; height_m: number; id?: string }
 export type ObstacleInit = WallInit | BoxInit | CylinderInit;
 
-const CELL = 4;
+/** Broad-phase grid cell, m (scenario files cap how many cells their obstacles cover). */
+export const SCENE_CELL_M = 4;
+const CELL = SCENE_CELL_M;
 /** 30-bit cell key (a V8 small integer: fast Map hashing); cells 131 km apart share a key, harmless (AABB test). */
 const cellKey = (ix: number, iz: number): number => ((ix & 0x7fff) << 15) | (iz & 0x7fff);
 
