@@ -13,8 +13,10 @@ type XZ = readonly [number, number];
 /** What the checks read of a scenario (the schema's output, structurally). */
 interface ScenarioShape {
   dt: number;
+  cars: readonly { id: string; ai: boolean; inputs: readonly unknown[] }[];
+  terrain: { kind: string };
   duration_s: number;
-  bodies: readonly { mass_kg: number; inertia_kg_m2: V3; orientation_quat: readonly number[]; force_n: V3; force_point_body_m: V3; torque_nm: V3 }[];
+  bodies: readonly { id: string; mass_kg: number; inertia_kg_m2: V3; orientation_quat: readonly number[]; force_n: V3; force_point_body_m: V3; torque_nm: V3 }[];
   obstacles: readonly (
     | { kind: 'wall'; a: XZ; b: XZ }
     | { kind: 'box'; center: XZ; half_extents: XZ; rot_y_deg: number }
@@ -110,9 +112,30 @@ function checkTrace(s: ScenarioShape, ctx: Ctx): void {
   }
 }
 
+/** Body and car ids name entities (trace fields, events): each used once. */
+function checkIds(s: ScenarioShape, ctx: Ctx): void {
+  const seen = new Set<string>();
+  const entries: [string, number, string][] = [...s.bodies.map((b, i) => ['bodies', i, b.id] as [string, number, string]), ...s.cars.map((c, i) => ['cars', i, c.id] as [string, number, string])];
+  for (const [list, i, id] of entries) {
+    if (seen.has(id)) fail(ctx, [list, i, 'id'], 'expected an id not used by another body or car', id);
+    seen.add(id);
+  }
+}
+
+/** AI cars follow the stage road and drive themselves. */
+function checkAi(s: ScenarioShape, ctx: Ctx): void {
+  s.cars.forEach((c, i) => {
+    if (!c.ai) return;
+    if (s.terrain.kind !== 'stage') fail(ctx, ['cars', i, 'ai'], 'expected terrain.kind = "stage" for an AI car (the AI follows the stage road)', s.terrain.kind);
+    if (c.inputs.length) fail(ctx, ['cars', i, 'inputs'], 'expected no inputs with ai = true (the AI drives)', c.inputs);
+  });
+}
+
 /** zod superRefine of ScenarioSchema. */
 export function checkScenario(s: ScenarioShape, ctx: Ctx): void {
   checkTicks(s, ctx);
+  checkIds(s, ctx);
+  checkAi(s, ctx);
   s.bodies.forEach((b, i) => checkBody(b, i, ctx));
   checkObstacles(s, ctx);
   checkProps(s, ctx);
