@@ -127,7 +127,7 @@ function checkAi(s: ScenarioShape, ctx: Ctx): void {
   s.cars.forEach((c, i) => {
     if (!c.ai) return;
     if (s.terrain.kind !== 'stage') fail(ctx, ['cars', i, 'ai'], 'expected terrain.kind = "stage" for an AI car (the AI follows the stage road)', s.terrain.kind);
-    if (c.inputs.length) fail(ctx, ['cars', i, 'inputs'], 'expected no inputs with ai = true (the AI drives)', c.inputs);
+    if (c.inputs.length) fail(ctx, ['cars', i, 'inputs'], 'expected none with ai = true (the AI drives)', c.inputs);
   });
 }
 
