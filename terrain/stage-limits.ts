@@ -40,8 +40,8 @@ export const STAGE_LIMITS = {
 } as const;
 
 /**
- * Most memory one stage load may allocate, bytes: a 2049² heightmap (16-bit image, float heights, B-spline
- * grid ≈ 60 MB), a 4097² surface map (codes and the detail-amplitude field ≈ 85 MB), transient PNG buffers
- * (≈ 85 MB) and the road and scenery (< 25 MB). tests/terrain/stage-limits.test.ts loads a stage at the caps.
+ * Most memory one stage load may allocate, bytes. At both image caps (2049² heightmap, 4097² surface map) a stage
+ * holds ≈ 96 MiB of typed arrays and decoding one image needs ≤ 48 MiB more; the road and scenery within their caps
+ * stay below 25 MB (tests/terrain/stage-limits.test.ts counts a stage at the caps).
  */
 export const STAGE_MEMORY_CAP_BYTES = 256 * 1024 * 1024;
