@@ -4,6 +4,7 @@
  * obstacle coordinates ±1e20) is refused by the loader with a ContentError naming the key.
  */
 import { describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MAX_SCENARIO_TICKS, parseScenario, SCENARIO_LIMITS } from '../../src/content/scenario-schema';
@@ -100,6 +101,15 @@ describe('the runner refuses runs above the tick budget', () => {
     expect(sum.ticks).toBe(50);
     expect(sum.tick_budget).toBe(50);
     expect(runScenario(buildScenario(s)).tick_budget).toBe(MAX_SCENARIO_TICKS);
+  });
+});
+
+describe('npm run sim', () => {
+  it('reports the tick budget in its summary', () => {
+    const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/sim.ts', 'src/content/scenarios/free-fall.toml', '--json'], { encoding: 'utf8' });
+    expect(r.status).toBe(0);
+    const sum = JSON.parse(r.stdout) as { ticks: number; tick_budget: number };
+    expect([sum.ticks, sum.tick_budget]).toEqual([1000, MAX_SCENARIO_TICKS]);
   });
 });
 
