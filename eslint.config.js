@@ -13,7 +13,11 @@ const into = (name) => `^\\.{1,2}/(.*/)?${name}(/|$)`;
 
 /** Import targets a layer may forbid: a regex over the specifier as written, and the reason. */
 const TARGET = {
-  src: { regex: '^(\\.\\./)+src(/|$)', message: 'terrain/ is a library of its own: it imports nothing from src/.' },
+  src: {
+    regex: '^(\\.\\./)+src(/(?!validate/)|$)',
+    message: 'terrain/ is a library of its own: it imports nothing from src/ but the file checks (src/validate).',
+  },
+  outside: { regex: '^\\.\\./', message: 'src/validate is the bottom layer: it imports only npm packages.' },
   ecs: { regex: into('ecs'), message: 'Content loaders do not import the simulation core (types only).' },
   systems: { regex: into('systems'), message: 'Lower layers do not import the systems (src/systems).' },
   replay: { regex: into('replay'), message: 'The simulation does not import the replay layer (src/replay).' },
@@ -34,6 +38,7 @@ const TYPES_OK = new Set(['ecs']);
 /** Forbidden targets per protected folder. */
 const SIM_BANS = ['app', 'view', 'cli', 'browser', 'vite'];
 const LAYERS = {
+  'src/validate': ['outside', 'browser', 'vite'],
   terrain: ['src', 'browser', 'vite'],
   'src/content': ['ecs', 'systems', 'replay', 'run', ...SIM_BANS],
   'src/ecs': ['systems', 'replay', 'run', ...SIM_BANS],

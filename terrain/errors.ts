@@ -1,16 +1,17 @@
 /**
  * Every bad-input error thrown by `terrain/` is a `TerrainError` whose message names the file, the field,
- * what was expected and what was found (ARCHITECTURE.md, "Conventions").
+ * what was expected and what was found (ARCHITECTURE.md, "Conventions"). It is a ContentError (the project's
+ * error type for untrusted files), so callers that show ContentError messages show stage errors too.
  */
-export class TerrainError extends Error {
-  readonly file: string;
+import { ContentError } from '../src/validate/errors';
+
+export class TerrainError extends ContentError {
   readonly field: string;
   readonly expected: string;
   readonly found: string;
   constructor(file: string, field: string, expected: string, found: string) {
-    super(`${file}: field "${field}": expected ${expected}, found ${found}`);
+    super(file, [`field "${field}": expected ${expected}, found ${found}`]);
     this.name = 'TerrainError';
-    this.file = file;
     this.field = field;
     this.expected = expected;
     this.found = found;

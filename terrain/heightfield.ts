@@ -3,9 +3,12 @@
  * Sample (i, j) lies at x = origin.x + i·cellSize, z = origin.z + j·cellSize and is stored at
  * heights[j·width + i] (rows along +Z). `width` counts samples along X, `depth` along Z.
  */
-import { decode } from 'fast-png';
 import { TerrainError } from './errors';
 import { encodeGrayPng } from './png';
+import { decodeBoundedPng } from './png-guard';
+
+/** Largest heightmap side, samples (2¹¹+1: 4.2 M samples, ~60 MB with the B-spline grid; 8193² would take 1.3 GB). */
+export const HEIGHTMAP_MAX_SIDE = 2049;
 
 export interface HeightfieldMeta {
   /** Distance between neighbouring samples, m. */
@@ -81,20 +84,16 @@ export class Heightfield {
     return new Heightfield(width, depth, cell, origin, h);
   }
 
-  /** Decodes a 16-bit one-channel grayscale PNG: h = heightOffset + heightScale · v / 65535 (metres). */
+  /**
+   * Decodes a 16-bit one-channel grayscale PNG: h = heightOffset + heightScale · v / 65535 (metres). The header is
+   * checked against HEIGHTMAP_MAX_SIDE before anything is inflated (png-guard.ts).
+   */
   static fromPng(bytes: Uint8Array, meta: HeightPngMeta | undefined, fileName: string): Heightfield {
     if (!meta) throw new TerrainError(fileName, 'metadata', 'cellSize, heightScale and heightOffset', 'nothing (missing)');
     const cell = checkNumber(fileName, 'cellSize', meta.cellSize, true);
     const scale = checkNumber(fileName, 'heightScale', meta.heightScale, false);
     const offset = checkNumber(fileName, 'heightOffset', meta.heightOffset, false);
-    let png;
-    try {
-      png = decode(bytes);
-    } catch (e) {
-      throw new TerrainError(fileName, 'image', 'a PNG image', `undecodable data (${(e as Error).message})`);
-    }
-    if (png.depth !== 16) throw new TerrainError(fileName, 'bit depth', '16-bit grayscale', `${png.depth}-bit`);
-    if (png.channels !== 1) throw new TerrainError(fileName, 'channels', '1 channel (grayscale)', `${png.channels} channels`);
+    const png = decodeBoundedPng(bytes, { depth: 16, maxSide: HEIGHTMAP_MAX_SIDE, what: '16-bit grayscale heights' }, fileName);
     if (png.width !== png.height) throw new TerrainError(fileName, 'image size', 'a square image', `${png.width}×${png.height}`);
     if (meta.size !== undefined && png.width !== meta.size) {
       throw new TerrainError(fileName, 'image size', `${meta.size}×${meta.size} (from metadata)`, `${png.width}×${png.height}`);

@@ -1,10 +1,20 @@
 /** Node-only helpers (node:fs). Keep out of terrain/index.ts so the browser can import the library. */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { MAX_TOML_BYTES } from '../src/validate/bounded-parse';
 import { TerrainError } from './errors';
+import { MAX_PNG_FILE_BYTES } from './png-guard';
 import { loadStage, parseStageToml, type Stage, type StageFiles } from './stage';
 
-function readOrThrow(file: string, field: string): Buffer {
+/** Reads a file of at most `maxBytes` (its size is checked before reading, so a huge file is never loaded). */
+function readOrThrow(file: string, field: string, maxBytes: number): Buffer {
+  let size: number;
+  try {
+    size = statSync(file).size;
+  } catch (e) {
+    throw new TerrainError(file, field, 'a readable file', `an error: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+  if (size > maxBytes) throw new TerrainError(file, field, `a file of at most ${maxBytes} bytes`, `${size} bytes`);
   try {
     return readFileSync(file);
   } catch (e) {
@@ -15,10 +25,10 @@ function readOrThrow(file: string, field: string): Buffer {
 /** Reads the three stage files from `dir` (stage.toml names the PNGs). */
 export function readStageFiles(dir: string): StageFiles {
   const tomlPath = join(dir, 'stage.toml');
-  const stageToml = readOrThrow(tomlPath, '(file)').toString('utf8');
+  const stageToml = readOrThrow(tomlPath, '(file)', MAX_TOML_BYTES).toString('utf8');
   const cfg = parseStageToml(stageToml, tomlPath);
-  const heightPng = new Uint8Array(readOrThrow(join(dir, cfg.heightmap.file), 'heightmap.file'));
-  const surfacePng = new Uint8Array(readOrThrow(join(dir, cfg.surface_map.file), 'surface_map.file'));
+  const heightPng = new Uint8Array(readOrThrow(join(dir, cfg.heightmap.file), 'heightmap.file', MAX_PNG_FILE_BYTES));
+  const surfacePng = new Uint8Array(readOrThrow(join(dir, cfg.surface_map.file), 'surface_map.file', MAX_PNG_FILE_BYTES));
   return { stageToml, heightPng, surfacePng };
 }
 

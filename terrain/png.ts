@@ -21,7 +21,8 @@ function crc32(buf: Uint8Array, start: number, end: number): number {
   return (c ^ 0xffffffff) >>> 0;
 }
 
-function chunk(type: string, data: Uint8Array): Uint8Array {
+/** One PNG chunk: length, type, data, CRC-32 over type and data. */
+export function pngChunk(type: string, data: Uint8Array): Uint8Array {
   const out = new Uint8Array(12 + data.length);
   const dv = new DataView(out.buffer);
   dv.setUint32(0, data.length);
@@ -30,6 +31,9 @@ function chunk(type: string, data: Uint8Array): Uint8Array {
   dv.setUint32(8 + data.length, crc32(out, 4, 8 + data.length));
   return out;
 }
+
+/** The eight bytes every PNG file starts with. */
+export const PNG_SIGNATURE: Uint8Array = new Uint8Array([137, 80, 78, 71, 13, 10, 26, 10]);
 
 function paeth(a: number, b: number, c: number): number {
   const p = a + b - c;
@@ -75,8 +79,7 @@ export function encodeGrayPng(data: Uint8Array | Uint16Array, width: number, hei
   ihdr[11] = 0;
   ihdr[12] = 0;
   const idat = zlibSync(filtered, { level: 9, mem: 8 });
-  const sig = new Uint8Array([137, 80, 78, 71, 13, 10, 26, 10]);
-  const parts = [sig, chunk('IHDR', ihdr), chunk('IDAT', idat), chunk('IEND', new Uint8Array(0))];
+  const parts = [PNG_SIGNATURE, pngChunk('IHDR', ihdr), pngChunk('IDAT', idat), pngChunk('IEND', new Uint8Array(0))];
   const out = new Uint8Array(parts.reduce((s, p) => s + p.length, 0));
   let off = 0;
   for (const p of parts) {

@@ -3,11 +3,14 @@
  * code PNG. The format is documented in terrain/README.md. `loadStage` is pure (no fs): the caller passes
  * the file contents; `terrain/node.ts` reads them from a directory.
  */
-import { parse as parseToml } from 'smol-toml';
 import { z } from 'zod';
+import { parseTomlFile } from '../src/validate/errors';
+import { inRange, intInRange } from '../src/validate/ranges';
 import { BSplineSurface, DetailLayer } from './bspline';
 import { TerrainError } from './errors';
-import { Heightfield } from './heightfield';
+import { Heightfield, HEIGHTMAP_MAX_SIDE } from './heightfield';
+import { checkStageToml, checkInsideHeightmap } from './stage-checks';
+import { STAGE_LIMITS } from './stage-limits';
 import { createRng } from './prng';
 import { Road, type RoadProjection } from './road';
 import { SURFACE_IDS, SurfaceMap, type SurfaceId } from './surface';
@@ -15,73 +18,86 @@ import { SURFACE_IDS, SurfaceMap, type SurfaceId } from './surface';
 export const SCENERY_KINDS = ['tree', 'rock', 'fence', 'marker', 'arch', 'bush'] as const;
 export type SceneryKind = (typeof SCENERY_KINDS)[number];
 
-const num = z.number();
-const pos = z.number().positive();
-const xz = z.tuple([num, num]);
+const S = STAGE_LIMITS;
+const coord = inRange(-S.coordM, S.coordM, 'm');
+const xz = z.tuple([coord, coord]);
+const cellSize = inRange(S.cellSizeM[0], S.cellSizeM[1], 'm');
+const roadWidth = inRange(S.roadWidthM[0], S.roadWidthM[1], 'm');
+const distance = inRange(0, S.distanceM, 'm');
+const seed = intInRange(-(2 ** 31), 2 ** 32 - 1);
+/** A PNG beside stage.toml: a plain file name, never a path (nothing outside the stage folder is read). */
+const pngName = z.string().max(S.fileChars).regex(/^[^/\\:]+\.png$/i, 'a PNG file name in the stage folder (no path)');
 
-export const StageTomlSchema = z.object({
-  format: z.literal(1),
-  id: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'a lowercase id like "forest-gravel"'),
-  name: z.string().min(1),
-  surface: z.enum(SURFACE_IDS as [SurfaceId, ...SurfaceId[]]),
-  seed: z.number().int().optional(),
-  heightmap: z.object({
-    file: z.string().min(1),
-    size: z.number().int().positive().optional(),
-    cell_size_m: pos,
-    height_scale_m: num,
-    height_offset_m: num,
-    origin_x_m: num.default(0),
-    origin_z_m: num.default(0),
-  }),
-  surface_map: z.object({
-    file: z.string().min(1),
-    cell_size_m: pos,
-    origin_x_m: num.default(0),
-    origin_z_m: num.default(0),
-  }),
-  detail: z
-    .object({
-      enabled: z.boolean().default(true),
-      seed: z.number().int().default(1),
-      cell_size_m: pos.default(0.35),
-      scale: z.number().nonnegative().default(1),
-    })
-    .optional(),
-  road: z.object({
-    width_m: pos,
-    widths_m: z.array(pos).optional(),
-    points: z.array(xz).min(2),
-    start_distance_m: z.number().nonnegative().default(0),
-    finish_distance_m: z.number().positive().optional(),
-  }),
-  checkpoints: z.array(z.object({ distance_m: z.number().nonnegative(), width_m: pos.optional() })).default([]),
-  /** Rallycross joker branch (closed circuits): a second, surfaced road that leaves the main road at
-   * `leave_distance_m` and rejoins it at `rejoin_distance_m` (distances along the road, like checkpoints). */
-  joker: z
-    .object({
-      width_m: pos,
-      surface: z.enum(SURFACE_IDS as [SurfaceId, ...SurfaceId[]]).default('gravel'),
-      leave_distance_m: z.number().nonnegative(),
-      rejoin_distance_m: z.number().positive(),
-      /** A car takes the joker when its centre passes within this distance of the branch's middle. */
-      gate_radius_m: pos.default(5),
-      /** Centreline control points [x_m, z_m] from the leave point to the rejoin point (Catmull-Rom, 2 m). */
-      points: z.array(xz).min(4),
-    })
-    .optional(),
-  scenery: z
-    .array(
-      z.object({
-        kind: z.enum(SCENERY_KINDS),
-        radius_m: pos,
-        height_m: pos,
-        /** [x, z, rot_y_deg, scale] */
-        items: z.array(z.tuple([num, num, num, pos])),
-      }),
-    )
-    .default([]),
-});
+export const StageTomlSchema = z
+  .strictObject({
+    format: z.literal(1),
+    id: z.string().max(S.idChars).regex(/^[a-z0-9][a-z0-9-]*$/, 'a lowercase id like "forest-gravel"'),
+    name: z.string().min(1).max(S.nameChars),
+    surface: z.enum(SURFACE_IDS as [SurfaceId, ...SurfaceId[]]),
+    seed: seed.optional(),
+    heightmap: z.strictObject({
+      file: pngName,
+      size: intInRange(2, HEIGHTMAP_MAX_SIDE, 'samples').optional(),
+      cell_size_m: cellSize,
+      height_scale_m: inRange(0, S.heightScaleM, 'm'),
+      height_offset_m: inRange(-S.heightOffsetM, S.heightOffsetM, 'm'),
+      origin_x_m: coord.default(0),
+      origin_z_m: coord.default(0),
+    }),
+    surface_map: z.strictObject({
+      file: pngName,
+      cell_size_m: cellSize,
+      origin_x_m: coord.default(0),
+      origin_z_m: coord.default(0),
+    }),
+    detail: z
+      .strictObject({
+        enabled: z.boolean().default(true),
+        seed: seed.default(1),
+        cell_size_m: inRange(S.detailCellM[0], S.detailCellM[1], 'm').default(0.35),
+        scale: inRange(0, S.detailScale).default(1),
+      })
+      .optional(),
+    road: z.strictObject({
+      width_m: roadWidth,
+      widths_m: z.array(roadWidth).max(S.roadPoints).optional(),
+      points: z.array(xz).min(2).max(S.roadPoints),
+      start_distance_m: distance.default(0),
+      finish_distance_m: inRange(1e-3, S.distanceM, 'm').optional(),
+    }),
+    checkpoints: z
+      .array(z.strictObject({ distance_m: distance, width_m: inRange(S.gateWidthM[0], S.gateWidthM[1], 'm').optional() }))
+      .max(S.checkpoints)
+      .default([]),
+    /** Rallycross joker branch (closed circuits): a second, surfaced road that leaves the main road at
+     * `leave_distance_m` and rejoins it at `rejoin_distance_m` (distances along the road, like checkpoints). */
+    joker: z
+      .strictObject({
+        width_m: roadWidth,
+        surface: z.enum(SURFACE_IDS as [SurfaceId, ...SurfaceId[]]).default('gravel'),
+        leave_distance_m: distance,
+        rejoin_distance_m: distance,
+        /** A car takes the joker when its centre passes within this distance of the branch's middle. */
+        gate_radius_m: inRange(S.jokerGateRadiusM[0], S.jokerGateRadiusM[1], 'm').default(5),
+        /** Centreline control points [x_m, z_m] from the leave point to the rejoin point (Catmull-Rom, 2 m). */
+        points: z.array(xz).min(4).max(S.jokerPoints),
+      })
+      .optional(),
+    scenery: z
+      .array(
+        z.strictObject({
+          kind: z.enum(SCENERY_KINDS),
+          radius_m: inRange(S.sceneryRadiusM[0], S.sceneryRadiusM[1], 'm'),
+          height_m: inRange(S.sceneryHeightM[0], S.sceneryHeightM[1], 'm'),
+          /** [x, z, rot_y_deg, scale] */
+          items: z.array(z.tuple([coord, coord, inRange(-S.angleDeg, S.angleDeg, '°'), inRange(S.sceneryScale[0], S.sceneryScale[1])])).max(S.sceneryItems),
+        }),
+      )
+      .max(S.sceneryGroups)
+      .default([]),
+  })
+  // cross-field checks only once every key is valid (stage-checks.ts)
+  .superRefine(checkStageToml, { when: (payload) => payload.issues.length === 0 });
 export type StageToml = z.infer<typeof StageTomlSchema>;
 
 export interface StagePose {
@@ -185,18 +201,17 @@ function show(v: unknown): string {
   return s === undefined ? String(v) : s.length > 60 ? s.slice(0, 57) + '...' : s;
 }
 
-/** Parses and validates stage.toml text. */
+/**
+ * Parses and validates stage.toml text. Size and nesting are capped before parsing (parseTomlFile, a ContentError);
+ * a schema problem is a TerrainError naming the first bad key.
+ */
 export function parseStageToml(text: string, fileName: string): StageToml {
-  let raw: unknown;
-  try {
-    raw = parseToml(text);
-  } catch (e) {
-    throw new TerrainError(fileName, '(toml syntax)', 'valid TOML', (e as Error).message.split('\n')[0] ?? 'a syntax error');
-  }
+  const raw = parseTomlFile(text, fileName);
   const r = StageTomlSchema.safeParse(raw);
   if (!r.success) {
     const issue = r.error.issues[0]!;
-    throw new TerrainError(fileName, issue.path.map(String).join('.') || '(root)', issue.message, show(valueAt(raw, issue.path)));
+    const expected = issue.message.replace(/^expected /, '');
+    throw new TerrainError(fileName, issue.path.map(String).join('.') || '(root)', expected, show(valueAt(raw, issue.path)));
   }
   return r.data;
 }
@@ -226,14 +241,8 @@ export function loadStage(files: StageFiles, fileName: string): Stage {
   }
   const bspline = new BSplineSurface(hf, detail);
   const rd = cfg.road;
-  if (rd.widths_m && rd.widths_m.length !== rd.points.length) {
-    throw new TerrainError(fileName, 'road.widths_m', `${rd.points.length} widths (one per road point)`, `${rd.widths_m.length}`);
-  }
-  rd.points.forEach(([x, zz], k) => {
-    if (x < hf.origin.x || x > hf.maxX || zz < hf.origin.z || zz > hf.maxZ) {
-      throw new TerrainError(fileName, `road.points.${k}`, `a point inside the heightmap [${hf.origin.x}, ${hf.maxX}] × [${hf.origin.z}, ${hf.maxZ}]`, show([x, zz]));
-    }
-  });
+  checkInsideHeightmap(rd.points, hf, 'road.points', fileName);
+  cfg.scenery.forEach((g, k) => checkInsideHeightmap(g.items, hf, `scenery.${k}.items`, fileName));
   const poly = Road.fromControlPoints(rd.points, rd.widths_m ?? rd.width_m, (x, zz) => bspline.heightMacro(x, zz));
   const poseAt = (d: number): StagePose => {
     const p = poly.poseAt(d);
@@ -306,11 +315,7 @@ function loadJoker(
   if (j.rejoin_distance_m < j.leave_distance_m + 20 || j.rejoin_distance_m >= finishD) {
     throw new TerrainError(fileName, 'joker.rejoin_distance_m', `a distance ≥ leave_distance_m + 20 (${j.leave_distance_m + 20}) and before the finish (${finishD.toFixed(1)})`, String(j.rejoin_distance_m));
   }
-  j.points.forEach(([x, zz], k) => {
-    if (x < hf.origin.x || x > hf.maxX || zz < hf.origin.z || zz > hf.maxZ) {
-      throw new TerrainError(fileName, `joker.points.${k}`, `a point inside the heightmap [${hf.origin.x}, ${hf.maxX}] × [${hf.origin.z}, ${hf.maxZ}]`, show([x, zz]));
-    }
-  });
+  checkInsideHeightmap(j.points, hf, 'joker.points', fileName);
   const ends: [number, string, number][] = [
     [0, 'leave_distance_m', j.leave_distance_m],
     [j.points.length - 1, 'rejoin_distance_m', j.rejoin_distance_m],

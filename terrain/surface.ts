@@ -6,10 +6,13 @@
  * Physical friction curves per surface live in src/content/surfaces.toml (vehicle code); `frictionScale`
  * here is only a local multiplier (1 = the surface's own curve).
  */
-import { decode } from 'fast-png';
 import { BSplineGrid, type HeightSample } from './bspline';
 import { TerrainError } from './errors';
 import { encodeGrayPng } from './png';
+import { decodeBoundedPng } from './png-guard';
+
+/** Largest surface-map side, pixels (16.8 M codes; a ~400 KB PNG claiming 20000² would decode to 400 MB). */
+export const SURFACE_MAP_MAX_SIDE = 4097;
 
 export type SurfaceId = 'tarmac' | 'gravel' | 'snow' | 'ice' | 'grass';
 /** Index = the uint8 code stored in the surface map. Never reorder (stage files depend on it). */
@@ -84,16 +87,9 @@ export class SurfaceMap {
     return new SurfaceMap(width, depth, cellSize, origin, new Uint8Array(width * depth).fill(surfaceCode(id)));
   }
 
-  /** Decodes an 8-bit one-channel PNG of codes. */
+  /** Decodes an 8-bit one-channel PNG of codes; the header is checked against SURFACE_MAP_MAX_SIDE before inflating. */
   static fromPng(bytes: Uint8Array, meta: { cellSize: number; origin: { x: number; z: number } }, fileName: string): SurfaceMap {
-    let png;
-    try {
-      png = decode(bytes);
-    } catch (e) {
-      throw new TerrainError(fileName, 'image', 'a PNG image', `undecodable data (${(e as Error).message})`);
-    }
-    if (png.depth !== 8) throw new TerrainError(fileName, 'bit depth', '8-bit grayscale surface codes', `${png.depth}-bit`);
-    if (png.channels !== 1) throw new TerrainError(fileName, 'channels', '1 channel (grayscale)', `${png.channels} channels`);
+    const png = decodeBoundedPng(bytes, { depth: 8, maxSide: SURFACE_MAP_MAX_SIDE, what: '8-bit grayscale surface codes' }, fileName);
     return new SurfaceMap(png.width, png.height, meta.cellSize, meta.origin, new Uint8Array(png.data), fileName);
   }
 

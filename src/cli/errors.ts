@@ -4,7 +4,7 @@
  * stack trace; `--help` prints the usage to stdout and exits 0; anything else is a bug in the program: its stack
  * goes to stderr and the exit code is 1.
  */
-import { ContentError } from '../content/errors';
+import { ContentError } from '../validate/errors';
 import { TerrainError } from '../../terrain/errors';
 import { ReplayFormatError } from '../replay/bytes';
 import { HelpRequest, UsageError } from './args';

@@ -5,7 +5,7 @@
  * The JSON Schema for editor completion is generated from `CarFileSchema` (`npm run schema`).
  */
 import { z } from 'zod';
-import { ContentError, parseTomlFile, validate } from './errors';
+import { ContentError, parseTomlFile, validate } from '../validate/errors';
 import { CrashSchema, crashConfig, type CrashConfig } from './crash-schema';
 
 const pos = z.number().positive();

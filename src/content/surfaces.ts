@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { SURFACE_IDS, type SurfaceId } from '../../terrain/surface';
-import { ContentError, parseTomlFile, validate } from './errors';
+import { ContentError, parseTomlFile, validate } from '../validate/errors';
 
 export interface SurfaceFriction {
   id: SurfaceId;

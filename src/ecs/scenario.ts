@@ -8,6 +8,8 @@ import { stateHash } from './hash';
 import { carTraceField, scenarioGround, setupScenarioCars, type ScenarioResources } from '../systems/sim/vehicle/scenario-cars';
 import { setupScenarioAi } from '../systems/sim/ai/scenario-ai';
 import type { Scenario } from '../content/scenario-schema';
+import { MAX_SCENARIO_TICKS, scenarioTicks } from '../content/scenario-limits';
+import { ContentError } from '../validate/errors';
 import { collisionTraceResolver, setupScenarioCollisions } from '../systems/sim/collision/scenario-setup';
 
 export interface ScenarioEntity {
@@ -107,6 +109,8 @@ export interface BodySummary {
 export interface ScenarioSummary {
   name: string;
   ticks: number;
+  /** The most ticks a run may take (RunOptions.maxTicks, default MAX_SCENARIO_TICKS). */
+  tick_budget: number;
   sim_seconds: number;
   state_hash: string;
   bodies: BodySummary[];
@@ -117,12 +121,29 @@ export interface ScenarioSummary {
 export interface RunOptions {
   /** Called after each tick (trace sampling, AI logging…). */
   onTick?: (run: ScenarioRun) => void;
+  /** Tick budget: a run of more ticks is refused before it starts (default MAX_SCENARIO_TICKS). */
+  maxTicks?: number;
+}
+
+/**
+ * Refuses a run of more than `budget` ticks before it starts (the loader checks the same, but a Scenario can be
+ * built in code). Throws a ContentError naming the scenario and duration_s.
+ */
+export function checkTickBudget(scenario: Scenario, budget = MAX_SCENARIO_TICKS): number {
+  const ticks = scenarioTicks(scenario);
+  if (!(ticks <= budget)) {
+    throw new ContentError(`scenario "${scenario.name}"`, [
+      `duration_s: expected duration_s / dt ≤ ${budget} ticks (the tick budget), found ${scenario.duration_s} s / ${scenario.dt} s = ${ticks} ticks; not run`,
+    ]);
+  }
+  return ticks;
 }
 
 /** Runs the scenario to its duration; returns the summary (without wall-clock fields). */
 export function runScenario(run: ScenarioRun, opts: RunOptions = {}): ScenarioSummary {
   const { world, scenario } = run;
-  const ticks = Math.round(scenario.duration_s / scenario.dt);
+  const budget = opts.maxTicks ?? MAX_SCENARIO_TICKS;
+  const ticks = checkTickBudget(scenario, budget);
   const events: SimEvent[] = [];
   for (let i = 0; i < ticks; i++) {
     runTick(world);
@@ -132,15 +153,16 @@ export function runScenario(run: ScenarioRun, opts: RunOptions = {}): ScenarioSu
     }
     opts.onTick?.(run);
   }
-  return summarize(run, events);
+  return summarize(run, events, budget);
 }
 
-export function summarize(run: ScenarioRun, events: SimEvent[]): ScenarioSummary {
+export function summarize(run: ScenarioRun, events: SimEvent[], tickBudget = MAX_SCENARIO_TICKS): ScenarioSummary {
   const { world } = run;
   const b = world.c.RigidBody;
   return {
     name: run.scenario.name,
     ticks: world.tick,
+    tick_budget: tickBudget,
     sim_seconds: world.time,
     state_hash: stateHash(world),
     bodies: run.entities.map(({ id, eid }) => ({

@@ -11,7 +11,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 
 const ROOT = join(import.meta.dirname, '../..');
 /** The protected folders that exist (src/run is protected too, once it exists). */
-const PROTECTED = ['terrain', 'src/ecs', 'src/systems/sim', 'src/content', 'src/replay'];
+const PROTECTED = ['src/validate', 'terrain', 'src/ecs', 'src/systems/sim', 'src/content', 'src/replay'];
 const LAYER_RULES = new Set([
   'no-restricted-imports',
   'no-restricted-globals',
@@ -58,11 +58,16 @@ interface Layer {
   good: string[];
 }
 const LAYERS: Layer[] = [
-  { dir: 'terrain', bad: ['src/ecs/world', 'src/content/surfaces'], good: ['terrain/stage', 'zod', 'fflate'] },
+  { dir: 'src/validate', bad: ['src/content/surfaces', 'terrain/stage', 'src/ecs/world', ...TOP], good: ['src/validate/errors', 'zod', 'smol-toml'] },
+  {
+    dir: 'terrain',
+    bad: ['src/ecs/world', 'src/content/surfaces'],
+    good: ['terrain/stage', 'src/validate/errors', 'zod', 'fflate'],
+  },
   {
     dir: 'src/content',
     bad: ['src/ecs/world', 'src/systems/sim/rigid-body', 'src/replay/format', 'src/run/world', ...TOP],
-    good: ['terrain/surface', 'src/content/errors', 'zod', 'smol-toml'],
+    good: ['terrain/surface', 'src/validate/errors', 'src/content/surfaces', 'zod', 'smol-toml'],
   },
   {
     dir: 'src/ecs/components',

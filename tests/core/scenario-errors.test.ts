@@ -4,7 +4,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseScenario } from '../../src/content/scenario-schema';
-import { ContentError } from '../../src/content/errors';
+import { ContentError } from '../../src/validate/errors';
 
 const good = `dt = 0.002\nintegrator = "rk4"\nduration_s = 0.1\n[[bodies]]\nid = "a"\nmass_kg = 1\ninertia_kg_m2 = [1, 1, 1]\n`;
 
@@ -34,11 +34,11 @@ describe('bad scenario files', () => {
       'bad.toml: integrator: expected one of "euler", "midpoint", "rk4", found "verlet"',
     );
   });
-  it('negative dt says it must be positive', () => {
-    expect(errorOf(good.replace('dt = 0.002', 'dt = -0.002'))).toBe('bad.toml: dt: expected > 0, found number -0.002');
+  it('negative dt names the range of dt', () => {
+    expect(errorOf(good.replace('dt = 0.002', 'dt = -0.002'))).toBe('bad.toml: dt: expected 1e-5 … 0.05 s, found number -0.002');
   });
-  it('a nested field error gives the key path', () => {
-    expect(errorOf(good.replace('mass_kg = 1', 'mass_kg = 0'))).toBe('bad.toml: bodies[0].mass_kg: expected > 0, found number 0');
+  it('a nested field error gives the key path and the range', () => {
+    expect(errorOf(good.replace('mass_kg = 1', 'mass_kg = 0'))).toBe('bad.toml: bodies[0].mass_kg: expected 0.001 … 1e6 kg, found number 0');
   });
   it('a misspelt key is an error, not silently ignored', () => {
     expect(errorOf(good.replace('mass_kg', 'mass_lb'))).toContain('unknown key "mass_lb"');
@@ -51,7 +51,8 @@ describe('bad scenario files', () => {
     ['missing field', good.replace('duration_s = 0.1\n', ''), 'duration_s: expected number'],
     ['wrong type', good.replace('duration_s = 0.1', 'duration_s = true'), 'duration_s: expected number, found boolean true'],
     ['unknown integrator', good.replace('"rk4"', '"leapfrog"'), 'integrator: expected one of'],
-    ['negative dt', good.replace('dt = 0.002', 'dt = -1'), 'dt: expected > 0'],
+    ['negative dt', good.replace('dt = 0.002', 'dt = -1'), 'dt: expected 1e-5 … 0.05 s, found number -1'],
+    ['duration over the tick budget', good.replace('duration_s = 0.1', 'duration_s = 1e300'), 'duration_s: expected 0.001 … 1e6 s'],
   ])('the CLI exits non-zero with one clear line for a %s', (_name, text, msg) => {
     const dir = mkdtempSync(join(tmpdir(), 'bitrally-'));
     const f = join(dir, 'scenario.toml');

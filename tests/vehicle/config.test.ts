@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { applySetup, carJsonSchema, loadCarConfig, onStep, reloadCarConfig, RPM } from '../../src/content/car-schema';
-import { ContentError } from '../../src/content/errors';
+import { ContentError } from '../../src/validate/errors';
 import { BUILTIN_CARS, loadBuiltinCar, readBuiltin } from '../../src/content/cars/index';
 import { DEFAULT_SURFACES, loadSurfaces } from '../../src/content/surfaces';
 import { parseScenario } from '../../src/content/scenario-schema';

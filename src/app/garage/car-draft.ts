@@ -8,7 +8,7 @@
  * draft has no path to the simulation; it can still be stored as a draft (custom-cars.ts).
  */
 import { parse as parseToml } from 'smol-toml';
-import { ContentError } from '../../content/errors';
+import { ContentError } from '../../validate/errors';
 import { CarFileSchema, loadCarConfig, type CarConfig } from '../../content/car-schema';
 import { findValue, parsePathString, scanToml, spanForPath, TomlScanError, type Seg, type TomlSpans } from './toml-spans';
 

@@ -4,6 +4,9 @@
  * rotation about +Y); cylinder = circle. Trees → cylinders, rocks → boxes/cylinders, walls, fences, barriers →
  * walls or boxes (see `fromScenery`). Obstacles are queried in ascending id order (determinism).
  */
+import { SCENE_CELL_M } from '../../../content/scenario-limits';
+
+export { SCENE_CELL_M };
 export const WALL = 0;
 export const BOX = 1;
 export const CYLINDER = 2;
@@ -14,7 +17,7 @@ export interface BoxInit { kind: 'box'; center: [number, number]; half_extents: 
 export interface CylinderInit { kind: 'cylinder'; center: [number, number]; radius: number; base_m?: number; height_m: number; id?: string }
 export type ObstacleInit = WallInit | BoxInit | CylinderInit;
 
-const CELL = 4;
+const CELL = SCENE_CELL_M;
 /** 30-bit cell key (a V8 small integer: fast Map hashing); cells 131 km apart share a key, harmless (AABB test). */
 const cellKey = (ix: number, iz: number): number => ((ix & 0x7fff) << 15) | (iz & 0x7fff);
 

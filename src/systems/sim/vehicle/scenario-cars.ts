@@ -11,6 +11,9 @@ import { loadCarConfig, type CarConfig } from '../../../content/car-schema';
 import { BUILTIN_CARS, loadBuiltinCar, readBuiltin } from '../../../content/cars/index';
 import { surfaceIndex } from '../../../content/surfaces';
 import { loadStage, parseStageToml, type Stage } from '../../../../terrain/stage';
+import { TerrainError } from '../../../../terrain/errors';
+import { MAX_PNG_FILE_BYTES } from '../../../../terrain/png-guard';
+import { MAX_TOML_BYTES } from '../../../validate/bounded-parse';
 import { StageGround } from './stage-ground';
 import { readCarTelemetry, emptyTelemetry } from './telemetry';
 
@@ -42,14 +45,15 @@ function defaultLoadStage(name: string): Stage {
   const dir = n.fs.existsSync(n.path.join(stagesDir, name, 'stage.toml')) ? n.path.join(stagesDir, name) : name;
   const tomlPath = n.path.join(dir, 'stage.toml');
   if (!n.fs.existsSync(tomlPath)) throw new Error(`terrain.stage: expected a shipped stage id or a stage directory, found "${name}"`);
-  const stageToml = n.fs.readFileSync(tomlPath, 'utf8');
+  const read = (file: string, max: number): Uint8Array => {
+    const size = n.fs.statSync(file).size; // checked before reading: a huge file is never loaded
+    if (size > max) throw new TerrainError(file, '(file)', `a file of at most ${max} bytes`, `${size} bytes`);
+    return new Uint8Array(n.fs.readFileSync(file));
+  };
+  const stageToml = new TextDecoder().decode(read(tomlPath, MAX_TOML_BYTES));
   const sc = parseStageToml(stageToml, tomlPath);
-  const hm = sc.heightmap.file;
-  const sm = sc.surface_map.file;
-  return loadStage(
-    { stageToml, heightPng: new Uint8Array(n.fs.readFileSync(n.path.join(dir, hm))), surfacePng: new Uint8Array(n.fs.readFileSync(n.path.join(dir, sm))) },
-    tomlPath,
-  );
+  const heightPng = read(n.path.join(dir, sc.heightmap.file), MAX_PNG_FILE_BYTES);
+  return loadStage({ stageToml, heightPng, surfacePng: read(n.path.join(dir, sc.surface_map.file), MAX_PNG_FILE_BYTES) }, tomlPath);
 }
 
 function defaultLoadCar(name: string, baseDir?: string): CarConfig {
