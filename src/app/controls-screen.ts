@@ -6,7 +6,7 @@
  * Pad bindings and the response belong to the connected controller's profile (src/app/input/profiles.ts).
  * All names are set as text (textContent), never as HTML.
  */
-import type { AppContext } from './menus';
+import type { AppContext } from './app-context';
 import { adjustable, html, registerScreen, type ScreenContext, type ScreenInstance } from './screens';
 import { defaultSettings } from './settings';
 import { ANALOG_ACTIONS, PadButton, type AnalogAction, type AxisRange, type Binding } from './input/actions';

@@ -2,13 +2,8 @@
  * All screens of the game, registered in the screen registry (screens.ts). Everything is navigable with a
  * gamepad alone (d-pad/stick + A/B), the keyboard (arrows + Enter/Escape) or the mouse.
  */
-import type { SceneKit } from '../systems/view/scene';
-import type { GameAudio } from '../systems/view/audio';
-import type { InputDevices } from './input/devices';
-import type { Settings } from './settings';
 import { CAMERA_MODES } from './settings';
-import type { BestTimes } from './storage';
-import { adjustable, html, registerScreen, type ScreenManager } from './screens';
+import { adjustable, html, registerScreen } from './screens';
 import { GameSession, type RunResult } from './game';
 import { drawStageMap, listStages, loadStageWithFiles, type StageSummary } from './stages';
 import { CARS, carChoice, carTestStats } from './cars';
@@ -17,20 +12,9 @@ import { stagePropsEnabled } from './stage-colliders';
 import { formatDelta, formatTime } from './stage-run';
 import { registerControlsScreen } from './controls-screen';
 import { escapeHtml as esc } from './escape-html';
+import type { AppContext } from './app-context';
 
-export interface AppContext {
-  kit: SceneKit;
-  devices: InputDevices;
-  audio: GameAudio;
-  bests: BestTimes;
-  settings: Settings;
-  screens: ScreenManager;
-  session: GameSession | null;
-  /** Most simulated seconds per frame (URL flag simcap, default 0.1). */
-  simCapS: number;
-  saveSettings(s: Settings): void;
-  startSession(s: GameSession | null): void;
-}
+export type { AppContext };
 
 interface Choice {
   stage?: StageSummary;

@@ -5,7 +5,7 @@
  *  - 'rallycross-results': final standings.
  */
 import { adjustable, html, registerScreen } from '../screens';
-import type { AppContext } from '../menus';
+import type { AppContext } from '../app-context';
 import { listStages, loadStageWithFiles, type StageSummary } from '../stages';
 import { CARS } from '../cars';
 import { RallycrossSession, type RallycrossSetup } from './session';
