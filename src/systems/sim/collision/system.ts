@@ -331,7 +331,8 @@ export function collisionPass(world: SimWorld): void {
   const live = entitiesWith(world, world.c.RigidBody, world.c.CarCollider);
   if (live.length === 0 && rt.contactsPrev.size === 0) return;
   carList.length = 0;
-  for (const e of live) carList.push(e);
+  const halted = world.c.RigidBody.halted;
+  for (const e of live) if (halted[e] === 0) carList.push(e); // a halted car (halt-guard.ts) takes no part
   const cars = carList.sort((a, b) => a - b);
   rt.contactsNow.clear();
   for (const eid of cars) sceneContacts(world, rt, eid);
