@@ -60,12 +60,21 @@ export function haltCheckpointPass(world: SimWorld): void {
   }
 }
 
-/** NaN when any state value of the car is NaN or ±Infinity, else 0. */
+/**
+ * NaN when any state value of the car is NaN or ±Infinity, else 0: each 0·x is 0 or NaN (a plain sum of the
+ * values could overflow for finite ones). Written out: this runs for every car every tick.
+ */
 function nonFinite(world: SimWorld, rt: CarRuntime): number {
   const b = world.c.RigidBody, W = world.c.Wheel, e = rt.eid;
-  let z = 0 * world.c.Car.omegaE[e]!;
-  for (const f of BODY_STATE) z += 0 * b[f][e]!;
-  for (const w of rt.wheels) for (const f of WHEEL_STATE) z += 0 * W[f][w]!;
+  let z =
+    0 * b.px[e]! + 0 * b.py[e]! + 0 * b.pz[e]! + 0 * b.Px[e]! + 0 * b.Py[e]! + 0 * b.Pz[e]! +
+    0 * b.qw[e]! + 0 * b.qx[e]! + 0 * b.qy[e]! + 0 * b.qz[e]! + 0 * b.Lx[e]! + 0 * b.Ly[e]! + 0 * b.Lz[e]! +
+    0 * world.c.Car.omegaE[e]!;
+  const wh = rt.wheels;
+  for (let i = 0; i < 4; i++) {
+    const w = wh[i]!;
+    z += 0 * W.omega[w]! + 0 * W.angle[w]! + 0 * W.travel[w]! + 0 * W.travelRate[w]! + 0 * W.ux[w]! + 0 * W.uy[w]!;
+  }
   return z;
 }
 
