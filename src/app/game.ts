@@ -4,7 +4,7 @@
  * dressing, car, camera, HUD, audio, dust, skid marks), which interpolate between the last two ticks with
  * scheduler.alpha. Views only read the world.
  */
-import type { SimWorld } from '../ecs/world';
+import type { SimEvent, SimWorld } from '../ecs/world';
 import { runTick } from '../ecs/pipeline';
 import { FixedStepScheduler } from '../ecs/scheduler';
 import { Button, HeldInput, neutralInput, quantizeInput, setInputSource } from '../ecs/controls';
@@ -234,6 +234,7 @@ export class GameSession {
       // collision events (src/systems/sim/collision/system.ts) carry the impulse magnitude |J| in N·s
       const imp = typeof ev.impulse_ns === 'number' ? ev.impulse_ns : 0;
       if (ev.kind.includes('collision')) this.recorder.mark('collision', ev.kind);
+      if (ev.kind === 'car-halted') this.showHalt(ev, e);
       if (imp > 50) {
         this.impacts++;
         this.audio.impactSound(imp, this.world.time);
@@ -241,6 +242,15 @@ export class GameSession {
       }
     }
     this.world.events.length = 0;
+  }
+
+  /** The simulation stopped a car whose state went non-finite or ran away (halt-guard.ts): say so on the HUD. */
+  private showHalt(ev: SimEvent, player: number): void {
+    console.error(`simulation: ${String(ev.message)}`);
+    const text = ev.car === player
+      ? `Simulation error: your car was stopped (${String(ev.reason)}). Recover to drive on`
+      : `Simulation error: ${String(ev.message)}`;
+    this.hud.showToast(text, this.nowS, 6);
   }
 
   recover(reason = 'Recovered'): void {

@@ -126,7 +126,11 @@ function crashTest(argv: string[]): number {
     contact_start_s: r.contactStart, contact_end_s: r.contactEnd, severity: r.severity,
     v1_m_s: r.v1, v2_m_s: r.v2,
     momentum_common_speed_m_s: carB ? (m1 * carA.v0 + m2 * carB.v0) / (m1 + m2) : 0,
-    crush1_m: r.crush1, crush2_m: r.crush2, peak_force_n: r.peakForce, samples: r.samples.length,
+    crush1_m: r.crush1, crush2_m: r.crush2, peak_force_n: r.peakForce,
+    // bumpers first (stroke to the dead length), then the body (null: did not happen)
+    bumper_stroke_end_s: [r.strokeEnd1, carB ? r.strokeEnd2 : NaN].map((t) => (Number.isNaN(t) ? null : t)),
+    body_yield_start_s: Number.isNaN(r.yieldStart) ? null : r.yieldStart,
+    samples: r.samples.length,
   };
   console.log(o.json ? JSON.stringify(summary) : JSON.stringify(summary, null, 2));
   return 0;

@@ -11,6 +11,7 @@ import { replayRecordPass } from '../systems/sim/replay-record';
 import { collisionPass, propsPass } from '../systems/sim/collision/system';
 import { vehicleTickLogic } from '../systems/sim/vehicle/drivetrain';
 import { vehicleAfterStep, vehicleForces } from '../systems/sim/vehicle/forces';
+import { haltCheckpointPass, haltGuardPass } from '../systems/sim/halt-guard';
 
 export type System = (world: SimWorld) => void;
 
@@ -31,6 +32,8 @@ const integrateBodies = makeIntegrateBodies(evaluateForces);
 
 /** One fixed tick, in order. */
 export const pipeline: System[] = [
+  // 0. guard checkpoint: running-car list in step with RigidBody.halted; each car's start-of-tick pose
+  haltCheckpointPass,
   // 1. controls
   applyControls,
   // 1b. per-tick vehicle logic: steering rate, gear shifts, clutch / diff lock states, stall
@@ -45,6 +48,8 @@ export const pipeline: System[] = [
   vehicleAfterStep,
   // 9. props
   propsPass,
+  // 9b. last line of defence: a car with a non-finite or runaway state is stopped with a `car-halted` event
+  haltGuardPass,
   // 10. bookkeeping
   replayRecordPass, // replay checksums / keyframes (recorder), checksum comparison (player)
 ];

@@ -40,6 +40,7 @@ export function spawnBody(world: SimWorld, init: BodyInit): number {
   b.Iyy[eid] = init.inertia[1];
   b.Izz[eid] = init.inertia[2];
   b.gravity[eid] = init.gravity === false ? 0 : 1;
+  b.halted[eid] = 0; // (ids are recycled)
   const [vx, vy, vz] = init.velocity ?? [0, 0, 0];
   b.Px[eid] = init.mass * vx;
   b.Py[eid] = init.mass * vy;

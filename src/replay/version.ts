@@ -10,4 +10,7 @@
 //    twice) (vehicle issue)
 // 4: the wheels have their own unsprung mass (second-order travel with a travel-rate state; keyframes of
 //    earlier versions lack Wheel.travelRate and are refused on seek) (vehicle issue)
-export const SIM_VERSION = 'bitrally-sim-4';
+// 5: car–car impulses ±J at one shared world point (Wu eq 5-11; the pair's angular momentum is conserved);
+//    RigidBody.halted (state: the last line of defence stops a car with a non-finite or runaway state; keyframes
+//    of earlier versions lack it and are refused on seek) (robustness issue)
+export const SIM_VERSION = 'bitrally-sim-5';

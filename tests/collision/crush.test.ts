@@ -70,6 +70,26 @@ describe('1D crash test (time-resolved, §5.3, §7–8)', () => {
     expect(r.crush1).toBe(0);
     expect(r.peakForce).toBeLessThan(params.bumper.F0);
     expect(r.v1).toBeLessThan(0); // the bumper spring pushes the car back off the barrier
+    // the §6.1 calibration holds in the time-resolved model: the stroke just uses the dead length (< 1 mm short;
+    // the body's elastic compliance in series takes a fraction of a millimetre)
+    expect(r.maxBumper1).toBeLessThanOrEqual(BUMPER_DEAD_LENGTH);
+    expect(BUMPER_DEAD_LENGTH - r.maxBumper1).toBeLessThan(1e-3);
+    expect(r.strokeEnd1).toBeNaN();
+  });
+  it('20 m/s barrier: the bumper strokes at the closing speed (force-limited, eqs 8, 26–28); the body yields within 2 ms of the stroke end', () => {
+    const v0 = 20, b = params.bumper;
+    const r = runCrashTest(car(v0), null, { gap: 0.1, sampleEvery: 1e-5 });
+    // the stroke takes L_b at (nearly) the impact speed: F/m ≤ 35 kN / 1500 kg slows the car < 1 % in 8 ms; once
+    // the body yields, the last ≈ 20 mm are shared with the body (k_c/(k_b + k_c) ≈ 0.9 of the closing speed)
+    expect((r.strokeEnd1 - r.contactStart) * v0).toBeGreaterThan(BUMPER_DEAD_LENGTH);
+    expect((r.strokeEnd1 - r.contactStart) * v0).toBeLessThan(1.05 * BUMPER_DEAD_LENGTH);
+    expect(Math.abs(r.yieldStart - r.strokeEnd1)).toBeLessThan(2e-3);
+    // the body yields when the bumper's force k_b·x_b + C_b·ẋ/√(γ + ẋ²) (eq 9, ẋ ≈ the closing speed) reaches F_0
+    const k = r.samples.findIndex((s) => s.xc1 > 0);
+    const at = r.samples[k - 1]!;
+    const xYield = (b.F0 - (b.Cb * at.v1) / Math.sqrt(b.gamma + at.v1 * at.v1)) / b.kb;
+    expect(Math.abs(at.xb1 - xYield)).toBeLessThan(1e-3); // one 10 µs step at 20 m/s is 0.2 mm
+    expect(r.maxBumper1).toBe(BUMPER_DEAD_LENGTH);
   });
   it('the 35 mph identification test is reproduced by the time-resolved model within 10 %', () => {
     const r = runCrashTest(car(DEFAULT_TESTS.front.speed_m_s), null, { gap: 0.1 });
@@ -88,6 +108,18 @@ describe('1D crash test (time-resolved, §5.3, §7–8)', () => {
     // traced: velocities meet, forces and crush recorded
     expect(r.samples.length).toBeGreaterThan(10);
     expect(Math.max(...r.samples.map((s) => s.F))).toBeGreaterThan(params.bumper.F0);
+  });
+  it('two cars: the bumpers stroke first, equally (eq 28); the bodies yield when each bumper holds F_0', () => {
+    const r = runCrashTest(car(20), car(0), { gap: 0.55, sampleEvery: 1e-5 });
+    const b = params.bumper;
+    expect(r.strokeEnd1).toBe(r.strokeEnd2);
+    const at = r.samples[r.samples.findIndex((s) => s.xc1 > 0) - 1]!;
+    const rate = (at.v1 - at.v2) / 2; // each bumper takes half the closing speed
+    const xYield = (b.F0 - (b.Cb * rate) / Math.sqrt(b.gamma + rate * rate)) / b.kb;
+    expect(at.xb1).toBe(at.xb2);
+    expect(Math.abs(at.xb1 - xYield)).toBeLessThan(1e-3);
+    expect(r.yieldStart).toBeLessThan(r.strokeEnd1);
+    expect(r.strokeEnd1 - r.yieldStart).toBeLessThan(3e-3); // the last ≈ 20 mm of each stroke, shared with the bodies
   });
   it('unequal masses: momentum conserved, common speed m1v1/(m1+m2)', () => {
     const heavy: CrashCar = { mass: 2400, v0: 0, bumper: identifyCrush(2400).bumper, kc: identifyCrush(2400).kcR };

@@ -21,8 +21,13 @@ export const RigidBodySpec = {
     tx: f64, ty: f64, tz: f64,
     /** 1 = gravity applies. */
     gravity: f64,
+    /**
+     * 0 = moving; otherwise the body was stopped by the simulation's last line of defence (halt-guard.ts:
+     * 1 non-finite state, 2 runaway speed, 3 below the terrain): no forces, zero momenta, skipped by the passes.
+     */
+    halted: i32,
   },
-  state: ['px', 'py', 'pz', 'Px', 'Py', 'Pz', 'qw', 'qx', 'qy', 'qz', 'Lx', 'Ly', 'Lz'],
+  state: ['px', 'py', 'pz', 'Px', 'Py', 'Pz', 'qw', 'qx', 'qy', 'qz', 'Lx', 'Ly', 'Lz', 'halted'],
 } satisfies ComponentSpec;
 
 /** Constant world-frame force and torque applied every evaluation (scenario bodies), plus a body-frame point of application. */

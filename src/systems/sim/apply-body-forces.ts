@@ -10,7 +10,8 @@ export function applyBodyForces(world: SimWorld): void {
   const b = world.c.RigidBody;
   const g = world.gravity;
   for (const eid of entitiesWith(world, b)) {
-    const m = b.mass[eid]! * b.gravity[eid]!;
+    // a halted body (halt-guard.ts) gets no force: with zero momenta it stays where it stopped
+    const m = b.halted[eid] === 0 ? b.mass[eid]! * b.gravity[eid]! : 0;
     b.fx[eid] = g.x * m;
     b.fy[eid] = g.y * m;
     b.fz[eid] = g.z * m;
@@ -20,6 +21,7 @@ export function applyBodyForces(world: SimWorld): void {
   }
   const a = world.c.AppliedForce;
   for (const eid of entitiesWith(world, b, a)) {
+    if (b.halted[eid] !== 0) continue;
     // Point of application given in the body frame, carried with the body.
     const ax = a.ax[eid]!,
       ay = a.ay[eid]!,

@@ -9,8 +9,16 @@
  * The force F is common to all elements in series. Given the overlap s of the undeformed outlines,
  *   s = Σ x_b,i + Σ (F/k_e,i + x_c,i(F)),   x_c,i(F) = max(x_c,i, (F − F_0,i)/k_c,i),
  * where k_e = 20·k_c is a stiff elastic body compliance (a regularisation: the paper's body is rigid below
- * its preload) so F is found from s by bisection each step; the bumper rate follows from its force balance
- * F = k_b x_b + C_b ẋ_b/√(γ + ẋ_b²) → ẋ_b = D√γ/√(C_b² − D²), D = F − k_b x_b (eq 9 solved for ẋ_b).
+ * its preload).
+ *
+ * The bumper is force-limited: its damper force C_b ẋ/√(γ + ẋ²) (eq 8) tends to C_b as ẋ grows, so a bumper
+ * pushed by more than k_b x_b + C_b strokes at whatever speed the closing motion imposes — Tongue's
+ * "constant region" (eqs 26–28: damper force C_b, the bumper nodes move with the cars). Its rate is eq 9
+ * solved for ẋ_b, ẋ_b = D√γ/√(C_b² − D²) with D = F − k_b x_b, unbounded as D → C_b, so each step solves F
+ * and the strokes together, the bumper backward-Euler over the step:
+ *   x_b,i(F) = clamp(x_b,i + h·ẋ_b(F − k_b x_b,i), 0, L_b),   Σ x_b,i(F) + Σ body_i(F) = s,
+ * monotone in F (bisection). At 20 m/s the bumper takes the whole closing speed through its stroke and the
+ * body yields when k_b x_b + C_b reaches F_0, within the last millimetres of the stroke (then phase III).
  * Car momenta change by ∓F·h. Stepping (§8.2): the free approach is jumped in one exact step to the contact
  * time; in contact we use the small step h (default 10 µs, ≪ 1/(10ω) of every element here).
  * End of contact (§8.1): bumper-only contact ends when the outlines separate; once a body has crushed the
@@ -61,6 +69,14 @@ export interface CrashResult {
   peakForce: number;
   /** 'bumper' when no body yielded. */
   severity: 'bumper' | 'body';
+  /** Time a body first yielded (s); NaN when none did. */
+  yieldStart: number;
+  /** Time each bumper first reached its dead length (s); NaN when it did not. */
+  strokeEnd1: number;
+  strokeEnd2: number;
+  /** Largest bumper deflection of each car (m). */
+  maxBumper1: number;
+  maxBumper2: number;
 }
 
 interface EndState {
@@ -85,15 +101,34 @@ function bodyDeflection(e: EndState, F: number): number {
   return F / e.ke + Math.max(e.xc, (F - e.F0) / e.kc);
 }
 
-function bumperRate(e: EndState, F: number): number {
-  let D = F - e.kb * e.xb;
-  const lim = 0.999 * e.Cb;
-  if (D > lim) D = lim;
-  else if (D < -lim) D = -lim;
-  let r = (D * e.sg) / Math.sqrt(e.Cb * e.Cb - D * D);
-  if (e.xb >= BUMPER_DEAD_LENGTH && r > 0) r = 0;
-  if (e.xb <= 0 && r < 0) r = 0;
-  return r;
+/** Bumper rate from eq 9 solved for ẋ_b (see file comment); ±∞ once |D| reaches C_b (force-limited). */
+function bumperRate(e: EndState, D: number): number {
+  if (D >= e.Cb) return Infinity;
+  if (D <= -e.Cb) return -Infinity;
+  return (D * e.sg) / Math.sqrt(e.Cb * e.Cb - D * D);
+}
+
+/** The bumper deflection at the end of a step h through which force F acts (backward Euler, clamped). */
+function bumperAfter(e: EndState, F: number, h: number): number {
+  const x = e.xb + h * bumperRate(e, F - e.kb * e.xb);
+  return x >= BUMPER_DEAD_LENGTH ? BUMPER_DEAD_LENGTH : x > 0 ? x : 0;
+}
+
+const SOLVE_REL_TOL = 1e-12;
+
+/** Common force F at overlap s: Σ bumper(F) + Σ body(F) = s (monotone in F; bisection). */
+function solveForce(e1: EndState, e2: EndState | null, s: number, h: number): number {
+  const g = (f: number): number =>
+    bumperAfter(e1, f, h) + bodyDeflection(e1, f) + (e2 ? bumperAfter(e2, f, h) + bodyDeflection(e2, f) : 0) - s;
+  if (g(0) >= 0) return 0;
+  let lo = 0, hi = 2 * Math.max(e1.F0, e2?.F0 ?? 0) + 1;
+  while (g(hi) < 0) hi *= 2;
+  for (let i = 0; i < 200 && hi - lo > SOLVE_REL_TOL * hi; i++) {
+    const mid = 0.5 * (lo + hi);
+    if (g(mid) < 0) lo = mid;
+    else hi = mid;
+  }
+  return 0.5 * (lo + hi);
 }
 
 /** Run a crash test; car 2 = null is a rigid barrier. */
@@ -111,7 +146,11 @@ export function runCrashTest(car1: CrashCar, car2: CrashCar | null, opts: CrashT
     samples.push({ t, v1, v2, F, xb1: e1.xb, xc1: e1.xc, xb2: e2?.xb ?? 0, xc2: e2?.xc ?? 0 });
   };
   push(0);
-  if (!(closing0 > 0)) return { samples, contactStart: NaN, contactEnd: NaN, v1, v2, crush1: e1.xc, crush2: e2?.xc ?? 0, peakForce: 0, severity: 'bumper' };
+  if (!(closing0 > 0))
+    return {
+      samples, contactStart: NaN, contactEnd: NaN, v1, v2, crush1: 0, crush2: 0, peakForce: 0, severity: 'bumper',
+      yieldStart: NaN, strokeEnd1: NaN, strokeEnd2: NaN, maxBumper1: 0, maxBumper2: 0,
+    };
   // Free approach: one exact jump to the contact time.
   t = opts.gap / closing0;
   push(0);
@@ -121,21 +160,17 @@ export function runCrashTest(car1: CrashCar, car2: CrashCar | null, opts: CrashT
   let peak = 0;
   let yielded = false;
   let nextSample = t + sampleEvery;
-  const solveF = (B: number): number => {
-    const xcSum = e1.xc + (e2 ? e2.xc : 0);
-    if (B <= xcSum) return 0;
-    let lo = 0, hi = 2 * Math.max(e1.F0, e2?.F0 ?? 0) + 1;
-    const g = (f: number): number => bodyDeflection(e1, f) + (e2 ? bodyDeflection(e2, f) : 0);
-    while (g(hi) < B) hi *= 2;
-    for (let i = 0; i < 80 && hi - lo > 1e-10 * hi; i++) {
-      const mid = 0.5 * (lo + hi);
-      if (g(mid) < B) lo = mid;
-      else hi = mid;
-    }
-    return 0.5 * (lo + hi);
-  };
+  let yieldStart = NaN, strokeEnd1 = NaN, strokeEnd2 = NaN, maxB1 = 0, maxB2 = 0;
+  let hPrev = h;
   for (let i = 0; i < 5_000_000; i++) {
-    const F = solveF(s - e1.xb - (e2 ? e2.xb : 0));
+    // force and bumper strokes at this overlap, the bumpers stepped over the last step (backward Euler)
+    const F = solveForce(e1, e2, s, hPrev);
+    e1.xb = bumperAfter(e1, F, hPrev);
+    if (e2) e2.xb = bumperAfter(e2, F, hPrev);
+    if (e1.xb >= BUMPER_DEAD_LENGTH && Number.isNaN(strokeEnd1)) strokeEnd1 = t;
+    if (e2 && e2.xb >= BUMPER_DEAD_LENGTH && Number.isNaN(strokeEnd2)) strokeEnd2 = t;
+    maxB1 = Math.max(maxB1, e1.xb);
+    maxB2 = Math.max(maxB2, e2?.xb ?? 0);
     if (F > peak) peak = F;
     // plastic crush follows the force (no recovery)
     const c1 = Math.max(e1.xc, (F - e1.F0) / e1.kc);
@@ -144,19 +179,17 @@ export function runCrashTest(car1: CrashCar, car2: CrashCar | null, opts: CrashT
       const c2 = Math.max(e2.xc, (F - e2.F0) / e2.kc);
       if (c2 > e2.xc) { e2.xc = c2; yielded = true; }
     }
-    const r1 = bumperRate(e1, F);
-    const r2 = e2 ? bumperRate(e2, F) : 0;
+    if (yielded && Number.isNaN(yieldStart)) yieldStart = t;
     // Once a body has yielded, the step that would reverse the closing speed is shortened so that it ends
     // exactly at zero closing speed (end of the collision, §8.1): momentum exchange stays equal and opposite.
     let hs = h;
     const inv = 1 / m1 + (e2 ? 1 / m2 : 0);
     if (yielded && F > 0 && (v1 - v2) - F * inv * h < 0) hs = (v1 - v2) / (F * inv);
-    // semi-implicit Euler: momenta from F, then positions with the new velocities
+    // semi-implicit Euler: momenta from F, then the overlap with the new velocities
     v1 -= (F / m1) * hs;
     if (e2) v2 += (F / m2) * hs;
     s += (v1 - v2) * hs;
-    e1.xb = Math.min(BUMPER_DEAD_LENGTH, Math.max(0, e1.xb + r1 * hs));
-    if (e2) e2.xb = Math.min(BUMPER_DEAD_LENGTH, Math.max(0, e2.xb + r2 * hs));
+    hPrev = hs;
     t += hs;
     if (t >= nextSample) {
       push(F);
@@ -176,5 +209,6 @@ export function runCrashTest(car1: CrashCar, car2: CrashCar | null, opts: CrashT
     samples, contactStart, contactEnd, v1, v2,
     crush1: e1.xc - crushStart1, crush2: (e2?.xc ?? 0) - crushStart2, peakForce: peak,
     severity: yielded ? 'body' : 'bumper',
+    yieldStart, strokeEnd1, strokeEnd2, maxBumper1: maxB1, maxBumper2: maxB2,
   };
 }

@@ -219,7 +219,7 @@ function carPropContacts(world: SimWorld, props: HavokProps): void {
   const dt = world.dt;
   const sorted = Array.from(cars).sort((p, q) => p - q);
   for (const car of sorted) {
-    if (!poseOf(world, car, pose0)) continue;
+    if (b.halted[car] !== 0 || !poseOf(world, car, pose0)) continue; // a halted car (halt-guard.ts) takes no part
     const R = boundingRadius(pose0);
     const ground = b.py[car]! - c.cgHeight[car]!;
     const yLo = ground + c.clearance[car]!, yHi = ground + c.height[car]!;

@@ -232,6 +232,27 @@ function carCarContacts(world: SimWorld, rt: CollisionRuntime, cars: readonly nu
   }
 }
 
+const X = { x: 0, y: 0, z: 0 };
+
+/**
+ * The one world point where the pair's impulse acts (Wu eqs 5-3, 5-4, 5-11: one impulse, +J on one car and −J on
+ * the other, at one contact point). The swept contact is found at a sub-pose time t_k of the tick, but the
+ * impulse is added to the momenta now, at the start-of-step poses: the sub-pose contact point, taken relative to
+ * each car's current CG (offsets ρA = point − A(t_k), ρB = point − B(t_k)), gives two world points rA + ρA and
+ * rB + ρB that differ by the pair's relative displacement over t_k (up to |v_rel|·dt). Applying ±J at those
+ * two points left a couple (rA + ρA − rB − ρB) × J. X is their midpoint, at the mean CG height (the impulses
+ * stay horizontal, at CG height for cars of equal CG height); both the solve (offsets X − rA, X − rB) and the
+ * application use X, so the pair's angular momentum about any fixed point is unchanged.
+ */
+function sharedContactPoint(
+  world: SimWorld, ea: number, eb: number, rax: number, raz: number, rbx: number, rbz: number, out: typeof X,
+): void {
+  const b = world.c.RigidBody;
+  out.x = 0.5 * (b.px[ea]! + rax + (b.px[eb]! + rbx));
+  out.y = 0.5 * (b.py[ea]! + b.py[eb]!);
+  out.z = 0.5 * (b.pz[ea]! + raz + (b.pz[eb]! + rbz));
+}
+
 function pairContact(world: SimWorld, rt: CollisionRuntime, ea: number, eb: number): void {
   const b = world.c.RigidBody, c = world.c.CarCollider;
   const dt = world.dt;
@@ -274,8 +295,9 @@ function pairContact(world: SimWorld, rt: CollisionRuntime, ea: number, eb: numb
   rt.contactsNow.add(key);
   yawBodyOf(world, ea, yb1);
   yawBodyOf(world, eb, yb2);
-  const r1x = geom.x - poseAk.cx, r1z = geom.z - poseAk.cz;
-  const r2x = geom.x - poseBk.cx, r2z = geom.z - poseBk.cz;
+  sharedContactPoint(world, ea, eb, geom.x - poseAk.cx, geom.z - poseAk.cz, geom.x - poseBk.cx, geom.z - poseBk.cz, X);
+  const r1x = X.x - b.px[ea]!, r1z = X.z - b.pz[ea]!;
+  const r2x = X.x - b.px[eb]!, r2z = X.z - b.pz[eb]!;
   // relative velocity of A's contact point w.r.t. B's
   const vrx = yb1.vx + yb1.r * r1z - (yb2.vx + yb2.r * r2z);
   const vrz = yb1.vz - yb1.r * r1x - (yb2.vz - yb2.r * r2x);
@@ -284,9 +306,9 @@ function pairContact(world: SimWorld, rt: CollisionRuntime, ea: number, eb: numb
   const e = minor ? WU_MINOR_E : wuE(alpha);
   solveRestitution(yb1, r1x, r1z, yb2, r2x, r2z, nx, nz, e, wuMu(alpha), res);
   if (!(res.jn > 0)) return;
-  const py = 0.5 * (b.py[ea]! + b.py[eb]!);
-  applyImpulseAtPoint(world, ea, res.jx, 0, res.jz, b.px[ea]! + r1x, b.py[ea]!, b.pz[ea]! + r1z);
-  applyImpulseAtPoint(world, eb, -res.jx, 0, -res.jz, b.px[eb]! + r2x, b.py[eb]!, b.pz[eb]! + r2z);
+  // Wu eq 5-11: +J on A and −J on B at the same world point X
+  applyImpulseAtPoint(world, ea, res.jx, 0, res.jz, X.x, X.y, X.z);
+  applyImpulseAtPoint(world, eb, -res.jx, 0, -res.jz, X.x, X.y, X.z);
   const enA = endAt(poseAk, geom.x, geom.z), enB = endAt(poseBk, geom.x, geom.z);
   absorbEnergy(res.energyBefore - res.energyAfter, crushEndOf(world, ea, enA, endA), crushEndOf(world, eb, enB, endB), added);
   added[0] = addCrushTo(world, ea, enA, added[0]);
@@ -295,7 +317,7 @@ function pairContact(world: SimWorld, rt: CollisionRuntime, ea: number, eb: numb
     c.hits[ea] = c.hits[ea]! + 1;
     c.hits[eb] = c.hits[eb]! + 1;
     emitEvent(world, 'collision', {
-      type: 'car', ids: [nameOf(rt, ea), nameOf(rt, eb)], point: [geom.x, py, geom.z], normal: [nx, 0, nz],
+      type: 'car', ids: [nameOf(rt, ea), nameOf(rt, eb)], point: [X.x, X.y, X.z], normal: [nx, 0, nz],
       points: geom.points, angle_deg: (alpha * 180) / Math.PI, minor, method: res.method, e: res.e, mu: res.mu,
       impulse_ns: sqrt2(res.jx, res.jz), ke_before: res.energyBefore, ke_after: res.energyAfter,
       friction_dropped: res.frictionDropped, end: [END_NAMES[enA], END_NAMES[enB]], crush_added_m: [added[0], added[1]],
@@ -309,7 +331,8 @@ export function collisionPass(world: SimWorld): void {
   const live = entitiesWith(world, world.c.RigidBody, world.c.CarCollider);
   if (live.length === 0 && rt.contactsPrev.size === 0) return;
   carList.length = 0;
-  for (const e of live) carList.push(e);
+  const halted = world.c.RigidBody.halted;
+  for (const e of live) if (halted[e] === 0) carList.push(e); // a halted car (halt-guard.ts) takes no part
   const cars = carList.sort((a, b) => a - b);
   rt.contactsNow.clear();
   for (const eid of cars) sceneContacts(world, rt, eid);

@@ -96,16 +96,44 @@ export interface CarCache {
 }
 
 export interface VehicleResources {
+  /** The running cars (ascending eids): every car whose body is not halted (halt-guard.ts). */
   cars: number[];
   byEid: Map<number, CarRuntime>;
+  /** Runtimes of the running cars, ascending eids: the list every vehicle pass walks. */
   list: CarRuntime[];
+  /** Every registered car, halted or not, ascending eids. */
+  all: CarRuntime[];
   surfaces: SurfaceTable;
 }
 
 export function vehicles(world: SimWorld): VehicleResources {
   const w = world as SimWorld & { vehicleRes?: VehicleResources };
-  w.vehicleRes ??= { cars: [], byEid: new Map(), list: [], surfaces: DEFAULT_SURFACES };
+  w.vehicleRes ??= { cars: [], byEid: new Map(), list: [], all: [], surfaces: DEFAULT_SURFACES };
   return w.vehicleRes;
+}
+
+function rebuildLists(world: SimWorld, res: VehicleResources): void {
+  const halted = world.c.RigidBody.halted;
+  res.all = [...res.byEid.values()].sort((a, b) => a.eid - b.eid);
+  res.list = res.all.filter((r) => halted[r.eid] === 0);
+  res.cars = res.list.map((r) => r.eid);
+}
+
+/**
+ * Make `list`/`cars` the cars whose body is not halted (RigidBody.halted, state: a keyframe restore or a
+ * recovery can change it between ticks). One comparison per car when nothing changed.
+ */
+export function syncRunningCars(world: SimWorld): void {
+  const res = vehicles(world);
+  const halted = world.c.RigidBody.halted;
+  let n = 0;
+  let same = true;
+  for (const rt of res.all) {
+    if (halted[rt.eid] !== 0) continue;
+    if (res.list[n] !== rt) same = false;
+    n++;
+  }
+  if (!same || n !== res.list.length) rebuildLists(world, res);
 }
 
 /** Replace the surface friction table of this world (e.g. after loading a modded surfaces.toml). */
@@ -165,8 +193,7 @@ export function registerCar(world: SimWorld, init: CarRuntimeInit): CarRuntime {
   };
   refreshRuntime(rt);
   res.byEid.set(rt.eid, rt);
-  res.list = [...res.byEid.values()].sort((a, b) => a.eid - b.eid);
-  res.cars = res.list.map((r) => r.eid);
+  rebuildLists(world, res);
   return rt;
 }
 
@@ -281,8 +308,7 @@ function copyDiff(d: DiffConfig): DiffConfig {
 export function unregisterCar(world: SimWorld, eid: number): void {
   const res = vehicles(world);
   res.byEid.delete(eid);
-  res.list = [...res.byEid.values()].sort((a, b) => a.eid - b.eid);
-  res.cars = res.list.map((r) => r.eid);
+  rebuildLists(world, res);
 }
 
 export function carRuntime(world: SimWorld, eid: number): CarRuntime {
