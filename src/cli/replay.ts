@@ -82,6 +82,8 @@ async function verify(file: string, json: boolean): Promise<number> {
       if (r.ok) console.log(`${file}: MATCH — ${r.checksumsMatched}/${r.checksumsChecked} checksums over ${r.ticks} ticks (${r.simSeconds.toFixed(2)} s), final hash ${r.finalHash}`);
       else {
         const ds = r.firstDesync;
+        if (r.budgetExceeded) console.log(`${file}: ${r.budgetExceeded.message}`);
+        for (const k of r.keyframeMismatches) console.log(`${file}: KEYFRAME at tick ${k.tick} differs from the re-simulated state (${k.differences[0]?.what ?? '?'}…): corrupted keyframe`);
         console.log(
           ds
             ? `${file}: DESYNC at tick ${ds.tick} (t = ${ds.timeS.toFixed(3)} s): expected hash ${ds.expected}, found ${ds.found}` +

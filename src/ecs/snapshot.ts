@@ -20,6 +20,7 @@ import type { SimWorld } from './world';
 import { entitiesWith } from './queries';
 import { updateDerived } from '../systems/sim/rigid-body';
 import { ByteReader, ByteWriter } from '../replay/bytes';
+import { findNestingBeyond, MAX_NESTING_DEPTH } from '../content/bounded-parse';
 
 export interface ComponentSnapshot {
   name: string;
@@ -37,11 +38,21 @@ export interface WorldSnapshot {
   extensions: Map<string, Uint8Array | object>;
 }
 
+export interface ExtensionProblem {
+  expected: string;
+  found: string;
+}
+
 /** Per-world simulation state kept outside components (e.g. a collision contact set). */
 export interface SnapshotExtension {
   name: string;
   save(world: SimWorld): Uint8Array | object;
   load(world: SimWorld, data: Uint8Array | object): void;
+  /**
+   * Checks saved data read from an untrusted file against the snapshot it belongs to, before any world sees it
+   * (replay keyframes): what was expected and found, or null when it is well-formed.
+   */
+  check?(data: Uint8Array | object, snap: WorldSnapshot): ExtensionProblem | null;
 }
 
 const extensions = new Map<string, SnapshotExtension>();
@@ -53,6 +64,11 @@ export function registerSnapshotExtension(ext: SnapshotExtension): void {
 
 export function snapshotExtensionNames(): string[] {
   return [...extensions.keys()].sort();
+}
+
+/** The registered extension of that name (its `check`, for untrusted keyframes), or undefined. */
+export function snapshotExtension(name: string): SnapshotExtension | undefined {
+  return extensions.get(name);
 }
 
 export class SnapshotError extends Error {
@@ -330,11 +346,16 @@ function readExtensions(r: Reader): Map<string, Uint8Array | object> {
     if (kind === 0) ext.set(name, r.bytes(`extension ${name}`));
     else if (kind === 1) {
       const text = r.str(`extension ${name}`);
+      // untrusted (replay keyframes): nesting capped before parsing, so no walker of the value can overflow
+      if (findNestingBeyond(text, MAX_NESTING_DEPTH, 'json')) throw new SnapshotError(`snapshot: extension "${name}": expected JSON nested at most ${MAX_NESTING_DEPTH} deep, found deeper nesting`);
+      let value: unknown;
       try {
-        ext.set(name, JSON.parse(text) as object);
+        value = JSON.parse(text) as unknown;
       } catch {
         throw new SnapshotError(`snapshot: extension "${name}": expected JSON, found ${JSON.stringify(text.slice(0, 40))}`);
       }
+      if (value === null || typeof value !== 'object') throw new SnapshotError(`snapshot: extension "${name}": expected a JSON object or array, found ${JSON.stringify(text.slice(0, 40))}`);
+      ext.set(name, value);
     } else throw new SnapshotError(`snapshot: extension "${name}": expected kind 0 (bytes) or 1 (JSON), found ${kind}`);
   }
   return ext;

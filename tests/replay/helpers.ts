@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ReplayCar } from '../../src/replay/format';
+import type { InputStreams } from '../../src/replay/inputs';
 
 export const CAR_FILE = join(__dirname, '../../src/content/cars/hatch-gti.toml');
 
@@ -9,3 +10,27 @@ export function hatchCar(pose = { x: 0, y: 0, z: 0, heading: 0 }, role: 'player'
 }
 
 export const SETUP = { dt: 1 / 500, integrator: 'midpoint' as const, seed: 7, gravity_m_s2: 9.81 };
+
+/** Changes one recorded input sample (splits its run): test corruption of the inputs. */
+export function setInputSample(s: InputStreams, car: number, channel: number, tick: number, value: number): void {
+  const ch = s.channels[car]![channel]!;
+  const values: number[] = [];
+  const ends: number[] = [];
+  let start = 0;
+  ch.ends.forEach((end, i) => {
+    const v = ch.values[i]!;
+    if (tick >= start && tick < end) {
+      if (tick > start) values.push(v), ends.push(tick);
+      values.push(value), ends.push(tick + 1);
+      if (end > tick + 1) values.push(v), ends.push(end);
+    } else values.push(v), ends.push(end);
+    start = end;
+  });
+  s.channels[car]![channel] = { values: Int32Array.from(values), ends: Int32Array.from(ends) };
+}
+
+/** One recorded input sample. */
+export function inputSample(s: InputStreams, car: number, channel: number, tick: number): number {
+  const ch = s.channels[car]![channel]!;
+  return ch.values[ch.ends.findIndex((e) => e > tick)]!;
+}

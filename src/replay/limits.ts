@@ -1,0 +1,93 @@
+/**
+ * Resource caps for replay files (untrusted input: imported, downloaded, shared) and the verification budget.
+ * Every section length and every count a file declares is checked against these caps and against the header
+ * BEFORE anything is allocated from it, so no file can make a process allocate more than
+ * `MAX_REPLAY_LOAD_BYTES` while loading, or re-simulate more than `MAX_REPLAY_CAR_TICKS` car-ticks.
+ * docs/replays.md "Limits" lists them with their reasons.
+ */
+const MiB = 1024 * 1024;
+
+/** Largest file accepted (an hour of driving is well under 1 MB). */
+export const MAX_REPLAY_FILE_BYTES = 32 * MiB;
+/** Largest inflated payload accepted (zip-bomb guard: checked against the declared length while inflating). */
+export const MAX_REPLAY_PAYLOAD_BYTES = 128 * MiB;
+/** Longest replay accepted: 2 h at 1 kHz (ticks). */
+export const MAX_REPLAY_TICKS = 2 * 3600 * 1000;
+/** Most cars in one replay (the input section's car count is checked against the header's car list too). */
+export const MAX_REPLAY_CARS = 64;
+/**
+ * Most car-ticks (ticks × max(1, cars)) a replay may declare, and the default verification budget: 8 cars for an
+ * hour at 500 Hz, or one car for 2 h at 1 kHz with room to spare. Re-simulation costs ~20–250 µs per car-tick on
+ * the project's machines, so this is at most about an hour of verification on a loaded machine.
+ */
+export const MAX_REPLAY_CAR_TICKS = 8 * 3600 * 500;
+
+/** Largest section of each kind (bytes, inflated). Their sum bounds what decoding can hold. */
+export const MAX_SECTION_BYTES: Readonly<Record<string, number>> = {
+  /** header JSON: 64 cars × (car file + the files it extends, ≤ 16 × ~10 KB shipped) fits easily */
+  H: 4 * MiB,
+  /** inputs: a 2 h single-car drive with input changing every frame is ~1 MB inflated */
+  I: 16 * MiB,
+  /** edits JSON: recoveries (~80 B) and config edits (a car file's text each) */
+  E: 16 * MiB,
+  /** checksums: 9–13 bytes each, one per second of a 2 h run is ~100 KB */
+  C: 16 * MiB,
+  /** keyframes: ~12 KB per keyframe (one car) before deflate; 2 h at one per 5 s is ~17 MB */
+  K: 48 * MiB,
+  /** embedded stage.toml: the content TOML cap (src/content/bounded-parse.ts MAX_TOML_BYTES) */
+  T: 1 * MiB,
+  /** embedded height and surface PNGs (their pixel counts are capped by the stage loader) */
+  P: 8 * MiB,
+  Q: 8 * MiB,
+};
+/** Section tags this build reads; any other tag is refused. */
+export const SECTION_TAGS = Object.keys(MAX_SECTION_BYTES);
+
+/** Most edits (recoveries + car swaps) in one replay. */
+export const MAX_REPLAY_EDITS = 10_000;
+/** Most config edits (mid-run car swaps): each one parses a car file and reconfigures the car. */
+export const MAX_CONFIG_EDITS = 256;
+/** Most files per embedded car (the main file and the files it extends). */
+export const MAX_CAR_FILES = 16;
+/** Deepest JSON nesting of the header and edits (they nest ~6 deep). */
+export const MAX_REPLAY_JSON_DEPTH = 32;
+
+/**
+ * Documented memory cap for loading one replay (decodeReplay): the file, the inflated payload, and what the
+ * sections decode to. Inputs decode to two Int32 per run and a run takes ≥ 2 bytes (≤ 4 × I); keyframes decode
+ * to one Float64 per 8 bytes, held twice while the columns are split (≤ 2 × K); JSON decodes to JS strings
+ * and objects (≤ 4 × its bytes, UTF-16 + object overhead); the stage files are copied once.
+ */
+export const MAX_REPLAY_LOAD_BYTES =
+  MAX_REPLAY_FILE_BYTES +
+  MAX_REPLAY_PAYLOAD_BYTES +
+  4 * MAX_SECTION_BYTES.I! +
+  2 * MAX_SECTION_BYTES.K! +
+  4 * (MAX_SECTION_BYTES.H! + MAX_SECTION_BYTES.E!) +
+  2 * MAX_SECTION_BYTES.C! +
+  MAX_SECTION_BYTES.T! +
+  MAX_SECTION_BYTES.P! +
+  MAX_SECTION_BYTES.Q!;
+
+/** Limits of one verification or playback. Tick counts are primary (deterministic); wall time is a backstop. */
+export interface ReplayBudget {
+  /** Refuse replays of more car-ticks (ticks × max(1, cars)) than this. Default MAX_REPLAY_CAR_TICKS. */
+  maxCarTicks?: number;
+  /**
+   * Stop a verification after this many seconds of wall time, with a "verification budget exceeded" result.
+   * Default 1800 s: generous for the tick cap on a loaded machine; it only catches a simulation that runs far
+   * slower per tick than a sane car can make it.
+   */
+  maxWallSeconds?: number;
+  /** Clock for the wall budget (seconds); default performance.now() / 1000. Tests inject their own. */
+  nowSeconds?: () => number;
+}
+
+export const DEFAULT_VERIFY_WALL_SECONDS = 1800;
+/** How often (ticks) a verification looks at the wall clock. */
+export const WALL_CHECK_EVERY_TICKS = 250;
+
+/** Car-ticks a replay costs to re-simulate: an empty world still steps every tick. */
+export function replayCarTicks(h: { ticks: number; cars: readonly unknown[] }): number {
+  return h.ticks * Math.max(1, h.cars.length);
+}
