@@ -14,19 +14,18 @@ export const SETUP = { dt: 1 / 500, integrator: 'midpoint' as const, seed: 7, gr
 /** Changes one recorded input sample (splits its run): test corruption of the inputs. */
 export function setInputSample(s: InputStreams, car: number, channel: number, tick: number, value: number): void {
   const ch = s.channels[car]![channel]!;
-  const values: number[] = [];
-  const ends: number[] = [];
+  const runs: [number, number][] = []; // [value, end]
   let start = 0;
   ch.ends.forEach((end, i) => {
     const v = ch.values[i]!;
     if (tick >= start && tick < end) {
-      if (tick > start) values.push(v), ends.push(tick);
-      values.push(value), ends.push(tick + 1);
-      if (end > tick + 1) values.push(v), ends.push(end);
-    } else values.push(v), ends.push(end);
+      if (tick > start) runs.push([v, tick]);
+      runs.push([value, tick + 1]);
+      if (end > tick + 1) runs.push([v, end]);
+    } else runs.push([v, end]);
     start = end;
   });
-  s.channels[car]![channel] = { values: Int32Array.from(values), ends: Int32Array.from(ends) };
+  s.channels[car]![channel] = { values: Int32Array.from(runs, (r) => r[0]), ends: Int32Array.from(runs, (r) => r[1]) };
 }
 
 /** One recorded input sample. */
