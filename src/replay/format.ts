@@ -179,6 +179,11 @@ export interface ReplayParts {
 }
 
 export function encodeReplay(p: ReplayParts): Uint8Array {
+  return packReplay(encodeReplayPayload(p));
+}
+
+/** The payload (sections) of a replay, before deflate. */
+export function encodeReplayPayload(p: ReplayParts): Uint8Array {
   const w = new ByteWriter(4096);
   section(w, 'H', te.encode(JSON.stringify(p.header)));
   section(w, 'I', p.inputsBytes);
@@ -199,8 +204,12 @@ export function encodeReplay(p: ReplayParts): Uint8Array {
     section(w, 'P', p.stageFiles.heightPng);
     section(w, 'Q', p.stageFiles.surfacePng);
   }
-  const payload = w.done();
-  const packed = deflateSync(payload, { level: 9 });
+  return w.done();
+}
+
+/** The container around a payload: magic, format, lengths, CRC-32, deflated payload (level 9 = smallest). */
+export function packReplay(payload: Uint8Array, level: 0 | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 = 9): Uint8Array {
+  const packed = deflateSync(payload, { level });
   const out = new Uint8Array(CONTAINER_BYTES + packed.length);
   out.set(te.encode(REPLAY_MAGIC), 0);
   const dv = new DataView(out.buffer);
