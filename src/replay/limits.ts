@@ -43,8 +43,11 @@ export const MAX_SECTION_BYTES: Readonly<Record<string, number>> = {
 /** Section tags this build reads; any other tag is refused. */
 export const SECTION_TAGS = Object.keys(MAX_SECTION_BYTES);
 
-/** Most edits (recoveries + car swaps) in one replay. */
-export const MAX_REPLAY_EDITS = 10_000;
+/**
+ * Most edits (recoveries + car swaps) in one replay: a recovery re-spawns the car in a scratch world (a few ms),
+ * so this bounds what edits add to a verification to seconds; a long rally has tens of recoveries.
+ */
+export const MAX_REPLAY_EDITS = 2_000;
 /** Most config edits (mid-run car swaps): each one parses a car file and reconfigures the car. */
 export const MAX_CONFIG_EDITS = 256;
 /** Most files per embedded car (the main file and the files it extends). */
