@@ -9,7 +9,9 @@
 import { stateHash } from '../ecs/hash';
 import { decodeReplay, type ReplayData } from './format';
 import { ReplayPlayer, type Desync, type KeyframeMismatch } from './player';
-import { buildRunWorld, checkReplayCars, defaultCarAdapter, resolveStage, type CarAdapter, type StageSource } from './run-world';
+import { buildRunWorld, checkReplayCars, defaultCarAdapter, resolveStage, type CarAdapter, type RunWorld, type StageSource } from './run-world';
+import { ReplayFormatError } from './bytes';
+import type { Stage } from '../../terrain/stage';
 import { checkTickBudget, WallBudget, type BudgetExceeded } from './budget';
 import { WALL_CHECK_EVERY_TICKS, type ReplayBudget } from './limits';
 import { ReplayTiming } from './timing';
@@ -55,13 +57,23 @@ function runWithinBudget(player: ReplayPlayer, wall: WallBudget): BudgetExceeded
   return null;
 }
 
+/** buildRunWorld; a car the simulation cannot spawn (after the loader accepted it) is refused as a replay error. */
+function spawnChecked(data: ReplayData, stage: Stage | null, cars: CarAdapter, file = 'replay'): RunWorld {
+  try {
+    return buildRunWorld(data.header, stage, cars);
+  } catch (e) {
+    if (e instanceof ReplayFormatError) throw e;
+    throw new ReplayFormatError(file, 'header.cars', 'cars the simulation can spawn', (e as Error).message);
+  }
+}
+
 export async function verifyReplayData(data: ReplayData, env: VerifyEnv): Promise<VerifyReport> {
   const cars = env.cars ?? defaultCarAdapter();
   const wall = new WallBudget(env.budget);
   checkTickBudget(data.header, env.budget?.maxCarTicks, env.file);
   checkReplayCars(data, cars, env.file);
   const stage = await resolveStage(data.header, data.stageFiles, env.stages, env.file);
-  const run = buildRunWorld(data.header, stage, cars);
+  const run = spawnChecked(data, stage, cars, env.file);
   const player = new ReplayPlayer(data, run, cars, { resync: false, cacheEveryTicks: 1 << 30, maxCarTicks: env.budget?.maxCarTicks, file: env.file });
   const playerCar = data.header.cars.findIndex((c) => c.role === 'player');
   const timing = stage && playerCar >= 0 ? new ReplayTiming(stage, run.cars[playerCar]!) : null;

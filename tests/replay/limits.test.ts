@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { readStageFiles } from '../../terrain/node';
+import { loadStage } from '../../terrain/stage';
 import { decodeReplay, encodeReplay, packReplay, ReplayFormatError, type ReplayData } from '../../src/replay/format';
 import { encodeSnapshotSet } from '../../src/ecs/snapshot';
 import { recordRun } from '../../src/replay/record-run';
@@ -193,6 +194,23 @@ describe('an embedded stage goes through the stage loader', () => {
     const e = await asyncRefusal(() => verifyReplayData(decode(bytes), env));
     expect(e.field).toBe('section T (embedded stage "my-stage")');
     expect(e.message).toMatch(/expected a stage the stage loader accepts, found .*heightmap\.cell_size_m/);
+  });
+  // A fence radius of 1e7 m exhausted memory building the collision scene; the stage loader's ranges refuse it.
+  // This runs once the stage loader refuses it and checks that the replay path uses the loader and names it.
+  const hugeFence = { ...files, stageToml: files.stageToml.replace(/(kind = "fence"\nradius_m = )2\.0/, '$11e7') };
+  const stageLoaderRefusesFence = ((): boolean => {
+    try {
+      loadStage(hugeFence, 'x/stage.toml');
+      return false;
+    } catch {
+      return true;
+    }
+  })();
+  it('the fence edit is in place', () => expect(hugeFence.stageToml).not.toBe(files.stageToml));
+  it.runIf(stageLoaderRefusesFence)('an embedded stage with a fence radius of 1e7 m is refused as a replay error naming section T', async () => {
+    const d = decode(rec.bytes);
+    const bytes = encodeReplay({ header: { ...d.header, stage: { id: 'fence', hash: stageHash(hugeFence), embedded: true }, ground: null }, inputsBytes: section(secs, 'I'), edits: d.edits, checksums: d.checksums, keyframes: d.keyframes, stageFiles: hugeFence });
+    expect((await asyncRefusal(() => verifyReplayData(decode(bytes), env))).field).toBe('section T (embedded stage "fence")');
   });
   it('embedded PNGs above their section cap are refused when loading', () => {
     const big = new Uint8Array(MAX_SECTION_BYTES.P! + 1);
