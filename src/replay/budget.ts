@@ -5,7 +5,7 @@
  * (a backstop for a simulation far slower per tick than a sane car makes it).
  */
 import { ReplayFormatError } from './bytes';
-import { DEFAULT_VERIFY_WALL_SECONDS, MAX_REPLAY_CAR_TICKS, replayCarTicks, type ReplayBudget } from './limits';
+import { defaultWallSeconds, MAX_REPLAY_CAR_TICKS, replayCarTicks, type ReplayBudget } from './limits';
 
 /** Throws a ReplayFormatError (field header.ticks) when the replay costs more car-ticks than `maxCarTicks`. */
 export function checkTickBudget(h: { ticks: number; cars: readonly unknown[] }, maxCarTicks = MAX_REPLAY_CAR_TICKS, file = 'replay'): void {
@@ -31,9 +31,9 @@ export class WallBudget {
   private readonly now: () => number;
   private readonly start: number;
   readonly limitS: number;
-  constructor(b: ReplayBudget = {}) {
+  constructor(h: { ticks: number; cars: readonly unknown[] }, b: ReplayBudget = {}) {
     this.now = b.nowSeconds ?? defaultNow;
-    this.limitS = b.maxWallSeconds ?? DEFAULT_VERIFY_WALL_SECONDS;
+    this.limitS = b.maxWallSeconds ?? defaultWallSeconds(replayCarTicks(h));
     this.start = this.now();
   }
   /** The budget-exceeded result if the limit has passed, else null. */

@@ -304,7 +304,8 @@ function sectionJson(s: Uint8Array, file: string, what: string): unknown {
   try {
     return parseJsonFile(text, what, { maxBytes: s.length, maxDepth: MAX_REPLAY_JSON_DEPTH });
   } catch (e) {
-    if (e instanceof ContentError) throw new ReplayFormatError(file, what, `UTF-8 JSON nested at most ${MAX_REPLAY_JSON_DEPTH} deep`, e.issues[0]!.replace(/^.*?: /, '').slice(0, 120));
+    // the loader's issue reads "<where>: expected …, found <what>": keep where and what
+    if (e instanceof ContentError) throw new ReplayFormatError(file, what, `UTF-8 JSON nested at most ${MAX_REPLAY_JSON_DEPTH} deep`, e.issues[0]!.replace(/: expected .*?, found /, ': ').slice(0, 120));
     throw e;
   }
 }

@@ -78,15 +78,20 @@ export interface ReplayBudget {
   maxCarTicks?: number;
   /**
    * Stop a verification after this many seconds of wall time, with a "verification budget exceeded" result.
-   * Default 1800 s: generous for the tick cap on a loaded machine; it only catches a simulation that runs far
-   * slower per tick than a sane car can make it.
+   * Default: `defaultWallSeconds(carTicks)` = 60 s + 1 ms per car-tick, 4–50 × what a tick costs on the
+   * project's machines (20–250 µs): it only catches a simulation far slower per tick than a sane car makes it.
    */
   maxWallSeconds?: number;
   /** Clock for the wall budget (seconds); default performance.now() / 1000. Tests inject their own. */
   nowSeconds?: () => number;
 }
 
-export const DEFAULT_VERIFY_WALL_SECONDS = 1800;
+/** Wall-time allowance of a verification: setup, and per car-tick (seconds). */
+export const VERIFY_WALL_BASE_S = 60;
+export const VERIFY_WALL_PER_CAR_TICK_S = 1e-3;
+export function defaultWallSeconds(carTicks: number): number {
+  return VERIFY_WALL_BASE_S + VERIFY_WALL_PER_CAR_TICK_S * carTicks;
+}
 /** How often (ticks) a verification looks at the wall clock: every tick (~0.1 µs against a ≥ 20 µs tick), so a car that makes single ticks take seconds is stopped one tick past the limit. */
 export const WALL_CHECK_EVERY_TICKS = 1;
 

@@ -43,7 +43,7 @@ export interface VerifyEnv {
   stages: StageSource | null;
   cars?: CarAdapter;
   file?: string;
-  /** Tick and wall-time budget (defaults: MAX_REPLAY_CAR_TICKS, DEFAULT_VERIFY_WALL_SECONDS). */
+  /** Tick and wall-time budget (defaults: MAX_REPLAY_CAR_TICKS, defaultWallSeconds of the replay's car-ticks). */
   budget?: ReplayBudget;
 }
 
@@ -69,7 +69,7 @@ function spawnChecked(data: ReplayData, stage: Stage | null, cars: CarAdapter, f
 
 export async function verifyReplayData(data: ReplayData, env: VerifyEnv): Promise<VerifyReport> {
   const cars = env.cars ?? defaultCarAdapter();
-  const wall = new WallBudget(env.budget);
+  const wall = new WallBudget(data.header, env.budget);
   checkTickBudget(data.header, env.budget?.maxCarTicks, env.file);
   checkReplayCars(data, cars, env.file);
   const stage = await resolveStage(data.header, data.stageFiles, env.stages, env.file);
