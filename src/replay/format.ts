@@ -32,6 +32,7 @@ import {
   MAX_REPLAY_EDITS,
   MAX_REPLAY_FILE_BYTES,
   MAX_REPLAY_JSON_DEPTH,
+  MAX_REPLAY_KEYFRAMES,
   MAX_REPLAY_PAYLOAD_BYTES,
   MAX_REPLAY_TICKS,
   MAX_SECTION_BYTES,
@@ -374,7 +375,9 @@ function decodeChecksums(s: Uint8Array, header: ReplayHeader, file: string): Che
 function decodeKeyframes(s: Uint8Array, header: ReplayHeader, checksums: Checksum[], file: string): ReplayData['keyframes'] {
   let snaps: WorldSnapshot[];
   try {
-    snaps = decodeSnapshotSet(s);
+    // a keyframe per keyframeEveryTicks at most (the recorder's spacing), and MAX_REPLAY_KEYFRAMES in all
+    const maxSnapshots = Math.min(MAX_REPLAY_KEYFRAMES, Math.floor(header.ticks / header.keyframeEveryTicks));
+    snaps = decodeSnapshotSet(s, { maxSnapshots });
   } catch (e) {
     if (e instanceof SnapshotError) throw new ReplayFormatError(file, 'keyframes', 'valid state snapshots', e.message);
     throw e;

@@ -5,7 +5,11 @@
  * `MAX_REPLAY_LOAD_BYTES` while loading, or re-simulate more than `MAX_REPLAY_CAR_TICKS` car-ticks.
  * docs/replays.md "Limits" lists them with their reasons.
  */
+import { MAX_SNAPSHOT_OBJECTS } from '../ecs/snapshot';
+
 const MiB = 1024 * 1024;
+/** What one small decoded JS object (a record, a Map, an empty typed array) costs at most, for the memory cap. */
+const SMALL_OBJECT_BYTES = 100;
 
 /** Largest file accepted (an hour of driving is well under 1 MB). */
 export const MAX_REPLAY_FILE_BYTES = 32 * MiB;
@@ -52,16 +56,23 @@ export const MAX_REPLAY_EDITS = 2_000;
 export const MAX_CONFIG_EDITS = 256;
 /** Most files per embedded car (the main file and the files it extends). */
 export const MAX_CAR_FILES = 16;
+/**
+ * Most keyframes in one replay (2 h at one per 2 s; the recorder's default is one per 5 s). A keyframe also
+ * decodes to ~170 small JS objects (components, columns), capped in all by MAX_SNAPSHOT_OBJECTS (src/ecs/snapshot.ts).
+ */
+export const MAX_REPLAY_KEYFRAMES = 3600;
 /** Deepest JSON nesting of the header and edits (they nest ~6 deep). */
 export const MAX_REPLAY_JSON_DEPTH = 32;
 
 /**
  * Documented memory cap for loading one replay (decodeReplay): the file, the inflated payload, and what the
  * sections decode to. Inputs decode to two Int32 per run and a run takes ≥ 2 bytes (≤ 4 × I); keyframes decode
- * to one Float64 per 8 bytes, held twice while the columns are split (≤ 2 × K); JSON decodes to JS strings
- * and objects (≤ 4 × its bytes, UTF-16 + object overhead); the stage files are copied once.
+ * to one Float64 per 8 bytes, held twice while the columns are split (≤ 2 × K), plus their small JS objects
+ * (≤ MAX_SNAPSHOT_OBJECTS of ≤ ~100 bytes each); JSON decodes to JS strings and objects (≤ 4 × its bytes,
+ * UTF-16 + object overhead); the stage files are copied once. 544 MiB.
  */
 export const MAX_REPLAY_LOAD_BYTES =
+  SMALL_OBJECT_BYTES * MAX_SNAPSHOT_OBJECTS +
   MAX_REPLAY_FILE_BYTES +
   MAX_REPLAY_PAYLOAD_BYTES +
   4 * MAX_SECTION_BYTES.I! +

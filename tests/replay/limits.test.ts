@@ -113,6 +113,32 @@ describe('declared expansions are checked against the header and the caps before
     expect(refusal(() => decode(packReplay(z.done(), 1))).message).toBe('hostile.bitrally: section tag: expected one of H I E C K T P Q, found 0x5a');
   });
 
+  it('keyframes: at most one per keyframe spacing, and a cap on the objects they decode to (checked before making them)', () => {
+    const set = (n: number, fields: number): Uint8Array => {
+      const w = new ByteWriter(1024);
+      w.u32(0x53504e53); // "SNPS"
+      w.u32(1);
+      w.u32(n);
+      w.u8(1); // columnar
+      w.u32(0); // no entities
+      w.u32(1); // one component, no entities, `fields` fields named ""
+      w.str('X');
+      w.u32(0);
+      w.u32(fields);
+      for (let f = 0; f < fields; f++) w.str('');
+      for (let i = 0; i < n; i++) w.raw(new Uint8Array(32)); // heads (no value planes: no entities)
+      for (let i = 0; i < n; i++) w.u32(0); // no extensions
+      return w.done();
+    };
+    // the recorded header: 100 ticks, a keyframe every 25 → at most 4
+    expect(refusal(() => decode(fileOf(withSection(secs, 'K', set(1000, 1))))).message).toBe('hostile.bitrally: keyframes: expected valid state snapshots, found snapshot set: expected at most 4 snapshots, found 1000');
+    // 4 snapshots × 300 001 columns: 1.2 M small objects from a 1.2 MB section
+    let e: ReplayFormatError | null = null;
+    const grew = arrayBufferGrowth(() => (e = refusal(() => decode(fileOf(withSection(secs, 'K', set(4, 300_000)))))));
+    expect(e!.message).toMatch(/^hostile\.bitrally: keyframes: expected valid state snapshots, found snapshot: 4 snapshots × 300001 components and fields: expected at most 1000000 decoded objects in all, found more$/);
+    expect(grew).toBeLessThan(16 * 1024 * 1024);
+  });
+
   it('checksums: ticks strictly increase, at most one per tick', () => {
     const c = new ByteWriter(64);
     c.uvar(2);
