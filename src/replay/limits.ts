@@ -34,8 +34,8 @@ export const MAX_SECTION_BYTES: Readonly<Record<string, number>> = {
   I: 16 * MiB,
   /** edits JSON: recoveries (~80 B) and config edits (a car file's text each) */
   E: 16 * MiB,
-  /** checksums: 9–13 bytes each, one per second of a 2 h run is ~100 KB */
-  C: 16 * MiB,
+  /** checksums: 9–13 bytes each (~100 B once decoded), one per second of a 2 h run is ~80 KB */
+  C: 1 * MiB,
   /** keyframes: ~12 KB per keyframe (one car) before deflate; 2 h at one per 5 s is ~17 MB */
   K: 48 * MiB,
   /** embedded stage.toml: the content TOML cap (src/content/bounded-parse.ts MAX_TOML_BYTES) */
@@ -68,8 +68,9 @@ export const MAX_REPLAY_JSON_DEPTH = 32;
  * Documented memory cap for loading one replay (decodeReplay): the file, the inflated payload, and what the
  * sections decode to. Inputs decode to two Int32 per run and a run takes ≥ 2 bytes (≤ 4 × I); keyframes decode
  * to one Float64 per 8 bytes, held twice while the columns are split (≤ 2 × K), plus their small JS objects
- * (≤ MAX_SNAPSHOT_OBJECTS of ≤ ~100 bytes each); JSON decodes to JS strings and objects (≤ 4 × its bytes,
- * UTF-16 + object overhead); the stage files are copied once. 544 MiB.
+ * (≤ MAX_SNAPSHOT_OBJECTS of ≤ ~100 bytes each); a checksum (≥ 9 bytes) decodes to a ~100-byte record
+ * (≤ 12 × C); JSON decodes to JS strings and objects (≤ 4 × its bytes, UTF-16 + object overhead); the stage
+ * files are copied once. 524 MiB.
  */
 export const MAX_REPLAY_LOAD_BYTES =
   SMALL_OBJECT_BYTES * MAX_SNAPSHOT_OBJECTS +
@@ -78,7 +79,7 @@ export const MAX_REPLAY_LOAD_BYTES =
   4 * MAX_SECTION_BYTES.I! +
   2 * MAX_SECTION_BYTES.K! +
   4 * (MAX_SECTION_BYTES.H! + MAX_SECTION_BYTES.E!) +
-  2 * MAX_SECTION_BYTES.C! +
+  12 * MAX_SECTION_BYTES.C! +
   MAX_SECTION_BYTES.T! +
   MAX_SECTION_BYTES.P! +
   MAX_SECTION_BYTES.Q!;
