@@ -71,7 +71,7 @@ describe('keyframes against the checksum stream', () => {
     for (const k of data.keyframes) expect(snapshotHash(k.snapshot)).toBe(data.checksums.find((c) => c.tick === k.tick)!.hash);
   });
 
-  it('every bit position of every byte of one keyframe (tick, time, PRNG, every state value) → refused', () => {
+  it('one flipped bit in each byte of one keyframe (tick, time, PRNG, every state value; the bit rotates) → refused', () => {
     const kf = data.keyframes[KF]!;
     const s = kf.snapshot;
     const check = (): void => checkKeyframes([kf], data.checksums, data.header.dt, 'kf.bitrally');
