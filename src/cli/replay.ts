@@ -81,6 +81,8 @@ function printVerify(file: string, r: Verified): void {
   if (r.ok) console.log(`${file}: MATCH — ${r.checksumsMatched}/${r.checksumsChecked} checksums over ${r.ticks} ticks (${r.simSeconds.toFixed(2)} s), final hash ${r.finalHash}`);
   else {
     const ds = r.firstDesync;
+    if (r.budgetExceeded) console.log(`${file}: ${r.budgetExceeded.message}`);
+    for (const k of r.keyframeMismatches) console.log(`${file}: KEYFRAME at tick ${k.tick} differs from the re-simulated state (${k.differences[0]?.what ?? '?'}…): corrupted keyframe`);
     console.log(
       ds
         ? `${file}: DESYNC at tick ${ds.tick} (t = ${ds.timeS.toFixed(3)} s): expected hash ${ds.expected}, found ${ds.found}` +
@@ -107,7 +109,7 @@ async function verify(argv: string[]): Promise<number> {
   const r = await readingFile(file, async () => {
     const d = decodeReplay(bytes, file);
     setStagePropsEnabled(d.header.props === true); // the run's Havok props setting (game URL flag props=1)
-    return verifyReplayData(d, { stages: nodeStageSource, cars: vehicleCarAdapter, file });
+    return verifyReplayData(d, { stages: nodeStageSource, cars: vehicleCarAdapter, file, budget: { nowSeconds: () => performance.now() / 1000 } });
   });
   const wall = (performance.now() - t0) / 1000;
   const out: Verified = { file, ...r, wallSeconds: wall, realtimeFactor: r.simSeconds / Math.max(wall, 1e-9) };

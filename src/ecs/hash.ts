@@ -6,6 +6,7 @@
 import { getAllEntities, hasComponent } from 'bitecs';
 import { componentSpecs } from './components';
 import type { SimWorld } from './world';
+import type { WorldSnapshot } from './snapshot';
 
 const f64 = new Float64Array(1);
 const u32 = new Uint32Array(f64.buffer);
@@ -48,6 +49,33 @@ export function stateHash(world: SimWorld): string {
       if (!hasComponent(world, eid, store)) continue;
       h.word(eid);
       for (const field of spec.state) h.number(store[field]![eid]!);
+    }
+  }
+  return h.hex();
+}
+
+/**
+ * The `stateHash` of the world a snapshot describes, computed from the snapshot alone (same walk: tick, PRNG,
+ * then per component in spec order each entity that has it, ascending, and its state fields): a keyframe must
+ * hash to the checksum recorded at its tick (src/replay/keyframe-check.ts). Null when the snapshot lacks a
+ * component or a state field this build hashes (it cannot describe a world of this build).
+ */
+export function snapshotHash(snap: WorldSnapshot): string | null {
+  const h = new Hasher();
+  h.number(snap.tick);
+  for (let i = 0; i < 4; i++) h.word(snap.rng[i]!);
+  for (const [name, spec] of Object.entries(componentSpecs)) {
+    const comp = snap.components.find((c) => c.name === name);
+    if (!comp) return null;
+    const cols: Float64Array[] = [];
+    for (const f of spec.state) {
+      const col = comp.fields.get(f);
+      if (!col || col.length !== comp.eids.length) return null;
+      cols.push(col);
+    }
+    for (let i = 0; i < comp.eids.length; i++) {
+      h.word(comp.eids[i]!);
+      for (const col of cols) h.number(col[i]!);
     }
   }
   return h.hex();

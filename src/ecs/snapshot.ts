@@ -20,6 +20,7 @@ import type { SimWorld } from './world';
 import { entitiesWith } from './queries';
 import { updateDerived } from '../systems/sim/rigid-body';
 import { ByteReader, ByteWriter } from '../replay/bytes';
+import { findNestingBeyond, MAX_NESTING_DEPTH } from '../validate/bounded-parse';
 
 export interface ComponentSnapshot {
   name: string;
@@ -37,11 +38,21 @@ export interface WorldSnapshot {
   extensions: Map<string, Uint8Array | object>;
 }
 
+export interface ExtensionProblem {
+  expected: string;
+  found: string;
+}
+
 /** Per-world simulation state kept outside components (e.g. a collision contact set). */
 export interface SnapshotExtension {
   name: string;
   save(world: SimWorld): Uint8Array | object;
   load(world: SimWorld, data: Uint8Array | object): void;
+  /**
+   * Checks saved data read from an untrusted file against the snapshot it belongs to, before any world sees it
+   * (replay keyframes): what was expected and found, or null when it is well-formed.
+   */
+  check?(data: Uint8Array | object, snap: WorldSnapshot): ExtensionProblem | null;
 }
 
 const extensions = new Map<string, SnapshotExtension>();
@@ -53,6 +64,11 @@ export function registerSnapshotExtension(ext: SnapshotExtension): void {
 
 export function snapshotExtensionNames(): string[] {
   return [...extensions.keys()].sort();
+}
+
+/** The registered extension of that name (its `check`, for untrusted keyframes), or undefined. */
+export function snapshotExtension(name: string): SnapshotExtension | undefined {
+  return extensions.get(name);
 }
 
 export class SnapshotError extends Error {
@@ -224,6 +240,32 @@ export function diffSnapshots(expected: WorldSnapshot, found: WorldSnapshot, lim
 const MAGIC = 0x50414e53; // "SNAP" little-endian
 const VERSION = 1;
 
+/**
+ * Caps of one untrusted decode (replay keyframes). Value bytes are bounded by the input's length, but the JS
+ * objects a decode creates (a component record and Map, a column per field, an extension entry, for every
+ * snapshot) are not: `maxObjects` caps their sum over every snapshot before they are made.
+ */
+export interface SnapshotDecodeLimits {
+  maxSnapshots?: number;
+  maxObjects?: number;
+}
+/** Default object cap: ~100 MB of small JS objects; a keyframe of this build makes ~170 (components + fields). */
+export const MAX_SNAPSHOT_OBJECTS = 1_000_000;
+
+class DecodeBudget {
+  private objects = 0;
+  constructor(private readonly limits: SnapshotDecodeLimits = {}) {}
+  snapshots(n: number): void {
+    const max = this.limits.maxSnapshots ?? Infinity;
+    if (n > max) throw new SnapshotError(`snapshot set: expected at most ${max} snapshots, found ${n}`);
+  }
+  take(k: number, what: string): void {
+    const max = this.limits.maxObjects ?? MAX_SNAPSHOT_OBJECTS;
+    this.objects += k;
+    if (this.objects > max) throw new SnapshotError(`snapshot: ${what}: expected at most ${max} decoded objects in all, found more`);
+  }
+}
+
 /** The project's one byte reader (src/replay/bytes.ts), failing with SnapshotError. */
 class Reader extends ByteReader {
   constructor(b: Uint8Array) {
@@ -255,7 +297,11 @@ export function encodeSnapshot(s: WorldSnapshot): Uint8Array {
   return w.done();
 }
 
-export function decodeSnapshot(bytes: Uint8Array): WorldSnapshot {
+export function decodeSnapshot(bytes: Uint8Array, limits: SnapshotDecodeLimits = {}): WorldSnapshot {
+  return decodeOne(bytes, new DecodeBudget(limits));
+}
+
+function decodeOne(bytes: Uint8Array, budget: DecodeBudget): WorldSnapshot {
   const r = new Reader(bytes);
   const magic = r.u32('magic');
   if (magic !== MAGIC) throw new SnapshotError(`snapshot: bad magic 0x${magic.toString(16)}, expected 0x${MAGIC.toString(16)} ("SNAP")`);
@@ -269,6 +315,7 @@ export function decodeSnapshot(bytes: Uint8Array): WorldSnapshot {
   const entities = new Int32Array(ne);
   for (let i = 0; i < ne; i++) entities[i] = r.i32('entity id');
   const nc = r.count('components', 12);
+  budget.take(nc, 'components');
   const components: ComponentSnapshot[] = [];
   for (let k = 0; k < nc; k++) {
     const name = r.str('component name');
@@ -276,6 +323,7 @@ export function decodeSnapshot(bytes: Uint8Array): WorldSnapshot {
     const eids = new Int32Array(n);
     for (let i = 0; i < n; i++) eids[i] = r.i32(`${name} entity id`);
     const nf = r.count(`${name} fields`, 4);
+    budget.take(nf, `${name} fields`);
     const fields = new Map<string, Float64Array>();
     for (let j = 0; j < nf; j++) {
       const f = r.str(`${name} field name`);
@@ -285,7 +333,7 @@ export function decodeSnapshot(bytes: Uint8Array): WorldSnapshot {
     }
     components.push({ name, eids, fields });
   }
-  const ext = readExtensions(r);
+  const ext = readExtensions(r, budget);
   if (r.p !== bytes.length) throw new SnapshotError(`snapshot: ${bytes.length - r.p} unexpected trailing bytes`);
   return { tick, time, rng, entities, components, extensions: ext };
 }
@@ -321,8 +369,9 @@ function writeExtensions(w: ByteWriter, ext: Map<string, Uint8Array | object>): 
   }
 }
 
-function readExtensions(r: Reader): Map<string, Uint8Array | object> {
+function readExtensions(r: Reader, budget: DecodeBudget): Map<string, Uint8Array | object> {
   const nx = r.count('extensions', 9);
+  budget.take(nx, 'extensions');
   const ext = new Map<string, Uint8Array | object>();
   for (let k = 0; k < nx; k++) {
     const name = r.str('extension name');
@@ -330,11 +379,16 @@ function readExtensions(r: Reader): Map<string, Uint8Array | object> {
     if (kind === 0) ext.set(name, r.bytes(`extension ${name}`));
     else if (kind === 1) {
       const text = r.str(`extension ${name}`);
+      // untrusted (replay keyframes): nesting capped before parsing, so no walker of the value can overflow
+      if (findNestingBeyond(text, MAX_NESTING_DEPTH, 'json')) throw new SnapshotError(`snapshot: extension "${name}": expected JSON nested at most ${MAX_NESTING_DEPTH} deep, found deeper nesting`);
+      let value: unknown;
       try {
-        ext.set(name, JSON.parse(text) as object);
+        value = JSON.parse(text) as unknown;
       } catch {
         throw new SnapshotError(`snapshot: extension "${name}": expected JSON, found ${JSON.stringify(text.slice(0, 40))}`);
       }
+      if (value === null || typeof value !== 'object') throw new SnapshotError(`snapshot: extension "${name}": expected a JSON object or array, found ${JSON.stringify(text.slice(0, 40))}`);
+      ext.set(name, value);
     } else throw new SnapshotError(`snapshot: extension "${name}": expected kind 0 (bytes) or 1 (JSON), found ${kind}`);
   }
   return ext;
@@ -406,13 +460,15 @@ export function encodeSnapshotSet(snaps: readonly WorldSnapshot[]): Uint8Array {
   return w.done();
 }
 
-export function decodeSnapshotSet(bytes: Uint8Array): WorldSnapshot[] {
+export function decodeSnapshotSet(bytes: Uint8Array, limits: SnapshotDecodeLimits = {}): WorldSnapshot[] {
+  const budget = new DecodeBudget(limits);
   const r = new Reader(bytes);
   const magic = r.u32('set magic');
   if (magic !== SET_MAGIC) throw new SnapshotError(`snapshot set: bad magic 0x${magic.toString(16)}, expected 0x${SET_MAGIC.toString(16)} ("SNPS")`);
   const version = r.u32('set version');
   if (version !== SET_VERSION) throw new SnapshotError(`snapshot set: version ${version}, this build reads version ${SET_VERSION}`);
   const n = r.count('snapshots', 1);
+  budget.snapshots(n);
   const out: WorldSnapshot[] = [];
   if (n === 0) {
     if (r.p !== bytes.length) throw new SnapshotError(`snapshot set: ${bytes.length - r.p} unexpected trailing bytes`);
@@ -420,25 +476,31 @@ export function decodeSnapshotSet(bytes: Uint8Array): WorldSnapshot[] {
   }
   const layout = r.u8('layout');
   if (layout === 0) {
-    for (let i = 0; i < n; i++) out.push(decodeSnapshot(r.bytes(`snapshot ${i}`)));
+    for (let i = 0; i < n; i++) out.push(decodeOne(r.bytes(`snapshot ${i}`), budget));
   } else if (layout === 1) {
     const ne = r.count('entities', 4);
     const entities = new Int32Array(ne);
     for (let i = 0; i < ne; i++) entities[i] = r.i32('entity id');
     const nc = r.count('components', 12);
+    budget.take(nc, 'components');
     const comps: { name: string; eids: Int32Array; fields: string[] }[] = [];
     let slots = 0;
+    let columns = nc;
     for (let k = 0; k < nc; k++) {
       const name = r.str('component name');
       const m = r.count(`${name} entities`, 4);
       const eids = new Int32Array(m);
       for (let i = 0; i < m; i++) eids[i] = r.i32(`${name} entity id`);
       const nf = r.count(`${name} fields`, 4);
+      budget.take(nf, `${name} fields`);
+      columns += nf;
       const fields: string[] = [];
       for (let j = 0; j < nf; j++) fields.push(r.str(`${name} field name`));
       comps.push({ name, eids, fields });
       slots += nf * m;
     }
+    // every snapshot gets its own component records and columns
+    budget.take(n * columns, `${n} snapshots × ${columns} components and fields`);
     const heads: { tick: number; time: number; rng: Uint32Array }[] = [];
     if (n * 32 > bytes.length - r.p) throw new SnapshotError(`snapshot set: ${n} snapshots claimed, more than the bytes left`);
     for (let i = 0; i < n; i++) {
@@ -469,7 +531,7 @@ export function decodeSnapshotSet(bytes: Uint8Array): WorldSnapshot[] {
         }
         return { name: c.name, eids: c.eids.slice(), fields };
       });
-      out.push({ ...heads[i]!, entities: entities.slice(), components, extensions: readExtensions(r) });
+      out.push({ ...heads[i]!, entities: entities.slice(), components, extensions: readExtensions(r, budget) });
     }
   } else throw new SnapshotError(`snapshot set: layout ${layout}, expected 0 (whole) or 1 (columnar)`);
   if (r.p !== bytes.length) throw new SnapshotError(`snapshot set: ${bytes.length - r.p} unexpected trailing bytes`);

@@ -57,6 +57,7 @@ type Stores = Record<string, Record<string, { [i: number]: number }>>;
 const configs = new WeakMap<SimWorld, Map<number, CarConfig>>();
 
 export const vehicleCarAdapter: CarAdapter = {
+  parse: carConfigFromReplay,
   spawn(world, car) {
     const cfg = carConfigFromReplay(car);
     const eid = spawnCar(world, cfg, { x: car.pose.x, z: car.pose.z, heading: car.pose.heading });

@@ -7,7 +7,7 @@
  * write it back into Havok bodies: listed as open in docs/replays.md.
  */
 import { getAllEntities, hasComponent } from 'bitecs';
-import { registerSnapshotExtension } from '../ecs/snapshot';
+import { registerSnapshotExtension, type ExtensionProblem } from '../ecs/snapshot';
 import type { SimWorld } from '../ecs/world';
 
 // Found by restoring keyframes into fresh worlds with each derived field poisoned (NaN, ±1e6, 0, 1) and by
@@ -29,6 +29,7 @@ registerSnapshotExtension({
     rt.contactsPrev = new Set(data as string[]);
     rt.contactsNow.clear();
   },
+  check: (data) => sortedKeysProblem(data),
 });
 
 /**
@@ -75,7 +76,28 @@ registerSnapshotExtension({
     let k = 0;
     for (const c of list) for (const f of c.fields) for (const e of c.eids) c.store[f]![e] = v[k++]!;
   },
+  check: (data, snap) => {
+    if (!(data instanceof Uint8Array)) return { expected: 'bytes', found: 'JSON' };
+    let n = 0;
+    for (const name of Object.keys(CARRIED_FIELDS).sort()) n += CARRIED_FIELDS[name]!.length * (snap.components.find((c) => c.name === name)?.eids.length ?? 0);
+    if (data.byteLength !== n * 8) return { expected: `${n * 8} bytes (${n} carried values)`, found: String(data.byteLength) };
+    const v = new Float64Array(data.slice().buffer);
+    const bad = v.findIndex((x) => !Number.isFinite(x));
+    return bad >= 0 ? { expected: 'finite values', found: `${v[bad]} at value ${bad}` } : null;
+  },
 });
+
+/** A saved contact set: a sorted list of distinct short pair keys (as `save` writes it), else the problem. */
+function sortedKeysProblem(data: unknown): ExtensionProblem | null {
+  if (!Array.isArray(data)) return { expected: 'a list of pair keys', found: typeof data };
+  for (let i = 0; i < data.length; i++) {
+    const k: unknown = data[i];
+    if (typeof k !== 'string' || k.length === 0 || k.length > MAX_PAIR_KEY_CHARS) return { expected: 'pair keys (short strings)', found: String(JSON.stringify(k)).slice(0, 40) };
+    if (i > 0 && !((data[i - 1] as string) < k)) return { expected: 'sorted, distinct pair keys', found: `${JSON.stringify(data[i - 1])} then ${JSON.stringify(k)}` };
+  }
+  return null;
+}
+const MAX_PAIR_KEY_CHARS = 64;
 
 /**
  * Havok props (collision issue): the Prop component holds each prop's pose and velocities (hashed); on
@@ -97,5 +119,11 @@ registerSnapshotExtension({
     p.restoreFromComponents(world);
     p.contactsPrev = new Set(c as string[]);
     p.contactsNow.clear();
+  },
+  check: (data) => {
+    const keys = Object.keys(data);
+    if (keys.length !== 1 || keys[0] !== 'contacts') return { expected: '{contacts}', found: JSON.stringify(keys).slice(0, 40) };
+    const c = (data as { contacts: unknown }).contacts;
+    return c === null ? null : sortedKeysProblem(c);
   },
 });

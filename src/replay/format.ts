@@ -1,5 +1,5 @@
 /**
- * The `.bitrally` replay file (format 1). docs/replays.md has the full description.
+ * The `.bitrally` replay file (format 2). docs/replays.md has the full description.
  *
  * Container (little-endian), 24 bytes then the deflated payload:
  *   0  8  magic "BITRALLY"
@@ -23,8 +23,26 @@ import { z } from 'zod';
 import { decodeSnapshot, decodeSnapshotSet, encodeSnapshotSet, SnapshotError, type WorldSnapshot } from '../ecs/snapshot';
 import { ByteReader, ByteWriter, crc32, ReplayFormatError } from './bytes';
 import { decodeInputs, type InputStreams } from './inputs';
+import { checkKeyframes } from './keyframe-check';
+import {
+  MAX_CAR_FILES,
+  MAX_CONFIG_EDITS,
+  MAX_REPLAY_CAR_TICKS,
+  MAX_REPLAY_CARS,
+  MAX_REPLAY_EDITS,
+  MAX_REPLAY_FILE_BYTES,
+  MAX_REPLAY_JSON_DEPTH,
+  MAX_REPLAY_KEYFRAMES,
+  MAX_REPLAY_PAYLOAD_BYTES,
+  MAX_REPLAY_TICKS,
+  MAX_SECTION_BYTES,
+  replayCarTicks,
+  SECTION_TAGS,
+} from './limits';
+import { ContentError, parseJsonFile } from '../validate/errors';
 
 export { ReplayFormatError } from './bytes';
+export { MAX_REPLAY_FILE_BYTES, MAX_REPLAY_PAYLOAD_BYTES, MAX_REPLAY_TICKS } from './limits';
 
 export const REPLAY_MAGIC = 'BITRALLY';
 /**
@@ -34,12 +52,6 @@ export const REPLAY_MAGIC = 'BITRALLY';
  */
 export const REPLAY_FORMAT = 2;
 export const REPLAY_EXTENSION = '.bitrally';
-/** Largest file accepted (an hour of driving is well under 1 MB). */
-export const MAX_REPLAY_FILE_BYTES = 32 * 1024 * 1024;
-/** Largest inflated payload accepted (zip-bomb guard). */
-export const MAX_REPLAY_PAYLOAD_BYTES = 128 * 1024 * 1024;
-/** Longest replay accepted: 2 h at 1 kHz. */
-export const MAX_REPLAY_TICKS = 2 * 3600 * 1000;
 const CONTAINER_BYTES = 24;
 
 const finite = z.number().refine(Number.isFinite, 'a finite number');
@@ -76,7 +88,7 @@ export const ReplayHeaderSchema = z.strictObject({
   /** A stage (by id + content hash; `embedded` = its files travel in the replay) or flat ground. */
   stage: z.strictObject({ id: z.string().min(1), hash: z.string().regex(/^[0-9a-f]{16}$/), embedded: z.boolean() }).nullable(),
   ground: z.strictObject({ kind: z.literal('flat'), height_m: finite }).nullable(),
-  cars: z.array(ReplayCarSchema).max(64),
+  cars: z.array(ReplayCarSchema).max(MAX_REPLAY_CARS),
   /** What the recording game reported when it stopped (the verifier recomputes it). */
   result: z
     .strictObject({
@@ -168,6 +180,11 @@ export interface ReplayParts {
 }
 
 export function encodeReplay(p: ReplayParts): Uint8Array {
+  return packReplay(encodeReplayPayload(p));
+}
+
+/** The payload (sections) of a replay, before deflate. */
+export function encodeReplayPayload(p: ReplayParts): Uint8Array {
   const w = new ByteWriter(4096);
   section(w, 'H', te.encode(JSON.stringify(p.header)));
   section(w, 'I', p.inputsBytes);
@@ -188,8 +205,12 @@ export function encodeReplay(p: ReplayParts): Uint8Array {
     section(w, 'P', p.stageFiles.heightPng);
     section(w, 'Q', p.stageFiles.surfacePng);
   }
-  const payload = w.done();
-  const packed = deflateSync(payload, { level: 9 });
+  return w.done();
+}
+
+/** The container around a payload: magic, format, lengths, CRC-32, deflated payload (level 9 = smallest). */
+export function packReplay(payload: Uint8Array, level: 0 | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 = 9): Uint8Array {
+  const packed = deflateSync(payload, { level });
   const out = new Uint8Array(CONTAINER_BYTES + packed.length);
   out.set(te.encode(REPLAY_MAGIC), 0);
   const dv = new DataView(out.buffer);
@@ -256,90 +277,152 @@ export function openContainer(bytes: Uint8Array, file: string): Uint8Array {
   return payload;
 }
 
-export function decodeReplay(bytes: Uint8Array, file = 'replay'): ReplayData {
-  const payload = openContainer(bytes, file);
+/** Splits the payload into its sections: known tags only, each once, each within its cap, before any is read. */
+function splitSections(payload: Uint8Array, file: string): Map<string, Uint8Array> {
   const r = new ByteReader(payload, file, 'payload');
   const sections = new Map<string, Uint8Array>();
   while (r.left > 0) {
-    const tag = String.fromCharCode(r.u8('section tag'));
+    const code = r.u8('section tag');
+    const tag = String.fromCharCode(code);
+    const cap = MAX_SECTION_BYTES[tag];
+    if (cap === undefined) throw new ReplayFormatError(file, 'section tag', `one of ${SECTION_TAGS.join(' ')}`, `0x${code.toString(16).padStart(2, '0')}`);
     const len = r.u32(`section ${tag} length`);
+    if (len > cap) throw new ReplayFormatError(file, `section ${tag} length`, `at most ${kib(cap)}`, kib(len));
     if (sections.has(tag)) throw new ReplayFormatError(file, `section ${tag}`, 'each section once', 'a duplicate');
     sections.set(tag, r.take(len, `section ${tag}`));
   }
-  const need = (tag: string, what: string): Uint8Array => {
-    const s = sections.get(tag);
-    if (!s) throw new ReplayFormatError(file, `section ${tag}`, `the ${what} section`, 'none');
-    return s;
-  };
-  const json = (tag: string, what: string): unknown => {
-    const s = need(tag, what);
-    try {
-      return JSON.parse(td.decode(s)) as unknown;
-    } catch (e) {
-      throw new ReplayFormatError(file, what, 'UTF-8 JSON', `unparsable data (${(e as Error).message.slice(0, 60)})`);
-    }
-  };
-  const rawHeader = json('H', 'header');
-  if (rawHeader && typeof rawHeader === 'object' && 'format' in rawHeader && rawHeader.format !== REPLAY_FORMAT) {
-    throw new ReplayFormatError(file, 'header.format', String(REPLAY_FORMAT), JSON.stringify(rawHeader.format));
+  return sections;
+}
+
+/** UTF-8 JSON of a section, size- and depth-capped before parsing (parseJsonFile). */
+function sectionJson(s: Uint8Array, file: string, what: string): unknown {
+  let text: string;
+  try {
+    text = td.decode(s);
+  } catch {
+    throw new ReplayFormatError(file, what, 'UTF-8 JSON', 'invalid UTF-8');
   }
-  const hp = ReplayHeaderSchema.safeParse(rawHeader);
-  if (!hp.success) throw zodMessage(file, 'header', hp.error, rawHeader);
-  const header = hp.data;
-  const rawEdits = json('E', 'edits');
-  const ep = z.array(ReplayEditSchema).safeParse(rawEdits);
-  if (!ep.success) throw zodMessage(file, 'edits', ep.error, rawEdits);
+  try {
+    return parseJsonFile(text, what, { maxBytes: s.length, maxDepth: MAX_REPLAY_JSON_DEPTH });
+  } catch (e) {
+    // the loader's issue reads "<where>: expected …, found <what>": keep where and what
+    if (e instanceof ContentError) throw new ReplayFormatError(file, what, `UTF-8 JSON nested at most ${MAX_REPLAY_JSON_DEPTH} deep`, e.issues[0]!.replace(/: expected .*?, found /, ': ').slice(0, 120));
+    throw e;
+  }
+}
+
+/** Embedded car files (a header car or a config edit): at most MAX_CAR_FILES, the main one among them. */
+function checkCarFiles(src: CarFilesSource, field: string, file: string): void {
+  const names = Object.keys(src.files);
+  if (names.length > MAX_CAR_FILES) throw new ReplayFormatError(file, `${field}.files`, `at most ${MAX_CAR_FILES} car files`, String(names.length));
+  if (src.files[src.main] === undefined) throw new ReplayFormatError(file, `${field}.files`, `the main file "${src.main}"`, `only ${JSON.stringify(names).slice(0, 60)}`);
+}
+
+function decodeHeader(s: Uint8Array, file: string): ReplayHeader {
+  const raw = sectionJson(s, file, 'header');
+  if (raw && typeof raw === 'object' && 'format' in raw && raw.format !== REPLAY_FORMAT) {
+    throw new ReplayFormatError(file, 'header.format', String(REPLAY_FORMAT), JSON.stringify(raw.format));
+  }
+  const hp = ReplayHeaderSchema.safeParse(raw);
+  if (!hp.success) throw zodMessage(file, 'header', hp.error, raw);
+  const h = hp.data;
+  // the declared expansion: every car is re-simulated every tick (verification, playback)
+  if (replayCarTicks(h) > MAX_REPLAY_CAR_TICKS) {
+    throw new ReplayFormatError(file, 'header.ticks', `at most ${MAX_REPLAY_CAR_TICKS} car-ticks (ticks × cars)`, `${h.ticks} ticks × ${h.cars.length} cars = ${replayCarTicks(h)}`);
+  }
+  h.cars.forEach((c, i) => checkCarFiles(c, `header.cars.${i}`, file));
+  return h;
+}
+
+function decodeEdits(s: Uint8Array, header: ReplayHeader, file: string): ReplayEdit[] {
+  const raw = sectionJson(s, file, 'edits');
+  if (Array.isArray(raw) && raw.length > MAX_REPLAY_EDITS) throw new ReplayFormatError(file, 'edits', `at most ${MAX_REPLAY_EDITS} edits`, String(raw.length));
+  const ep = z.array(ReplayEditSchema).safeParse(raw);
+  if (!ep.success) throw zodMessage(file, 'edits', ep.error, raw);
+  let configs = 0;
   for (const [i, e] of ep.data.entries()) {
     if (e.car >= header.cars.length) throw new ReplayFormatError(file, `edits.${i}.car`, `a car index below ${header.cars.length}`, String(e.car));
     if (e.tick > header.ticks) throw new ReplayFormatError(file, `edits.${i}.tick`, `a tick ≤ ${header.ticks}`, String(e.tick));
     const prev = ep.data[i - 1];
     if (prev && e.tick < prev.tick) throw new ReplayFormatError(file, `edits.${i}.tick`, `≥ ${prev.tick} (edits in the order they were made)`, String(e.tick));
-    if (e.kind === 'config' && e.files[e.main] === undefined) {
-      throw new ReplayFormatError(file, `edits.${i}.files`, `the main file "${e.main}"`, `only ${JSON.stringify(Object.keys(e.files)).slice(0, 60)}`);
-    }
+    if (e.kind !== 'config') continue;
+    if (++configs > MAX_CONFIG_EDITS) throw new ReplayFormatError(file, `edits.${i}`, `at most ${MAX_CONFIG_EDITS} car swaps (config edits)`, 'more');
+    checkCarFiles(e, `edits.${i}`, file);
   }
-  const inputs = decodeInputs(need('I', 'inputs'), file, MAX_REPLAY_TICKS);
-  if (inputs.cars !== header.cars.length) throw new ReplayFormatError(file, 'inputs.cars', `${header.cars.length} (header.cars)`, String(inputs.cars));
-  if (inputs.ticks !== header.ticks) throw new ReplayFormatError(file, 'inputs.ticks', `${header.ticks} (header.ticks)`, String(inputs.ticks));
+  return ep.data;
+}
 
-  const cr = new ByteReader(need('C', 'checksums'), file, 'checksums');
+function decodeChecksums(s: Uint8Array, header: ReplayHeader, file: string): Checksum[] {
+  const cr = new ByteReader(s, file, 'checksums');
   const nck = cr.uvar('count');
-  if (nck * 9 > cr.left) throw new ReplayFormatError(file, 'checksums.count', `at most ${Math.floor(cr.left / 9)}`, String(nck));
+  // each takes ≥ 9 bytes and ticks strictly increase: bounded by the bytes and by header.ticks + 1
+  if (nck * 9 > cr.left || nck > header.ticks + 1) throw new ReplayFormatError(file, 'checksums.count', `at most ${Math.min(Math.floor(cr.left / 9), header.ticks + 1)}`, String(nck));
   const checksums: Checksum[] = [];
   let tick = 0;
   for (let i = 0; i < nck; i++) {
-    tick += cr.uvar(`[${i}].tick`);
+    const delta = cr.uvar(`[${i}].tick`);
+    if (i > 0 && delta === 0) throw new ReplayFormatError(file, `checksums[${i}].tick`, `> ${tick} (one checksum per tick, ascending)`, String(tick));
+    tick += delta;
     if (tick > header.ticks) throw new ReplayFormatError(file, `checksums[${i}].tick`, `≤ ${header.ticks}`, String(tick));
     const hi = cr.u32(`[${i}].hash`);
     const lo = cr.u32(`[${i}].hash`);
     checksums.push({ tick, hash: hi.toString(16).padStart(8, '0') + lo.toString(16).padStart(8, '0') });
   }
+  if (cr.left !== 0) throw new ReplayFormatError(file, 'checksums', 'no bytes after the last checksum', `${cr.left} more`);
+  return checksums;
+}
+
+function decodeKeyframes(s: Uint8Array, header: ReplayHeader, checksums: Checksum[], file: string): ReplayData['keyframes'] {
   let snaps: WorldSnapshot[];
   try {
-    snaps = decodeSnapshotSet(need('K', 'keyframes'));
+    // a keyframe per keyframeEveryTicks at most (the recorder's spacing), and MAX_REPLAY_KEYFRAMES in all
+    const maxSnapshots = Math.min(MAX_REPLAY_KEYFRAMES, Math.floor(header.ticks / header.keyframeEveryTicks));
+    snaps = decodeSnapshotSet(s, { maxSnapshots });
   } catch (e) {
     if (e instanceof SnapshotError) throw new ReplayFormatError(file, 'keyframes', 'valid state snapshots', e.message);
     throw e;
   }
-  const keyframes: { tick: number; snapshot: WorldSnapshot }[] = [];
+  const keyframes: ReplayData['keyframes'] = [];
   for (const [i, snapshot] of snaps.entries()) {
     const t = snapshot.tick;
     const prev = keyframes[i - 1]?.tick ?? -1;
     if (!Number.isInteger(t) || t <= prev || t > header.ticks) throw new ReplayFormatError(file, `keyframes[${i}].tick`, `an integer in (${prev}, ${header.ticks}]`, String(t));
     keyframes.push({ tick: t, snapshot });
   }
-  let stageFiles: StageFilesData | null = null;
-  if (header.stage?.embedded) {
-    let toml: string;
-    try {
-      toml = td.decode(need('T', 'embedded stage.toml'));
-    } catch (e) {
-      if (e instanceof ReplayFormatError) throw e;
-      throw new ReplayFormatError(file, 'section T', 'UTF-8 stage.toml text', 'invalid UTF-8');
-    }
-    stageFiles = { stageToml: toml, heightPng: need('P', 'embedded height PNG').slice(), surfacePng: need('Q', 'embedded surface PNG').slice() };
+  checkKeyframes(keyframes, checksums, header.dt, file);
+  return keyframes;
+}
+
+function decodeStageFiles(need: (tag: string, what: string) => Uint8Array, file: string): StageFilesData {
+  let toml: string;
+  try {
+    toml = td.decode(need('T', 'embedded stage.toml'));
+  } catch (e) {
+    if (e instanceof ReplayFormatError) throw e;
+    throw new ReplayFormatError(file, 'section T', 'UTF-8 stage.toml text', 'invalid UTF-8');
   }
-  return { header, inputs, edits: ep.data, checksums, keyframes, stageFiles };
+  return { stageToml: toml, heightPng: need('P', 'embedded height PNG').slice(), surfacePng: need('Q', 'embedded surface PNG').slice() };
+}
+
+/**
+ * Decodes an untrusted replay file. Every size, count and declared expansion is checked against the header and
+ * the caps of src/replay/limits.ts before it is allocated, JSON is depth-capped before parsing, and every
+ * keyframe is checked against the checksum recorded at its tick. Errors: ReplayFormatError naming the field.
+ */
+export function decodeReplay(bytes: Uint8Array, file = 'replay'): ReplayData {
+  const sections = splitSections(openContainer(bytes, file), file);
+  const need = (tag: string, what: string): Uint8Array => {
+    const s = sections.get(tag);
+    if (!s) throw new ReplayFormatError(file, `section ${tag}`, `the ${what} section`, 'none');
+    return s;
+  };
+  const header = decodeHeader(need('H', 'header'), file);
+  const edits = decodeEdits(need('E', 'edits'), header, file);
+  const inputs = decodeInputs(need('I', 'inputs'), file, { cars: header.cars.length, ticks: header.ticks });
+  const checksums = decodeChecksums(need('C', 'checksums'), header, file);
+  const keyframes = decodeKeyframes(need('K', 'keyframes'), header, checksums, file);
+  const stageFiles = header.stage?.embedded ? decodeStageFiles(need, file) : null;
+  return { header, inputs, edits, checksums, keyframes, stageFiles };
 }
 
 /**

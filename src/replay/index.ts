@@ -10,3 +10,6 @@ export * from './script';
 export * from './version';
 export { contentHash, crc32 } from './bytes';
 export * from './record-run';
+export * from './limits';
+export * from './budget';
+export { checkKeyframes } from './keyframe-check';

@@ -95,47 +95,69 @@ export class InputStreamEncoder {
   }
 }
 
-/** Decoded inputs: channels[car][channel] is an Int32Array of one value per tick. */
+/**
+ * Decoded inputs, kept as runs (never expanded to one value per tick, so memory follows the section's size,
+ * not the ticks it declares): channels[car][channel] holds each run's value and the tick its run ends at.
+ */
+export interface InputChannel {
+  values: Int32Array;
+  /** Exclusive end tick of each run (ascending; the last one equals `ticks`). */
+  ends: Int32Array;
+}
 export interface InputStreams {
   cars: number;
   ticks: number;
-  channels: Int32Array[][];
+  channels: InputChannel[][];
 }
 
-export function decodeInputs(bytes: Uint8Array, file: string, maxTicks: number): InputStreams {
+/** What the header says the inputs must hold; checked before anything is decoded. */
+export interface ExpectedInputs {
+  cars: number;
+  ticks: number;
+}
+
+function decodeChannel(bytes: Uint8Array, file: string, where: string, name: Channel, ticks: number): InputChannel {
+  const sub = new ByteReader(bytes, file, `inputs.${where}`);
+  const [lo, hi] = RANGE[name];
+  const n = sub.uvar('run count');
+  // every run takes at least one byte for its value and one for its length: bounded by the bytes, not the ticks
+  if (n > ticks || 2 * n > sub.left) throw new ReplayFormatError(file, `inputs.${where}.runs`, `at most ${Math.min(ticks, sub.left >> 1)} runs`, String(n));
+  const values = new Int32Array(n);
+  const ends = new Int32Array(n);
+  let v = 0;
+  for (let i = 0; i < n; i++) {
+    v += sub.svar('value');
+    if (v < lo || v > hi) throw new ReplayFormatError(file, `inputs.${where}[run ${i}]`, `a value in [${lo}, ${hi}]`, String(v));
+    values[i] = v;
+  }
+  let t = 0;
+  for (let i = 0; i < n; i++) {
+    const run = sub.uvar('run');
+    if (run === 0 || t + run > ticks) throw new ReplayFormatError(file, `inputs.${where}[tick ${t}]`, `a run of 1..${ticks - t} ticks`, String(run));
+    t += run;
+    ends[i] = t;
+  }
+  if (t !== ticks) throw new ReplayFormatError(file, `inputs.${where}`, `${ticks} ticks of input`, `${t}`);
+  if (sub.left !== 0) throw new ReplayFormatError(file, `inputs.${where}`, 'no bytes after the last run', `${sub.left} more`);
+  return { values, ends };
+}
+
+/**
+ * Decodes the inputs section. The car and tick counts it declares must equal the header's (`expect`) before
+ * any channel is read; each channel's runs are bounded by its bytes.
+ */
+export function decodeInputs(bytes: Uint8Array, file: string, expect: ExpectedInputs): InputStreams {
   const r = new ByteReader(bytes, file, 'inputs');
   const cars = r.uvar('cars');
-  if (cars > 64) throw new ReplayFormatError(file, 'inputs.cars', 'at most 64 cars', String(cars));
+  if (cars !== expect.cars) throw new ReplayFormatError(file, 'inputs.cars', `${expect.cars} (header.cars)`, String(cars));
   const ticks = r.uvar('ticks');
-  if (ticks > maxTicks) throw new ReplayFormatError(file, 'inputs.ticks', `at most ${maxTicks} ticks`, String(ticks));
-  const channels: Int32Array[][] = [];
+  if (ticks !== expect.ticks) throw new ReplayFormatError(file, 'inputs.ticks', `${expect.ticks} (header.ticks)`, String(ticks));
+  const channels: InputChannel[][] = [];
   for (let c = 0; c < cars; c++) {
-    const per: Int32Array[] = [];
+    const per: InputChannel[] = [];
     for (const name of CHANNELS) {
       const len = r.uvar(`car${c}.${name}.length`);
-      const sub = new ByteReader(r.take(len, `car${c}.${name}`), file, `inputs.car${c}.${name}`);
-      const out = new Int32Array(ticks);
-      const [lo, hi] = RANGE[name];
-      const n = sub.uvar('run count');
-      // every run takes at least one byte for its value and one for its length
-      if (n > ticks || 2 * n > sub.left) throw new ReplayFormatError(file, `inputs.car${c}.${name}.runs`, `at most ${Math.min(ticks, sub.left >> 1)} runs`, String(n));
-      const values = new Int32Array(n);
-      let v = 0;
-      for (let i = 0; i < n; i++) {
-        v += sub.svar('value');
-        if (v < lo || v > hi) throw new ReplayFormatError(file, `inputs.car${c}.${name}[run ${i}]`, `a value in [${lo}, ${hi}]`, String(v));
-        values[i] = v;
-      }
-      let t = 0;
-      for (let i = 0; i < n; i++) {
-        const run = sub.uvar('run');
-        if (run === 0 || t + run > ticks) throw new ReplayFormatError(file, `inputs.car${c}.${name}[tick ${t}]`, `a run of 1..${ticks - t} ticks`, String(run));
-        out.fill(values[i]!, t, t + run);
-        t += run;
-      }
-      if (t !== ticks) throw new ReplayFormatError(file, `inputs.car${c}.${name}`, `${ticks} ticks of input`, `${t}`);
-      if (sub.left !== 0) throw new ReplayFormatError(file, `inputs.car${c}.${name}`, 'no bytes after the last run', `${sub.left} more`);
-      per.push(out);
+      per.push(decodeChannel(r.take(len, `car${c}.${name}`), file, `car${c}.${name}`, name, ticks));
     }
     channels.push(per);
   }
@@ -143,13 +165,46 @@ export function decodeInputs(bytes: Uint8Array, file: string, maxTicks: number):
   return { cars, ticks, channels };
 }
 
+/** Index of the run holding `tick` (binary search; `hint` = the last index, usually right or one before). */
+function runIndex(ch: InputChannel, tick: number, hint: number): number {
+  const e = ch.ends;
+  if (hint < e.length && tick < e[hint]! && (hint === 0 || tick >= e[hint - 1]!)) return hint;
+  if (hint + 1 < e.length && tick >= e[hint]! && tick < e[hint + 1]!) return hint + 1;
+  let lo = 0;
+  let hi = e.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (e[mid]! > tick) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
+/** Reads the recorded input of one car tick by tick (sequential reads cost O(1), a jump O(log runs)). */
+export class InputCursor {
+  private readonly at = new Int32Array(CHANNELS.length);
+  constructor(
+    private readonly s: InputStreams,
+    private readonly car: number,
+  ) {}
+  read(tick: number, out: QuantizedInput): QuantizedInput {
+    const ch = this.s.channels[this.car]!;
+    const v = (k: number): number => {
+      const i = runIndex(ch[k]!, tick, this.at[k]!);
+      this.at[k] = i;
+      return ch[k]!.values[i]!;
+    };
+    out.steer = v(0);
+    out.throttle = v(1);
+    out.brake = v(2);
+    out.clutch = v(3);
+    out.handbrake = v(4);
+    out.buttons = v(5);
+    return out;
+  }
+}
+
+/** The input of `car` at `tick` (0 ≤ tick < s.ticks). */
 export function inputAt(s: InputStreams, car: number, tick: number, out: QuantizedInput): QuantizedInput {
-  const ch = s.channels[car]!;
-  out.steer = ch[0]![tick]!;
-  out.throttle = ch[1]![tick]!;
-  out.brake = ch[2]![tick]!;
-  out.clutch = ch[3]![tick]!;
-  out.handbrake = ch[4]![tick]!;
-  out.buttons = ch[5]![tick]!;
-  return out;
+  return new InputCursor(s, car).read(tick, out);
 }

@@ -15,9 +15,10 @@ import { diffSnapshots, restoreSnapshot, saveSnapshot, type SnapshotDifference, 
 import type { SimWorld } from '../ecs/world';
 import { addBookkeepingHook, removeBookkeepingHook } from '../systems/sim/replay-record';
 import type { CarFilesSource, ReplayData, ReplayEdit } from './format';
-import { inputAt } from './inputs';
+import { InputCursor } from './inputs';
+import { checkTickBudget } from './budget';
 import { completedTickHash } from './recorder';
-import { buildRunWorld, type CarAdapter, type RunWorld } from './run-world';
+import { buildRunWorld, checkReplayCars, type CarAdapter, type RunWorld } from './run-world';
 import type { Stage } from '../../terrain/stage';
 import { collisionRuntime, releaseCollisionWorld } from '../systems/sim/collision/runtime';
 import { HavokProps } from '../systems/sim/collision/props';
@@ -36,15 +37,23 @@ export interface Desync {
 
 class RecordedInput implements InputSource {
   private readonly q: QuantizedInput = neutralInput();
+  private readonly cursor: InputCursor;
   constructor(
     private readonly player: ReplayPlayer,
-    private readonly car: number,
-  ) {}
-  next(world: SimWorld): QuantizedInput {
-    const d = this.player.data.inputs;
-    if (world.tick >= d.ticks) return neutralInput();
-    return inputAt(d, this.car, world.tick, this.q);
+    car: number,
+  ) {
+    this.cursor = new InputCursor(player.data.inputs, car);
   }
+  next(world: SimWorld): QuantizedInput {
+    if (world.tick >= this.player.data.inputs.ticks) return neutralInput();
+    return this.cursor.read(world.tick, this.q);
+  }
+}
+
+/** A recorded keyframe that differs from the state re-simulated from the inputs (it is not restored again). */
+export interface KeyframeMismatch {
+  tick: number;
+  differences: SnapshotDifference[];
 }
 
 export interface PlayerOptions {
@@ -52,6 +61,10 @@ export interface PlayerOptions {
   cacheEveryTicks?: number;
   /** Resync on recorded keyframes after a desync (viewer). Default true. */
   resync?: boolean;
+  /** Refuse replays of more car-ticks than this (default MAX_REPLAY_CAR_TICKS, src/replay/limits.ts). */
+  maxCarTicks?: number;
+  /** File name for errors. */
+  file?: string;
 }
 
 export class ReplayPlayer {
@@ -71,6 +84,13 @@ export class ReplayPlayer {
   desync: Desync | null = null;
   /** False between a detected desync and the next recorded keyframe. */
   trusted = true;
+  /** Recorded keyframe ticks equal to the state re-simulated from tick 0 (through confirmed keyframes only). */
+  private readonly confirmed = new Set<number>();
+  private readonly cacheLineage = new Map<number, boolean>();
+  /** The world's state descends from tick 0 through confirmed keyframes only (it may confirm the next one). */
+  private lineageConfirmed = true;
+  /** Recorded keyframes found to differ from the re-simulated state (extensions included): dropped from seeking. */
+  readonly keyframeMismatches: KeyframeMismatch[] = [];
   checksumsChecked = 0;
   checksumsMatched = 0;
   resyncs = 0;
@@ -84,6 +104,7 @@ export class ReplayPlayer {
     private readonly carAdapter: CarAdapter,
     opts: PlayerOptions = {},
   ) {
+    checkTickBudget(data.header, opts.maxCarTicks, opts.file);
     this.world = run.world;
     this.cars = run.cars;
     this.stage = run.stage;
@@ -92,6 +113,7 @@ export class ReplayPlayer {
     this.pristineBefore = !hasProps ? Infinity : data.header.propsTouchedTick === null ? Infinity : (data.header.propsTouchedTick ?? 1);
     for (const c of data.checksums) this.checksums.set(c.tick, c.hash);
     for (const k of data.keyframes) this.fileKeyframes.set(k.tick, k.snapshot);
+    checkReplayCars(data, carAdapter, opts.file);
     for (const e of data.edits) {
       const l = this.editsAt.get(e.tick);
       if (l) l.push(e);
@@ -153,20 +175,41 @@ export class ReplayPlayer {
     runTick(w);
     w.events.length = 0;
     const kf = this.fileKeyframes.get(w.tick);
-    if (kf && this.desync) {
+    if (kf && !this.desync && this.lineageConfirmed) this.confirmKeyframe(w.tick, kf);
+    else if (kf && this.desync) {
       if (this.desync.comparedAtTick === null) {
         this.desync.differences = diffSnapshots(kf, saveSnapshot(w));
         this.desync.comparedAtTick = w.tick;
       }
       if (this.resync && !this.trusted) {
         restoreSnapshot(w, kf);
+        this.lineageConfirmed = false;
         this.trusted = true;
         this.resyncs++;
       }
     }
-    if (this.trusted && w.tick % this.cacheEvery === 0 && !this.fileKeyframes.has(w.tick)) this.cache.set(w.tick, saveSnapshot(w));
+    if (this.trusted && w.tick % this.cacheEvery === 0 && !this.fileKeyframes.has(w.tick)) {
+      this.cache.set(w.tick, saveSnapshot(w));
+      this.cacheLineage.set(w.tick, this.lineageConfirmed);
+    }
     this.onTick?.(this);
     return true;
+  }
+
+  /**
+   * A recorded keyframe reached by trusted re-simulation must equal the simulated state bit for bit, extensions
+   * included (those are not in the state hash that src/replay/keyframe-check.ts checks on load). One that does
+   * not is reported and never restored.
+   */
+  private confirmKeyframe(tick: number, kf: WorldSnapshot): void {
+    if (this.confirmed.has(tick)) return;
+    const differences = diffSnapshots(kf, saveSnapshot(this.world));
+    if (differences.length === 0) {
+      this.confirmed.add(tick);
+      return;
+    }
+    this.keyframeMismatches.push({ tick, differences });
+    this.fileKeyframes.delete(tick);
   }
 
   /**
@@ -198,7 +241,9 @@ export class ReplayPlayer {
     if (!canRoll) {
       if (kt < 0) throw new Error(`replay: no keyframe at or before tick ${target}`);
       this.restoreConfigs(kt);
-      restoreSnapshot(w, this.fileKeyframes.get(kt) ?? this.cache.get(kt)!);
+      const file = this.fileKeyframes.get(kt);
+      restoreSnapshot(w, file ?? this.cache.get(kt)!);
+      this.lineageConfirmed = file ? this.confirmed.has(kt) : (this.cacheLineage.get(kt) ?? true);
       if (collisionRuntime(w).props instanceof HavokProps) this.freshProps(kt);
       this.trusted = true;
     }
@@ -231,6 +276,7 @@ export class ReplayPlayer {
       releaseCollisionWorld(fresh.world);
       this.restoreConfigs(0);
       restoreSnapshot(w, this.cache.get(0) ?? this.fileKeyframes.get(0)!);
+      this.lineageConfirmed = true;
       this.freshProps(0);
       return;
     }

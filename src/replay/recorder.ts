@@ -116,7 +116,8 @@ export class ReplayRecorder {
       const props = collisionRuntime(world).props;
       if (props instanceof HavokProps && props.contactsPrev.size > 0) this.propsTouchedTick = done;
     }
-    if (done % this.checksumEvery === 0) this.checksums.push({ tick: done, hash: completedTickHash(world) });
+    // every keyframe tick has a checksum too: a keyframe is checked against it when a replay loads
+    if (done % this.checksumEvery === 0 || done % this.keyframeEvery === 0) this.checksums.push({ tick: done, hash: completedTickHash(world) });
     if (done % this.keyframeEvery === 0) this.keyframes.push({ tick: done, snapshot: encodeSnapshot(saveSnapshot(world, done)) });
   }
 

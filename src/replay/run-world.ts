@@ -12,7 +12,7 @@ import { contentHash, ReplayFormatError } from './bytes';
 import './extensions';
 import { fromScenery } from '../systems/sim/collision/scene';
 import { setSceneColliders } from '../systems/sim/collision/runtime';
-import type { CarFilesSource, ReplayCar, ReplayHeader, ReplayPose, StageFilesData } from './format';
+import type { CarFilesSource, ReplayCar, ReplayData, ReplayHeader, ReplayPose, StageFilesData } from './format';
 
 /** How cars enter a world. The vehicle adapter (src/replay/cars.ts) is the default once registered. */
 export interface CarAdapter {
@@ -27,6 +27,31 @@ export interface CarAdapter {
    * Adapters without it cannot play replays that contain config edits.
    */
   setConfig?(world: SimWorld, eid: number, source: CarFilesSource, how: 'swap' | 'restore'): void;
+  /**
+   * Parses the embedded car files of a header car or a config edit with the game's car loader (throws its
+   * ContentError on a bad file): replays are checked with it before they run (`checkReplayCars`).
+   */
+  parse?(source: CarFilesSource & { id?: string }): unknown;
+}
+
+/**
+ * Every embedded car file of a replay (header cars and config edits) through the adapter's car loader, before
+ * a world runs it: a file the loader refuses (e.g. a physical range) is a ReplayFormatError naming the replay,
+ * the car or edit and the embedded file, with the loader's message.
+ */
+export function checkReplayCars(data: Pick<ReplayData, 'header' | 'edits'>, adapter: CarAdapter, file = 'replay'): void {
+  if (!adapter.parse) return;
+  const parse = (src: CarFilesSource & { id?: string }, field: string): void => {
+    try {
+      adapter.parse!(src);
+    } catch (e) {
+      throw new ReplayFormatError(file, `${field} (embedded ${src.main})`, 'a car file the car loader accepts', (e as Error).message);
+    }
+  };
+  data.header.cars.forEach((c, i) => parse(c, `header.cars.${i}`));
+  data.edits.forEach((e, i) => {
+    if (e.kind === 'config') parse(e, `edits.${i}`);
+  });
 }
 
 /** Where shipped stages come from (Node: the stage folders; browser: fetched assets). */
@@ -88,7 +113,13 @@ export async function resolveStage(header: ReplayHeader, embedded: StageFilesDat
   if (h !== ref.hash) {
     throw new ReplayFormatError(file, 'stage.hash', `${ref.hash} (stage "${ref.id}" as recorded)`, `${h} (the stage changed since the recording)`);
   }
-  return loadStage(files, `${ref.id}/stage.toml`);
+  try {
+    return loadStage(files, `${ref.id}/stage.toml`);
+  } catch (e) {
+    // the stage loader's own checks (ranges, sizes) decide; the replay names where the stage came from
+    const where = ref.embedded ? `section T (embedded stage "${ref.id}")` : `stage.id ("${ref.id}")`;
+    throw new ReplayFormatError(file, where, 'a stage the stage loader accepts', (e as Error).message);
+  }
 }
 
 export function groundFor(header: Pick<ReplayHeader, 'ground'>, stage: Stage | null): Ground {

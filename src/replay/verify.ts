@@ -1,12 +1,19 @@
 /**
  * Headless verification: decode (untrusted bytes → clear errors), rebuild the run world from the header
  * (buildRunWorld), re-simulate every tick with the recorded inputs and edits, compare every checksum.
- * Reports match or the first desync (tick, hashes, differing fields), the final hash and the stage time.
+ * Reports match or the first desync (tick, hashes, differing fields), every recorded keyframe that differs
+ * from the re-simulated state, the final hash and the stage time. Bounded: a replay above the tick budget is
+ * refused before it runs, and a run past its wall-time budget stops with `budgetExceeded` (not ok). Every
+ * embedded car file goes through the car loader first (checkReplayCars), the stage through the stage loader.
  */
 import { stateHash } from '../ecs/hash';
 import { decodeReplay, type ReplayData } from './format';
-import { ReplayPlayer, type Desync } from './player';
-import { buildRunWorld, defaultCarAdapter, resolveStage, type CarAdapter, type StageSource } from './run-world';
+import { ReplayPlayer, type Desync, type KeyframeMismatch } from './player';
+import { buildRunWorld, checkReplayCars, defaultCarAdapter, resolveStage, type CarAdapter, type RunWorld, type StageSource } from './run-world';
+import { ReplayFormatError } from './bytes';
+import type { Stage } from '../../terrain/stage';
+import { checkTickBudget, WallBudget, type BudgetExceeded } from './budget';
+import { WALL_CHECK_EVERY_TICKS, type ReplayBudget } from './limits';
 import { ReplayTiming } from './timing';
 import { SIM_VERSION } from './version';
 
@@ -26,19 +33,48 @@ export interface VerifyReport {
   /** What the recording game reported. */
   recordedStageTimeS: number | null;
   splitsS: number[];
+  /** Recorded keyframes that differ from the re-simulated state (a corrupted keyframe): not ok. */
+  keyframeMismatches: KeyframeMismatch[];
+  /** Set when the verification stopped at its wall-time budget before the end: not ok. */
+  budgetExceeded: BudgetExceeded | null;
 }
 
 export interface VerifyEnv {
   stages: StageSource | null;
   cars?: CarAdapter;
   file?: string;
+  /** Tick and wall-time budget (defaults: MAX_REPLAY_CAR_TICKS, defaultWallSeconds of the replay's car-ticks). */
+  budget?: ReplayBudget;
+}
+
+/** Plays to the end, looking at the wall clock every WALL_CHECK_EVERY_TICKS ticks. */
+function runWithinBudget(player: ReplayPlayer, wall: WallBudget): BudgetExceeded | null {
+  while (player.step()) {
+    if (player.tick % WALL_CHECK_EVERY_TICKS !== 0) continue;
+    const over = wall.over(player.tick, player.totalTicks);
+    if (over) return over;
+  }
+  return null;
+}
+
+/** buildRunWorld; a car the simulation cannot spawn (after the loader accepted it) is refused as a replay error. */
+function spawnChecked(data: ReplayData, stage: Stage | null, cars: CarAdapter, file = 'replay'): RunWorld {
+  try {
+    return buildRunWorld(data.header, stage, cars);
+  } catch (e) {
+    if (e instanceof ReplayFormatError) throw e;
+    throw new ReplayFormatError(file, 'header.cars', 'cars the simulation can spawn', (e as Error).message);
+  }
 }
 
 export async function verifyReplayData(data: ReplayData, env: VerifyEnv): Promise<VerifyReport> {
   const cars = env.cars ?? defaultCarAdapter();
+  const wall = new WallBudget(data.header, env.budget);
+  checkTickBudget(data.header, env.budget?.maxCarTicks, env.file);
+  checkReplayCars(data, cars, env.file);
   const stage = await resolveStage(data.header, data.stageFiles, env.stages, env.file);
-  const run = buildRunWorld(data.header, stage, cars);
-  const player = new ReplayPlayer(data, run, cars, { resync: false, cacheEveryTicks: 1 << 30 });
+  const run = spawnChecked(data, stage, cars, env.file);
+  const player = new ReplayPlayer(data, run, cars, { resync: false, cacheEveryTicks: 1 << 30, maxCarTicks: env.budget?.maxCarTicks, file: env.file });
   const playerCar = data.header.cars.findIndex((c) => c.role === 'player');
   const timing = stage && playerCar >= 0 ? new ReplayTiming(stage, run.cars[playerCar]!) : null;
   if (timing) {
@@ -51,10 +87,10 @@ export async function verifyReplayData(data: ReplayData, env: VerifyEnv): Promis
       for (let i = 0; i < n; i++) timing.recovered();
     };
   }
-  player.runToEnd();
+  const budgetExceeded = runWithinBudget(player, wall);
   const last = data.checksums[data.checksums.length - 1];
   const report: VerifyReport = {
-    ok: player.desync === null && player.checksumsChecked === data.checksums.length,
+    ok: player.desync === null && player.checksumsChecked === data.checksums.length && player.keyframeMismatches.length === 0 && budgetExceeded === null,
     ticks: run.world.tick,
     simSeconds: run.world.tick * run.world.dt,
     checksumsChecked: player.checksumsChecked,
@@ -66,6 +102,8 @@ export async function verifyReplayData(data: ReplayData, env: VerifyEnv): Promis
     stageTimeS: timing?.run.finishTimeS ?? null,
     recordedStageTimeS: data.header.result?.stageTimeS ?? null,
     splitsS: timing ? timing.run.splits.map((s) => s.timeS) : [],
+    keyframeMismatches: player.keyframeMismatches,
+    budgetExceeded,
   };
   player.dispose();
   return report;

@@ -10,7 +10,7 @@ import { vehicleCarAdapter } from '../../src/replay/cars';
 import { ReplayPlayer } from '../../src/replay/player';
 import { buildRunWorld } from '../../src/replay/run-world';
 import { stateHash } from '../../src/ecs/hash';
-import { hatchCar, CAR_FILE, SETUP } from './helpers';
+import { hatchCar, CAR_FILE, SETUP, inputSample, setInputSample } from './helpers';
 
 const env = { stages: null, cars: vehicleCarAdapter };
 
@@ -75,7 +75,7 @@ describe('playback details', () => {
 
   it('a changed input is reported at the first following checksum with the fields that differed, then resyncs on keyframes', async () => {
     const bad = decodeReplay(rec.bytes);
-    bad.inputs.channels[0]![0]![3_100] = bad.inputs.channels[0]![0]![3_100]! + 400; // one steering sample
+    setInputSample(bad.inputs, 0, 0, 3_100, inputSample(bad.inputs, 0, 0, 3_100) + 400); // one steering sample
     const report = await verifyReplayData(bad, env);
     expect(report.ok).toBe(false);
     expect(report.firstDesync!.tick).toBe(3_250); // first checksum after tick 3100
