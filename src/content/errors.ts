@@ -4,6 +4,7 @@
  */
 import { parse as parseToml, TomlError } from 'smol-toml';
 import type { z } from 'zod';
+import { closestKey, keysAt } from './suggest';
 import { findNestingBeyond, MAX_NESTING_DEPTH, MAX_TOML_BYTES, valueDepthBeyond } from './bounded-parse';
 
 export class ContentError extends Error {
@@ -31,7 +32,7 @@ export function keyPath(path: readonly PropertyKey[]): string {
 }
 
 /** Turn zod issues into "key.path: expected …, found …" lines. Parse with `reportInput: true` to see inputs. */
-export function formatZodIssues(error: z.ZodError): string[] {
+export function formatZodIssues(error: z.ZodError, schema?: z.ZodType): string[] {
   return error.issues.map((iss) => {
     const where = keyPath(iss.path);
     const found = 'input' in iss ? describe(iss.input) : undefined;
@@ -44,18 +45,32 @@ export function formatZodIssues(error: z.ZodError): string[] {
         expected = `expected one of ${iss.values.map((v) => JSON.stringify(v)).join(', ')}`;
         break;
       case 'too_small':
+      case 'too_big':
+        if (iss.message.startsWith('expected ')) {
+          expected = iss.message; // a documented range (car-ranges.ts)
+          break;
+        }
+        if (iss.code === 'too_big') {
+          expected = `expected ${iss.origin === 'array' ? 'at most ' + String(iss.maximum) + ' items' : (iss.inclusive ? '≤ ' : '< ') + String(iss.maximum)}`;
+          break;
+        }
         expected = `expected ${iss.origin === 'array' ? 'at least ' + String(iss.minimum) + ' items' : (iss.inclusive ? '≥ ' : '> ') + String(iss.minimum)}`;
         break;
-      case 'too_big':
-        expected = `expected ${iss.origin === 'array' ? 'at most ' + String(iss.maximum) + ' items' : (iss.inclusive ? '≤ ' : '< ') + String(iss.maximum)}`;
-        break;
       case 'unrecognized_keys':
-        return `${where}: unknown key${iss.keys.length > 1 ? 's' : ''} ${iss.keys.map((k) => JSON.stringify(k)).join(', ')} (check spelling and the unit suffix)`;
+        return `${where}: unknown key${iss.keys.length > 1 ? 's' : ''} ${iss.keys.map((k) => JSON.stringify(k)).join(', ')} (${didYouMean(iss.keys, schema, iss.path)})`;
       default:
         expected = iss.message;
     }
     return `${where}: ${expected}, found ${found ?? 'an invalid value'}${iss.code === 'custom' ? '' : ''}`;
   });
+}
+
+/** "did you mean …" for misspelt keys, else the generic hint. */
+function didYouMean(keys: readonly string[], schema: z.ZodType | undefined, path: readonly PropertyKey[]): string {
+  const known = schema ? keysAt(schema, path) : [];
+  const hints = keys.map((k) => [k, closestKey(k, known)] as const).filter(([, c]) => c !== null);
+  if (hints.length === 0) return 'check spelling and the unit suffix';
+  return hints.map(([k, c]) => `"${k}": did you mean "${c}"?`).join('; ');
 }
 
 /** Size and nesting caps of one parse; the defaults suit every content file. */
@@ -118,6 +133,6 @@ export function parseJsonFile(text: string, file: string, limits: ParseLimits = 
 /** Validate `data` with `schema`, throwing a ContentError that lists every problem. */
 export function validate<T extends z.ZodType>(schema: T, data: unknown, file: string): z.output<T> {
   const r = schema.safeParse(data, { reportInput: true });
-  if (!r.success) throw new ContentError(file, formatZodIssues(r.error));
+  if (!r.success) throw new ContentError(file, formatZodIssues(r.error, schema));
   return r.data;
 }

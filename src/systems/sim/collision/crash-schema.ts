@@ -22,9 +22,16 @@
  */
 import { z } from 'zod';
 import type { CrushTest } from './crush';
+import { rangeOf, rangeText } from '../../../content/car-ranges';
 
-const speed = z.number().positive().max(200);
-const crushMm = z.number().positive().max(2000);
+/** Physical ranges live with the other car keys (src/content/car-ranges.ts). */
+function ranged(key: string) {
+  const k = rangeOf(key);
+  const expected = `expected ${rangeText(k)} (physical range)`;
+  return z.number().min(k.min, { error: expected }).max(k.max, { error: expected }).meta({ description: `${k.meaning} (${k.unit}). Range ${rangeText(k)}; typical ${k.typical}.` });
+}
+const speed = ranged('crash.barrier_speed_km_h');
+const crushMm = ranged('crash.residual_crush_mm');
 
 export const CrashSchema = z
   .strictObject({
