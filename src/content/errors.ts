@@ -82,10 +82,13 @@ export interface ParseLimits {
 function checkTextLimits(text: string, file: string, syntax: 'toml' | 'json', limits: ParseLimits): void {
   const maxBytes = limits.maxBytes ?? MAX_TOML_BYTES;
   const maxDepth = limits.maxDepth ?? MAX_NESTING_DEPTH;
-  // UTF-16 length ≤ UTF-8 bytes ≤ 3 × it: compare the cheap bound first.
-  if (text.length > maxBytes || new TextEncoder().encode(text).length > maxBytes) {
-    throw new ContentError(file, [`(whole file): expected at most ${maxBytes} bytes, found ${new TextEncoder().encode(text).length}`]);
+  // UTF-16 length ≤ UTF-8 bytes ≤ 3 × it: compare the cheap bound first, and never encode a text already too long
+  // (a 500 MB string would cost 1.5 GB to encode just to print its size).
+  if (text.length > maxBytes) {
+    throw new ContentError(file, [`(whole file): expected at most ${maxBytes} bytes, found more (${text.length} characters)`]);
   }
+  const bytes = new TextEncoder().encode(text).length;
+  if (bytes > maxBytes) throw new ContentError(file, [`(whole file): expected at most ${maxBytes} bytes, found ${bytes}`]);
   const deep = findNestingBeyond(text, maxDepth, syntax);
   if (deep) {
     throw new ContentError(file, [
@@ -96,7 +99,8 @@ function checkTextLimits(text: string, file: string, syntax: 'toml' | 'json', li
 
 function checkValueDepth(value: unknown, file: string, limits: ParseLimits): void {
   const maxDepth = limits.maxDepth ?? MAX_NESTING_DEPTH;
-  if (valueDepthBeyond(value, maxDepth) !== null) {
+  // The root table is one level that no bracket opens: a file that passed the bracket scan has value depth ≤ max + 1.
+  if (valueDepthBeyond(value, maxDepth + 1) !== null) {
     throw new ContentError(file, [`(whole file): expected tables nested at most ${maxDepth} deep, found deeper nesting`]);
   }
 }
