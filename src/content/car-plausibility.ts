@@ -99,42 +99,58 @@ function tyreDeflection(kt: number, N: number): number {
   return (-kt + Math.sqrt(kt * kt + 4 * a * N)) / (2 * a);
 }
 
-/** Largest |λ| (rad/s) of one wheel's travel mode: tyre + spring + bar + bump stop over m_u, and the damper rate c/m_u. */
-function wheelHopRate(s: SuspensionConfig, kt: number, load: number): number {
-  const delta = tyreDeflection(kt, DYNAMIC_LOAD_FACTOR * load);
-  const kTyre = kt * (1 + (2 * delta) / TYRE_PROGRESSION_M);
+/** One fast mode of the car: its rate |λ| (1/s), what it is, and the key that sets it. */
+export interface CarMode {
+  rate: number;
+  key: string;
+  /** The key's value (these keys have the same unit in the file and in SI). */
+  value: number;
+  what: string;
+}
+
+function axleModes(cfg: CarConfig, axle: 'front' | 'rear'): CarMode[] {
+  const s: SuspensionConfig = cfg.suspension[axle];
+  const t = cfg.tires[axle];
+  const delta = tyreDeflection(t.radialStiffness, DYNAMIC_LOAD_FACTOR * t.nominalLoad);
+  const kTyre = t.radialStiffness * (1 + (2 * delta) / TYRE_PROGRESSION_M);
   const k = kTyre + s.springRate + 2 * s.antiRoll + s.bumpStopRate + 2 * s.progression * s.travel;
-  const c = Math.max(s.bumpDamping, s.reboundDamping);
-  return Math.max(Math.sqrt(k / s.unsprungMass), c / s.unsprungMass);
+  const damper = s.reboundDamping >= s.bumpDamping ? 'rebound_damping_n_s_per_m' : 'bump_damping_n_s_per_m';
+  const kx = t.longStiffness / t.relaxLong, ky = t.corneringStiffness / t.relaxLat;
+  const corner = t.nominalLoad / 9.81;
+  return [
+    { rate: Math.sqrt(k / s.unsprungMass), key: `suspension.${axle}.unsprung_mass_kg`, value: s.unsprungMass, what: 'wheel hop (tyre, spring, bar and bump stop over the unsprung mass)' },
+    { rate: Math.max(s.bumpDamping, s.reboundDamping) / s.unsprungMass, key: `suspension.${axle}.${damper}`, value: Math.max(s.bumpDamping, s.reboundDamping), what: 'damper over the unsprung mass (c/m_u)' },
+    { rate: Math.sqrt((kx * t.radius * t.radius) / t.inertia), key: `tires.${axle}.inertia_kg_m2`, value: t.inertia, what: 'wheel spin on the tyre bristles (C_x/σ_x·R²/I_w)' },
+    { rate: Math.sqrt(Math.max(kx, ky) / corner), key: `tires.${axle}.${kx >= ky ? 'relaxation_length_long_m' : 'relaxation_length_lat_m'}`, value: kx >= ky ? t.relaxLong : t.relaxLat, what: 'corner mass on the tyre bristles' },
+  ];
 }
 
 /**
- * The fastest rate (1/s) of the car's stiffest modes: per axle the wheel-hop mode, the wheel-spin mode on the tyre's
- * bristle spring (C_x/σ_x · R² / I_w), the corner mass on the bristle springs, and viscous diffs over the wheels'
- * spin inertia. A scenario's dt is stable for this car while rate·dt ≤ MAX_MODE_DT.
+ * The car's stiffest modes, fastest first: per axle the wheel hop, the damper over the unsprung mass, the wheel spin
+ * on the tyre's bristle spring and the corner mass on the bristle springs; viscous diffs over the wheels' spin
+ * inertia. A step dt is stable for this car while rate·dt ≤ MAX_MODE_DT.
  */
-export function carStiffestRate(cfg: CarConfig): number {
-  let worst = 0;
-  for (const axle of ['front', 'rear'] as const) {
-    const s = cfg.suspension[axle];
-    const t = cfg.tires[axle];
-    worst = Math.max(worst, wheelHopRate(s, t.radialStiffness, t.nominalLoad));
-    worst = Math.max(worst, Math.sqrt(((t.longStiffness / t.relaxLong) * t.radius * t.radius) / t.inertia));
-    const corner = t.nominalLoad / 9.81;
-    worst = Math.max(worst, Math.sqrt(Math.max(t.longStiffness / t.relaxLong, t.corneringStiffness / t.relaxLat) / corner));
-  }
+export function carModes(cfg: CarConfig): CarMode[] {
+  const modes = [...axleModes(cfg, 'front'), ...axleModes(cfg, 'rear')];
   const iw = Math.min(cfg.tires.front.inertia, cfg.tires.rear.inertia);
   const d = cfg.drivetrain;
-  for (const diff of [d.frontDiff, d.rearDiff, d.centreDiff]) if (diff.kind === 'viscous') worst = Math.max(worst, (2 * diff.viscousNmPerRadS) / iw);
-  return worst;
+  for (const [name, diff] of [['front_diff', d.frontDiff], ['rear_diff', d.rearDiff], ['centre_diff', d.centreDiff]] as const) {
+    if (diff.kind === 'viscous') modes.push({ rate: (2 * diff.viscousNmPerRadS) / iw, key: `drivetrain.${name}.viscous_nm_per_rad_s`, value: diff.viscousNmPerRadS, what: 'viscous diff over the wheel spin inertia (2k/I_w)' });
+  }
+  return modes.sort((x, y) => y.rate - x.rate);
+}
+
+/** The fastest mode rate (1/s): `carStiffestRate(cfg) * dt ≤ MAX_MODE_DT` is the stability condition for a step dt. */
+export function carStiffestRate(cfg: CarConfig): number {
+  return carModes(cfg)[0]!.rate;
 }
 
 function stability(cfg: CarConfig, out: string[]): void {
-  const rate = carStiffestRate(cfg);
-  if (!(rate * REFERENCE_DT <= MAX_MODE_DT)) {
+  const m = carModes(cfg)[0]!;
+  if (!(m.rate * REFERENCE_DT <= MAX_MODE_DT)) {
     out.push(
-      `(whole car): expected the stiffest mode (wheel hop, wheel spin on the tyre, viscous diff) below ${fmt(MAX_MODE_DT / REFERENCE_DT)} rad/s ` +
-        `(${MAX_MODE_DT} per ${REFERENCE_DT * 1000} ms step), found ${fmt(rate)} rad/s: raise unsprung_mass_kg or tires.*.inertia_kg_m2, or lower stiffness / damping`,
+      `${m.key}: expected the car's fastest mode below ${fmt(MAX_MODE_DT / REFERENCE_DT)} rad/s (${MAX_MODE_DT} per ${REFERENCE_DT * 1000} ms step), ` +
+        `found ${fmt(m.rate)} rad/s for the ${m.what} with number ${fmt(m.value)}`,
     );
   }
 }

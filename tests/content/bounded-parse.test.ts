@@ -7,7 +7,7 @@ function contentError(f: () => unknown): ContentError {
     f();
   } catch (e) {
     if (e instanceof ContentError) return e;
-    throw new Error(`expected a ContentError, got ${(e as Error).name}: ${(e as Error).message}`);
+    throw new Error(`expected a ContentError, got ${(e as Error).name}: ${(e as Error).message}`, { cause: e });
   }
   throw new Error('expected a ContentError, nothing was thrown');
 }
