@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse, stringify } from 'smol-toml';
 import { applySetup, CarFileSchema, carJsonSchema, loadCarConfig, MAX_EXTENDS_DEPTH, type CarConfig } from '../../src/content/car-schema';
-import { CAR_RANGES } from '../../src/content/car-ranges';
+import { CAR_RANGES, rangeText } from '../../src/content/car-ranges';
 import { carStiffestRate, MAX_MODE_DT, REFERENCE_DT } from '../../src/content/car-plausibility';
 import { ContentError } from '../../src/content/errors';
 import { BUILTIN_CARS, readBuiltin } from '../../src/content/cars/index';
@@ -199,6 +199,13 @@ describe('physical ranges and cross-field checks', () => {
     expect(refused(text).message).toMatch(
       /^bad\.toml: suspension\.front\.rebound_damping_n_s_per_m: expected the car's fastest mode below 600 rad\/s \(1\.2 per 2 ms step\), found 1160 rad\/s for the damper over the unsprung mass \(c\/m_u\) with number 5800$/m,
     );
+  });
+
+  it('docs/vehicle.md lists exactly these ranges', () => {
+    const doc = readFileSync(new URL('../../docs/vehicle.md', import.meta.url), 'utf8');
+    const section = doc.slice(doc.indexOf('### Physical ranges'), doc.indexOf('\n## ', doc.indexOf('### Physical ranges')));
+    const rows = section.split('\n').filter((l) => l.startsWith('| `'));
+    expect(rows).toEqual(Object.entries(CAR_RANGES).map(([key, k]) => `| \`${key}\` | ${rangeText(k)} | ${k.typical} | ${k.meaning} |`));
   });
 
   it('every numeric key of the schema has a documented range (min, max, unit, meaning, typical)', () => {
