@@ -96,9 +96,9 @@ const OPEN_DIFF = { type: 'open', preload_nm: 0, power_ramp: 0, coast_ramp: 0, v
 
 const DrivetrainSchema = z.strictObject({
   layout: z.enum(['fwd', 'rwd', 'awd']).meta({ description: 'Driven wheels: front, rear or all four' }),
-  front_diff: DiffSchema.default(OPEN_DIFF),
-  rear_diff: DiffSchema.default(OPEN_DIFF),
-  centre_diff: DiffSchema.default(OPEN_DIFF),
+  front_diff: DiffSchema.default(OPEN_DIFF).meta({ description: 'Front differential (FWD, AWD); default open' }),
+  rear_diff: DiffSchema.default(OPEN_DIFF).meta({ description: 'Rear differential (RWD, AWD); default open' }),
+  centre_diff: DiffSchema.default(OPEN_DIFF).meta({ description: 'Centre differential (AWD); default open' }),
   front_torque_fraction: num('drivetrain.front_torque_fraction').default(0.5),
   clutch_max_torque_nm: num('drivetrain.clutch_max_torque_nm'),
 });
@@ -141,25 +141,29 @@ export const CarFileSchema = z.strictObject({
   extends: z.string().optional().meta({ description: 'File name (same folder) or built-in id of a car this one builds on; its tables are deep-merged under this file' }),
   name: z.string().min(1).max(120).meta({ description: 'Display name' }),
   description: z.string().max(2000).default('').meta({ description: 'One-line description shown in the garage' }),
-  body: BodySchema,
-  engine: EngineSchema,
-  gearbox: GearboxSchema,
-  drivetrain: DrivetrainSchema,
+  body: BodySchema.meta({ description: 'Body: mass, dimensions, CG, inertia, aerodynamics' }),
+  engine: EngineSchema.meta({ description: 'Engine: speeds, torque curve, inertia, friction (Deák §5.2)' }),
+  gearbox: GearboxSchema.meta({ description: 'Gearbox: ratios, final drive, efficiency, shift time' }),
+  drivetrain: DrivetrainSchema.meta({ description: 'Driven wheels, differentials, clutch' }),
   steering: z.strictObject({
     max_angle_deg: num('steering.max_angle_deg'),
     max_rate_deg_s: num('steering.max_rate_deg_s').default(360),
     ackermann: num('steering.ackermann').default(1),
-  }),
-  suspension: z.strictObject({ front: SuspensionSchema, rear: SuspensionSchema }),
-  tires: z.strictObject({ front: TireSchema, rear: TireSchema }),
+  }).meta({ description: 'Steering: lock, rate, Ackermann' }),
+  suspension: z
+    .strictObject({ front: SuspensionSchema.meta({ description: 'Front axle, per wheel' }), rear: SuspensionSchema.meta({ description: 'Rear axle, per wheel' }) })
+    .meta({ description: 'Suspension, per axle (rates at the wheel)' }),
+  tires: z
+    .strictObject({ front: TireSchema.meta({ description: 'Front tyres' }), rear: TireSchema.meta({ description: 'Rear tyres' }) })
+    .meta({ description: 'Tyres (brush model), per axle' }),
   brakes: z.strictObject({
     max_torque_nm: num('brakes.max_torque_nm'),
     front_bias: num('brakes.front_bias'),
     handbrake_torque_nm: num('brakes.handbrake_torque_nm'),
-  }),
+  }).meta({ description: 'Brakes: total torque, bias, handbrake' }),
   /** Tunable values: key path (e.g. "suspension.front.spring_rate_n_per_mm") → {min, max, step}. */
   setup: z.record(z.string(), RangeSchema).default({}).meta({ description: 'Tunable values: "key.path" = { min, max, step } (garage sliders)' }),
-  crash: CrashSchema, // crash tests for the crush identification (collision issue, crash-schema.ts)
+  crash: CrashSchema.meta({ description: 'Crash tests the crush parameters are identified from (Tongue §6; docs/collisions.md)' }), // crash tests for the crush identification (collision issue, crash-schema.ts)
 });
 
 export type CarFile = z.output<typeof CarFileSchema>;

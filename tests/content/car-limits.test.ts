@@ -245,6 +245,20 @@ describe('editor files: JSON Schema, #:schema lines, taplo config', () => {
     }
   });
 
+  it('every key of every table carries a description', () => {
+    const missing: string[] = [];
+    const walk = (o: Record<string, unknown>, at: string): void => {
+      for (const [k, v] of Object.entries((o['properties'] as Record<string, Record<string, unknown>>) ?? {})) {
+        if (typeof v['description'] !== 'string') missing.push(`${at}.${k}`);
+        walk(v, `${at}.${k}`);
+      }
+      const extra = o['additionalProperties'];
+      if (extra && typeof extra === 'object') walk(extra as Record<string, unknown>, `${at}.*`);
+    };
+    walk(schema as unknown as Record<string, unknown>, '');
+    expect(missing).toEqual([]);
+  });
+
   it('allows extends and format, and matches the zod schema keys', () => {
     expect(Object.keys(schema.properties)).toEqual(Object.keys(CarFileSchema.shape));
     expect(schema.properties['extends']).toMatchObject({ type: 'string' });

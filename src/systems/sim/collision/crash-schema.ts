@@ -36,7 +36,7 @@ const crushMm = ranged('crash.residual_crush_mm');
 export const CrashSchema = z
   .strictObject({
     /** Where the figures come from (free text, shown by `npm run car -- crush-params`). */
-    source: z.string().default(''),
+    source: z.string().max(500).default('').meta({ description: 'Where the crash figures come from (free text)' }),
     front_barrier_speed_km_h: speed.optional(),
     front_residual_crush_mm: crushMm.optional(),
     rear_barrier_speed_km_h: speed.optional(),
