@@ -31,6 +31,9 @@ export function keyPath(path: readonly PropertyKey[]): string {
   return path.map((p, i) => (typeof p === 'number' ? `[${p}]` : (i ? '.' : '') + String(p))).join('');
 }
 
+/** Unknown keys named in one message. */
+const MAX_KEYS_LISTED = 10;
+
 /** Turn zod issues into "key.path: expected …, found …" lines. Parse with `reportInput: true` to see inputs. */
 export function formatZodIssues(error: z.ZodError, schema?: z.ZodType): string[] {
   return error.issues.map((iss) => {
@@ -56,8 +59,12 @@ export function formatZodIssues(error: z.ZodError, schema?: z.ZodType): string[]
         }
         expected = `expected ${iss.origin === 'array' ? 'at least ' + String(iss.minimum) + ' items' : (iss.inclusive ? '≥ ' : '> ') + String(iss.minimum)}`;
         break;
-      case 'unrecognized_keys':
-        return `${where}: unknown key${iss.keys.length > 1 ? 's' : ''} ${iss.keys.map((k) => JSON.stringify(k)).join(', ')} (${didYouMean(iss.keys, schema, iss.path)})`;
+      case 'unrecognized_keys': {
+        // A hostile file can hold 10⁵ unknown keys: name (and suggest for) the first few only.
+        const shown = iss.keys.slice(0, MAX_KEYS_LISTED);
+        const more = iss.keys.length > shown.length ? ` and ${iss.keys.length - shown.length} more` : '';
+        return `${where}: unknown key${iss.keys.length > 1 ? 's' : ''} ${shown.map((k) => JSON.stringify(k)).join(', ')}${more} (${didYouMean(shown, schema, iss.path)})`;
+      }
       default:
         expected = iss.message;
     }

@@ -162,6 +162,11 @@ describe('format key and did-you-mean', () => {
     expect(e.message).toContain('bad.toml: brakes: unknown key "frnt_bias" ("frnt_bias": did you mean "front_bias"?)');
     expect(refused(`${RALLY}\n[body2]\nx = 1\n`).message).toContain('(top level): unknown key "body2" ("body2": did you mean "body"?)');
     expect(refused(`zzzzzz = 1\n${RALLY}`).message).toContain('(top level): unknown key "zzzzzz" (check spelling and the unit suffix)');
+    // 50,000 unknown keys: one short line naming the first ten
+    const many = Array.from({ length: 50_000 }, (_, i) => `k${i} = 1`).join('\n');
+    const e2 = refused(`${many}\n${RALLY}`);
+    expect(e2.issues[0]).toMatch(/^\(top level\): unknown keys "k0", "k1", .*"k9" and 49990 more \(/);
+    expect(e2.message.length).toBeLessThan(2000);
   });
 });
 
