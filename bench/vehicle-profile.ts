@@ -13,7 +13,7 @@ import { loadBuiltinCar } from '../src/content/cars/index';
 import { stateHash } from '../src/ecs/hash';
 import { parseCommand, type CommandSpec } from '../src/cli/args';
 import { reportError } from '../src/cli/errors';
-import { unknownMessage } from '../src/cli/suggest';
+import { unknownMessage } from '../src/validate/suggest';
 
 const PROFILE = {
   usage: 'npx tsx bench/vehicle-profile.ts',

@@ -4,10 +4,10 @@
  * a program is a set of named sub-commands. `--help`/`-h` anywhere before `--` asks for the usage (printed to
  * stdout, exit 0 — src/cli/errors.ts). An unknown option, a missing or bad value, a missing or extra argument is
  * a UsageError (exit 2) naming the option, what was expected and what was found, with a "did you mean" when a
- * declared name is close (src/cli/suggest.ts).
+ * declared name is close (src/validate/suggest.ts).
  */
 import { parseArgs } from 'node:util';
-import { closest, unknownMessage } from './suggest';
+import { closest, unknownMessage } from '../validate/suggest';
 
 /** `list` and `numbers` take one comma-separated value (`--only a,b`, `--checkpoints 300,600`). */
 export type OptionType = 'boolean' | 'string' | 'number' | 'integer' | 'list' | 'numbers';

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { loadCarConfig, type CarConfig } from '../content/car-schema';
 import { BUILTIN_CARS, readBuiltin } from '../content/cars/index';
 import { UserError } from './errors';
-import { unknownMessage } from './suggest';
+import { unknownMessage } from '../validate/suggest';
 
 export const STAGES_DIR = join(dirname(fileURLToPath(import.meta.url)), '../content/stages');
 

@@ -7,144 +7,163 @@
 import { z } from 'zod';
 import { ContentError, parseTomlFile, validate } from '../validate/errors';
 import { CrashSchema, crashConfig, type CrashConfig } from './crash-schema';
+import { rangeOf, rangeText } from './car-ranges';
+import { plausibilityIssues } from './car-plausibility';
 
-const pos = z.number().positive();
-const nonneg = z.number().nonnegative();
-const frac = z.number().min(0).max(1);
+/** A number inside the documented physical range of `key` (car-ranges.ts), described for the JSON Schema. */
+function num(key: string) {
+  const k = rangeOf(key);
+  const expected = `expected ${rangeText(k)} (physical range)`;
+  return z
+    .number()
+    .min(k.min, { error: expected })
+    .max(k.max, { error: expected })
+    .meta({ description: `${k.meaning}${k.unit ? ` (${k.unit})` : ''}. Range ${rangeText(k)}; typical ${k.typical}.` });
+}
 
 const DiffSchema = z.strictObject({
-  type: z.enum(['open', 'viscous', 'clutch', 'locked']).default('open'),
-  /** Clutch-pack LSD: locking torque with no input torque. */
-  preload_nm: nonneg.default(0),
-  /** Clutch-pack LSD: extra locking torque per N·m of input torque under power / on the overrun. */
-  power_ramp: nonneg.default(0),
-  coast_ramp: nonneg.default(0),
-  /** Viscous LSD: transfer torque per rad/s of speed difference. */
-  viscous_nm_per_rad_s: nonneg.default(0),
+  type: z.enum(['open', 'viscous', 'clutch', 'locked']).default('open').meta({ description: 'Differential: open, viscous LSD, clutch-pack LSD or locked' }),
+  preload_nm: num('diff.preload_nm').default(0),
+  power_ramp: num('diff.power_ramp').default(0),
+  coast_ramp: num('diff.coast_ramp').default(0),
+  viscous_nm_per_rad_s: num('diff.viscous_nm_per_rad_s').default(0),
 });
 
 const SuspensionSchema = z.strictObject({
-  spring_rate_n_per_mm: pos,
-  /** Progressive term: F += k2·s², N/mm². */
-  progression_n_per_mm2: nonneg.default(0),
-  travel_mm: pos,
-  bump_damping_n_s_per_m: pos,
-  rebound_damping_n_s_per_m: pos,
-  /** Bump stop engages this far from full bump (mm) and has this rate. */
-  bump_stop_gap_mm: nonneg.default(20),
-  bump_stop_rate_n_per_mm: pos.default(150),
-  anti_roll_n_per_mm: nonneg.default(0),
-  /**
-   * Unsprung mass per wheel (kg): wheel, tyre, hub, brake and about half the links, spring and damper. It moves
-   * on its own suspension travel DOF (Deák seed 003 §5.1, 5-body car). Default 3.5 % of body.mass_kg.
-   */
-  unsprung_mass_kg: pos.optional(),
+  spring_rate_n_per_mm: num('suspension.spring_rate_n_per_mm'),
+  progression_n_per_mm2: num('suspension.progression_n_per_mm2').default(0),
+  travel_mm: num('suspension.travel_mm'),
+  bump_damping_n_s_per_m: num('suspension.bump_damping_n_s_per_m'),
+  rebound_damping_n_s_per_m: num('suspension.rebound_damping_n_s_per_m'),
+  bump_stop_gap_mm: num('suspension.bump_stop_gap_mm').default(20),
+  bump_stop_rate_n_per_mm: num('suspension.bump_stop_rate_n_per_mm').default(150),
+  anti_roll_n_per_mm: num('suspension.anti_roll_n_per_mm').default(0),
+  /** Moves on its own suspension travel DOF (Deák §5.1, 5-body car). Default 3.5 % of body.mass_kg. */
+  unsprung_mass_kg: num('suspension.unsprung_mass_kg').optional(),
 });
 
 const TireSchema = z.strictObject({
-  radius_m: pos,
-  width_mm: pos.default(205),
-  inertia_kg_m2: pos,
-  radial_stiffness_n_per_mm: pos.default(250),
-  /** Longitudinal slip stiffness C_x per unit slip ratio at the nominal load (N). */
-  long_stiffness_n: pos,
-  /** Cornering stiffness C_α at the nominal load (N/rad). */
-  cornering_stiffness_n_per_rad: pos,
-  /** Local exponent p of C(N) ∝ N^p at the nominal load (degressive: C0·x(1+k)/(1+kx), k = (1−p)/p). */
-  stiffness_load_exponent: z.number().min(0.3).max(1).default(0.8),
-  /** μ(N) = μ·(1 − sensitivity·(N − N0)/N0), clamped to [0.6μ, 1.3μ]. */
-  load_sensitivity: z.number().min(0).max(0.5).default(0.1),
-  /** Tyre compound grip multiplier on the surface μ curve. */
-  grip: pos.default(1),
-  relaxation_length_long_m: pos.default(0.15),
-  relaxation_length_lat_m: pos.default(0.4),
-  rolling_resistance: nonneg.default(0.012),
-  /** Contact pressure shape: 0 = parabolic, 1 = uniform (brush model, tires.ts). */
-  pressure_uniformity: frac.default(0.6),
+  radius_m: num('tires.radius_m'),
+  width_mm: num('tires.width_mm').default(205),
+  inertia_kg_m2: num('tires.inertia_kg_m2'),
+  radial_stiffness_n_per_mm: num('tires.radial_stiffness_n_per_mm').default(250),
+  long_stiffness_n: num('tires.long_stiffness_n'),
+  cornering_stiffness_n_per_rad: num('tires.cornering_stiffness_n_per_rad'),
+  /** Degressive C(N) = C0·x(1+k)/(1+kx), k = (1−p)/p (tires.ts). */
+  stiffness_load_exponent: num('tires.stiffness_load_exponent').default(0.8),
+  /** μ(N) clamped to [0.6μ, 1.3μ]. */
+  load_sensitivity: num('tires.load_sensitivity').default(0.1),
+  grip: num('tires.grip').default(1),
+  relaxation_length_long_m: num('tires.relaxation_length_long_m').default(0.15),
+  relaxation_length_lat_m: num('tires.relaxation_length_lat_m').default(0.4),
+  rolling_resistance: num('tires.rolling_resistance').default(0.012),
+  pressure_uniformity: num('tires.pressure_uniformity').default(0.6),
 });
 
-const TorquePoint = z.tuple([nonneg, nonneg]);
+const point = (value: string) =>
+  z.tuple([num('engine.torque_rpm[]'), num(value)]).meta({ description: `[rpm, ${value === 'engine.torque_curve[]' ? 'fraction of peak' : 'N·m'}]` });
 
 const EngineSchema = z.strictObject({
-  idle_rpm: pos,
-  redline_rpm: pos,
-  /** Rev limiter cuts fuel above this (defaults to redline + 150). */
-  limiter_rpm: pos.optional(),
-  stall_rpm: pos.default(450),
+  idle_rpm: num('engine.idle_rpm'),
+  redline_rpm: num('engine.redline_rpm'),
+  limiter_rpm: num('engine.limiter_rpm').optional(),
+  stall_rpm: num('engine.stall_rpm').default(450),
   /** Normalised torque curve (Deák §5.2): [rpm, fraction of peak] pairs × peak_torque_nm… */
-  peak_torque_nm: pos.optional(),
-  torque_curve: z.array(TorquePoint).min(2).optional(),
+  peak_torque_nm: num('engine.peak_torque_nm').optional(),
+  torque_curve: z.array(point('engine.torque_curve[]')).min(2).max(64).optional()
+    .meta({ description: 'Normalised full-throttle torque curve: [rpm, fraction of peak_torque_nm] pairs, rpm increasing' }),
   /** …or an absolute table [rpm, N·m]. Exactly one of the two forms. */
-  torque_table_nm: z.array(TorquePoint).min(2).optional(),
-  inertia_kg_m2: pos,
+  torque_table_nm: z.array(point('engine.torque_table_nm[]')).min(2).max(64).optional()
+    .meta({ description: 'Full-throttle net torque table: [rpm, N·m] pairs, rpm increasing (or torque_curve + peak_torque_nm)' }),
+  inertia_kg_m2: num('engine.inertia_kg_m2'),
   /** Friction torque = static + per_krpm · rpm/1000 (rises with speed, Deák §5.2). */
-  friction_nm: nonneg.default(15),
-  friction_per_krpm_nm: nonneg.default(4),
-  starter_torque_nm: pos.default(60),
+  friction_nm: num('engine.friction_nm').default(15),
+  friction_per_krpm_nm: num('engine.friction_per_krpm_nm').default(4),
+  starter_torque_nm: num('engine.starter_torque_nm').default(60),
 });
 
 const GearboxSchema = z.strictObject({
-  ratios: z.array(pos).min(1).max(8),
-  reverse_ratio: pos,
-  final_drive: pos,
-  efficiency: z.number().gt(0).max(1).default(0.92),
-  shift_time_s: nonneg.default(0.15),
-  /** Automatic box: extra efficiency loss (Deák §5.4 gives manual a benefit). */
-  auto_efficiency_loss: frac.default(0.02),
+  ratios: z.array(num('gearbox.ratios[]')).min(1).max(8).meta({ description: 'Forward gear ratios, first gear first, decreasing (1 to 8 gears)' }),
+  reverse_ratio: num('gearbox.reverse_ratio'),
+  final_drive: num('gearbox.final_drive'),
+  efficiency: num('gearbox.efficiency').default(0.92),
+  shift_time_s: num('gearbox.shift_time_s').default(0.15),
+  /** Deák §5.4 gives the manual box a benefit. */
+  auto_efficiency_loss: num('gearbox.auto_efficiency_loss').default(0.02),
 });
+
+const OPEN_DIFF = { type: 'open', preload_nm: 0, power_ramp: 0, coast_ramp: 0, viscous_nm_per_rad_s: 0 } as const;
 
 const DrivetrainSchema = z.strictObject({
-  layout: z.enum(['fwd', 'rwd', 'awd']),
-  front_diff: DiffSchema.default({ type: 'open', preload_nm: 0, power_ramp: 0, coast_ramp: 0, viscous_nm_per_rad_s: 0 }),
-  rear_diff: DiffSchema.default({ type: 'open', preload_nm: 0, power_ramp: 0, coast_ramp: 0, viscous_nm_per_rad_s: 0 }),
-  centre_diff: DiffSchema.default({ type: 'open', preload_nm: 0, power_ramp: 0, coast_ramp: 0, viscous_nm_per_rad_s: 0 }),
-  /** AWD: fraction of the centre diff's torque sent to the front axle. */
-  front_torque_fraction: z.number().gt(0).lt(1).default(0.5),
-  clutch_max_torque_nm: pos,
+  layout: z.enum(['fwd', 'rwd', 'awd']).meta({ description: 'Driven wheels: front, rear or all four' }),
+  front_diff: DiffSchema.default(OPEN_DIFF).meta({ description: 'Front differential (FWD, AWD); default open' }),
+  rear_diff: DiffSchema.default(OPEN_DIFF).meta({ description: 'Rear differential (RWD, AWD); default open' }),
+  centre_diff: DiffSchema.default(OPEN_DIFF).meta({ description: 'Centre differential (AWD); default open' }),
+  front_torque_fraction: num('drivetrain.front_torque_fraction').default(0.5),
+  clutch_max_torque_nm: num('drivetrain.clutch_max_torque_nm'),
 });
 
-const RangeSchema = z.strictObject({ min: z.number(), max: z.number(), step: pos });
+const RangeSchema = z
+  .strictObject({
+    min: z.number().meta({ description: 'Lowest slider value (inside the key\'s physical range)' }),
+    max: z.number().meta({ description: 'Highest slider value, on the grid min + k·step' }),
+    step: z.number().positive().meta({ description: 'Slider step (at most 10,000 steps from min to max)' }),
+  })
+  .meta({ description: 'Setup range of one tunable value' });
+
+/** Car file format this build reads; a file without `format` is this one. */
+export const CAR_FORMAT = 1;
+
+const BodySchema = z.strictObject({
+  mass_kg: num('body.mass_kg'),
+  length_m: num('body.length_m'),
+  width_m: num('body.width_m'),
+  height_m: num('body.height_m'),
+  wheelbase_m: num('body.wheelbase_m'),
+  cg_to_front_m: num('body.cg_to_front_m'),
+  cg_height_m: num('body.cg_height_m'),
+  track_front_m: num('body.track_front_m'),
+  track_rear_m: num('body.track_rear_m'),
+  /** Principal moments about the body axes X (pitch, left), Y (yaw, up), Z (roll, forward). */
+  inertia_kg_m2: z.tuple([num('body.inertia_kg_m2[]'), num('body.inertia_kg_m2[]'), num('body.inertia_kg_m2[]')]).optional()
+    .meta({ description: 'Principal moments of inertia [pitch X, yaw Y, roll Z] (kg·m²); default from mass and axle distances' }),
+  drag_coefficient: num('body.drag_coefficient'),
+  frontal_area_m2: num('body.frontal_area_m2'),
+  downforce_cla_m2: num('body.downforce_cla_m2').default(0),
+  downforce_front_fraction: num('body.downforce_front_fraction').default(0.5),
+});
 
 export const CarFileSchema = z.strictObject({
-  name: z.string().min(1),
-  description: z.string().default(''),
-  body: z.strictObject({
-    mass_kg: pos,
-    length_m: pos,
-    width_m: pos,
-    height_m: pos,
-    wheelbase_m: pos,
-    cg_to_front_m: pos,
-    cg_height_m: pos,
-    track_front_m: pos,
-    track_rear_m: pos,
-    /** Principal moments about the body axes X (pitch, left), Y (yaw, up), Z (roll, forward). */
-    inertia_kg_m2: z.tuple([pos, pos, pos]).optional(),
-    drag_coefficient: nonneg,
-    frontal_area_m2: pos,
-    /** Downforce = ½ρ·(C_L·A)·v², split front/rear. */
-    downforce_cla_m2: nonneg.default(0),
-    downforce_front_fraction: frac.default(0.5),
-  }),
-  engine: EngineSchema,
-  gearbox: GearboxSchema,
-  drivetrain: DrivetrainSchema,
+  format: z
+    .literal(CAR_FORMAT, { error: `expected ${CAR_FORMAT} (the car file format this build reads)` })
+    .default(CAR_FORMAT)
+    .meta({ description: `Car file format version; this build reads ${CAR_FORMAT} (the default)` }),
+  extends: z.string().optional().meta({ description: 'File name (same folder) or built-in id of a car this one builds on; its tables are deep-merged under this file' }),
+  name: z.string().min(1).max(120).meta({ description: 'Display name' }),
+  description: z.string().max(2000).default('').meta({ description: 'One-line description shown in the garage' }),
+  body: BodySchema.meta({ description: 'Body: mass, dimensions, CG, inertia, aerodynamics' }),
+  engine: EngineSchema.meta({ description: 'Engine: speeds, torque curve, inertia, friction (Deák §5.2)' }),
+  gearbox: GearboxSchema.meta({ description: 'Gearbox: ratios, final drive, efficiency, shift time' }),
+  drivetrain: DrivetrainSchema.meta({ description: 'Driven wheels, differentials, clutch' }),
   steering: z.strictObject({
-    max_angle_deg: z.number().positive().max(60),
-    max_rate_deg_s: pos.default(360),
-    /** 0 = parallel steer, 1 = full Ackermann. */
-    ackermann: frac.default(1),
-  }),
-  suspension: z.strictObject({ front: SuspensionSchema, rear: SuspensionSchema }),
-  tires: z.strictObject({ front: TireSchema, rear: TireSchema }),
+    max_angle_deg: num('steering.max_angle_deg'),
+    max_rate_deg_s: num('steering.max_rate_deg_s').default(360),
+    ackermann: num('steering.ackermann').default(1),
+  }).meta({ description: 'Steering: lock, rate, Ackermann' }),
+  suspension: z
+    .strictObject({ front: SuspensionSchema.meta({ description: 'Front axle, per wheel' }), rear: SuspensionSchema.meta({ description: 'Rear axle, per wheel' }) })
+    .meta({ description: 'Suspension, per axle (rates at the wheel)' }),
+  tires: z
+    .strictObject({ front: TireSchema.meta({ description: 'Front tyres' }), rear: TireSchema.meta({ description: 'Rear tyres' }) })
+    .meta({ description: 'Tyres (brush model), per axle' }),
   brakes: z.strictObject({
-    max_torque_nm: pos,
-    front_bias: frac,
-    handbrake_torque_nm: nonneg,
-  }),
+    max_torque_nm: num('brakes.max_torque_nm'),
+    front_bias: num('brakes.front_bias'),
+    handbrake_torque_nm: num('brakes.handbrake_torque_nm'),
+  }).meta({ description: 'Brakes: total torque, bias, handbrake' }),
   /** Tunable values: key path (e.g. "suspension.front.spring_rate_n_per_mm") → {min, max, step}. */
-  setup: z.record(z.string(), RangeSchema).default({}),
-  crash: CrashSchema, // crash tests for the crush identification (collision issue, crash-schema.ts)
+  setup: z.record(z.string(), RangeSchema).default({}).meta({ description: 'Tunable values: "key.path" = { min, max, step } (garage sliders)' }),
+  crash: CrashSchema.meta({ description: 'Crash tests the crush parameters are identified from (Tongue §6; docs/collisions.md)' }), // crash tests for the crush identification (collision issue, crash-schema.ts)
 });
 
 export type CarFile = z.output<typeof CarFileSchema>;
@@ -287,14 +306,33 @@ function merge(base: Record<string, unknown>, over: Record<string, unknown>): Re
   return out;
 }
 
+/** Longest `extends` chain (a file, its base, its base's base …). */
+export const MAX_EXTENDS_DEPTH = 8;
+
+/**
+ * `extends` names a file in the same folder ("rally-awd.toml", "custom-x.toml") or a built-in id ("rally-awd"):
+ * a plain name, never a path, so no reader can be led outside the cars folder ("../../etc/passwd").
+ */
+export const EXTENDS_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$/;
+
+function checkExtendsName(ext: unknown, file: string, chain: string[]): string {
+  if (typeof ext !== 'string') throw new ContentError(file, [`extends: expected a file name string, found ${typeof ext}`]);
+  if (!EXTENDS_NAME.test(ext) || ext.includes('..')) {
+    throw new ContentError(file, [`extends: expected a car file name in the same folder or a built-in id (letters, digits, "-", "_", "."; no path), found ${JSON.stringify(ext.slice(0, 120))}`]);
+  }
+  const asFile = ext.endsWith('.toml') ? ext : `${ext}.toml`; // "rally-awd" and "rally-awd.toml" are one file
+  if (chain.includes(ext) || chain.includes(asFile)) throw new ContentError(file, [`extends: circular chain ${[...chain, ext].join(' → ')}`]);
+  if (chain.length > MAX_EXTENDS_DEPTH) throw new ContentError(file, [`extends: expected a chain of at most ${MAX_EXTENDS_DEPTH} files, found a longer one (${chain.join(' → ')} → ${ext})`]);
+  return ext;
+}
+
 /** Resolve `extends` chains; `readExtends(name)` returns the text of the named file. */
 function resolveRaw(text: string, file: string, readExtends: ((name: string) => string) | undefined, chain: string[]): Record<string, unknown> {
   const raw = parseTomlFile(text, file);
-  const ext = raw['extends'];
+  const extRaw = raw['extends'];
   delete raw['extends'];
-  if (ext === undefined) return raw;
-  if (typeof ext !== 'string') throw new ContentError(file, [`extends: expected a file name string, found ${typeof ext}`]);
-  if (chain.includes(ext)) throw new ContentError(file, [`extends: circular chain ${[...chain, ext].join(' → ')}`]);
+  if (extRaw === undefined) return raw;
+  const ext = checkExtendsName(extRaw, file, chain);
   if (!readExtends) throw new ContentError(file, [`extends: "${ext}" cannot be read here (no reader given)`]);
   let baseText: string;
   try {
@@ -541,10 +579,18 @@ export function carIdFromFile(file: string): string {
  */
 export function loadCarConfig(text: string, file: string, readExtends?: (name: string) => string): CarConfig {
   const raw = resolveRaw(text, file, readExtends, [carIdFromFile(file) + '.toml']);
+  return checkedConfig(raw, carIdFromFile(file), file);
+}
+
+/** Schema (per-key physical ranges), semantic and cross-field checks of merged file data, then SI conversion. */
+function checkedConfig(raw: unknown, id: string, file: string): CarConfig {
   const data = validate(CarFileSchema, raw, file);
   const issues = semantic(data);
   if (issues.length) throw new ContentError(file, issues);
-  return toCarConfig(data, carIdFromFile(file), file);
+  const cfg = toCarConfig(data, id, file);
+  const cross = plausibilityIssues(data, cfg);
+  if (cross.length) throw new ContentError(file, cross);
+  return cfg;
 }
 
 /**
@@ -607,8 +653,7 @@ export function applySetup(cfg: CarConfig, values: Record<string, number>): CarC
     data = merge(data, over);
   }
   if (issues.length) throw new ContentError(cfg.file, issues);
-  const d = validate(CarFileSchema, data, cfg.file);
-  return toCarConfig(d, cfg.id, cfg.file);
+  return checkedConfig(data, cfg.id, cfg.file);
 }
 
 /** JSON Schema of the car file for editor completion (zod 4). */

@@ -21,14 +21,21 @@
  * one-line field; converted to SI here.
  */
 import { z } from 'zod';
+import { rangeOf, rangeText } from './car-ranges';
 
-const speed = z.number().positive().max(200);
-const crushMm = z.number().positive().max(2000);
+/** Physical ranges live with the other car keys (src/content/car-ranges.ts). */
+function ranged(key: string) {
+  const k = rangeOf(key);
+  const expected = `expected ${rangeText(k)} (physical range)`;
+  return z.number().min(k.min, { error: expected }).max(k.max, { error: expected }).meta({ description: `${k.meaning} (${k.unit}). Range ${rangeText(k)}; typical ${k.typical}.` });
+}
+const speed = ranged('crash.barrier_speed_km_h');
+const crushMm = ranged('crash.residual_crush_mm');
 
 export const CrashSchema = z
   .strictObject({
     /** Where the figures come from (free text, shown by `npm run car -- crush-params`). */
-    source: z.string().default(''),
+    source: z.string().max(500).default('').meta({ description: 'Where the crash figures come from (free text)' }),
     front_barrier_speed_km_h: speed.optional(),
     front_residual_crush_mm: crushMm.optional(),
     rear_barrier_speed_km_h: speed.optional(),

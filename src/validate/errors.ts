@@ -4,6 +4,7 @@
  */
 import { parse as parseToml, TomlError } from 'smol-toml';
 import type { z } from 'zod';
+import { closestKey, keysAt } from './suggest';
 import { findNestingBeyond, MAX_NESTING_DEPTH, MAX_TOML_BYTES, valueDepthBeyond } from './bounded-parse';
 
 export class ContentError extends Error {
@@ -30,8 +31,11 @@ export function keyPath(path: readonly PropertyKey[]): string {
   return path.map((p, i) => (typeof p === 'number' ? `[${p}]` : (i ? '.' : '') + String(p))).join('');
 }
 
+/** Unknown keys named in one message. */
+const MAX_KEYS_LISTED = 10;
+
 /** Turn zod issues into "key.path: expected …, found …" lines. Parse with `reportInput: true` to see inputs. */
-export function formatZodIssues(error: z.ZodError): string[] {
+export function formatZodIssues(error: z.ZodError, schema?: z.ZodType): string[] {
   return error.issues.map((iss) => {
     const where = keyPath(iss.path);
     const found = 'input' in iss ? describe(iss.input) : undefined;
@@ -44,18 +48,36 @@ export function formatZodIssues(error: z.ZodError): string[] {
         expected = `expected one of ${iss.values.map((v) => JSON.stringify(v)).join(', ')}`;
         break;
       case 'too_small':
+      case 'too_big':
+        if (iss.message.startsWith('expected ')) {
+          expected = iss.message; // a documented range (car-ranges.ts)
+          break;
+        }
+        if (iss.code === 'too_big') {
+          expected = `expected ${iss.origin === 'array' ? 'at most ' + String(iss.maximum) + ' items' : (iss.inclusive ? '≤ ' : '< ') + String(iss.maximum)}`;
+          break;
+        }
         expected = `expected ${iss.origin === 'array' ? 'at least ' + String(iss.minimum) + ' items' : (iss.inclusive ? '≥ ' : '> ') + String(iss.minimum)}`;
         break;
-      case 'too_big':
-        expected = `expected ${iss.origin === 'array' ? 'at most ' + String(iss.maximum) + ' items' : (iss.inclusive ? '≤ ' : '< ') + String(iss.maximum)}`;
-        break;
-      case 'unrecognized_keys':
-        return `${where}: unknown key${iss.keys.length > 1 ? 's' : ''} ${iss.keys.map((k) => JSON.stringify(k)).join(', ')} (check spelling and the unit suffix)`;
+      case 'unrecognized_keys': {
+        // A hostile file can hold 10⁵ unknown keys: name (and suggest for) the first few only.
+        const shown = iss.keys.slice(0, MAX_KEYS_LISTED);
+        const more = iss.keys.length > shown.length ? ` and ${iss.keys.length - shown.length} more` : '';
+        return `${where}: unknown key${iss.keys.length > 1 ? 's' : ''} ${shown.map((k) => JSON.stringify(k)).join(', ')}${more} (${didYouMean(shown, schema, iss.path)})`;
+      }
       default:
         expected = iss.message;
     }
     return `${where}: ${expected}, found ${found ?? 'an invalid value'}${iss.code === 'custom' ? '' : ''}`;
   });
+}
+
+/** "did you mean …" for misspelt keys, else the generic hint. */
+function didYouMean(keys: readonly string[], schema: z.ZodType | undefined, path: readonly PropertyKey[]): string {
+  const known = schema ? keysAt(schema, path) : [];
+  const hints = keys.map((k) => [k, closestKey(k, known)] as const).filter(([, c]) => c !== null);
+  if (hints.length === 0) return 'check spelling and the unit suffix';
+  return hints.map(([k, c]) => `"${k}": did you mean "${c}"?`).join('; ');
 }
 
 /** Size and nesting caps of one parse; the defaults suit every content file. */
@@ -67,10 +89,13 @@ export interface ParseLimits {
 function checkTextLimits(text: string, file: string, syntax: 'toml' | 'json', limits: ParseLimits): void {
   const maxBytes = limits.maxBytes ?? MAX_TOML_BYTES;
   const maxDepth = limits.maxDepth ?? MAX_NESTING_DEPTH;
-  // UTF-16 length ≤ UTF-8 bytes ≤ 3 × it: compare the cheap bound first.
-  if (text.length > maxBytes || new TextEncoder().encode(text).length > maxBytes) {
-    throw new ContentError(file, [`(whole file): expected at most ${maxBytes} bytes, found ${new TextEncoder().encode(text).length}`]);
+  // UTF-16 length ≤ UTF-8 bytes ≤ 3 × it: compare the cheap bound first, and never encode a text already too long
+  // (a 500 MB string would cost 1.5 GB to encode just to print its size).
+  if (text.length > maxBytes) {
+    throw new ContentError(file, [`(whole file): expected at most ${maxBytes} bytes, found more (${text.length} characters)`]);
   }
+  const bytes = new TextEncoder().encode(text).length;
+  if (bytes > maxBytes) throw new ContentError(file, [`(whole file): expected at most ${maxBytes} bytes, found ${bytes}`]);
   const deep = findNestingBeyond(text, maxDepth, syntax);
   if (deep) {
     throw new ContentError(file, [
@@ -81,7 +106,8 @@ function checkTextLimits(text: string, file: string, syntax: 'toml' | 'json', li
 
 function checkValueDepth(value: unknown, file: string, limits: ParseLimits): void {
   const maxDepth = limits.maxDepth ?? MAX_NESTING_DEPTH;
-  if (valueDepthBeyond(value, maxDepth) !== null) {
+  // The root table is one level that no bracket opens: a file that passed the bracket scan has value depth ≤ max + 1.
+  if (valueDepthBeyond(value, maxDepth + 1) !== null) {
     throw new ContentError(file, [`(whole file): expected tables nested at most ${maxDepth} deep, found deeper nesting`]);
   }
 }
@@ -118,6 +144,6 @@ export function parseJsonFile(text: string, file: string, limits: ParseLimits = 
 /** Validate `data` with `schema`, throwing a ContentError that lists every problem. */
 export function validate<T extends z.ZodType>(schema: T, data: unknown, file: string): z.output<T> {
   const r = schema.safeParse(data, { reportInput: true });
-  if (!r.success) throw new ContentError(file, formatZodIssues(r.error));
+  if (!r.success) throw new ContentError(file, formatZodIssues(r.error, schema));
   return r.data;
 }

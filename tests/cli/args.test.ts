@@ -4,7 +4,7 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { formatHelp, HelpRequest, parseCommand, selectCommand, UsageError, type CommandSpec } from '../../src/cli/args';
-import { closest, editDistance, unknownMessage } from '../../src/cli/suggest';
+import { closest, editDistance, unknownMessage } from '../../src/validate/suggest';
 import { readingFile, runCommand, UserError } from '../../src/cli/errors';
 import { ContentError } from '../../src/validate/errors';
 

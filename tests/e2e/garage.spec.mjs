@@ -191,7 +191,7 @@ export const specs = [
           page.evaluate(() =>
             window.__garage
               .problems()
-              .some((p) => p.includes('suspension.front.spring_rate_n_per_mm: expected > 0, found number -5')),
+              .some((p) => p.includes('suspension.front.spring_rate_n_per_mm: expected 5 … 500 N/mm (physical range), found number -5')),
           ),
         );
       } catch (e) {
@@ -517,7 +517,7 @@ export const specs = [
               30000,
             );
             const msg = await page.evaluate(() => document.querySelector('.car-reload.bad')?.textContent ?? '');
-            if (!msg.includes('suspension.front.spring_rate_n_per_mm: expected > 0, found number -1'))
+            if (!msg.includes('suspension.front.spring_rate_n_per_mm: expected 5 … 500 N/mm (physical range), found number -1'))
               throw new Error(`banner: ${msg}`);
             await shot(page, out, 'garage-live-reload-error.png');
             const still = await page.evaluate(() => window.__tuning.liveSource());

@@ -140,7 +140,7 @@ describe('dev live reload handler (client side of vite/plugins/car-hmr.ts)', () 
     const h = stateHash(world);
     handleCarFile('hatch-gti.toml', HATCH.text.replace('spring_rate_n_per_mm = 40', 'spring_rate_n_per_mm = -1'), null, hook);
     expect(hook.last!.applied).toBe(false);
-    expect(hook.last!.problems).toEqual(['suspension.front.spring_rate_n_per_mm: expected > 0, found number -1']);
+    expect(hook.last!.problems).toEqual(['suspension.front.spring_rate_n_per_mm: expected 5 … 500 N/mm (physical range), found number -1']);
     expect(carRuntime(world, eid).cfg.suspension.front.springRate).toBe(52_000);
     expect(stateHash(world)).toBe(h);
     expect(carOverride('hatch-gti')!.config.suspension.front.springRate).toBe(52_000);

@@ -15,8 +15,8 @@ describe('key completion from the car schema', () => {
     // exactly the zod schema's keys
     const zodKeys = Object.keys(CarFileSchema.shape.suspension.shape.front.shape);
     expect(new Set([...labels, 'spring_rate_n_per_mm'])).toEqual(new Set(zodKeys));
-    expect(r.options.find((o) => o.label === 'travel_mm')!.detail).toBe('number > 0 · required');
-    expect(r.options.find((o) => o.label === 'bump_stop_gap_mm')!.detail).toBe('number ≥ 0 · default 20');
+    expect(r.options.find((o) => o.label === 'travel_mm')!.detail).toBe('number ≥ 30 ≤ 500 · required');
+    expect(r.options.find((o) => o.label === 'bump_stop_gap_mm')!.detail).toBe('number ≥ 0 ≤ 200 · default 20');
   });
 
   it('follows dotted prefixes, offers headers inside [ ], and root keys incl. extends', () => {

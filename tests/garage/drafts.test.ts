@@ -22,7 +22,7 @@ describe('checkCarDraft: the game loader, with positions', () => {
     expect(r.problems).toHaveLength(1);
     const p = r.problems[0]!;
     expect(bad.slice(p.from, p.to)).toBe('-3');
-    expect(p.message).toBe('suspension.front.spring_rate_n_per_mm: expected > 0, found number -3');
+    expect(p.message).toBe('suspension.front.spring_rate_n_per_mm: expected 5 … 500 N/mm (physical range), found number -3');
   });
 
   it('underlines a misspelt key, a wrong type, a semantic error and a syntax error', () => {
@@ -38,9 +38,9 @@ describe('checkCarDraft: the game loader, with positions', () => {
     const line = syn.slice(0, s.problems[0]!.from).split('\n').length;
     expect(syn.split('\n')[line - 1]).toBe('[brakes');
     expect(s.problems[0]!.message).toMatch(/^TOML syntax error at line \d+, column \d+/);
-    // semantic check (after the schema passed): redline must exceed idle
-    const sem = checkCarDraft(HATCH.replace('idle_rpm = 900', 'idle_rpm = 7500'), FILE);
-    expect(sem.problems.map((p) => p.message)).toContain('engine.redline_rpm: expected > idle_rpm (7500), found number 7000');
+    // semantic check (after the schema passed): the stall speed must be below idle
+    const sem = checkCarDraft(HATCH.replace('idle_rpm = 900', 'idle_rpm = 900\nstall_rpm = 1000'), FILE);
+    expect(sem.problems.map((p) => p.message)).toContain('engine.stall_rpm: expected < idle_rpm (900), found number 1000');
   });
 
   it('problems in an extended file point at the extends line', () => {
@@ -48,7 +48,7 @@ describe('checkCarDraft: the game loader, with positions', () => {
     const r = checkCarDraft(child, 'child.toml', () => HATCH.replace('mass_kg = 1150', 'mass_kg = 0'));
     expect(r.ok).toBe(false);
     expect(child.slice(r.problems[0]!.from, r.problems[0]!.to)).toBe('"base.toml"');
-    expect(r.problems[0]!.message).toBe('body.mass_kg: expected > 0, found number 0 (inherited through extends)');
+    expect(r.problems[0]!.message).toBe('body.mass_kg: expected 400 … 4000 kg (physical range), found number 0 (inherited through extends)');
     const ok = checkCarDraft(child, 'child.toml', () => HATCH);
     expect(ok.ok).toBe(true);
     expect(ok.config!.name).toBe('Child');

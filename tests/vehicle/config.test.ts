@@ -45,21 +45,21 @@ describe('car config', () => {
 
   it('wrong unit key', () => {
     const e = errorOf(() => loadCarConfig(gti.replace(/^mass_kg = .*$/m, 'mass_lb = 3130'), 'bad.toml'));
-    expect(e.message).toContain('bad.toml: body: unknown key "mass_lb" (check spelling and the unit suffix)');
+    expect(e.message).toContain('bad.toml: body: unknown key "mass_lb" ("mass_lb": did you mean "mass_kg"?)');
     expect(e.message).toContain('body.mass_kg: expected number, found nothing (missing)');
   });
 
   it('negative mass', () => {
     const e = errorOf(() => loadCarConfig(gti.replace(/^mass_kg = .*$/m, 'mass_kg = -1420'), 'bad.toml'));
-    expect(e.message).toContain('bad.toml: body.mass_kg: expected > 0, found number -1420');
+    expect(e.message).toContain('bad.toml: body.mass_kg: expected 400 … 4000 kg (physical range), found number -1420');
   });
 
   it('unsprung mass out of range', () => {
-    // 1420 kg car: a wheel may not weigh mass/8 = 177.5 kg or more; zero or negative fails the positivity check.
+    // 1420 kg car: a wheel may not weigh mass/8 = 177.5 kg or more; zero or negative is outside the physical range.
     const heavy = errorOf(() => loadCarConfig(gti.replace(/^unsprung_mass_kg = 38 .*$/m, 'unsprung_mass_kg = 200'), 'bad.toml'));
     expect(heavy.message).toContain('bad.toml: suspension.front.unsprung_mass_kg: expected < body.mass_kg / 8 (177.5 kg), found number 200');
     const zero = errorOf(() => loadCarConfig(gti.replace(/^unsprung_mass_kg = 32$/m, 'unsprung_mass_kg = 0'), 'bad.toml'));
-    expect(zero.message).toContain('bad.toml: suspension.rear.unsprung_mass_kg: expected > 0, found number 0');
+    expect(zero.message).toContain('bad.toml: suspension.rear.unsprung_mass_kg: expected 5 … 250 kg (physical range), found number 0');
   });
 
   it('unsprung mass defaults to 3.5 % of the car per wheel', () => {

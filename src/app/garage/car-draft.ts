@@ -7,9 +7,8 @@
  * car in a running world (garage "apply", dev live reload) takes a `CarConfig`, never text, so an invalid
  * draft has no path to the simulation; it can still be stored as a draft (custom-cars.ts).
  */
-import { parse as parseToml } from 'smol-toml';
-import { ContentError } from '../../validate/errors';
-import { CarFileSchema, loadCarConfig, type CarConfig } from '../../content/car-schema';
+import { ContentError, parseTomlFile } from '../../validate/errors';
+import { CarFileSchema, loadCarConfig, MAX_EXTENDS_DEPTH, type CarConfig } from '../../content/car-schema';
 import { findValue, parsePathString, scanToml, spanForPath, TomlScanError, type Seg, type TomlSpans } from './toml-spans';
 
 export interface DraftProblem {
@@ -81,6 +80,12 @@ export function locateIssue(text: string, spans: TomlSpans | null, issueFile: st
 
 /** Validate a car draft with the game's loader. Never throws. */
 export function checkCarDraft(text: string, file: string, readExtends?: ReadExtends): DraftCheck {
+  try {
+    parseTomlFile(text, file); // size / nesting caps and syntax first: the span scanner below is recursive
+  } catch (e) {
+    if (e instanceof ContentError) return { ok: false, config: null, problems: e.issues.map((i) => locateIssue(text, null, e.file, file, i)) };
+    throw e;
+  }
   let spans: TomlSpans | null = null;
   try {
     spans = scanToml(text);
@@ -112,17 +117,20 @@ function merge(base: Record<string, unknown>, over: Record<string, unknown>): Re
   return out;
 }
 
-/** The file's data after `extends` (no validation), or null if the TOML does not parse. */
+/**
+ * The file's data after `extends` (no validation), or null if the TOML does not parse or passes the size / nesting
+ * caps (parseTomlFile: a 10,000-deep file is refused before the recursive parser and this merge see it).
+ */
 export function mergedData(text: string, readExtends?: ReadExtends, depth = 0): Record<string, unknown> | null {
   let raw: Record<string, unknown>;
   try {
-    raw = parseToml(text) as Record<string, unknown>;
+    raw = parseTomlFile(text, 'draft.toml');
   } catch {
     return null;
   }
   const ext = raw['extends'];
   delete raw['extends'];
-  if (typeof ext !== 'string' || !readExtends || depth > 8) return raw;
+  if (typeof ext !== 'string' || !readExtends || depth >= MAX_EXTENDS_DEPTH) return raw;
   let base: Record<string, unknown> | null;
   try {
     base = mergedData(readExtends(ext), readExtends, depth + 1);

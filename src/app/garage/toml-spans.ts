@@ -12,7 +12,16 @@
  * the parser of record (`parseTomlFile`).
  */
 
+import { findNestingBeyond, MAX_NESTING_DEPTH, MAX_TOML_BYTES } from '../../validate/bounded-parse';
+
 export type Seg = string | number;
+
+/** Offset of the start of 1-based `line`. */
+function offsetOfLine(text: string, line: number): number {
+  let off = 0;
+  for (let l = 1; l < line && off >= 0; l++) off = text.indexOf('\n', off) + 1;
+  return Math.max(0, off);
+}
 
 export type ValueKind = 'number' | 'string' | 'bool' | 'datetime' | 'array' | 'inline';
 
@@ -366,8 +375,14 @@ class Scanner {
   }
 }
 
-/** Locate every value and table of a TOML document. Throws TomlScanError (with a position) on text it cannot follow. */
+/**
+ * Locate every value and table of a TOML document. Throws TomlScanError (with a position) on text it cannot follow,
+ * and on text past the content caps (bounded-parse.ts) before the recursive scan starts.
+ */
 export function scanToml(text: string): TomlSpans {
+  if (text.length > MAX_TOML_BYTES) throw new TomlScanError(MAX_TOML_BYTES, `expected at most ${MAX_TOML_BYTES} characters, found ${text.length}`);
+  const deep = findNestingBeyond(text, MAX_NESTING_DEPTH, 'toml');
+  if (deep) throw new TomlScanError(offsetOfLine(text, deep.line) + deep.column - 1, `expected brackets nested at most ${MAX_NESTING_DEPTH} deep, found deeper nesting`);
   const s = new Scanner(text);
   s.scan();
   return { values: s.values, sections: s.sections, inlineTables: s.inlineTables, dotted: s.dotted, newline: text.includes('\r\n') ? '\r\n' : '\n' };

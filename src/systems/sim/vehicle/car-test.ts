@@ -25,7 +25,17 @@ export interface CarTestOptions {
 
 type Driver = (t: CarTelemetry, world: SimWorld, eid: number) => RawInput;
 
+/** Smallest step the car tests run at (10 kHz): every loop below is a tick count derived from dt, so this bounds them. */
+export const CAR_TEST_MIN_DT = 1e-4;
+/** Longest full-throttle run (s): top speed is normally found in 30–60 s. */
+const ACCEL_RUN_S = 150;
+/** Longest braking run (s) from 100 km/h. */
+const BRAKE_RUN_S = 20;
+/** Longest skidpad run (s). */
+const SKIDPAD_RUN_S = 200;
+
 function setup(cfg: CarConfig, opts: CarTestOptions, speed: number, driver: Driver): { world: SimWorld; eid: number; tel: CarTelemetry } {
+  if (opts.dt !== undefined && !(opts.dt >= CAR_TEST_MIN_DT)) throw new Error(`car test: dt must be ≥ ${CAR_TEST_MIN_DT} s, found ${opts.dt}`);
   const world = createSimWorld({ integrator: opts.integrator ?? 'midpoint', dt: opts.dt, ground: new FlatGround(0, opts.surface ?? 0) });
   const eid = spawnCar(world, cfg, { x: 0, z: 0, heading: 0, speed });
   const tel = emptyTelemetry();
@@ -74,8 +84,8 @@ export function accelerationTest(cfg: CarConfig, opts: CarTestOptions = {}): Car
   let t100 = NaN;
   let vmax = 0;
   let lastGain = world.time;
-  const limit = t0 + 150;
-  while (world.time < limit) {
+  const maxTicks = Math.ceil(ACCEL_RUN_S / world.dt);
+  for (let i = 0; i < maxTicks; i++) {
     runTick(world);
     readCarTelemetry(world, eid, tel);
     const v = tel.speedMs;
@@ -98,10 +108,9 @@ export function brakingTest(cfg: CarConfig, opts: CarTestOptions = {}): CarTestR
   const b = world.c.RigidBody;
   const x0 = b.px[eid]!,
     z0 = b.pz[eid]!;
-  let t = 0;
-  while (t < 20) {
+  const maxTicks = Math.ceil(BRAKE_RUN_S / world.dt);
+  for (let i = 0; i < maxTicks; i++) {
     runTick(world);
-    t += world.dt;
     readCarTelemetry(world, eid, tel);
     if (tel.speedMs < 0.05) break;
   }
@@ -150,7 +159,7 @@ export function skidpadTest(cfg: CarConfig, opts: CarTestOptions = {}, radius = 
   const win: number[] = [];
   const perSec = Math.round(1 / world.dt);
   let lostFor = 0;
-  for (let i = 0; i < 200 * perSec; i++) {
+  for (let i = 0; i < SKIDPAD_RUN_S * perSec; i++) {
     const settle = i < 5 * perSec;
     if (!settle) vTarget += rate * world.dt;
     runTick(world);
