@@ -13,8 +13,9 @@
  * copies them back. A WebAssembly.Memory cannot shrink: an instance whose memory grew is refused (the caller
  * drops it), so a reset instance has exactly a fresh instance's memory size too.
  *
- * Two fresh instances differ in one 32-bit word of static data (a clock reading taken at start-up, 0x0d1a8 in
- * Havok 1.3.14) — they already step identically, and a reset instance carries the recorded instance's reading.
+ * Two fresh instances differ only where the clock at start-up is written (a 64-bit time reading in static data,
+ * at 0xd1a8 in Havok 1.3.14, and its trace in the dead stack below the stack pointer): they already step
+ * identically, and a reset instance carries the recorded instance's reading.
  */
 import type { HavokPhysicsWithBindings } from '@babylonjs/havok';
 
