@@ -10,13 +10,13 @@ import { FixedStepScheduler } from '../ecs/scheduler';
 import { Button, HeldInput, neutralInput, quantizeInput, setInputSource } from '../ecs/controls';
 import type { Stage, StageFiles } from '../../terrain/stage';
 import type { RoadProjection } from '../../terrain/road';
-import { buildRunWorld, stageHash } from '../replay/run-world';
+import { stageHash } from '../replay/run-world';
+import { buildGameRunWorld, releaseGameRunWorld } from './game-run-world';
 import { ReplayRecorder } from '../replay/recorder';
 import { AiDriver } from '../systems/sim/ai/driver';
 import { DEFAULT_DRIVER, stagePath } from '../systems/sim/ai/autopilot';
 import { driverVehicleFromConfig } from '../systems/sim/ai/car-params';
-import { gameCarAdapter, type CarChoice } from './cars';
-import { RUN_SETUP } from './game-setup';
+import type { CarChoice } from './cars';
 import { stagePropsEnabled } from './stage-colliders'; // registers the stage's static collision scene with buildRunWorld
 import { StageRun, DEFAULT_RUN, formatDelta, formatTime } from './stage-run';
 import { emptyTelemetry, type DrivableCar } from './car-link';
@@ -29,7 +29,7 @@ import { Hud } from '../systems/view/hud';
 import type { GameAudio } from '../systems/view/audio';
 import { Effects } from '../systems/view/effects';
 import { PropsView } from '../systems/view/props-view';
-import { collisionRuntime, releaseCollisionWorld } from '../systems/sim/collision/runtime';
+import { collisionRuntime } from '../systems/sim/collision/runtime';
 import { HavokProps } from '../systems/sim/collision/props';
 import { ActionMixer, readActions, toRawInput, type ActionValues } from './input/actions';
 import type { InputDevices } from './input/devices';
@@ -125,9 +125,8 @@ export class GameSession {
     opts: SessionOptions = {},
   ) {
     const s = stage.start;
-    const replayCar = carChoice.replayCar({ x: s.x, y: s.y, z: s.z, heading: s.heading });
     // the same world builder the replay player and `npm run replay -- verify` use
-    const run = buildRunWorld({ ...RUN_SETUP, ground: null, cars: [replayCar] }, stage, gameCarAdapter);
+    const { run, replayCar } = buildGameRunWorld(stage, carChoice);
     this.world = run.world;
     this.car = carChoice.wrap(this.world, run.cars[0]!);
     this.carCfg = carChoice.cfg;
@@ -466,7 +465,7 @@ export class GameSession {
     this.effects.dispose();
     this.propsView?.dispose();
     this.havokNotice?.remove();
-    releaseCollisionWorld(this.world); // free its Havok worlds: the next run's props then match a fresh `replay verify`
+    releaseGameRunWorld(this.world); // its Havok props instance back to the pool, reset: memory flat over Retries
     this.hud.dispose();
     this.kit.scene.activeCamera = this.kit.menuCamera;
     this.camera.camera.dispose();

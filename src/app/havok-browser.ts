@@ -12,8 +12,8 @@ async function compile(): Promise<WebAssembly.Module> {
 }
 
 /**
- * Loads the shared Havok instance (once) and makes sure a fresh spare instance is ready for the next props
- * world (havok-instance.ts): awaited before building each world that may have props (run start, replay open,
+ * Loads the shared Havok instance (once) and makes sure a pristine instance (pooled or a spare) is ready for the
+ * next props world (havok-instance.ts): awaited before building each world that may have props (run start, replay open,
  * ghost, in-page verify). Rejects when the wasm cannot be fetched or compiled (callers then build no props).
  */
 export async function loadHavokBrowser(): Promise<HavokPhysicsWithBindings> {

@@ -280,10 +280,10 @@ export class ReplayPlayer {
       this.freshProps(0);
       return;
     }
-    // Each props world has its own fresh Havok instance (havok-instance.ts), so freeing the replaced one
+    // Each props world has its own pristine Havok instance (havok-instance.ts), so freeing the replaced one
     // cannot change how later worlds step (tests/replay/props-seek.test.ts seeks many times, each equal to
-    // linear playback): the replaced props world goes (its instance with it), and the helper world's query
-    // world too (the shared instance; its answers do not depend on the heap)
+    // linear playback): the replaced props world goes (its instance back to the pool, reset), and the helper
+    // world's query world too (the shared instance; its answers do not depend on the heap)
     const rt = collisionRuntime(w);
     rt.props?.dispose?.();
     rt.props = props;
@@ -307,9 +307,11 @@ export class ReplayPlayer {
     while (this.step());
   }
 
+  /** The playback is over (viewer closed, ghost gone, verification done): the world's Havok worlds are freed too. */
   dispose(): void {
     removeBookkeepingHook(this.world, this.hook);
     const res = controlsResources(this.world);
     for (const eid of this.cars) res.sources.delete(eid);
+    releaseCollisionWorld(this.world); // its props instance back to the pool (havok-instance.ts)
   }
 }

@@ -1,14 +1,15 @@
 /**
  * Havok props results depend on the wasm heap's history (docs/collisions.md "Havok heap history"): every props
- * world therefore gets a fresh Havok instance (havok-instance.ts). These runs are built one after another in
- * this one process — kept alive, released, stepped interleaved — and each must equal a run in a fresh process
- * (the sim CLI in a child process) bit for bit.
+ * world therefore gets an instance whose wasm state is that of a fresh process — a new one, or one a released
+ * world gave back, reset to its state right after start-up (havok-instance.ts, havok-pristine.ts). These runs
+ * are built one after another in this one process — kept alive, released, reusing reset instances, stepped
+ * interleaved — and each must equal a run in a fresh process (the sim CLI in a child process) bit for bit.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { loadHavokNode } from '../../src/systems/sim/collision/havok-node';
-import { freshHavokStats, havokOrNull } from '../../src/systems/sim/collision/havok-instance';
+import { MAX_POOLED_HAVOK, freshHavokStats, havokOrNull, pooledHavokCount } from '../../src/systems/sim/collision/havok-instance';
 import { parseScenario } from '../../src/content/scenario-schema';
 import { buildScenario, runScenario } from '../../src/ecs/scenario';
 import { runTick } from '../../src/ecs/pipeline';
@@ -28,34 +29,54 @@ beforeAll(async () => {
   cliHash = (JSON.parse(out.trim().split('\n').pop()!) as { state_hash: string }).state_hash;
 }, 180_000);
 
-describe('a fresh Havok instance per props world', () => {
+const hpOf = (r: { world: Parameters<typeof collisionRuntime>[0] }) => (collisionRuntime(r.world).props as HavokProps).scene.hp;
+
+describe('a pristine Havok instance per props world', () => {
   it('props worlds built one after another and kept alive: every run equals the fresh process; each has its own instance', async () => {
     const before = { ...freshHavokStats };
     const runs = [];
     for (let k = 0; k < 3; k++) {
-      await loadHavokNode(); // as the game before a run: a spare instance ready
+      await loadHavokNode(); // as the game before a run: a pristine instance ready
       const run = buildScenario(scenario());
       runs.push(run);
       expect(runScenario(run).state_hash).toBe(cliHash);
     }
-    const instances = runs.map((r) => (collisionRuntime(r.world).props as HavokProps).scene.hp);
+    const instances = runs.map(hpOf);
     expect(new Set(instances).size).toBe(3);
     expect(instances).not.toContain(havokOrNull()); // not the shared (query world) instance
-    expect(freshHavokStats.spare - before.spare).toBe(3);
+    expect(freshHavokStats.spare - before.spare).toBe(3); // nothing released yet: new instances
     expect(freshHavokStats.shared).toBe(before.shared);
     for (const r of runs) releaseCollisionWorld(r.world);
+    expect(freshHavokStats.returned - before.returned).toBe(3);
+    expect(pooledHavokCount()).toBe(3);
   }, 120_000);
 
-  it('released after each run, and built without awaiting a spare (synchronous instantiation): still equal', () => {
+  it('released after each run: the next run reuses the reset instance, and still equals the fresh process', () => {
     const before = { ...freshHavokStats };
+    const used = new Set();
     for (let k = 0; k < 3; k++) {
-      const run = buildScenario(scenario()); // no await between builds: the spare being prepared is not ready
+      const run = buildScenario(scenario());
+      used.add(hpOf(run));
       expect(runScenario(run).state_hash).toBe(cliHash);
       releaseCollisionWorld(run.world);
     }
-    expect(freshHavokStats.spare + freshHavokStats.sync - before.spare - before.sync).toBe(3);
+    expect(freshHavokStats.reused - before.reused).toBe(3);
+    expect(used.size).toBe(1); // one instance served all three
+    expect(freshHavokStats.spare + freshHavokStats.sync).toBe(before.spare + before.sync); // no new instance
+  }, 120_000);
+
+  it('more worlds alive than pooled instances, built without awaiting: pool, spare, then synchronous instantiation — all equal', () => {
+    const before = { ...freshHavokStats };
+    const runs = [];
+    for (let k = 0; k < MAX_POOLED_HAVOK + 2; k++) runs.push(buildScenario(scenario())); // no await: no spare prepared meanwhile
+    expect(new Set(runs.map(hpOf)).size).toBe(runs.length);
+    for (const r of runs) expect(runScenario(r).state_hash).toBe(cliHash);
     expect(freshHavokStats.sync - before.sync).toBeGreaterThan(0);
     expect(freshHavokStats.shared).toBe(before.shared);
+    for (const r of runs) releaseCollisionWorld(r.world);
+    // the pool keeps at most MAX_POOLED_HAVOK; the others go to the GC
+    expect(pooledHavokCount()).toBe(MAX_POOLED_HAVOK);
+    expect(freshHavokStats.dropped - before.dropped).toBe(runs.length - MAX_POOLED_HAVOK);
   }, 120_000);
 
   it('two props worlds stepped interleaved (a ghost beside the game) each equal the fresh process', () => {
@@ -107,4 +128,13 @@ describe('a fresh Havok instance per props world', () => {
     }
     expect(new Set(hashes).size).toBe(1);
   }, 180_000);
+
+  it('an instance that served a game stage world (props knocked about), reset, runs the scenario as a fresh process', () => {
+    // the stage worlds above were released into the pool: the next props world reuses one of them
+    const before = { ...freshHavokStats };
+    const run = buildScenario(scenario());
+    expect(freshHavokStats.reused - before.reused).toBe(1);
+    expect(runScenario(run).state_hash).toBe(cliHash);
+    releaseCollisionWorld(run.world);
+  }, 120_000);
 });

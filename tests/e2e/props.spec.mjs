@@ -3,8 +3,8 @@
  *  1. default URL: Havok loads, the stage has its props (cones beside the start line, drawn), no fallback
  *     notice; the AI autopilot finishes the stage, the run's replay header records props = true and the file
  *     verifies with the Node CLI (`npm run replay -- verify`, which builds the same Havok props world); then a
- *     Retry in the same page (a props world built after the first in one browser session: each gets a fresh Havok
- *     instance) verifies in Node and in the page;
+ *     Retry in the same page (a props world built after the first in one browser session, on the first run's
+ *     Havok instance reset to its start-up state) verifies in Node and in the page;
  *  2. Havok's wasm blocked (the request fails): the game still runs — visible notice, the car drives (its
  *     contacts come from the TS grid, bit-identical with the Havok broad phase: tests/collision).
  * Screenshots: test-results/e2e/props-start.png, props-no-havok.png.
@@ -70,8 +70,8 @@ export const specs = [
         if (r.props !== true) throw new Error(`replay header props: expected true, found ${r.props}`);
         report.propsRun = { checksums: r.verify.checksumsChecked, ticks: r.verify.ticks, stageTimeS: r.verify.stageTimeS };
         // a second run in the SAME page (Retry): its props world is built after the first one's in this browser
-        // session; each props world has a fresh Havok instance, so it must verify in Node (a fresh process) too,
-        // and the page's own verifier (a third props world, same session) must agree
+        // session, on a pristine Havok instance (the first run's, given back and reset), so it must verify in Node
+        // (a fresh process) too, and the page's own verifier (a third props world, same session) must agree
         const savedId1 = await waitFor('the first run saved to the library', () => page.evaluate(() => window.__bitrally.replays.lastSavedId ?? null), 60000);
         await waitFor('finish screen', async () => (await page.evaluate(() => window.__bitrally.screens())) === 'finish', 60000);
         await page.click('[data-a="retry"]');

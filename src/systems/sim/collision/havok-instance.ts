@@ -3,20 +3,22 @@
  * front — `loadHavokNode()` (havok-node.ts) in Node, `loadHavokBrowser()` (havok-browser.ts) in the browser —
  * and then used synchronously by the simulation.
  *
- * Two kinds of instance (docs/collisions.md "Havok heap history"):
+ * Two kinds of instance (docs/collisions.md "Havok heap history", "Havok memory"):
  * - the SHARED instance (`havokOrNull`, `requireHavok`): the static-scenery query worlds (havok-queries.ts).
  *   Their answers are bit-identical to the TS grid's whatever the heap holds, so one instance serves them all.
- * - a FRESH instance per props world (`takeFreshHavok`): a props world's stepping depends on the wasm heap's
- *   history (freed body handles are recycled, allocation order differs), so each props world gets a new wasm
- *   instance of the same compiled module — its heap is then exactly that of a fresh process (`replay verify`).
- *   Instantiation is asynchronous in the browser and building a world is synchronous, so one spare instance is
- *   kept ready: the loaders `await ensureFreshHavok()`, and taking the spare starts preparing the next. With no
- *   spare ready (several worlds built in one go, e.g. replay seeks) it is instantiated synchronously
- *   (`new WebAssembly.Instance`; the module is ~2 MB, under the browsers' main-thread limit).
- * The old instance goes with its world: nothing here keeps a taken instance, so releasing the world
- * (releaseCollisionWorld) lets the garbage collector take its memory (~17 MB of heap each).
+ * - a PRISTINE instance per props world (`takeFreshHavok`): a props world's stepping depends on the wasm heap's
+ *   history (freed body handles are recycled, allocation order differs), so each props world gets an instance
+ *   whose wasm state is exactly that of a fresh process (`replay verify`): one a released props world gave back
+ *   (`releaseFreshHavok`: reset to the module's state right after start-up, havok-pristine.ts, and pooled, at
+ *   most MAX_POOLED_HAVOK), else a spare never used, else a new one instantiated synchronously. Memory then
+ *   stays flat however many props worlds are built and released (~16.9 MB per instance in use or pooled).
+ *   Instantiation is asynchronous in the browser and building a world is synchronous, so one spare is kept
+ *   ready when the pool is empty: the loaders `await ensureFreshHavok()`. With neither ready (several worlds
+ *   built in one go, e.g. replay seeks) the instance is made synchronously (`new WebAssembly.Instance`; the
+ *   module is ~2 MB, under the browsers' main-thread limit).
  */
 import type { HavokPhysicsWithBindings } from '@babylonjs/havok';
+import { registerHavokInstance, resetHavok } from './havok-pristine';
 
 let instance: HavokPhysicsWithBindings | null = null;
 
@@ -44,16 +46,29 @@ let factory: HavokFactory | null = null;
 let spare: HavokPhysicsWithBindings | null = null;
 let preparing: Promise<HavokPhysicsWithBindings> | null = null;
 
-/** How props worlds got their instance: the spare, a synchronous instantiation, or (no factory) the shared one. */
-export const freshHavokStats = { spare: 0, sync: 0, shared: 0 };
+/** Released instances kept (reset to pristine) for the next props worlds; beyond it they go to the GC. */
+export const MAX_POOLED_HAVOK = 4;
+const pool: HavokPhysicsWithBindings[] = [];
+/** Instances handed to a props world and not given back yet. */
+const lent = new WeakSet<object>();
+
+/**
+ * How props worlds got their instance (a reset one from the pool, the spare, a synchronous instantiation, or —
+ * no factory — the shared one) and what became of the released ones (pooled again, or dropped).
+ */
+export const freshHavokStats = { reused: 0, spare: 0, sync: 0, shared: 0, returned: 0, dropped: 0 };
 
 export function setHavokFactory(f: HavokFactory): void {
   factory = f;
 }
 
-/** Resolves once a spare fresh instance is ready (null without a factory: Havok not loaded). */
+/** Instances waiting in the pool (tests). */
+export const pooledHavokCount = (): number => pool.length;
+
+/** Resolves once a pristine instance is ready — pooled or a spare (null without a factory: Havok not loaded). */
 export function ensureFreshHavok(): Promise<HavokPhysicsWithBindings | null> {
-  if (spare) return Promise.resolve(spare);
+  const ready = pool[pool.length - 1] ?? spare;
+  if (ready) return Promise.resolve(ready);
   if (!factory) return Promise.resolve(null);
   preparing ??= factory.create().then(
     (hp) => {
@@ -69,23 +84,48 @@ export function ensureFreshHavok(): Promise<HavokPhysicsWithBindings | null> {
   return preparing;
 }
 
+function takeNew(): HavokPhysicsWithBindings | null {
+  const hp = spare;
+  spare = null;
+  if (hp) {
+    freshHavokStats.spare++;
+    return hp;
+  }
+  const made = factory?.createSync() ?? null;
+  if (made) freshHavokStats.sync++;
+  return made;
+}
+
 /**
- * A Havok instance no world has used (heap as in a fresh process), for one props world; starts preparing the
- * next spare. Falls back to a synchronous instantiation, then (no factory: instance set by hand) to the shared
- * instance — counted in `freshHavokStats.shared`, heap history then matters again.
+ * A Havok instance whose wasm state is that of a fresh process, for one props world: a pooled one, the spare,
+ * or a synchronous instantiation; starts preparing a spare when the pool is empty. Falls back (no factory:
+ * instance set by hand) to the shared instance — counted in `freshHavokStats.shared`, heap history then
+ * matters again. Give it back with `releaseFreshHavok` when the world is released.
  */
 export function takeFreshHavok(shared: HavokPhysicsWithBindings): HavokPhysicsWithBindings {
-  let hp = spare;
-  spare = null;
-  if (hp) freshHavokStats.spare++;
-  else if (factory) {
-    hp = factory.createSync();
-    if (hp) freshHavokStats.sync++;
+  let hp = pool.pop() ?? null;
+  if (hp) freshHavokStats.reused++;
+  else hp = takeNew();
+  if (factory && pool.length === 0) ensureFreshHavok().catch(() => undefined);
+  if (hp) {
+    lent.add(hp);
+    return hp;
   }
-  if (factory) ensureFreshHavok().catch(() => undefined);
-  if (hp) return hp;
   freshHavokStats.shared++;
   return shared;
+}
+
+/**
+ * Gives back the instance of a released props world (nothing may use it afterwards): reset to pristine and
+ * pooled for the next props world, or dropped for the garbage collector when the pool is full or the instance
+ * cannot be reset (its memory grew). Ignores instances it did not lend (the shared one) and second releases.
+ */
+export function releaseFreshHavok(hp: HavokPhysicsWithBindings): void {
+  if (!lent.delete(hp)) return;
+  if (pool.length < MAX_POOLED_HAVOK && resetHavok(hp)) {
+    pool.push(hp);
+    freshHavokStats.returned++;
+  } else freshHavokStats.dropped++;
 }
 
 type Factory = (opts: object) => Promise<HavokPhysicsWithBindings>;
@@ -94,22 +134,35 @@ type Factory = (opts: object) => Promise<HavokPhysicsWithBindings>;
  * A HavokFactory over emscripten's factory and one compiled module: each call gets a new options object (the
  * factory makes it the instance's `Module`) whose `instantiateWasm` hook instantiates `mod` — synchronously
  * (`new WebAssembly.Instance`: the factory then finishes initialising before it returns) or asynchronously.
+ * Every instance is registered for resets (havok-pristine.ts) once started, before anyone uses it.
  */
 export function moduleFactory(havokPhysics: Factory, mod: WebAssembly.Module): HavokFactory {
-  const opts = (sync: boolean) => ({
-    instantiateWasm(imports: WebAssembly.Imports, receive: (inst: WebAssembly.Instance, m: WebAssembly.Module) => WebAssembly.Exports): WebAssembly.Exports {
-      if (sync) return receive(new WebAssembly.Instance(mod, imports), mod);
-      void WebAssembly.instantiate(mod, imports).then((inst) => receive(inst, mod));
-      return {};
-    },
-  });
+  const start = (sync: boolean) => {
+    let made: WebAssembly.Instance | null = null;
+    const opts = {
+      instantiateWasm(imports: WebAssembly.Imports, receive: (inst: WebAssembly.Instance, m: WebAssembly.Module) => WebAssembly.Exports): WebAssembly.Exports {
+        if (sync) return receive((made = new WebAssembly.Instance(mod, imports)), mod);
+        void WebAssembly.instantiate(mod, imports).then((inst) => receive((made = inst), mod));
+        return {};
+      },
+    };
+    const started = (hp: HavokPhysicsWithBindings): HavokPhysicsWithBindings => {
+      if (made) registerHavokInstance(hp, made, mod);
+      return hp;
+    };
+    return { opts, started };
+  };
   return {
-    create: () => havokPhysics(opts(false)),
+    create: () => {
+      const s = start(false);
+      return havokPhysics(s.opts).then(s.started);
+    },
     createSync: () => {
       try {
-        const m = opts(true) as object as HavokPhysicsWithBindings & { calledRun?: number };
+        const s = start(true);
+        const m = s.opts as object as HavokPhysicsWithBindings & { calledRun?: number };
         havokPhysics(m).catch(() => undefined);
-        return m.calledRun ? m : null;
+        return m.calledRun ? s.started(m) : null;
       } catch {
         return null; // e.g. a browser refusing synchronous instantiation on the main thread
       }

@@ -7,8 +7,8 @@ import { ensureFreshHavok, havokOrNull, moduleFactory, setHavok, setHavokFactory
 let compiled: WebAssembly.Module | null = null;
 
 /**
- * Loads the shared Havok instance (once) and makes sure a fresh spare instance is ready for the next props
- * world (havok-instance.ts): call it before building each world that may have props.
+ * Loads the shared Havok instance (once) and makes sure a pristine instance (pooled or a spare) is ready for the
+ * next props world (havok-instance.ts): call it before building each world that may have props.
  */
 export async function loadHavokNode(): Promise<HavokPhysicsWithBindings> {
   if (!compiled) {

@@ -32,16 +32,23 @@ export class HavokScene {
   private readonly statics: HP_BodyId[] = [];
   readonly props: HP_BodyId[] = [];
   private collector: HP_CollectorId;
+  private instance: HavokPhysicsWithBindings | null;
 
-  constructor(
-    readonly hp: HavokPhysicsWithBindings,
-    gravity: number,
-    dt: number,
-  ) {
+  constructor(hp: HavokPhysicsWithBindings, gravity: number, dt: number) {
+    this.instance = hp;
     this.world = this.ok(hp.HP_World_Create(), 'HP_World_Create');
     hp.HP_World_SetGravity(this.world, [0, -gravity, 0]);
     hp.HP_World_SetIdealStepTime(this.world, dt);
     this.collector = this.ok(hp.HP_QueryCollector_Create(16), 'HP_QueryCollector_Create');
+  }
+
+  /**
+   * The Havok instance; throws once the world is disposed: a props world's instance then goes back to the pool
+   * (havok-instance.ts) and may already serve another world, which a late call would corrupt silently.
+   */
+  get hp(): HavokPhysicsWithBindings {
+    if (!this.instance) throw new Error('havok: this Havok world was disposed (its instance may serve another world now)');
+    return this.instance;
   }
 
   private ok<T>(r: [unknown, T], what: string): T {
@@ -208,8 +215,14 @@ export class HavokScene {
     return best;
   }
 
+  get disposed(): boolean {
+    return this.instance === null;
+  }
+
+  /** Frees every body, shape and the world (once; later calls do nothing). */
   dispose(): void {
-    const hp = this.hp;
+    if (!this.instance) return;
+    const hp = this.instance;
     for (const b of [...this.props, ...this.statics]) {
       hp.HP_World_RemoveBody(this.world, b);
       hp.HP_Body_Release(b);
@@ -217,5 +230,6 @@ export class HavokScene {
     for (const s of this.shapes) hp.HP_Shape_Release(s);
     hp.HP_QueryCollector_Release(this.collector);
     hp.HP_World_Release(this.world);
+    this.instance = null;
   }
 }

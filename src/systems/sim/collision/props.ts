@@ -22,7 +22,7 @@ import { newImpulseResult, solveRestitution, type YawBody } from './impulse';
 import { HavokScene, PROP_KINDS, PROP_SPECS, type HavokPropState, type PropKind } from './havok-scene';
 import { collisionRuntime, type PropsHook } from './runtime';
 import { useHavokSceneQueries } from './havok-queries';
-import { takeFreshHavok } from './havok-instance';
+import { releaseFreshHavok, takeFreshHavok } from './havok-instance';
 import type { SceneColliders } from './scene';
 import { crushEndOf, addCrushTo, endAt, poseOf, yawBodyOf } from './system';
 import type { HavokPhysicsWithBindings } from '@babylonjs/havok';
@@ -66,8 +66,12 @@ export class HavokProps implements PropsHook {
     this.kicked = false;
   }
 
+  /** Frees the props world and gives its Havok instance back (reset to pristine, pooled: havok-instance.ts). */
   dispose(): void {
+    if (this.scene.disposed) return;
+    const hp = this.scene.hp;
     this.scene.dispose();
+    releaseFreshHavok(hp);
   }
 
   step(world: SimWorld): void {
@@ -95,8 +99,8 @@ export type PropsGround = number | { cx: number; cz: number; half: number; spaci
 export function enableHavokProps(world: SimWorld, hp: HavokPhysicsWithBindings, ground: PropsGround = 0, opts: { obstacles?: 'all' | 'none' } = {}): HavokProps {
   const rt = collisionRuntime(world);
   if (rt.props instanceof HavokProps) return rt.props;
-  // its own fresh Havok instance (heap as in a fresh process: same steps as `replay verify`); `hp`, the shared
-  // instance, serves the static query world (bit-identical answers whatever its heap history)
+  // its own pristine Havok instance (wasm state as in a fresh process: same steps as `replay verify`; given back
+  // by dispose); `hp`, the shared instance, serves the static query world (same answers whatever its heap holds)
   const props = new HavokProps(takeFreshHavok(hp), world);
   if (typeof ground === 'number') props.scene.addGroundPlane(ground);
   else {

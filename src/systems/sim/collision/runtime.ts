@@ -74,10 +74,11 @@ export function setSceneColliders(world: SimWorld, scene: SceneColliders): void 
 }
 
 /**
- * Frees the Havok worlds of a run world that is done (props world, then the query world) and drops them, so
- * the props world's own Havok instance (havok-instance.ts: one fresh wasm instance per props world) can be
- * garbage-collected. Determinism does not depend on it any more (tests/collision/havok-fresh.test.ts); memory
- * does (~17 MB of wasm heap per props world).
+ * Frees the Havok worlds of a run world that is done (props world, then the query world) and drops them. The
+ * props world's Havok instance goes back to the pool, reset to its state right after start-up
+ * (havok-instance.ts, havok-pristine.ts), so the next props world reuses it: memory stays flat (~16.9 MB of
+ * wasm heap per instance) and the next world still steps as in a fresh process. Every owner of a props world
+ * calls it when done with the world: the game session (Retry, Restart, Quit), replay verification and seeks.
  */
 export function releaseCollisionWorld(world: SimWorld): void {
   const rt = runtimes.get(world);
