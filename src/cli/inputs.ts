@@ -6,7 +6,8 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadCarConfig, type CarConfig } from '../content/car-schema';
+import { type CarConfig } from '../content/car-schema';
+import { loadCarConfig } from '../content/car-load';
 import { BUILTIN_CARS, readBuiltin } from '../content/cars/index';
 import { UserError } from './errors';
 import { unknownMessage } from '../validate/suggest';

@@ -5,10 +5,8 @@
  * The JSON Schema for editor completion is generated from `CarFileSchema` (`npm run schema`).
  */
 import { z } from 'zod';
-import { ContentError, parseTomlFile, validate } from '../validate/errors';
 import { CrashSchema, crashConfig, type CrashConfig } from './crash-schema';
 import { rangeOf, rangeText } from './car-ranges';
-import { plausibilityIssues } from './car-plausibility';
 
 /** A number inside the documented physical range of `key` (car-ranges.ts), described for the JSON Schema. */
 function num(key: string) {
@@ -292,56 +290,8 @@ export interface CarConfig {
 export const RPM = Math.PI / 30;
 const DEG = Math.PI / 180;
 
-function isObj(v: unknown): v is Record<string, unknown> {
+export function isObj(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-/** Deep merge: tables merge key by key, arrays and scalars in `over` replace. */
-function merge(base: Record<string, unknown>, over: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = { ...base };
-  for (const [k, v] of Object.entries(over)) {
-    const b = out[k];
-    out[k] = isObj(b) && isObj(v) ? merge(b, v) : v;
-  }
-  return out;
-}
-
-/** Longest `extends` chain (a file, its base, its base's base …). */
-export const MAX_EXTENDS_DEPTH = 8;
-
-/**
- * `extends` names a file in the same folder ("rally-awd.toml", "custom-x.toml") or a built-in id ("rally-awd"):
- * a plain name, never a path, so no reader can be led outside the cars folder ("../../etc/passwd").
- */
-export const EXTENDS_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$/;
-
-function checkExtendsName(ext: unknown, file: string, chain: string[]): string {
-  if (typeof ext !== 'string') throw new ContentError(file, [`extends: expected a file name string, found ${typeof ext}`]);
-  if (!EXTENDS_NAME.test(ext) || ext.includes('..')) {
-    throw new ContentError(file, [`extends: expected a car file name in the same folder or a built-in id (letters, digits, "-", "_", "."; no path), found ${JSON.stringify(ext.slice(0, 120))}`]);
-  }
-  const asFile = ext.endsWith('.toml') ? ext : `${ext}.toml`; // "rally-awd" and "rally-awd.toml" are one file
-  if (chain.includes(ext) || chain.includes(asFile)) throw new ContentError(file, [`extends: circular chain ${[...chain, ext].join(' → ')}`]);
-  if (chain.length > MAX_EXTENDS_DEPTH) throw new ContentError(file, [`extends: expected a chain of at most ${MAX_EXTENDS_DEPTH} files, found a longer one (${chain.join(' → ')} → ${ext})`]);
-  return ext;
-}
-
-/** Resolve `extends` chains; `readExtends(name)` returns the text of the named file. */
-function resolveRaw(text: string, file: string, readExtends: ((name: string) => string) | undefined, chain: string[]): Record<string, unknown> {
-  const raw = parseTomlFile(text, file);
-  const extRaw = raw['extends'];
-  delete raw['extends'];
-  if (extRaw === undefined) return raw;
-  const ext = checkExtendsName(extRaw, file, chain);
-  if (!readExtends) throw new ContentError(file, [`extends: "${ext}" cannot be read here (no reader given)`]);
-  let baseText: string;
-  try {
-    baseText = readExtends(ext);
-  } catch (e) {
-    throw new ContentError(file, [`extends: cannot read "${ext}": ${(e as Error).message}`]);
-  }
-  const base = resolveRaw(baseText, ext, readExtends, [...chain, ext]);
-  return merge(base, raw);
 }
 
 function getPath(obj: unknown, path: string): unknown {
@@ -362,7 +312,8 @@ function checkCurve(issues: string[], key: string, pts: [number, number][] | und
   }
 }
 
-function semantic(d: CarFile): string[] {
+/** Checks of one file's values that zod's per-key ranges can't express (curves, setup grid). */
+export function semanticIssues(d: CarFile): string[] {
   const issues: string[] = [];
   const e = d.engine;
   if (!e.torque_table_nm && !(e.torque_curve && e.peak_torque_nm)) {
@@ -574,44 +525,6 @@ export function carIdFromFile(file: string): string {
 }
 
 /**
- * Parse, resolve `extends`, validate and convert a car file. Throws ContentError (file, key path, expected,
- * found); a caller keeps its previous car when this throws.
- */
-export function loadCarConfig(text: string, file: string, readExtends?: (name: string) => string): CarConfig {
-  const raw = resolveRaw(text, file, readExtends, [carIdFromFile(file) + '.toml']);
-  return checkedConfig(raw, carIdFromFile(file), file);
-}
-
-/** Schema (per-key physical ranges), semantic and cross-field checks of merged file data, then SI conversion. */
-function checkedConfig(raw: unknown, id: string, file: string): CarConfig {
-  const data = validate(CarFileSchema, raw, file);
-  const issues = semantic(data);
-  if (issues.length) throw new ContentError(file, issues);
-  const cfg = toCarConfig(data, id, file);
-  const cross = plausibilityIssues(data, cfg);
-  if (cross.length) throw new ContentError(file, cross);
-  return cfg;
-}
-
-/**
- * Hot reload: the new file replaces `prev` only if it loads cleanly; otherwise `prev` is kept and the error
- * (file, key path, expected, found) is returned for display.
- */
-export function reloadCarConfig(
-  prev: CarConfig,
-  text: string,
-  file: string,
-  readExtends?: (name: string) => string,
-): { config: CarConfig; error: ContentError | null } {
-  try {
-    return { config: loadCarConfig(text, file, readExtends), error: null };
-  } catch (e) {
-    if (e instanceof ContentError) return { config: prev, error: e };
-    return { config: prev, error: new ContentError(file, [(e as Error).message]) };
-  }
-}
-
-/**
  * Whether v lies on the setup grid min + k·step (k integer) within a float tolerance of 1e-6 step, so decimal
  * steps (0.01, 0.05) and sums of them accumulated in binary floating point (0.61 + 0.01) pass.
  */
@@ -621,39 +534,10 @@ export function onStep(v: number, min: number, step: number): boolean {
 }
 
 /** "min + k·step (min a, step b; nearest c or d)" for an off-grid value v, for error messages. */
-function stepGrid(r: { min: number; step: number }, v: number): string {
+export function stepGrid(r: { min: number; step: number }, v: number): string {
   const k = Math.floor((v - r.min) / r.step);
   const at = (j: number): number => Number((r.min + j * r.step).toPrecision(12));
   return `min + k·step (min ${r.min}, step ${r.step}; nearest ${at(k)} or ${at(k + 1)})`;
-}
-
-/** Apply setup values ("key.path" → value) within their declared ranges and on their step grids; returns a new config. */
-export function applySetup(cfg: CarConfig, values: Record<string, number>): CarConfig {
-  const issues: string[] = [];
-  let data: Record<string, unknown> = structuredClone(cfg.source) as unknown as Record<string, unknown>;
-  for (const [key, v] of Object.entries(values)) {
-    const r = cfg.setup[key];
-    if (!r) {
-      issues.push(`setup."${key}": expected one of ${Object.keys(cfg.setup).join(', ') || '(no tunable values)'}, found an unknown key`);
-      continue;
-    }
-    if (!(v >= r.min && v <= r.max)) {
-      issues.push(`setup."${key}": expected a value within [${r.min}, ${r.max}], found number ${v}`);
-      continue;
-    }
-    if (!onStep(v, r.min, r.step)) {
-      issues.push(`setup."${key}": expected a value on ${stepGrid(r, v)}, found number ${v}`);
-      continue;
-    }
-    const parts = key.split('.');
-    const over: Record<string, unknown> = {};
-    let cur = over;
-    for (let i = 0; i < parts.length - 1; i++) cur = cur[parts[i]!] = {} as Record<string, unknown>;
-    cur[parts[parts.length - 1]!] = v;
-    data = merge(data, over);
-  }
-  if (issues.length) throw new ContentError(cfg.file, issues);
-  return checkedConfig(data, cfg.id, cfg.file);
 }
 
 /** JSON Schema of the car file for editor completion (zod 4). */

@@ -9,7 +9,7 @@ import { componentSpecs } from '../ecs/components';
 import { spawnCar } from '../ecs/prefab-car';
 import { createSimWorld, type SimWorld } from '../ecs/world';
 import { updateDerived } from '../systems/sim/rigid-body';
-import { loadCarConfig } from '../content/car-schema';
+import { loadCarConfig } from '../content/car-load';
 import { attachCarColliderFromConfig } from '../systems/sim/collision/car-collider';
 import type { CarConfig } from '../content/car-schema';
 import type { CarFilesSource, ReplayCar, ReplayPose } from './format';

@@ -14,7 +14,6 @@ import { componentSpecs } from '../ecs/components';
 import { snapshotHash } from '../ecs/hash';
 import { snapshotExtension, type WorldSnapshot } from '../ecs/snapshot';
 import { ReplayFormatError } from './bytes';
-import type { Checksum } from './format';
 import './extensions';
 
 const specs = componentSpecs as Record<string, { state: readonly string[] }>;
@@ -55,7 +54,7 @@ function checkExtensions(s: WorldSnapshot, field: string, file: string): void {
  * Checks every keyframe against the header's dt and the recorded checksums (see the file comment); throws a
  * ReplayFormatError naming `keyframes[i]` (tick t) and what differs. Cost: one hash per keyframe.
  */
-export function checkKeyframes(keyframes: readonly { tick: number; snapshot: WorldSnapshot }[], checksums: readonly Checksum[], dt: number, file: string): void {
+export function checkKeyframes(keyframes: readonly { tick: number; snapshot: WorldSnapshot }[], checksums: readonly { tick: number; hash: string }[], dt: number, file: string): void {
   const recorded = new Map<number, string>();
   for (const c of checksums) recorded.set(c.tick, c.hash);
   for (const [i, { tick, snapshot: s }] of keyframes.entries()) {

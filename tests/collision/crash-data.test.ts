@@ -11,7 +11,7 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { BUILTIN_CARS, readBuiltin } from '../../src/content/cars/index';
-import { loadCarConfig } from '../../src/content/car-schema';
+import { loadCarConfig } from '../../src/content/car-load';
 import { identifyCrush, MPH5 } from '../../src/systems/sim/collision/crush';
 import { runCrashTest } from '../../src/systems/sim/collision/crash-test';
 import { crushMain, CRUSH_REPRODUCE_TOL } from '../../src/cli/car-crush';

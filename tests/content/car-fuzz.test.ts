@@ -8,7 +8,8 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { parse, stringify } from 'smol-toml';
-import { CarFileSchema, loadCarConfig, type CarConfig } from '../../src/content/car-schema';
+import { CarFileSchema, type CarConfig } from '../../src/content/car-schema';
+import { loadCarConfig } from '../../src/content/car-load';
 import { CAR_RANGES, rangeKeyOf } from '../../src/content/car-ranges';
 import { ContentError } from '../../src/validate/errors';
 import type { IntegratorKind } from '../../src/ecs/world';

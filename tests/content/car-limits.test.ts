@@ -8,7 +8,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse, stringify } from 'smol-toml';
-import { applySetup, CarFileSchema, carJsonSchema, loadCarConfig, MAX_EXTENDS_DEPTH, type CarConfig } from '../../src/content/car-schema';
+import { CarFileSchema, carJsonSchema, type CarConfig } from '../../src/content/car-schema';
+import { applySetup, loadCarConfig, MAX_EXTENDS_DEPTH } from '../../src/content/car-load';
 import { CAR_RANGES, rangeText } from '../../src/content/car-ranges';
 import { carStiffestRate, MAX_MODE_DT, REFERENCE_DT } from '../../src/content/car-plausibility';
 import { ContentError } from '../../src/validate/errors';

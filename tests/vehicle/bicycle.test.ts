@@ -15,7 +15,7 @@ import { brushForce, stiffnessAtLoad } from '../../src/systems/sim/vehicle/tires
 import { readCarTelemetry } from '../../src/systems/sim/vehicle/telemetry';
 import type { CarConfig, TireConfig } from '../../src/content/car-schema';
 import { DEFAULT_SURFACES } from '../../src/content/surfaces';
-import { loadCarConfig } from '../../src/content/car-schema';
+import { loadCarConfig } from '../../src/content/car-load';
 import { readBuiltin } from '../../src/content/cars/index';
 
 // The classic RWD car with an OPEN rear diff: its clutch-pack LSD (preload) would add a yaw moment

@@ -1,7 +1,8 @@
 /** Car and surface config files: every error names the file, the key path, what was expected and found. */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { applySetup, carJsonSchema, loadCarConfig, onStep, reloadCarConfig, RPM } from '../../src/content/car-schema';
+import { carJsonSchema, onStep, RPM } from '../../src/content/car-schema';
+import { applySetup, loadCarConfig, reloadCarConfig } from '../../src/content/car-load';
 import { ContentError } from '../../src/validate/errors';
 import { BUILTIN_CARS, loadBuiltinCar, readBuiltin } from '../../src/content/cars/index';
 import { DEFAULT_SURFACES, loadSurfaces } from '../../src/content/surfaces';

@@ -8,7 +8,7 @@ import { drivelineAccelerations } from '../../src/systems/sim/vehicle/vehicle-bl
 import { carRuntime } from '../../src/systems/sim/vehicle/registry';
 import { drivelineWheelSpeed, totalRatio } from '../../src/systems/sim/vehicle/drivetrain';
 import { readCarTelemetry } from '../../src/systems/sim/vehicle/telemetry';
-import { loadCarConfig } from '../../src/content/car-schema';
+import { loadCarConfig } from '../../src/content/car-load';
 import { readBuiltin } from '../../src/content/cars/index';
 import type { Ground, GroundSample } from '../../src/ecs/ground';
 import type { SimWorld } from '../../src/ecs/world';

@@ -8,7 +8,8 @@ import { INTEGRATORS, type SimWorld } from '../../src/ecs/world';
 import { SlopeGround } from '../../src/ecs/ground';
 import { kineticEnergy } from '../../src/systems/sim/rigid-body';
 import { carRuntime, AIR_DENSITY } from '../../src/systems/sim/vehicle/registry';
-import { loadCarConfig, springForce } from '../../src/content/car-schema';
+import { springForce } from '../../src/content/car-schema';
+import { loadCarConfig } from '../../src/content/car-load';
 import { readBuiltin } from '../../src/content/cars/index';
 import { stiffnessAtLoad } from '../../src/systems/sim/vehicle/tires';
 

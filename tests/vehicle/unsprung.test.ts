@@ -5,7 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import { parse, stringify } from 'smol-toml';
 import { rig } from './helpers';
-import { loadCarConfig, springForce } from '../../src/content/car-schema';
+import { springForce } from '../../src/content/car-schema';
+import { loadCarConfig } from '../../src/content/car-load';
 import { readBuiltin } from '../../src/content/cars/index';
 import { carRuntime } from '../../src/systems/sim/vehicle/registry';
 import { INTEGRATORS, type IntegratorKind } from '../../src/ecs/world';

@@ -8,7 +8,8 @@
  * draft has no path to the simulation; it can still be stored as a draft (custom-cars.ts).
  */
 import { ContentError, parseTomlFile } from '../../validate/errors';
-import { CarFileSchema, loadCarConfig, MAX_EXTENDS_DEPTH, type CarConfig } from '../../content/car-schema';
+import { CarFileSchema, type CarConfig } from '../../content/car-schema';
+import { loadCarConfig, MAX_EXTENDS_DEPTH } from '../../content/car-load';
 import { findValue, parsePathString, scanToml, spanForPath, TomlScanError, type Seg, type TomlSpans } from './toml-spans';
 
 export interface DraftProblem {

@@ -3,7 +3,8 @@
  * `?raw`), in vitest (same) and in plain Node / tsx (falls back to reading the files with node:fs through
  * `process.getBuiltinModule`, no static fs import so the browser bundle stays clean).
  */
-import { loadCarConfig, type CarConfig } from '../car-schema';
+import { type CarConfig } from '../car-schema';
+import { loadCarConfig } from '../car-load';
 
 export interface BuiltinCar {
   id: string;
