@@ -1,5 +1,5 @@
 /**
- * Uniform cubic B-spline surfaces over a regular grid (Deák, seed 003 §3.2): the grid values are the control
+ * Uniform cubic B-spline surfaces over a regular grid (Deák §3.2): the grid values are the control
  * points, and only the height is evaluated as a function of (x, z) ("the trick of only evaluating one
  * coordinate (height) with respect to the other two"). Normals are analytic (derivative of the basis).
  *

@@ -1,5 +1,5 @@
 /**
- * Geometrical mipmapping (de Boer 2000; Deák seed 003 §3.1). The heightmap is cut into blocks of
+ * Geometrical mipmapping (de Boer 2000; Deák §3.1). The heightmap is cut into blocks of
  * (2ⁿ+1)² vertices held in a quadtree with bounding boxes. Each block has LOD levels 0..maxLevel; level L
  * samples every 2^(L−subdivide) heightmap cells, so with `subdivide` = k > 0 the finest k levels tessellate
  * the B-spline surface finer than the heightmap (Deák: "more detailed tessellation on the fly").

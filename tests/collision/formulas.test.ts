@@ -8,7 +8,7 @@ import { newContactGeom, newPointList, pushPoint, reducePoints } from '../../src
 const body = (m: number, I: number, vx: number, vz: number, r: number): YawBody => ({ invMass: 1 / m, invI: 1 / I, vx, vz, r });
 const deg = (d: number): number => (d * Math.PI) / 180;
 
-describe('coefficients (PHYSICS.md)', () => {
+describe('coefficients (docs/physics.md)', () => {
   it('Knight e, μ, P at grazing and head-on', () => {
     expect(knightE(0)).toBeCloseTo(0.3, 15);
     expect(knightE(Math.PI / 2)).toBeCloseTo(0.05, 15);

@@ -1,5 +1,5 @@
 /**
- * Steady cornering below 0.3 g against the linear bicycle model, Félez et al. (seed 004) eqs 1–5:
+ * Steady cornering below 0.3 g against the linear bicycle model, Félez et al. eqs 1–5:
  *   m(u̇ − v r) = F_xf + F_xr − δ F_yf         (1)
  *   m(v̇ + u r) = F_yf + F_yr + δ F_xf         (2)
  *   I_z ṙ = a F_yf − b F_yr                    (3)
@@ -50,7 +50,7 @@ function bicycle(cfg: CarConfig, u: number, delta: number): { r: number; v: numb
   return { v: (r1 * a22 - a12 * r2) / det, r: (a11 * r2 - a21 * r1) / det };
 }
 
-describe('steady cornering vs linear bicycle model (seed 004 eqs 1–5)', () => {
+describe('steady cornering vs linear bicycle model (Félez et al. eqs 1–5)', () => {
   for (const [u, steer] of [
     [10, 0.04],
     [12, 0.07],

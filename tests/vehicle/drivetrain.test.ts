@@ -1,5 +1,5 @@
 /**
- * Drivetrain (Deák seed 003 §5.2–5.5): gearbox power balance, differentials, clutch lock/unlock, stall.
+ * Drivetrain (Deák §5.2–5.5): gearbox power balance, differentials, clutch lock/unlock, stall.
  */
 import { describe, expect, it } from 'vitest';
 import { rig } from './helpers';

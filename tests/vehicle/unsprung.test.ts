@@ -1,5 +1,5 @@
 /**
- * The wheels' own mass (Deák seed 003 §5.1: chassis + four wheels with a travel DOF each; src/systems/sim/vehicle/
+ * The wheels' own mass (Deák §5.1: chassis + four wheels with a travel DOF each; src/systems/sim/vehicle/
  * unsprung.ts). Numbers from the equations of the linear quarter car and from momentum conservation.
  */
 import { describe, expect, it } from 'vitest';

@@ -1,10 +1,10 @@
 import { f64, i32, u8, type ComponentSpec } from './spec';
 
 /**
- * Car collision model (Knight & Bernard, seed 000, "Initialization"): the yaw-plane rectangle given by the
+ * Car collision model (Knight & Bernard, "Initialization"): the yaw-plane rectangle given by the
  * distances CG→front, CG→rear, half width, at CG height, plus a body box (bottom clearance → roof) so that low
  * walls and tall obstacles are not missed. `method`: 0 = restitution (Knight eqs 15–17), 1 = kinetic energy
- * (Knight eqs 18–35). Tongue crush parameters (seed 002) are per end: 0 front, 1 rear, 2 left, 3 right.
+ * (Knight eqs 18–35). Tongue crush parameters are per end: 0 front, 1 rear, 2 left, 3 right.
  * Residual crush (m) per end is state (hashed, drives visuals and Damage).
  */
 export const CarColliderSpec = {

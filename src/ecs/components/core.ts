@@ -2,7 +2,7 @@ import { f64, i32, type ComponentSpec } from './spec';
 
 
 /**
- * 6DOF rigid body, Deák (seed 003) §4.2: state r (position), P (linear momentum), q (unit quaternion,
+ * 6DOF rigid body, Deák §4.2: state r (position), P (linear momentum), q (unit quaternion,
  * body → world), L (angular momentum). Body inertia is diagonal in the body frame (principal axes).
  * v, ω and the world inverse inertia are auxiliary variables; f/τ are accumulators zeroed every evaluation.
  */

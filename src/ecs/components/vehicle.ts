@@ -3,7 +3,7 @@ import { f64, i32, type ComponentSpec } from './spec';
 /**
  * Per-car drivetrain / steering state (vehicle dynamics, docs/vehicle.md). The car entity also has RigidBody
  * and Controls. Its four wheels are entities with `Wheel` (eids in w0..w3, order FL, FR, RL, RR).
- * Deák (seed 003) §5.1: 6 DOF chassis + wheel spin ×4 + steer + travel ×4 (second order) + 1 engine DOF.
+ * Deák §5.1: 6 DOF chassis + wheel spin ×4 + steer + travel ×4 (second order) + 1 engine DOF.
  */
 export const CarSpec = {
   fields: {

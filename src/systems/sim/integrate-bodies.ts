@@ -1,6 +1,6 @@
 /**
  * Pass 8: advance every integrable state block (rigid bodies, wheels, engine…) by one fixed step with the
- * world's integrator, Deák (seed 003) §4.3: semi-implicit Euler, midpoint (2 evaluations) or RK4 (4).
+ * world's integrator, Deák §4.3: semi-implicit Euler, midpoint (2 evaluations) or RK4 (4).
  * The force passes have already run at the start-of-step state; midpoint and RK4 re-run them at each
  * intermediate stage through `evaluateForces`.
  */

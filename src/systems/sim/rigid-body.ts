@@ -1,5 +1,5 @@
 /**
- * 6DOF rigid bodies, Deák (seed 003) §4.2–4.3.
+ * 6DOF rigid bodies, Deák §4.2–4.3.
  *
  * State (r, P, q, L); auxiliary variables (eq. in §4.2):
  *   v = P / M,   R = R(q),   I⁻¹ = R · I_body⁻¹ · Rᵀ,   ω = I⁻¹ · L

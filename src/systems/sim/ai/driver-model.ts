@@ -1,5 +1,5 @@
 /**
- * The driver model of Félez et al. (seed 004) §6 as pure functions: look-ahead distance (eq 6), the steering
+ * The driver model of Félez et al. §6 as pure functions: look-ahead distance (eq 6), the steering
  * angle of the arc through the look-ahead point (eq 7), the PD steering controller (eq 8), the acceleration
  * needed to reach a reference speed at a reference distance (eq 9), and the throttle / brake PD controllers
  * (eqs 10–13). No world access here: driver.ts wires them to the car state; tests check them in isolation.

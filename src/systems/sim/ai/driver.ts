@@ -1,6 +1,6 @@
 /**
  * AI driver: an InputSource (src/ecs/controls.ts) that produces one QuantizedInput per car per tick from the
- * car's state and its path, with the driver model of Félez et al. (seed 004) §6:
+ * car's state and its path, with the driver model of Félez et al. §6:
  *  - steering: look-ahead point at d_s = t_s·u + d_0 on the path (eq 6), arc steering angle (eq 7), PD (eq 8);
  *  - speed: the most restrictive of the references ahead (corner speeds of the target-speed profile at their
  *    distances, and the profile speed just ahead), a_r from eq 9, throttle PD (eqs 10–12) or brake (eq 13);

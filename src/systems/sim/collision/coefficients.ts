@@ -1,10 +1,10 @@
 /**
- * Angle-dependent collision coefficients (PHYSICS.md "Collision response").
+ * Angle-dependent collision coefficients (docs/physics.md "Collision response").
  *
- * Knight & Bernard (seed 000, Figs 4 and §"Kinetic Energy Loss Method", eq 36): θ = angle of attack between
+ * Knight & Bernard (Figs 4 and §"Kinetic Energy Loss Method", eq 36): θ = angle of attack between
  * the car's CG velocity and the barrier surface (0 = grazing, π/2 = head-on), cosine-shaped:
  *   e(θ) = 0.05 + 0.25·cos θ,   μ(θ) = 0.3·cos θ,   P(θ) = 0.04 + 0.88·cos θ.
- * Wu (seed 001) §5.2: α = angle between the relative velocity and the collision normal (0 = head-on):
+ * Wu §5.2: α = angle between the relative velocity and the collision normal (0 = head-on):
  *   e(α) = 0.175 − 0.125·cos 2α (eq 5-39),  μ(α) ramps linearly 0 → μmax = 0.3 over 0…10° (Fig 5-5).
  */
 export const knightE = (theta: number): number => 0.05 + 0.25 * Math.cos(theta);

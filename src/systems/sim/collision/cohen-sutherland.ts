@@ -1,5 +1,5 @@
 /**
- * Cohen–Sutherland clipping of a segment against an axis-aligned rectangle (Wu, seed 001, §4.4.2, Fig 4-6):
+ * Cohen–Sutherland clipping of a segment against an axis-aligned rectangle (Wu §4.4.2, Fig 4-6):
  * each end gets a 4-bit code (above, below, right, left); both codes sharing a bit → rejected; otherwise the
  * segment is clipped against the edges in turn. Used in a rectangle's own frame (car-local (u, w)).
  */

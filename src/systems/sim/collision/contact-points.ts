@@ -1,6 +1,6 @@
 /**
- * From the outline intersection points to one contact point and normal (Wu, seed 001, §4.3.2 Fig 4-4 and
- * §4.4.3 Figs 4-7…4-10; Knight, seed 000, Fig 2):
+ * From the outline intersection points to one contact point and normal (Wu §4.3.2 Fig 4-4 and
+ * §4.4.3 Figs 4-7…4-10; Knight & Bernard Fig 2):
  *  • one point: the point, with the obstacle's own surface normal there (supplied by the caller);
  *  • two points: their midpoint; normal ⟂ to the line joining them;
  *  • four (or three, or more) points: split in two groups of nearby points (seeded by the two points farthest

@@ -1,5 +1,5 @@
 /**
- * Time-resolved 1D crash test (Tongue, seed 002, §5.3, §7.2 and §8): car 1 (behind, moving) runs into car 2
+ * Time-resolved 1D crash test (Tongue et al. §5.3, §7.2 and §8): car 1 (behind, moving) runs into car 2
  * (ahead) or into a rigid barrier. Each car end in contact is a bumper (k_b ∥ nonlinear damper, dead length
  * L_b, eq 9) in series with the body (preloaded spring F_0 + k_c·x_c that only loads: no elastic recovery).
  *

@@ -1,11 +1,11 @@
 /**
- * Crush model of Tongue, Packard & Harriman (seed 002): per car end a bumper (spring k_b in parallel with the
+ * Crush model of Tongue, Packard & Harriman: per car end a bumper (spring k_b in parallel with the
  * nonlinear damper F = C_b·ẋ/√(γ + ẋ²), eqs 8–9, dead length L_b = 0.15 m) in series with the body (preloaded
  * spring F = F_0 + k_c·x, eqs 10–11, no elastic recovery).
  *
  * Parameter identification (§6): src/content/crush-fit.ts.
  *
- * Use in the impulse collisions (PHYSICS.md (a)): the yaw-plane energy an impulse removes is absorbed by the
+ * Use in the impulse collisions (docs/physics.md (a)): the yaw-plane energy an impulse removes is absorbed by the
  * ends in contact. Two ends in series carry the same force F; each absorbs E(F): the bumper up to E_cap while F
  * rises to F_0 (E = E_cap·(F/F_0)², quasi-static), then the body from its current yield force F_y = F_0 + k_c·x
  * (plastic hardening, no recovery): E = (F² − F_y²)/(2k_c). We solve ΣE_i(F) = ΔE for F (bisection) and add

@@ -7,7 +7,7 @@
  *
  * Impulse on body 1: J = jn·(n + μ·t), with n the unit contact normal pointing into body 1 (away from body 2 or
  * the barrier) and t the unit tangent opposite the tangential relative velocity of body 1's contact point
- * (friction opposes sliding, PHYSICS.md; Knight eq 5/36, Wu eq 5-14). Body 2 gets −J (Wu eq 5-11).
+ * (friction opposes sliding, docs/physics.md; Knight eq 5/36, Wu eq 5-14). Body 2 gets −J (Wu eq 5-11).
  *
  * Restitution (Knight eqs 3, 9–17; Wu eqs 5-32…5-38): the normal relative velocity p = n·(v1p − v2p) becomes
  * −e·p. Linear in jn: p' = p + jn·K with
@@ -22,7 +22,7 @@
  * direction d = (n + μt)/|n + μt| (eq 19) gives yaw-plane energy 2E2 = A j² + B j + 2E1 (eq 31) with
  *   A = |d|²/m + (ρ ×_y d)²/I (eq 33),  B = 2(d·v1 + r1·(ρ ×_y d)) (eq 34),  C = 2E1 − 2E2 = 2E1(1 − P) (eq 35);
  * j = (−B + √(B² − 4AC)) / 2A, the larger root (eq 32, "prevents going through the barrier"). No real root, or a
- * larger root ≤ 0, falls back to the restitution method (`method = 'energy-fallback'`, PHYSICS.md).
+ * larger root ≤ 0, falls back to the restitution method (`method = 'energy-fallback'`, docs/physics.md).
  */
 
 /** √(a² + b²) without Math.hypot's varargs cost (hot paths). */

@@ -6,9 +6,9 @@
  * poses; the first sub-pose that meets something gives the contact, and the impulse is applied now, before the
  * integration, so the car never passes through (400 km/h at dt = 2 ms is 0.22 m a tick → 5 sub-poses).
  *
- * Car–scene: Knight & Bernard (seed 000): restitution (eqs 15–17) or kinetic energy (eqs 18–35) per car, with
- * e(θ), μ(θ), P(θ) of PHYSICS.md; contact point and normal from Wu Fig 4-4 (contact-points.ts), normal on the
- * CG side (= "opposite the approaching velocity" while approaching). Car–car: Wu (seed 001) ch. 4–5: sweep and
+ * Car–scene: Knight & Bernard: restitution (eqs 15–17) or kinetic energy (eqs 18–35) per car, with
+ * e(θ), μ(θ), P(θ) of docs/physics.md; contact point and normal from Wu Fig 4-4 (contact-points.ts), normal on the
+ * CG side (= "opposite the approaching velocity" while approaching). Car–car: Wu ch. 4–5: sweep and
  * prune on x, bounding circles, Cohen–Sutherland outline crossings, wait while there is one point, eq 5-38
  * with e(α) (eq 5-39), friction ramp, minor collisions e < 0; one impulse, +J on one car and −J on the other.
  * The energy removed becomes crush (crush.ts) and Damage. Everything is in the yaw plane at CG height:

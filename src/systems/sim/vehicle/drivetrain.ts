@@ -1,5 +1,5 @@
 /**
- * Pass 3: drivetrain — engine → clutch → gearbox → differential(s) → wheel drive torques (Deák seed 003
+ * Pass 3: drivetrain — engine → clutch → gearbox → differential(s) → wheel drive torques (Deák
  * §5.2–5.5), plus the once-per-tick drivetrain logic (gear shifts, clutch / diff lock and unlock, stall).
  *
  * Engine (§5.2): T = throttle·T_curve(ω_e) − (f₀ + f₁·ω_e); the curve is piecewise linear (table or
@@ -289,7 +289,7 @@ export function drivetrainCar(world: SimWorld, rt: CarRuntime): void {
       if (we > e.limiter) thr = 0;
       // Ignition cut while an automatic-clutch shift is in progress (no free revving in neutral).
       if (C.shiftTimer[eid]! > 0 && C.autoClutch[eid]) thr = idleThr > 0 ? (idleThr > 1 ? 1 : idleThr) : 0;
-      // Deák (seed 003) §5.2: torque linear in throttle, friction ~linear in ω. The published curve is net
+      // Deák §5.2: torque linear in throttle, friction ~linear in ω. The published curve is net
       // (at the flywheel, friction already taken off), so combustion gives u·(T_curve + T_fric) and the
       // friction term below takes T_fric off again: full throttle = the published curve, closed = −T_fric.
       comb = thr * (curveTorque(cfg, we) + engineFriction(cfg, we));

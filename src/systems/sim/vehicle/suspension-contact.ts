@@ -1,5 +1,5 @@
 /**
- * Pass 2: wheel–terrain contact and suspension (Deák seed 003 §5.6).
+ * Pass 2: wheel–terrain contact and suspension (Deák §5.6).
  *
  * Each wheel moves only along the body's Y axis â; `travel` s (m, + = compressed, 0 = full droop) and its rate
  * ṡ are integrable state: the wheel has its own unsprung mass m_u (Deák §5.1, the 5-body car), integrated by

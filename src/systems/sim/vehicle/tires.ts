@@ -1,5 +1,5 @@
 /**
- * Pass 4: tyre forces, a Lacombe-style brush model (PHYSICS.md "Tire"; Deák seed 003 §5.7).
+ * Pass 4: tyre forces, a Lacombe-style brush model (docs/physics.md "Tire"; Deák §5.7).
  *
  * Contact patch of half-length a, ξ = x/a ∈ [−1 (trailing), 1 (leading)]. Pressure q = N/(2a)·p(ξ) with
  *   p(ξ) = (1 − w)·(3/2)(1 − ξ²) + w        (parabolic blended with uniform: measured patches are flat-topped;

@@ -1,5 +1,5 @@
 /**
- * Pass 5b: the wheels' own travel dynamics (Deák seed 003 §5.1: chassis + four wheels, each wheel with a travel
+ * Pass 5b: the wheels' own travel dynamics (Deák §5.1: chassis + four wheels, each wheel with a travel
  * DOF along the suspension axis â = body +Y). Runs per car after every other force on the car is known.
  *
  * The chassis RigidBody keeps the car's total mass M, so its translation perpendicular to â carries the wheels
