@@ -6,7 +6,10 @@
  * lights shown, nobody moves before the lights go out); the pad's throttle launches the player's car; the HUD board
  * shows the position and the lap, and the order it shows is the order of progress the race reports; the player's
  * car is handed to the AI autopilot to reach the flag; the results screen lists all 8 cars in race order.
- * Screenshots: rallycross-menu, rallycross-grid, rallycross-mid, rallycross-results (test-results/e2e/).
+ * A jump start (throttle in the countdown) shows +5 s; Recover (pad RS) mid-race puts the car back on the circuit at
+ * rest with +5 s shown, and it drives on.
+ * Screenshots: rallycross-menu, rallycross-grid, rallycross-mid, rallycross-joker, rallycross-jump-start,
+ * rallycross-recover, rallycross-results (test-results/e2e/).
  */
 import { chromium } from 'playwright-core';
 import { writeFileSync } from 'node:fs';
@@ -14,7 +17,7 @@ import { join } from 'node:path';
 import { PAD_INIT } from './pad.mjs';
 
 const ARGS = ['--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--autoplay-policy=no-user-gesture-required'];
-const A = 0, DOWN = 13, LEFT = 14, RIGHT = 15, RT = 7;
+const A = 0, DOWN = 13, LEFT = 14, RIGHT = 15, RT = 7, RS = 11;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 async function hook(page, key, arg) {
@@ -257,6 +260,68 @@ specs.push({
       }, 60000);
       await page.screenshot({ path: join(out, 'rallycross-jump-start.png') });
       report.rallycrossJumpStart = { toast: shown.toast, board: shown.board.split('\n')[1] };
+      await page.evaluate((b) => window.__pad.set({ buttons: { [b]: 0 } }), RT);
+      if (errors.length) throw new Error(`console errors: ${errors.join(' | ')}`);
+    } finally {
+      await context.close();
+    }
+  },
+});
+
+specs.push({
+  name: 'rallycross: Recover (pad RS) mid-race puts the car back on the circuit at rest, +5 s shown in the HUD (toast and board)',
+  async run({ browser, base, out, report }) {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+    const page = await context.newPage();
+    const errors = [];
+    page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+    page.on('pageerror', (e) => errors.push(String(e)));
+    await page.addInitScript(PAD_INIT);
+    try {
+      await page.goto(base + '?scale=2&simcap=0.5');
+      await waitScreen(page, 'title', 120000);
+      await page.evaluate(() => window.__pad.connect());
+      await padFocusItem(page, /Rallycross/);
+      await press(page, A);
+      await waitScreen(page, 'rallycross');
+      await padFocusItem(page, /AI opponents/);
+      await padAdjust(page, /AI opponents: 1$/, LEFT);
+      await padFocusItem(page, /Start the race/);
+      await press(page, A);
+      await waitFor('lights out', async () => (await rx(page))?.phase === 'racing', 120000);
+      // drive 25 m on the pad's throttle, then let go and press Recover (RS, the default binding)
+      await page.evaluate((b) => window.__pad.set({ buttons: { [b]: 1 } }), RT);
+      const moving = await waitFor('player 25 m down the road', async () => {
+        const s = await rx(page);
+        return s && s.cars[s.playerIndex].progressM > 25 ? s : null;
+      }, 120000);
+      await page.evaluate((b) => window.__pad.set({ buttons: { [b]: 0 } }), RT);
+      const before = moving.cars[moving.playerIndex];
+      if (before.penaltyS !== 0) throw new Error(`penalty before Recover: ${before.penaltyS} s`);
+      await press(page, RS);
+      const after = await waitFor('Recover applied', async () => {
+        const s = await rx(page);
+        return s && s.cars[s.playerIndex].penaltyS > 0 ? s : null;
+      }, 60000);
+      const me = after.cars[after.playerIndex];
+      if (me.penaltyS !== 5) throw new Error(`Recover penalty ${me.penaltyS} s, expected 5 s`);
+      // back on the racing line 5 m behind where it was, at rest (it may have coasted on after the first read)
+      if (!(me.speedMS < 1)) throw new Error(`after Recover the car moves at ${me.speedMS.toFixed(2)} m/s`);
+      if (!(me.progressM < before.progressM + 15 && me.progressM > before.progressM - 10)) {
+        throw new Error(`after Recover the car is at ${me.progressM.toFixed(1)} m of progress, was ${before.progressM.toFixed(1)} m`);
+      }
+      const shown = await waitFor('Recover in the HUD', async () => {
+        const st = await rx(page);
+        return st && /Recovered \+5 s/.test(st.toast ?? '') && /\+5 s/.test(st.board) ? st : null;
+      }, 60000);
+      await page.screenshot({ path: join(out, 'rallycross-recover.png') });
+      report.rallycrossRecover = { toast: shown.toast, progressBeforeM: before.progressM, progressAfterM: me.progressM, speedAfterMS: me.speedMS };
+      // and the race goes on: the pad's throttle drives the recovered car away
+      await page.evaluate((b) => window.__pad.set({ buttons: { [b]: 1 } }), RT);
+      await waitFor('recovered car drives on', async () => {
+        const s = await rx(page);
+        return s && s.cars[s.playerIndex].progressM > me.progressM + 5 ? s : null;
+      }, 120000);
       await page.evaluate((b) => window.__pad.set({ buttons: { [b]: 0 } }), RT);
       if (errors.length) throw new Error(`console errors: ${errors.join(' | ')}`);
     } finally {
