@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { SURFACE_IDS, type SurfaceId } from '../../terrain/surface';
 import { ContentError, parseTomlFile, validate } from '../validate/errors';
+import { inRange } from '../validate/ranges';
 
 export interface SurfaceFriction {
   id: SurfaceId;
@@ -15,12 +16,16 @@ export interface SurfaceFriction {
   rollingResistance: number;
 }
 
+/**
+ * Physical ranges: μ from wet ice (≈ 0.05) to racing slicks on tarmac (≈ 2, 3 allows a test surface); the sliding
+ * reference speed in m/s of patch sliding (shipped 3–8); slip-stiffness scale from deep snow to grippy tarmac.
+ */
 const Entry = z.strictObject({
-  mu_static: z.number().positive().max(3),
-  mu_sliding: z.number().positive().max(3),
-  sliding_speed_ref_m_s: z.number().positive(),
-  stiffness_scale: z.number().positive().max(2),
-  rolling_resistance: z.number().nonnegative().max(0.5),
+  mu_static: inRange(0.02, 3),
+  mu_sliding: inRange(0.02, 3),
+  sliding_speed_ref_m_s: inRange(0.1, 100, 'm/s'),
+  stiffness_scale: inRange(0.05, 2),
+  rolling_resistance: inRange(0, 0.5),
 });
 
 const SurfacesSchema = z.strictObject(Object.fromEntries(SURFACE_IDS.map((id) => [id, Entry])) as Record<SurfaceId, typeof Entry>);

@@ -161,6 +161,12 @@ describe('surfaces', () => {
     const e = errorOf(() => parseScenario('dt = 0.002\nduration_s = 1\n[terrain]\nkind = "flat"\nsurface = "mud"\n', 'scn.toml'));
     expect(e.message).toContain('scn.toml: terrain.surface: expected one of "tarmac", "gravel", "snow", "ice", "grass", found "mud"');
   });
+  it('values outside their physical range are refused, naming the key and the range', () => {
+    const tiny = errorOf(() => loadSurfaces(text.replace('sliding_speed_ref_m_s = 8.0', 'sliding_speed_ref_m_s = 1e-300'), 'surfaces.toml'));
+    expect(tiny.message).toMatch(/surfaces\.toml: tarmac\.sliding_speed_ref_m_s: expected 0\.1 … 100 m\/s.*found number 1e-300/);
+    const ice = errorOf(() => loadSurfaces(text.replace('mu_static = 1.15', 'mu_static = 0.001'), 'surfaces.toml'));
+    expect(ice.message).toMatch(/tarmac\.mu_static: expected 0\.02 … 3/);
+  });
   it('sliding friction above static is refused', () => {
     const e = errorOf(() => loadSurfaces(text.replace('mu_sliding = 0.95', 'mu_sliding = 1.5'), 'surfaces.toml'));
     expect(e.message).toContain('surfaces.toml: tarmac.mu_sliding: expected ≤ mu_static (1.15), found number 1.5');
