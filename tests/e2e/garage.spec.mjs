@@ -351,27 +351,29 @@ export const specs = [
       await padFocus(page, 'controls');
       await press(page, A);
       await waitScreen(page, 'controls');
-      const focusedAction = () => page.evaluate(() => document.querySelector('.item.focused')?.dataset.action ?? null);
+      const focusedAction = () => page.evaluate(() => document.querySelector('.item.focused')?.dataset.slot ?? null);
       for (let i = 0; i < 30 && (await focusedAction()) !== 'telemetry'; i++) await press(page, DOWN);
-      if ((await focusedAction()) !== 'telemetry') throw new Error('no "telemetry" row in Settings → Controls');
-      const row = () => page.evaluate(() => document.querySelector('[data-action="telemetry"]')?.textContent ?? '');
-      if (!/Button 10/.test(await row()) || !/Key T/.test(await row())) throw new Error(`default telemetry binding: ${await row()}`);
+      if ((await focusedAction()) !== 'telemetry') throw new Error('no "Telemetry panel" row in Settings → Controls');
+      const row = () => page.evaluate(() => document.querySelector('[data-slot="telemetry"]')?.textContent ?? '');
+      // standard pad names and key names: "Telemetry panel  L3 | T"
+      if (!/Telemetry panel/.test(await row()) || !/L3 \| T$/.test(await row())) throw new Error(`default telemetry binding: ${await row()}`);
       // keyboard capture: A starts it, G is the new key (held over a few frames: the capture polls once a frame)
       await press(page, A);
-      await waitFor('capturing', async () => /press \/ move/.test(await row()), 10000);
+      await waitFor('capturing', async () => /press a key/.test(await row()), 10000);
       await frames(page, 3); // past the capture's arming time
       await page.keyboard.down('KeyG');
-      await waitFor('key G captured', async () => /Key G/.test(await row()), 20000);
+      await waitFor('key G captured', async () => /\| G$/.test(await row()), 20000);
       await page.keyboard.up('KeyG');
       // pad capture: D-pad up (button 12, free while driving) replaces the pad binding
       await press(page, A);
-      await waitFor('capturing', async () => /press \/ move/.test(await row()), 10000);
+      await waitFor('capturing', async () => /press a key/.test(await row()), 10000);
       await frames(page, 3);
       await press(page, UP);
-      await waitFor('button 12 captured', async () => /Button 12/.test(await row()), 20000);
+      await waitFor('D-pad up captured', async () => /D-pad up \| G$/.test(await row()), 20000);
       await shot(page, out, 'controls-telemetry.png');
       const saved = await page.evaluate(() => JSON.parse(localStorage.getItem('bitrally.settings.v1') ?? '{}').bindings?.telemetry);
-      if (JSON.stringify(saved) !== JSON.stringify([{ type: 'button', index: 12 }, { type: 'key', code: 'KeyG' }]))
+      const key = (b) => JSON.stringify(b);
+      if (JSON.stringify((saved ?? []).map(key).sort()) !== JSON.stringify([{ type: 'button', index: 12 }, { type: 'key', code: 'KeyG' }].map(key).sort()))
         throw new Error(`saved telemetry binding: ${JSON.stringify(saved)}`);
       // a new page load reads the saved binding; drive and toggle the panel with it
       await goto(page, `${base}?stage=test-short&car=${CAR}&simcap=0.5&scale=2`);
