@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runTick } from '../../src/ecs/pipeline';
 import { setInputSource } from '../../src/ecs/controls';
-import { Prng } from '../../src/ecs/prng';
+import { Prng } from '../../terrain/prng';
 import { vehicleCarAdapter } from '../../src/replay/cars';
 import { decodeReplay, type ReplayCar } from '../../src/replay/format';
 import { ReplayPlayer } from '../../src/replay/player';

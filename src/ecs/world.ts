@@ -6,7 +6,7 @@
 import { addComponent, addEntity, createWorld } from 'bitecs';
 import { createComponents } from './components';
 import type { IntegratorKind, SimWorld, SimWorldContext } from './world-types';
-import { Prng } from './prng';
+import { Prng } from '../../terrain/prng';
 import { FlatGround, type Ground } from './ground';
 import { rigidBodyBlock } from '../systems/sim/rigid-body';
 

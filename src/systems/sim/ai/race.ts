@@ -8,13 +8,11 @@ import type { Stage } from '../../../../terrain/stage';
 import type { CarConfig } from '../../../content/car-schema';
 import { createSimWorld, type IntegratorKind, type SimWorld } from '../../../ecs/world';
 import { Button, HeldInput, setInputSource, type InputSource, type QuantizedInput } from '../../../ecs/controls';
-import { hasComponent } from 'bitecs';
-import { componentSpecs } from '../../../ecs/components';
-import { updateDerived } from '../rigid-body';
 import { spawnCar } from '../../../ecs/prefab-car';
 import { runTick } from '../../../ecs/pipeline';
-import { Prng } from '../../../ecs/prng';
+import { Prng } from '../../../../terrain/prng';
 import { StageGround } from '../vehicle/stage-ground';
+import { placeCarAtRest } from '../vehicle/place-car';
 import { attachCarColliderFromConfig } from '../collision/car-collider';
 import { AiDriver, type DriverParams } from './driver';
 import type { AiPath } from './path';
@@ -434,32 +432,4 @@ export class RallycrossRace {
   positions(): number[] {
     return racePositions(this.entrants.map((e) => e.tracker));
   }
-}
-
-/** Copies a freshly spawned car's state (at `pose`, at rest) into entity `eid` (same config): a recovery. */
-export function placeCarAtRest(world: SimWorld, eid: number, cfg: CarConfig, pose: { x: number; z: number; heading: number }): void {
-  const scratch = createSimWorld({ dt: world.dt, integrator: world.integrator, seed: world.seed, gravity: -world.gravity.y, ground: world.ground, capacity: 16 });
-  const s = spawnCar(scratch, cfg, pose);
-  const C = world.c.Car, SC = scratch.c.Car;
-  const map: [number, number][] = [
-    [s, eid],
-    [SC.w0[s]!, C.w0[eid]!],
-    [SC.w1[s]!, C.w1[eid]!],
-    [SC.w2[s]!, C.w2[eid]!],
-    [SC.w3[s]!, C.w3[eid]!],
-  ];
-  type Stores = Record<string, Record<string, { [k: number]: number }>>;
-  const src = scratch.c as unknown as Stores, dst = world.c as unknown as Stores;
-  for (const [name, spec] of Object.entries(componentSpecs)) {
-    if (name === 'Controls' || name === 'CarCollider' || name === 'Damage') continue;
-    for (const [from, to] of map) {
-      if (!hasComponent(scratch, from, src[name]!) || !hasComponent(world, to, dst[name]!)) continue;
-      for (const f of spec.state) {
-        if (name === 'Wheel' && f === 'car') continue;
-        if (name === 'Car' && /^w[0-3]$/.test(f)) continue;
-        dst[name]![f]![to] = src[name]![f]![from]!;
-      }
-    }
-  }
-  updateDerived(world, eid);
 }
