@@ -12,7 +12,7 @@
 import { loadavg } from 'node:os';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { createSimWorld, INTEGRATORS, type IntegratorKind, type SimWorld } from '../../src/ecs/world';
+import { createSimWorld, DEFAULT_DT, INTEGRATORS, type IntegratorKind, type SimWorld } from '../../src/ecs/world';
 import { spawnCar } from '../../src/ecs/prefab-car';
 import { forcePasses, runTick } from '../../src/ecs/pipeline';
 import { suspensionCar } from '../../src/systems/sim/vehicle/suspension-contact';
@@ -33,7 +33,7 @@ const overAllCars: [string, (world: SimWorld, rt: CarRuntime) => void][] = [
 ];
 
 function makeWorld(integrator: IntegratorKind, cars: number): SimWorld {
-  const world = createSimWorld({ integrator, dt: 1 / 500 });
+  const world = createSimWorld({ integrator, dt: DEFAULT_DT });
   const ids = ['hatch-gti', 'classic-rwd', 'rally-awd'];
   for (let i = 0; i < cars; i++) {
     const eid = spawnCar(world, loadBuiltinCar(ids[i % 3]!), { x: i * 6, z: 0, heading: 0, speed: 15 });

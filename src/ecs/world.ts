@@ -9,6 +9,7 @@ import type { IntegratorKind, SimWorld, SimWorldContext } from './world-types';
 import { Prng } from '../../terrain/prng';
 import { FlatGround, type Ground } from './ground';
 import { rigidBodyBlock } from '../systems/sim/rigid-body';
+import { DEFAULT_DT, STANDARD_GRAVITY_M_S2 } from '../content/world-constants';
 
 export type { IntegratorKind, SimEvent, StateBlock, SimWorldContext, SimWorld } from './world-types';
 export const INTEGRATORS: readonly IntegratorKind[] = ['euler', 'midpoint', 'rk4'];
@@ -22,7 +23,7 @@ export interface SimWorldOptions {
   ground?: Ground;
 }
 
-export const DEFAULT_DT = 1 / 500;
+export { DEFAULT_DT };
 
 export function createSimWorld(opts: SimWorldOptions = {}): SimWorld {
   const capacity = opts.capacity ?? 1024;
@@ -38,7 +39,7 @@ export function createSimWorld(opts: SimWorldOptions = {}): SimWorld {
     time: 0,
     rng: new Prng(seed),
     seed,
-    gravity: { x: 0, y: -(opts.gravity ?? 9.81), z: 0 },
+    gravity: { x: 0, y: -(opts.gravity ?? STANDARD_GRAVITY_M_S2), z: 0 },
     ground: opts.ground ?? new FlatGround(0),
     events: [],
     stateBlocks: [rigidBodyBlock],

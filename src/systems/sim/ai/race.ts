@@ -6,7 +6,7 @@
  */
 import type { Stage } from '../../../../terrain/stage';
 import type { CarConfig } from '../../../content/car-schema';
-import { createSimWorld, type IntegratorKind, type SimWorld } from '../../../ecs/world';
+import { createSimWorld, DEFAULT_DT, type IntegratorKind, type SimWorld } from '../../../ecs/world';
 import { Button, HeldInput, setInputSource, type InputSource, type QuantizedInput } from '../../../ecs/controls';
 import { spawnCar } from '../../../ecs/prefab-car';
 import { runTick } from '../../../ecs/pipeline';
@@ -245,7 +245,7 @@ export class RallycrossRace {
     const { stage } = opts;
     if (opts.cars.length < 1 || opts.cars.length > 32) throw new Error(`rallycross: expected 1–32 cars, found ${opts.cars.length}`);
     if (!(opts.laps >= 1)) throw new Error(`rallycross: laps must be ≥ 1, found ${opts.laps}`);
-    this.world = createSimWorld({ dt: opts.dt ?? 1 / 500, integrator: opts.integrator ?? 'midpoint', ground: StageGround.fromStage(stage), capacity: 1024, seed: opts.seed ?? 1 });
+    this.world = createSimWorld({ dt: opts.dt ?? DEFAULT_DT, integrator: opts.integrator ?? 'midpoint', ground: StageGround.fromStage(stage), capacity: 1024, seed: opts.seed ?? 1 });
     this.path = stagePath(stage, opts.cars[0]!);
     if (!this.path.closed) throw new Error(`rallycross: stage "${stage.id}" is not a closed circuit`);
     this.startS = this.path.locate(stage.start.x, stage.start.z).s;
