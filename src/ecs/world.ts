@@ -15,14 +15,17 @@ export type { IntegratorKind, SimEvent, StateBlock, SimWorldContext, SimWorld } 
 export const INTEGRATORS: readonly IntegratorKind[] = ['euler', 'midpoint', 'rk4'];
 
 export interface SimWorldOptions {
+  /** Fixed step, s (default DEFAULT_DT). */
   dt?: number;
   integrator?: IntegratorKind;
   seed?: number;
   capacity?: number;
+  /** Magnitude of gravity, acting along −Y, m/s² (default STANDARD_GRAVITY_M_S2). */
   gravity?: number;
   ground?: Ground;
 }
 
+/** The default fixed step (1/500 s), defined in src/content/world-constants.ts; re-exported for world builders. */
 export { DEFAULT_DT };
 
 export function createSimWorld(opts: SimWorldOptions = {}): SimWorld {
