@@ -7,7 +7,7 @@
 import { hasComponent } from 'bitecs';
 import { spawnCar } from '../ecs/prefab-car';
 import type { SimWorld } from '../ecs/world';
-import { placeCarAtRest } from '../systems/sim/vehicle/place-car';
+import { placeCarAtRest } from '../systems/sim/vehicle/recovery';
 import { loadCarConfig } from '../content/car-load';
 import { attachCarColliderFromConfig } from '../systems/sim/collision/car-collider';
 import type { CarConfig } from '../content/car-schema';

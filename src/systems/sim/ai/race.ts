@@ -12,7 +12,7 @@ import { spawnCar } from '../../../ecs/prefab-car';
 import { runTick } from '../../../ecs/pipeline';
 import { Prng } from '../../../../terrain/prng';
 import { StageGround } from '../vehicle/stage-ground';
-import { placeCarAtRest } from '../vehicle/place-car';
+import { placeCarAtRest, RECOVER_BACK_M, RECOVER_PENALTY_S } from '../vehicle/recovery';
 import { attachCarColliderFromConfig } from '../collision/car-collider';
 import { AiDriver, type DriverParams } from './driver';
 import type { AiPath } from './path';
@@ -24,8 +24,6 @@ import { jokerRoute, type JokerRoute } from './joker';
 export const JUMP_START_PENALTY_S = 5;
 /** Time added at the finish per joker lap missed (or taken more than once), s. */
 export const JOKER_PENALTY_S = 30;
-/** Time added per Recover press (car put back on the circuit 5 m behind where it was), s — as on a stage. */
-export const RECOVER_PENALTY_S = 5;
 /** Distance a car may roll on the grid before the lights go out without a jump start, m. */
 export const JUMP_START_TOLERANCE_M = 0.5;
 
@@ -379,13 +377,13 @@ export class RallycrossRace {
   }
 
   /**
-   * Put entrant `i`'s car at rest on the racing line 5 m behind where it is, facing along the circuit (the state a
+   * Put entrant `i`'s car at rest on the racing line RECOVER_BACK_M behind where it is, facing along the circuit (the state a
    * fresh spawn has there, copied into its entity: the eid, its collider's crush and the driver's inputs stay), and
    * add RECOVER_PENALTY_S.
    */
   recover(i: number): void {
     const e = this.entrants[i]!;
-    const s = this.path.wrapS(e.loc.s - 5);
+    const s = this.path.wrapS(e.loc.s - RECOVER_BACK_M);
     const pt = [0, 0];
     this.path.pointAt(s, pt);
     placeCarAtRest(this.world, e.eid, e.car, { x: pt[0]!, z: pt[1]!, heading: this.path.headingAt(s) });

@@ -1,8 +1,9 @@
 /**
- * A recovery: put a car at rest at a pose. The one implementation, used by the game and replays (the replay car
- * adapter's `place`, src/replay/cars.ts) and the rallycross race (src/systems/sim/ai/race.ts). The car is spawned
- * fresh in a scratch world on the same ground and its state copied into the entity, so a placed car is exactly a
- * spawned car: same bits whoever recovers it.
+ * Recovery, the one rule: the car is put at rest RECOVER_BACK_M behind where it was along the road (a stage) or
+ * the circuit (rallycross), facing along it, and RECOVER_PENALTY_S is added to its time. `placeCarAtRest` is the
+ * one implementation of the placing, used by the game and replays (the replay car adapter's `place`,
+ * src/replay/cars.ts) and the rallycross race (src/systems/sim/ai/race.ts): the car is spawned fresh in a scratch
+ * world on the same ground and its state copied into the entity, so a placed car is exactly a spawned car.
  */
 import { hasComponent } from 'bitecs';
 import { componentSpecs } from '../../../ecs/components';
@@ -10,6 +11,12 @@ import { spawnCar } from '../../../ecs/prefab-car';
 import { createSimWorld, type SimWorld } from '../../../ecs/world';
 import type { CarConfig } from '../../../content/car-schema';
 import { updateDerived } from '../rigid-body';
+
+/** How far back along the road or circuit a recovered car is put, m. */
+export const RECOVER_BACK_M = 5;
+
+/** Time added per recovery, on a stage and in rallycross, s. */
+export const RECOVER_PENALTY_S = 5;
 
 /** Entities a scratch world needs for one car (chassis + four wheels), with room to spare. */
 const SCRATCH_CAPACITY = 16;
