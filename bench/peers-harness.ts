@@ -16,8 +16,10 @@ import * as CANNON from 'cannon-es';
 import type { Stage } from '../terrain/stage';
 import type { CarConfig } from '../src/content/car-schema';
 import { PEDAL_SCALE, STEER_SCALE, type QuantizedInput } from '../src/ecs/controls';
+import { DEFAULT_DT, STANDARD_GRAVITY_M_S2 as G0 } from '../src/content/world-constants';
 
-export const PEER_DT = 1 / 500;
+/** The peers step at the simulation's default step, s. */
+export const PEER_DT = DEFAULT_DT;
 
 /** The scripted driving inputs at tick k (same for every engine). Deterministic, integers as replays store them. */
 export function scriptedInput(k: number, dt = PEER_DT): QuantizedInput {
@@ -99,7 +101,7 @@ export function peerParams(cfg: CarConfig): PeerCarParams {
     driven: cfg.wheels.map((w) => w.driven),
     radius: r,
     // static compression of the spring: m g / (4 k); the rest length leaves room above it
-    restLength: 0.15 + (m * 9.81) / (4 * k),
+    restLength: 0.15 + (m * G0) / (4 * k),
     stiffness: k / m,
     dampCompression: c / m,
     dampRelaxation: c / m,
@@ -123,7 +125,7 @@ export function initRapier(): Promise<void> {
 }
 
 export function rapierVehicle(patch: HeightPatch, p: PeerCarParams, start: { x: number; y: number; z: number; heading: number }, dt = PEER_DT): PeerVehicle {
-  const world = new RAPIER.World({ x: 0, y: -9.81, z: 0 });
+  const world = new RAPIER.World({ x: 0, y: -G0, z: 0 });
   world.timestep = dt;
   // Rapier heightfield: (nrows+1)×(ncols+1) heights, column-major, rows along Z, columns along X, centred on
   // the collider's origin, total size = scale.x × scale.z.
@@ -148,7 +150,7 @@ export function rapierVehicle(patch: HeightPatch, p: PeerCarParams, start: { x: 
     vc.setWheelSuspensionCompression(i, p.dampCompression);
     vc.setWheelSuspensionRelaxation(i, p.dampRelaxation);
     vc.setWheelMaxSuspensionTravel(i, 0.15);
-    vc.setWheelMaxSuspensionForce(i, 4 * p.mass * 9.81 * 3);
+    vc.setWheelMaxSuspensionForce(i, 4 * p.mass * G0 * 3);
     vc.setWheelFrictionSlip(i, p.friction);
   });
   const nDriven = p.driven.filter(Boolean).length || 1;
@@ -181,7 +183,7 @@ export function rapierVehicle(patch: HeightPatch, p: PeerCarParams, start: { x: 
 }
 
 export function cannonVehicle(patch: HeightPatch, p: PeerCarParams, start: { x: number; y: number; z: number; heading: number }, dt = PEER_DT): PeerVehicle {
-  const world = new CANNON.World({ gravity: new CANNON.Vec3(0, -9.81, 0) });
+  const world = new CANNON.World({ gravity: new CANNON.Vec3(0, -G0, 0) });
   world.broadphase = new CANNON.SAPBroadphase(world);
   world.defaultContactMaterial.friction = 0.8;
   // cannon Heightfield lies in its local XY plane with heights along local Z; rotating −90° about X maps
@@ -216,7 +218,7 @@ export function cannonVehicle(patch: HeightPatch, p: PeerCarParams, start: { x: 
       frictionSlip: p.friction,
       dampingRelaxation: p.dampRelaxation,
       dampingCompression: p.dampCompression,
-      maxSuspensionForce: 4 * p.mass * 9.81 * 3,
+      maxSuspensionForce: 4 * p.mass * G0 * 3,
       rollInfluence: 1,
       axleLocal: new CANNON.Vec3(-1, 0, 0),
       chassisConnectionPointLocal: new CANNON.Vec3(w[0], w[1] + p.restLength, w[2]),

@@ -5,7 +5,7 @@
  * optimisations: same integrator, cars and ticks ⇒ same hash). Profile with
  *   node --import tsx --cpu-prof bench/vehicle-profile.ts rk4
  */
-import { createSimWorld, INTEGRATORS } from '../src/ecs/world';
+import { createSimWorld, DEFAULT_DT, INTEGRATORS } from '../src/ecs/world';
 import { spawnCar } from '../src/ecs/prefab-car';
 import { runTick } from '../src/ecs/pipeline';
 import { HeldInput, setInputSource } from '../src/ecs/controls';
@@ -43,7 +43,7 @@ try {
   process.exit(reportError(e));
 }
 const { integ, cars, ticks } = cli;
-const world = createSimWorld({ integrator: integ, dt: 1 / 500 });
+const world = createSimWorld({ integrator: integ, dt: DEFAULT_DT });
 const ids = ['hatch-gti', 'classic-rwd', 'rally-awd'];
 for (let i = 0; i < cars; i++) {
   const eid = spawnCar(world, loadBuiltinCar(ids[i % 3]!), { x: i * 6, z: 0, heading: 0, speed: 15 });

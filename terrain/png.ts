@@ -4,22 +4,7 @@
  * fast-png. Same input → same bytes (fflate's zlib at a fixed level).
  */
 import { zlibSync } from 'fflate';
-
-const CRC_TABLE = (() => {
-  const t = new Uint32Array(256);
-  for (let n = 0; n < 256; n++) {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    t[n] = c >>> 0;
-  }
-  return t;
-})();
-
-function crc32(buf: Uint8Array, start: number, end: number): number {
-  let c = 0xffffffff;
-  for (let i = start; i < end; i++) c = CRC_TABLE[(c ^ buf[i]!) & 0xff]! ^ (c >>> 8);
-  return (c ^ 0xffffffff) >>> 0;
-}
+import { crc32 } from './crc32';
 
 /** One PNG chunk: length, type, data, CRC-32 over type and data. */
 export function pngChunk(type: string, data: Uint8Array): Uint8Array {

@@ -4,7 +4,7 @@
  * pack with no scene; plus the Havok props pass with 50 props, and one time-resolved 1D crash test.
  * The world is advanced with the whole pipeline; only `collisionPass` (or `propsPass`) is timed.
  */
-import { createSimWorld } from '../../src/ecs/world';
+import { createSimWorld, DEFAULT_DT } from '../../src/ecs/world';
 import { spawnBody } from '../../src/ecs/prefabs';
 import { runTick } from '../../src/ecs/pipeline';
 import { collisionPass, propsPass } from '../../src/systems/sim/collision/system';
@@ -19,9 +19,10 @@ import { useHavokSceneQueries } from '../../src/systems/sim/collision/havok-quer
 import type { SimWorld } from '../../src/ecs/world';
 import { stateHash } from '../../src/ecs/hash';
 import type { BenchResult, BenchSuite } from '../types';
+import { STANDARD_GRAVITY_M_S2 } from '../../src/content/world-constants';
 
 export function pack(seed: number, statics: number): SimWorld {
-  const world = createSimWorld({ dt: 1 / 500, gravity: 0, seed, capacity: 4096 });
+  const world = createSimWorld({ dt: DEFAULT_DT, gravity: 0, seed, capacity: 4096 });
   const rng = world.rng;
   const scene = collisionRuntime(world).scene;
   // static colliders over a 600 m × 600 m square centred on the pack, kept out of the pack's own 40 m × 40 m
@@ -100,7 +101,7 @@ export const suite: BenchSuite = {
       });
     }
     const w = pack(12, 0);
-    w.gravity.y = -9.81;
+    w.gravity.y = -STANDARD_GRAVITY_M_S2;
     enableHavokProps(w, hp, 0);
     for (let i = 0; i < 50; i++) spawnProp(w, PROP_KINDS[i % 4]!, -8 + (i % 10) * 3.5, 0, -1 + Math.floor(i / 10) * 9);
     timePass(w, propsPass, 100);

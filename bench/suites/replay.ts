@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runTick } from '../../src/ecs/pipeline';
 import { setInputSource } from '../../src/ecs/controls';
-import { Prng } from '../../src/ecs/prng';
+import { Prng } from '../../terrain/prng';
 import { vehicleCarAdapter } from '../../src/replay/cars';
 import { decodeReplay, type ReplayCar } from '../../src/replay/format';
 import { ReplayPlayer } from '../../src/replay/player';
@@ -16,9 +16,10 @@ import { recordRun } from '../../src/replay/record-run';
 import { buildRunWorld } from '../../src/replay/run-world';
 import { ScriptedDriver } from '../../src/replay/script';
 import type { BenchResult, BenchSuite } from '../types';
+import { DEFAULT_DT, STANDARD_GRAVITY_M_S2 } from '../../src/content/world-constants';
 import { installDeterministicMath, uninstallDeterministicMath } from '../../src/ecs/dmath';
 
-const SETUP = { dt: 1 / 500, integrator: 'midpoint' as const, seed: 1, gravity_m_s2: 9.81 };
+const SETUP = { dt: DEFAULT_DT, integrator: 'midpoint' as const, seed: 1, gravity_m_s2: STANDARD_GRAVITY_M_S2 };
 const car = (): ReplayCar => ({
   id: 'hatch-gti',
   role: 'player',

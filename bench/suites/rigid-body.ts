@@ -2,13 +2,13 @@
  * Rigid-body step cost per body for each integrator: N free bodies (gravity + a constant off-centre force,
  * so the torque path runs), one full tick of the pipeline each.
  */
-import { createSimWorld, INTEGRATORS } from '../../src/ecs/world';
+import { createSimWorld, DEFAULT_DT, INTEGRATORS } from '../../src/ecs/world';
 import { spawnBody, setAppliedForce } from '../../src/ecs/prefabs';
 import { runTick } from '../../src/ecs/pipeline';
 import type { BenchResult, BenchSuite } from '../types';
 
 function measure(integrator: (typeof INTEGRATORS)[number], bodies: number, ticks: number): number {
-  const world = createSimWorld({ integrator, dt: 1 / 500 });
+  const world = createSimWorld({ integrator, dt: DEFAULT_DT });
   for (let i = 0; i < bodies; i++) {
     const eid = spawnBody(world, { mass: 1 + i, inertia: [1, 2, 3], position: [i, 10, 0], angularVelocity: [0.1, 3, 0.1] });
     setAppliedForce(world, eid, [0, 5, 0], [0, 0, 0], [0.5, 0, 0]);

@@ -7,7 +7,7 @@
 import { writeFileSync } from 'node:fs';
 import { BUILTIN_CARS, loadBuiltinCar } from '../content/cars';
 import { runCarTests } from '../systems/sim/vehicle/car-test';
-import { crc32 } from '../replay/bytes';
+import { crc32 } from '../../terrain/crc32';
 
 const out: Record<string, { crc32: number; results: { name: string; value: number; unit: string }[] }> = {};
 for (const b of BUILTIN_CARS) {

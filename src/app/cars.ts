@@ -13,7 +13,7 @@ import { SURFACE_IDS } from '../../terrain/surface';
 import type { CarInfo, CarTelemetryView, DrivableCar, Pose } from './car-link';
 import type { CarShape } from '../systems/view/car-view';
 import { replayCarFromText, vehicleCarAdapter } from '../replay/cars';
-import { crc32 } from '../replay/bytes';
+import { crc32 } from '../../terrain/crc32';
 import { CarTestRunner } from './car-test/runner';
 import carStats from './car-stats.json';
 import type { CarAdapter } from '../replay/run-world';

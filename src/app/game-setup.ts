@@ -1,2 +1,4 @@
 /** The game run's fixed simulation setup (recorded in every replay header; pure, no Babylon). */
-export const RUN_SETUP = { dt: 1 / 500, integrator: 'midpoint', seed: 1, gravity_m_s2: 9.81 } as const;
+import { DEFAULT_DT, STANDARD_GRAVITY_M_S2 } from '../content/world-constants';
+
+export const RUN_SETUP = { dt: DEFAULT_DT, integrator: 'midpoint', seed: 1, gravity_m_s2: STANDARD_GRAVITY_M_S2 } as const;

@@ -36,6 +36,7 @@ import type { InputDevices } from './input/devices';
 import type { Settings } from './settings';
 import type { CarConfig } from '../content/car-schema';
 import { CAMERA_MODES } from './settings';
+import { RECOVER_BACK_M } from '../systems/sim/vehicle/recovery';
 
 export interface RunResult {
   stageId: string;
@@ -254,7 +255,7 @@ export class GameSession {
 
   recover(reason = 'Recovered'): void {
     if (this.finished || !this.run.canDrive) return;
-    const d = Math.max(this.stage.start.distanceM, this.run.progressM - 5);
+    const d = Math.max(this.stage.start.distanceM, this.run.progressM - RECOVER_BACK_M);
     const p = this.stage.road.poseAt(d);
     const pose = { x: p.x, y: p.y, z: p.z, heading: p.heading };
     this.car.place(this.world, pose);

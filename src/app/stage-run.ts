@@ -4,6 +4,8 @@
  * Driven once per simulation tick with the car's distance along the road and lateral offset, so timing is
  * tied to simulation time (ticks × dt), not to the frame rate. Pure; tested in tests/app/stage-run.test.ts.
  */
+import { RECOVER_PENALTY_S } from '../systems/sim/vehicle/recovery';
+
 export type RunPhase = 'countdown' | 'running' | 'finished';
 
 export interface RunConfig {
@@ -29,7 +31,7 @@ export interface RunConfig {
 
 export const DEFAULT_RUN: Omit<RunConfig, 'checkpointsM' | 'finishM' | 'startM'> = {
   countdownS: 3,
-  recoverPenaltyS: 5,
+  recoverPenaltyS: RECOVER_PENALTY_S,
   stuckAfterS: 4,
   stuckSpeedMS: 1,
   offRoadMarginM: 6,

@@ -90,10 +90,6 @@ export function loadStageWithFiles(s: StageSummary): Promise<{ stage: Stage; fil
   return p;
 }
 
-export async function loadStageById(s: StageSummary): Promise<Stage> {
-  return (await loadStageWithFiles(s)).stage;
-}
-
 /** Shipped stages by id for `resolveStage` (replay viewer, ghosts): the files of the stage with that id. */
 export const browserStageSource = {
   async files(id: string): Promise<StageFiles> {

@@ -26,6 +26,7 @@ import { formatTime } from '../app/stage-run';
 import { parseCommand, selectCommand, type CommandSpec, type ProgramSpec } from './args';
 import { EXIT_FAILED, EXIT_OK, exitWith, readingFile, runCommandAsync } from './errors';
 import { builtinCarIds, readUserFile, shippedStageIds } from './inputs';
+import { DEFAULT_DT, STANDARD_GRAVITY_M_S2 } from '../content/world-constants';
 
 const json = { type: 'boolean', help: 'print one JSON line' } as const;
 
@@ -138,7 +139,7 @@ async function record(argv: string[]): Promise<number> {
   const car: ReplayCar = { id: carId, role: 'player', main: `${carId}.toml`, files, pose };
   const t0 = performance.now();
   const r = recordRun({
-    setup: { dt: 1 / 500, integrator: 'midpoint', seed: o.seed, gravity_m_s2: 9.81 },
+    setup: { dt: DEFAULT_DT, integrator: 'midpoint', seed: o.seed, gravity_m_s2: STANDARD_GRAVITY_M_S2 },
     cars: [car],
     sources: [new ScriptedDriver(o['driver-seed'], 8, stage ? 3 : 0)],
     stage,

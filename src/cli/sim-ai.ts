@@ -12,6 +12,7 @@ import { DEFAULT_DRIVER, driveStage } from '../systems/sim/ai/autopilot';
 import type { OptionSpec } from './args';
 import { EXIT_FAILED, EXIT_OK } from './errors';
 import { loadCarArg, stageDirArg } from './inputs';
+import { DEFAULT_DT } from '../content/world-constants';
 
 /** The AI mode's options (none has a declared default: giving one selects the mode's checks in sim.ts). */
 export const AI_OPTIONS = {
@@ -53,7 +54,7 @@ export function runAi(a: AiArgs): number {
   const t0 = performance.now();
   const r = driveStage(run);
   const wall = (performance.now() - t0) / 1000;
-  const out = { ...r, wall_seconds: wall, realtime_factor: (r.ticks * (run.dt ?? 1 / 500)) / wall };
+  const out = { ...r, wall_seconds: wall, realtime_factor: (r.ticks * (run.dt ?? DEFAULT_DT)) / wall };
   if (a.json) console.log(JSON.stringify(out));
   else {
     console.log(

@@ -7,12 +7,15 @@ import { ContentError, parseTomlFile, validate } from '../validate/errors';
 import { CarFileSchema, carIdFromFile, isObj, onStep, semanticIssues, stepGrid, toCarConfig, type CarConfig } from './car-schema';
 import { plausibilityIssues } from './car-plausibility';
 
-/** Deep merge: tables merge key by key, arrays and scalars in `over` replace. */
-function merge(base: Record<string, unknown>, over: Record<string, unknown>): Record<string, unknown> {
+/**
+ * The one deep merge of car tables (`extends` here and in the garage's draft view): tables merge key by key,
+ * arrays and scalars in `over` replace. Inputs come from parseTomlFile, whose nesting cap bounds the recursion.
+ */
+export function deepMerge(base: Record<string, unknown>, over: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = { ...base };
   for (const [k, v] of Object.entries(over)) {
     const b = out[k];
-    out[k] = isObj(b) && isObj(v) ? merge(b, v) : v;
+    out[k] = isObj(b) && isObj(v) ? deepMerge(b, v) : v;
   }
   return out;
 }
@@ -52,7 +55,7 @@ function resolveRaw(text: string, file: string, readExtends: ((name: string) => 
     throw new ContentError(file, [`extends: cannot read "${ext}": ${(e as Error).message}`]);
   }
   const base = resolveRaw(baseText, ext, readExtends, [...chain, ext]);
-  return merge(base, raw);
+  return deepMerge(base, raw);
 }
 
 /**
@@ -116,7 +119,7 @@ export function applySetup(cfg: CarConfig, values: Record<string, number>): CarC
     let cur = over;
     for (let i = 0; i < parts.length - 1; i++) cur = cur[parts[i]!] = {} as Record<string, unknown>;
     cur[parts[parts.length - 1]!] = v;
-    data = merge(data, over);
+    data = deepMerge(data, over);
   }
   if (issues.length) throw new ContentError(cfg.file, issues);
   return checkedConfig(data, cfg.id, cfg.file);

@@ -6,9 +6,10 @@
 import type { CarConfig, CarFile, SuspensionConfig } from './car-schema';
 import { CAR_RANGES, rangeKeyOf, rangeText } from './car-ranges';
 import { identifyCrush } from './crush-fit';
+import { DEFAULT_DT, STANDARD_GRAVITY_M_S2 } from './world-constants';
 
-/** Step the stability limits are checked at: the world's default 500 Hz (src/ecs/world.ts DEFAULT_DT). */
-export const REFERENCE_DT = 1 / 500;
+/** Step the stability limits are checked at: the world's default (500 Hz), s. */
+export const REFERENCE_DT = DEFAULT_DT;
 /**
  * Largest |λ|·dt of any car mode at REFERENCE_DT. The explicit integrators are stable to |λ|·dt ≈ 2 on the real axis
  * (Euler and midpoint; RK4 2.8): a damper with c·dt/m_u past 2 is what made a wheel of a tenth of its mass blow up
@@ -116,7 +117,7 @@ function axleModes(cfg: CarConfig, axle: 'front' | 'rear'): CarMode[] {
   const k = kTyre + s.springRate + 2 * s.antiRoll + s.bumpStopRate + 2 * s.progression * s.travel;
   const damper = s.reboundDamping >= s.bumpDamping ? 'rebound_damping_n_s_per_m' : 'bump_damping_n_s_per_m';
   const kx = t.longStiffness / t.relaxLong, ky = t.corneringStiffness / t.relaxLat;
-  const corner = t.nominalLoad / 9.81;
+  const corner = t.nominalLoad / STANDARD_GRAVITY_M_S2;
   return [
     { rate: Math.sqrt(k / s.unsprungMass), key: `suspension.${axle}.unsprung_mass_kg`, value: s.unsprungMass, what: 'wheel hop (tyre, spring, bar and bump stop over the unsprung mass)' },
     { rate: Math.max(s.bumpDamping, s.reboundDamping) / s.unsprungMass, key: `suspension.${axle}.${damper}`, value: Math.max(s.bumpDamping, s.reboundDamping), what: 'damper over the unsprung mass (c/m_u)' },

@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { CrashSchema, crashConfig, type CrashConfig } from './crash-schema';
 import { rangeOf, rangeText } from './car-ranges';
+import { STANDARD_GRAVITY_M_S2 } from './world-constants';
 
 /** A number inside the documented physical range of `key` (car-ranges.ts), described for the JSON Schema. */
 function num(key: string) {
@@ -422,7 +423,7 @@ function staticTravel(s: SuspensionConfig, load: number): number {
 }
 
 /** Convert validated file data to SI and derive the wheel layout. */
-export function toCarConfig(d: CarFile, id: string, file: string, g = 9.81): CarConfig {
+export function toCarConfig(d: CarFile, id: string, file: string, g = STANDARD_GRAVITY_M_S2): CarConfig {
   const b = d.body;
   const a = b.cg_to_front_m;
   const bb = b.wheelbase_m - a;

@@ -10,6 +10,7 @@ import { parseTomlFile, validate } from '../validate/errors';
 import { inRange, intInRange, shortString, vecInRange } from '../validate/ranges';
 import { checkScenario } from './scenario-checks';
 import { SCENARIO_LIMITS as L } from './scenario-limits';
+import { STANDARD_GRAVITY_M_S2 } from './world-constants';
 
 /**
  * The integrators a scenario may name: exactly the world's `IntegratorKind`s (the mapped type makes a missing or
@@ -131,7 +132,7 @@ export const ScenarioSchema = z
     integrator: z.enum(INTEGRATOR_NAMES).default('midpoint'),
     duration_s: inRange(L.durationS[0], L.durationS[1], 's'),
     seed: intInRange(0, 2 ** 32 - 1).default(1),
-    gravity_m_s2: inRange(0, L.gravityM_s2, 'm/s²').default(9.81),
+    gravity_m_s2: inRange(0, L.gravityM_s2, 'm/s²').default(STANDARD_GRAVITY_M_S2),
     terrain: TerrainSchema.default({ kind: 'flat', height_m: 0, surface: 'tarmac' }),
     bodies: z.array(BodySchema).max(L.bodies).default([]),
     cars: z.array(CarEntrySchema).max(L.cars).default([]),

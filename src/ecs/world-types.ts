@@ -4,7 +4,7 @@
  */
 import type { World } from 'bitecs';
 import type { Components } from './components';
-import type { Prng } from './prng';
+import type { Prng } from '../../terrain/prng';
 import type { Ground } from './ground';
 
 export type IntegratorKind = 'euler' | 'midpoint' | 'rk4';

@@ -6,23 +6,27 @@
 import { addComponent, addEntity, createWorld } from 'bitecs';
 import { createComponents } from './components';
 import type { IntegratorKind, SimWorld, SimWorldContext } from './world-types';
-import { Prng } from './prng';
+import { Prng } from '../../terrain/prng';
 import { FlatGround, type Ground } from './ground';
 import { rigidBodyBlock } from '../systems/sim/rigid-body';
+import { DEFAULT_DT, STANDARD_GRAVITY_M_S2 } from '../content/world-constants';
 
 export type { IntegratorKind, SimEvent, StateBlock, SimWorldContext, SimWorld } from './world-types';
 export const INTEGRATORS: readonly IntegratorKind[] = ['euler', 'midpoint', 'rk4'];
 
 export interface SimWorldOptions {
+  /** Fixed step, s (default DEFAULT_DT). */
   dt?: number;
   integrator?: IntegratorKind;
   seed?: number;
   capacity?: number;
+  /** Magnitude of gravity, acting along −Y, m/s² (default STANDARD_GRAVITY_M_S2). */
   gravity?: number;
   ground?: Ground;
 }
 
-export const DEFAULT_DT = 1 / 500;
+/** The default fixed step (1/500 s), defined in src/content/world-constants.ts; re-exported for world builders. */
+export { DEFAULT_DT };
 
 export function createSimWorld(opts: SimWorldOptions = {}): SimWorld {
   const capacity = opts.capacity ?? 1024;
@@ -38,7 +42,7 @@ export function createSimWorld(opts: SimWorldOptions = {}): SimWorld {
     time: 0,
     rng: new Prng(seed),
     seed,
-    gravity: { x: 0, y: -(opts.gravity ?? 9.81), z: 0 },
+    gravity: { x: 0, y: -(opts.gravity ?? STANDARD_GRAVITY_M_S2), z: 0 },
     ground: opts.ground ?? new FlatGround(0),
     events: [],
     stateBlocks: [rigidBodyBlock],

@@ -187,21 +187,7 @@ export class ByteReader {
   }
 }
 
-let crcTable: Uint32Array | null = null;
-
-export function crc32(data: Uint8Array): number {
-  if (!crcTable) {
-    crcTable = new Uint32Array(256);
-    for (let n = 0; n < 256; n++) {
-      let c = n;
-      for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-      crcTable[n] = c >>> 0;
-    }
-  }
-  let c = 0xffffffff;
-  for (let i = 0; i < data.length; i++) c = crcTable[(c ^ data[i]!) & 0xff]! ^ (c >>> 8);
-  return (c ^ 0xffffffff) >>> 0;
-}
+export { crc32 } from '../../terrain/crc32';
 
 /** 64-bit content hash (two CRC-independent multiply-xorshift lanes, like src/ecs/hash.ts) as 16 hex digits. */
 export function contentHash(parts: readonly (Uint8Array | string)[]): string {

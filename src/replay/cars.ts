@@ -5,10 +5,9 @@
  * world on the same ground and copies the fresh car state over, so a placed car is exactly a spawned car.
  */
 import { hasComponent } from 'bitecs';
-import { componentSpecs } from '../ecs/components';
 import { spawnCar } from '../ecs/prefab-car';
-import { createSimWorld, type SimWorld } from '../ecs/world';
-import { updateDerived } from '../systems/sim/rigid-body';
+import type { SimWorld } from '../ecs/world';
+import { placeCarAtRest } from '../systems/sim/vehicle/recovery';
 import { loadCarConfig } from '../content/car-load';
 import { attachCarColliderFromConfig } from '../systems/sim/collision/car-collider';
 import type { CarConfig } from '../content/car-schema';
@@ -52,8 +51,6 @@ export function embedCarFiles(main: string, text: string, read: (name: string) =
   return files;
 }
 
-type Stores = Record<string, Record<string, { [i: number]: number }>>;
-
 const configs = new WeakMap<SimWorld, Map<number, CarConfig>>();
 
 export const vehicleCarAdapter: CarAdapter = {
@@ -71,32 +68,7 @@ export const vehicleCarAdapter: CarAdapter = {
   place(world, eid, pose: ReplayPose) {
     const cfg = configs.get(world)?.get(eid);
     if (!cfg) throw new Error(`replay: entity ${eid} is not a car spawned by the vehicle adapter`);
-    const scratch = createSimWorld({ dt: world.dt, integrator: world.integrator, seed: world.seed, gravity: -world.gravity.y, ground: world.ground, capacity: 16 });
-    const s = spawnCar(scratch, cfg, { x: pose.x, z: pose.z, heading: pose.heading });
-    const C = world.c.Car;
-    const SC = scratch.c.Car;
-    const map: [number, number][] = [
-      [s, eid],
-      [SC.w0[s]!, C.w0[eid]!],
-      [SC.w1[s]!, C.w1[eid]!],
-      [SC.w2[s]!, C.w2[eid]!],
-      [SC.w3[s]!, C.w3[eid]!],
-    ];
-    const src = scratch.c as unknown as Stores;
-    const dst = world.c as unknown as Stores;
-    for (const [name, spec] of Object.entries(componentSpecs)) {
-      if (name === 'Controls') continue; // the driver's inputs stay
-      if (name === 'CarCollider' || name === 'Damage') continue; // recovery does not repair the car
-      for (const [from, to] of map) {
-        if (!hasComponent(scratch, from, src[name]!) || !hasComponent(world, to, dst[name]!)) continue;
-        for (const f of spec.state) {
-          if (name === 'Wheel' && f === 'car') continue;
-          if (name === 'Car' && /^w[0-3]$/.test(f)) continue;
-          dst[name]![f]![to] = src[name]![f]![from]!;
-        }
-      }
-    }
-    updateDerived(world, eid);
+    placeCarAtRest(world, eid, cfg, pose);
   },
   setConfig(world, eid, source, how) {
     const cfg = carConfigFromReplay(source);

@@ -7,7 +7,7 @@
 import { createSimWorld, type SimWorld } from '../ecs/world';
 import { FlatGround, type Ground } from '../ecs/ground';
 import { loadStage, type Stage, type StageFiles } from '../../terrain/stage';
-import { StageGroundAdapter } from '../app/stage-ground';
+import { StageGround } from '../systems/sim/vehicle/stage-ground';
 import { contentHash, ReplayFormatError } from './bytes';
 import './extensions';
 import { fromScenery } from '../systems/sim/collision/scene';
@@ -123,7 +123,7 @@ export async function resolveStage(header: ReplayHeader, embedded: StageFilesDat
 }
 
 export function groundFor(header: Pick<ReplayHeader, 'ground'>, stage: Stage | null): Ground {
-  return stage ? new StageGroundAdapter(stage) : new FlatGround(header.ground?.height_m ?? 0);
+  return stage ? StageGround.fromStage(stage) : new FlatGround(header.ground?.height_m ?? 0);
 }
 
 export type RunSetup = Pick<ReplayHeader, 'dt' | 'integrator' | 'seed' | 'gravity_m_s2' | 'ground' | 'cars'>;

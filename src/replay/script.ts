@@ -3,7 +3,7 @@
  * plus seeded noise, throttle/brake follow a seeded on/off pattern, updated every `holdTicks` ticks like a
  * device polled once per rendered frame (60 Hz at 500 Hz ≈ every 8 ticks). Quantised like device input.
  */
-import { Prng } from '../ecs/prng';
+import { Prng } from '../../terrain/prng';
 import { neutralInput, quantizeInput, type InputSource, type QuantizedInput } from '../ecs/controls';
 import type { SimWorld } from '../ecs/world';
 

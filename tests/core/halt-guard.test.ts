@@ -13,7 +13,7 @@ import { FlatGround, SlopeGround, type Ground } from '../../src/ecs/ground';
 import { stateHash } from '../../src/ecs/hash';
 import { restoreSnapshot, saveSnapshot, type WorldSnapshot } from '../../src/ecs/snapshot';
 import { vehicles } from '../../src/systems/sim/vehicle/registry';
-import { placeCarAtRest } from '../../src/systems/sim/ai/race';
+import { placeCarAtRest } from '../../src/systems/sim/vehicle/recovery';
 import { HALT_BELOW_TERRAIN, HALT_MAX_SPEED } from '../../src/systems/sim/halt-guard';
 import { componentSpecs } from '../../src/ecs/components';
 

@@ -211,7 +211,6 @@ describe('layers as lint rules', () => {
         'src/ecs/snapshot.ts',
         'src/ecs/world.ts',
         'src/replay/cars.ts',
-        'src/replay/run-world.ts',
         'src/replay/timing.ts',
       ]);
     },

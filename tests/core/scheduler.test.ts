@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FixedStepScheduler } from '../../src/ecs/scheduler';
-import { Prng } from '../../src/ecs/prng';
+import { Prng } from '../../terrain/prng';
 
 describe('fixed-step scheduler', () => {
   it('runs whole ticks and keeps the leftover as alpha', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { dacos, dasin, datan, datan2, dcbrt, dcos, dexp, dlog, dlog2, dpow, dsin, dtan, nativeMath } from '../../src/ecs/dmath';
-import { Prng } from '../../src/ecs/prng';
+import { Prng } from '../../terrain/prng';
 
 /** Distance in units in the last place between two doubles of the same sign. */
 const F = new Float64Array(1);

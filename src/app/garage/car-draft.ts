@@ -8,8 +8,8 @@
  * draft has no path to the simulation; it can still be stored as a draft (custom-cars.ts).
  */
 import { ContentError, parseTomlFile } from '../../validate/errors';
-import { CarFileSchema, type CarConfig } from '../../content/car-schema';
-import { loadCarConfig, MAX_EXTENDS_DEPTH } from '../../content/car-load';
+import { CarFileSchema, isObj, type CarConfig } from '../../content/car-schema';
+import { deepMerge, loadCarConfig, MAX_EXTENDS_DEPTH } from '../../content/car-load';
 import { findValue, parsePathString, scanToml, spanForPath, TomlScanError, type Seg, type TomlSpans } from './toml-spans';
 
 export interface DraftProblem {
@@ -105,19 +105,6 @@ export function checkCarDraft(text: string, file: string, readExtends?: ReadExte
   }
 }
 
-function isObj(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-function merge(base: Record<string, unknown>, over: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = { ...base };
-  for (const [k, v] of Object.entries(over)) {
-    const b = out[k];
-    out[k] = isObj(b) && isObj(v) ? merge(b, v) : v;
-  }
-  return out;
-}
-
 /**
  * The file's data after `extends` (no validation), or null if the TOML does not parse or passes the size / nesting
  * caps (parseTomlFile: a 10,000-deep file is refused before the recursive parser and this merge see it).
@@ -138,7 +125,7 @@ export function mergedData(text: string, readExtends?: ReadExtends, depth = 0): 
   } catch {
     base = null;
   }
-  return base ? merge(base, raw) : raw;
+  return base ? deepMerge(base, raw) : raw;
 }
 
 export interface SetupSlider {

@@ -2,15 +2,8 @@
  * The car files the garage can open: the built-in `src/content/cars/*.toml` (read-only in the browser; saved
  * edits become custom cars) and the custom cars from IndexedDB, with one `readExtends` over both.
  */
-import { BUILTIN_CARS, readBuiltin } from '../../content/cars';
+import { readBuiltin } from '../../content/cars';
 import { CustomCars, IdbBackend, type CustomCarRecord } from './custom-cars';
-
-export interface CarEntry {
-  id: string;
-  name: string;
-  kind: 'builtin' | 'custom';
-  file: string;
-}
 
 let store: CustomCars | null = null;
 let customCache: CustomCarRecord[] = [];
@@ -48,15 +41,6 @@ export async function refreshCustom(): Promise<CustomCarRecord[]> {
   const s = await customCars();
   customCache = await s.list();
   return customCache;
-}
-
-/** Synchronous view of the custom cars loaded so far (for the game's car list). */
-export function cachedCustomCars(): readonly CustomCarRecord[] {
-  return customCache;
-}
-
-export function builtinEntries(): CarEntry[] {
-  return BUILTIN_CARS.map((b) => ({ id: b.id, name: b.id, kind: 'builtin' as const, file: b.file }));
 }
 
 const drivableMemo = new Map<string, { text: string; config: import('../../content/car-schema').CarConfig | null }>();

@@ -67,10 +67,6 @@ export function setLiveCar(t: CarSwapTarget | null): void {
   live = t;
 }
 
-export function liveCar(): CarSwapTarget | null {
-  return live;
-}
-
 /**
  * Apply edited text for car `carId`: remembered as the override for new sessions and swapped into the
  * running car when the running car is that car. Invalid text changes nothing.

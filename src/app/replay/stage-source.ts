@@ -7,7 +7,6 @@
 import type { StageFiles } from '../../../terrain/stage';
 import { parseStageToml } from '../../../terrain/stage';
 import type { StageSource } from '../../replay/run-world';
-import { stageHash } from '../../replay/run-world';
 
 const tomls = import.meta.glob('/src/content/stages/*/stage.toml', { query: '?raw', import: 'default' }) as Record<string, () => Promise<string>>;
 const assets = import.meta.glob('/src/content/stages/*/*.png', { query: '?url', import: 'default' }) as Record<string, () => Promise<string>>;
@@ -49,8 +48,3 @@ export const browserStageSource: StageSource = {
     return p;
   },
 };
-
-/** Stage reference a recording stores: id + content hash of the shipped files. */
-export async function stageRefFor(id: string): Promise<{ id: string; hash: string }> {
-  return { id, hash: stageHash(await browserStageSource.files(id)) };
-}

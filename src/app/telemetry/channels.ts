@@ -8,8 +8,11 @@
  * projected on the body axes (R columns 0 = left, 2 = forward, glTF body frame).
  */
 import type { SimWorld } from '../../ecs/world';
+import { STANDARD_GRAVITY_M_S2 } from '../../content/world-constants';
 
-export const G = 9.81;
+/** "g", the unit the CG acceleration is shown in (standard gravity), m/s². */
+export const G = STANDARD_GRAVITY_M_S2;
+/** rad/s → rev/min. */
 export const RAD_S_TO_RPM = 30 / Math.PI;
 const WHEELS = ['fl', 'fr', 'rl', 'rr'] as const;
 

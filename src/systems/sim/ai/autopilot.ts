@@ -14,7 +14,7 @@ import { useTsSceneQueries } from '../collision/havok-queries';
 import { attachCarColliderFromConfig } from '../collision/car-collider';
 import type { Stage } from '../../../../terrain/stage';
 import type { CarConfig } from '../../../content/car-schema';
-import { createSimWorld, type IntegratorKind, type SimWorld } from '../../../ecs/world';
+import { createSimWorld, DEFAULT_DT, type IntegratorKind, type SimWorld } from '../../../ecs/world';
 import { runTick } from '../../../ecs/pipeline';
 import { Button, setInputSource } from '../../../ecs/controls';
 import { despawnCar, spawnCar } from '../../../ecs/prefab-car';
@@ -147,7 +147,7 @@ export interface DriveResult {
 /** Drives the stage from its start line with the AI; deterministic for the same inputs. */
 export function driveStage(opts: DriveOptions): DriveResult {
   const { stage, car } = opts;
-  const world = createSimWorld({ dt: opts.dt ?? 1 / 500, integrator: opts.integrator ?? 'midpoint', ground: StageGround.fromStage(stage) });
+  const world = createSimWorld({ dt: opts.dt ?? DEFAULT_DT, integrator: opts.integrator ?? 'midpoint', ground: StageGround.fromStage(stage) });
   const path = stagePath(stage, car);
   const closed = path.closed;
   const laps = closed ? Math.max(1, opts.laps ?? 1) : 1;

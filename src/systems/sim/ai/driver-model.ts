@@ -4,9 +4,11 @@
  * needed to reach a reference speed at a reference distance (eq 9), and the throttle / brake PD controllers
  * (eqs 10–13). No world access here: driver.ts wires them to the car state; tests check them in isolation.
  */
+import { STANDARD_GRAVITY_M_S2 } from '../../../content/world-constants';
 
-/** Standard gravity, m/s². */
-export const G = 9.81;
+
+/** Gravity the driver model plans with (standard gravity: its belief, worked out before a world exists), m/s². */
+export const G = STANDARD_GRAVITY_M_S2;
 
 /**
  * Eq 6: look-ahead (reference) distance d_s = t_s·u + d_0. A more aggressive driver has a smaller t_s.

@@ -6,15 +6,13 @@
  */
 import type { Stage } from '../../../../terrain/stage';
 import type { CarConfig } from '../../../content/car-schema';
-import { createSimWorld, type IntegratorKind, type SimWorld } from '../../../ecs/world';
+import { createSimWorld, DEFAULT_DT, type IntegratorKind, type SimWorld } from '../../../ecs/world';
 import { Button, HeldInput, setInputSource, type InputSource, type QuantizedInput } from '../../../ecs/controls';
-import { hasComponent } from 'bitecs';
-import { componentSpecs } from '../../../ecs/components';
-import { updateDerived } from '../rigid-body';
 import { spawnCar } from '../../../ecs/prefab-car';
 import { runTick } from '../../../ecs/pipeline';
-import { Prng } from '../../../ecs/prng';
+import { Prng } from '../../../../terrain/prng';
 import { StageGround } from '../vehicle/stage-ground';
+import { placeCarAtRest, RECOVER_BACK_M, RECOVER_PENALTY_S } from '../vehicle/recovery';
 import { attachCarColliderFromConfig } from '../collision/car-collider';
 import { AiDriver, type DriverParams } from './driver';
 import type { AiPath } from './path';
@@ -26,8 +24,6 @@ import { jokerRoute, type JokerRoute } from './joker';
 export const JUMP_START_PENALTY_S = 5;
 /** Time added at the finish per joker lap missed (or taken more than once), s. */
 export const JOKER_PENALTY_S = 30;
-/** Time added per Recover press (car put back on the circuit 5 m behind where it was), s — as on a stage. */
-export const RECOVER_PENALTY_S = 5;
 /** Distance a car may roll on the grid before the lights go out without a jump start, m. */
 export const JUMP_START_TOLERANCE_M = 0.5;
 
@@ -247,7 +243,7 @@ export class RallycrossRace {
     const { stage } = opts;
     if (opts.cars.length < 1 || opts.cars.length > 32) throw new Error(`rallycross: expected 1–32 cars, found ${opts.cars.length}`);
     if (!(opts.laps >= 1)) throw new Error(`rallycross: laps must be ≥ 1, found ${opts.laps}`);
-    this.world = createSimWorld({ dt: opts.dt ?? 1 / 500, integrator: opts.integrator ?? 'midpoint', ground: StageGround.fromStage(stage), capacity: 1024, seed: opts.seed ?? 1 });
+    this.world = createSimWorld({ dt: opts.dt ?? DEFAULT_DT, integrator: opts.integrator ?? 'midpoint', ground: StageGround.fromStage(stage), capacity: 1024, seed: opts.seed ?? 1 });
     this.path = stagePath(stage, opts.cars[0]!);
     if (!this.path.closed) throw new Error(`rallycross: stage "${stage.id}" is not a closed circuit`);
     this.startS = this.path.locate(stage.start.x, stage.start.z).s;
@@ -381,13 +377,13 @@ export class RallycrossRace {
   }
 
   /**
-   * Put entrant `i`'s car at rest on the racing line 5 m behind where it is, facing along the circuit (the state a
+   * Put entrant `i`'s car at rest on the racing line RECOVER_BACK_M behind where it is, facing along the circuit (the state a
    * fresh spawn has there, copied into its entity: the eid, its collider's crush and the driver's inputs stay), and
    * add RECOVER_PENALTY_S.
    */
   recover(i: number): void {
     const e = this.entrants[i]!;
-    const s = this.path.wrapS(e.loc.s - 5);
+    const s = this.path.wrapS(e.loc.s - RECOVER_BACK_M);
     const pt = [0, 0];
     this.path.pointAt(s, pt);
     placeCarAtRest(this.world, e.eid, e.car, { x: pt[0]!, z: pt[1]!, heading: this.path.headingAt(s) });
@@ -434,32 +430,4 @@ export class RallycrossRace {
   positions(): number[] {
     return racePositions(this.entrants.map((e) => e.tracker));
   }
-}
-
-/** Copies a freshly spawned car's state (at `pose`, at rest) into entity `eid` (same config): a recovery. */
-export function placeCarAtRest(world: SimWorld, eid: number, cfg: CarConfig, pose: { x: number; z: number; heading: number }): void {
-  const scratch = createSimWorld({ dt: world.dt, integrator: world.integrator, seed: world.seed, gravity: -world.gravity.y, ground: world.ground, capacity: 16 });
-  const s = spawnCar(scratch, cfg, pose);
-  const C = world.c.Car, SC = scratch.c.Car;
-  const map: [number, number][] = [
-    [s, eid],
-    [SC.w0[s]!, C.w0[eid]!],
-    [SC.w1[s]!, C.w1[eid]!],
-    [SC.w2[s]!, C.w2[eid]!],
-    [SC.w3[s]!, C.w3[eid]!],
-  ];
-  type Stores = Record<string, Record<string, { [k: number]: number }>>;
-  const src = scratch.c as unknown as Stores, dst = world.c as unknown as Stores;
-  for (const [name, spec] of Object.entries(componentSpecs)) {
-    if (name === 'Controls' || name === 'CarCollider' || name === 'Damage') continue;
-    for (const [from, to] of map) {
-      if (!hasComponent(scratch, from, src[name]!) || !hasComponent(world, to, dst[name]!)) continue;
-      for (const f of spec.state) {
-        if (name === 'Wheel' && f === 'car') continue;
-        if (name === 'Car' && /^w[0-3]$/.test(f)) continue;
-        dst[name]![f]![to] = src[name]![f]![from]!;
-      }
-    }
-  }
-  updateDerived(world, eid);
 }

@@ -13,10 +13,6 @@ import type { SimWorld } from '../../../ecs/world';
 import { applyForceAtPoint } from '../rigid-body';
 import { AIR_DENSITY, vehicles, type CarRuntime } from './registry';
 
-export function vehicleBrakesAero(world: SimWorld): void {
-  for (const rt of vehicles(world).list) brakesAeroCar(world, rt);
-}
-
 /** Pass 5 for one car. */
 export function brakesAeroCar(world: SimWorld, rt: CarRuntime): void {
   const b = world.c.RigidBody;

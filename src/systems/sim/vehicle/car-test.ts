@@ -8,6 +8,7 @@ import { spawnCar } from '../../../ecs/prefab-car';
 import { runTick } from '../../../ecs/pipeline';
 import { quantizeInput, setInputSource, type QuantizedInput, type RawInput } from '../../../ecs/controls';
 import type { CarConfig } from '../../../content/car-schema';
+import { STANDARD_GRAVITY_M_S2 as G0 } from '../../../content/world-constants';
 import { readCarTelemetry, emptyTelemetry, type CarTelemetry } from './telemetry';
 
 export interface CarTestResult {
@@ -177,8 +178,8 @@ export function skidpadTest(cfg: CarConfig, opts: CarTestOptions = {}, radius = 
     lostFor = held ? 0 : lostFor + world.dt;
     if (lostFor > 2 || tel.speedMs < vTarget - 3) break;
   }
-  // Linear fit δ = δ0 + K·a_y over held samples with a_y ≤ 0.4 g.
-  const pts = samples.filter((s) => s.held && s.ay <= 0.4 * 9.81 && s.ay >= 0.05 * 9.81);
+  // Linear fit δ = δ0 + K·a_y over held samples with a_y ≤ 0.4 g ("g" the unit: standard gravity, as SAE J266 reports).
+  const pts = samples.filter((s) => s.held && s.ay <= 0.4 * G0 && s.ay >= 0.05 * G0);
   let sx = 0,
     sy = 0,
     sxx = 0,
@@ -192,8 +193,8 @@ export function skidpadTest(cfg: CarConfig, opts: CarTestOptions = {}, radius = 
   const n = pts.length;
   const K = n > 2 ? (n * sxy - sx * sy) / (n * sxx - sx * sx) : NaN;
   return [
-    { name: 'max steady lateral acceleration', value: bestAy / 9.81, unit: 'g', method: `${radius} m constant-radius skidpad, speed ramped 0.15 m/s², highest 1-s mean of v²/R with the path held within 0.5 m` },
-    { name: 'understeer gradient', value: (K * 9.81 * 180) / Math.PI, unit: 'deg/g', method: `slope of road-wheel steer angle vs a_y on the ${radius} m skidpad (SAE J266 constant radius), 0.05–0.4 g; > 0 understeer` },
+    { name: 'max steady lateral acceleration', value: bestAy / G0, unit: 'g', method: `${radius} m constant-radius skidpad, speed ramped 0.15 m/s², highest 1-s mean of v²/R with the path held within 0.5 m` },
+    { name: 'understeer gradient', value: (K * G0 * 180) / Math.PI, unit: 'deg/g', method: `slope of road-wheel steer angle vs a_y on the ${radius} m skidpad (SAE J266 constant radius), 0.05–0.4 g; > 0 understeer` },
   ];
 }
 

@@ -263,12 +263,7 @@ function viscousTorque(d: DiffConfig, dw: number): number {
   return d.kind === 'viscous' ? d.viscousNmPerRadS * dw : 0;
 }
 
-/** Force pass: engine torque and friction, viscous diff torques, diff input torques for the LSD ramps. */
-export function vehicleDrivetrain(world: SimWorld): void {
-  for (const rt of vehicles(world).list) drivetrainCar(world, rt);
-}
-
-/** Pass 3 for one car. */
+/** Pass 3 for one car: engine torque and friction, viscous diff torques, diff input torques for the LSD ramps. */
 export function drivetrainCar(world: SimWorld, rt: CarRuntime): void {
   const C = world.c.Car;
   const W = world.c.Wheel;

@@ -19,13 +19,9 @@
 import type { SimWorld } from '../../../ecs/world';
 import { groundSample } from '../../../ecs/ground';
 import { springForce } from '../../../content/car-schema';
-import { vehicles, type CarRuntime } from './registry';
+import type { CarRuntime } from './registry';
 
 const gs = groundSample();
-
-export function vehicleSuspension(world: SimWorld): void {
-  for (const rt of vehicles(world).list) suspensionCar(world, rt);
-}
 
 /** Pass 2 for one car (the merged per-car force pass, forces.ts, calls the four passes car by car). */
 export function suspensionCar(world: SimWorld, rt: CarRuntime): void {

@@ -3,6 +3,7 @@
  */
 import type { SimWorld } from '../../../ecs/world';
 import { carRuntime } from './registry';
+import { STANDARD_GRAVITY_M_S2 } from '../../../content/world-constants';
 
 export interface WheelTelemetry {
   /** Road-wheel steer angle (rad, + = left). */
@@ -116,8 +117,8 @@ export function readCarTelemetry(world: SimWorld, eid: number, out: CarTelemetry
   out.clutch = rt.cfg.drivetrain.clutchMaxTorque > 0 ? C.clutchCapacity[eid]! / rt.cfg.drivetrain.clutchMaxTorque : 0;
   out.clutchLocked = C.clutchLocked[eid] === 1;
   out.engineStalled = C.stalled[eid] === 1;
-  out.latG = C.accX[eid]! / 9.81;
-  out.longG = C.accZ[eid]! / 9.81;
+  out.latG = C.accX[eid]! / STANDARD_GRAVITY_M_S2; // "g" the unit, not the world's gravity
+  out.longG = C.accZ[eid]! / STANDARD_GRAVITY_M_S2;
   out.engineLoad = C.throttleEff[eid]!;
   out.engineTorqueNm = C.engineTorque[eid]!;
   for (let i = 0; i < 4; i++) {

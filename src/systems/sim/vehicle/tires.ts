@@ -135,10 +135,6 @@ export function loadFactor(n: number, n0: number, k: number): number {
 const OVERSLIDE_RATE = 60;
 const OVERSLIDE_MAX = 250;
 
-export function vehicleTires(world: SimWorld): void {
-  for (const rt of vehicles(world).list) tiresCar(world, rt);
-}
-
 /** Pass 4 for one car. */
 export function tiresCar(world: SimWorld, rt: CarRuntime): void {
   const b = world.c.RigidBody;
