@@ -12,7 +12,6 @@ import { ScriptedDriver } from '../../src/replay/script';
 import { vehicleCarAdapter } from '../../src/replay/cars';
 import { buildRunWorld } from '../../src/replay/run-world';
 import { ReplayPlayer } from '../../src/replay/player';
-import { verifyReplayData } from '../../src/replay/verify';
 import { checkKeyframes } from '../../src/replay/keyframe-check';
 import { snapshotHash, stateHash } from '../../src/ecs/hash';
 import { saveSnapshot } from '../../src/ecs/snapshot';
@@ -24,7 +23,6 @@ const rec = recordRun({ setup: SETUP, cars: [hatchCar()], sources: [new Scripted
 const secs = sectionsOf(rec.bytes);
 const K = section(secs, 'K');
 const data = decodeReplay(rec.bytes);
-const env = { stages: null, cars: vehicleCarAdapter, file: 'kf.bitrally' };
 /** The keyframe whose bytes are flipped (tick 50 of 25, 50, 75, 100). */
 const KF = 1;
 
