@@ -143,88 +143,83 @@ function solveActive(sc: Float64Array, nc: number): void {
   }
 }
 
+/** Row numbers of the coupling rows present this solve (−1 = absent), and their count. */
+const rows = { clutch: -1, front: -1, rear: -1, centre: -1, n: 0 };
+
+/** Numbers the rows present: the clutch row when a gear is engaged with clutch capacity, then the diffs' rows. */
+function numberRows(rt: CarRuntime, hasClutch: boolean): void {
+  const kc = rt.cache;
+  let nc = hasClutch ? 1 : 0;
+  rows.clutch = hasClutch ? 0 : -1;
+  rows.front = kc.frontRow ? nc++ : -1;
+  rows.rear = kc.rearRow ? nc++ : -1;
+  rows.centre = kc.centreRow ? nc++ : -1;
+  rows.n = nc;
+}
+
 /**
- * Driveline accelerations for one car into out[0..4] (wheels FL..RR, engine).
- * Coupling rows (clutch, clutch-pack / locked diffs) are Coulomb constraints: each tries to remove its slip
- * within the step (J q̈ = −slip/dt, zero when already locked) with |λ| ≤ capacity; a row whose λ exceeds
- * its capacity is clamped to ±capacity (it slips) and the remaining rows are solved again.
+ * The rows J, F and A = J M⁻¹ Fᵀ depend only on the gear ratio, the clutch row's presence and its efficiency
+ * direction (and the config): between stages of a tick they rarely change, so they are rebuilt only when one
+ * of those differs from the last solve (same values ⇒ same bits).
  */
-export function drivelineAccelerations(world: SimWorld, rt: CarRuntime, out: Float64Array): void {
+function buildRows(rt: CarRuntime, hasClutch: boolean, G: number, e: number): void {
+  const kc = rt.cache;
+  if (kc.dlValid && hasClutch === kc.dlClutch && G === kc.dlG && e === kc.dlE) return;
+  const sc = rt.scratch;
+  if (hasClutch) {
+    const s = rt.split;
+    const c0 = -G * s[0],
+      c1 = -G * s[1],
+      c2 = -G * s[2],
+      c3 = -G * s[3];
+    sc[J_ROWS + 0] = c0;
+    sc[J_ROWS + 1] = c1;
+    sc[J_ROWS + 2] = c2;
+    sc[J_ROWS + 3] = c3;
+    sc[J_ROWS + 4] = 1;
+    sc[F_ROWS + 0] = e * c0;
+    sc[F_ROWS + 1] = e * c1;
+    sc[F_ROWS + 2] = e * c2;
+    sc[F_ROWS + 3] = e * c3;
+    sc[F_ROWS + 4] = 1;
+  }
+  if (rows.front >= 0) diffRow(sc, rows.front, 1, -1, 0, 0);
+  if (rows.rear >= 0) diffRow(sc, rows.rear, 0, 0, 1, -1);
+  if (rows.centre >= 0) diffRow(sc, rows.centre, 0.5, 0.5, -0.5, -0.5);
+  if (rows.n > 0) assembleA(sc, rows.n, kc.invM);
+  kc.dlValid = true;
+  kc.dlClutch = hasClutch;
+  kc.dlG = G;
+  kc.dlE = e;
+}
+
+/** Per solve: bias −J·q/dt (each row asks for zero slip at the end of the step), capacity, clamped flag. */
+function biasAndCapacities(world: SimWorld, rt: CarRuntime, ccap: number): void {
   const C = world.c.Car;
   const Wh = world.c.Wheel;
   const eid = rt.eid;
-  const cfg = rt.cfg;
   const sc = rt.scratch;
-  const dt = world.dt;
   const kc = rt.cache;
-  const invM = kc.invM; // 1/I_w front ×2, rear ×2, 1/I_e (per config)
   const w = rt.wheels;
-  const Q = Qv;
+  const dt = world.dt;
   const o0 = Wh.omega[w[0]]!,
     o1 = Wh.omega[w[1]]!,
     o2 = Wh.omega[w[2]]!,
     o3 = Wh.omega[w[3]]!,
     oe = C.omegaE[eid]!;
-  Q[0] = Wh.torque[w[0]]!;
-  Q[1] = Wh.torque[w[1]]!;
-  Q[2] = Wh.torque[w[2]]!;
-  Q[3] = Wh.torque[w[3]]!;
-  Q[4] = C.engineAcc[eid]!;
-  const G = totalRatio(cfg, C.gear[eid]!);
-  const ccap = C.clutchCapacity[eid]!;
-  const hasClutch = G !== 0 && ccap > 0;
-  let e = 0;
-  if (hasClutch) {
-    const eta = gearboxEfficiency(world, rt);
-    e = C.clutchTorque[eid]! >= 0 ? eta : 1 / eta;
-  }
-  const clutchRow = hasClutch ? 0 : -1;
-  let nc = hasClutch ? 1 : 0;
-  const frontRow = kc.frontRow ? nc++ : -1;
-  const rearRow = kc.rearRow ? nc++ : -1;
-  const centreRow = kc.centreRow ? nc++ : -1;
-  // The rows J, F and A = J M⁻¹ Fᵀ depend only on the gear ratio, the clutch row's presence and its
-  // efficiency direction (and the config): between stages of a tick they rarely change, so they are
-  // rebuilt only when one of those differs from the last solve (same values ⇒ same bits).
-  const sameRows = kc.dlValid && hasClutch === kc.dlClutch && G === kc.dlG && e === kc.dlE;
-  if (!sameRows) {
-    if (hasClutch) {
-      const s = rt.split;
-      const c0 = -G * s[0],
-        c1 = -G * s[1],
-        c2 = -G * s[2],
-        c3 = -G * s[3];
-      sc[J_ROWS + 0] = c0;
-      sc[J_ROWS + 1] = c1;
-      sc[J_ROWS + 2] = c2;
-      sc[J_ROWS + 3] = c3;
-      sc[J_ROWS + 4] = 1;
-      sc[F_ROWS + 0] = e * c0;
-      sc[F_ROWS + 1] = e * c1;
-      sc[F_ROWS + 2] = e * c2;
-      sc[F_ROWS + 3] = e * c3;
-      sc[F_ROWS + 4] = 1;
-    }
-    if (frontRow >= 0) diffRow(sc, frontRow, 1, -1, 0, 0);
-    if (rearRow >= 0) diffRow(sc, rearRow, 0, 0, 1, -1);
-    if (centreRow >= 0) diffRow(sc, centreRow, 0.5, 0.5, -0.5, -0.5);
-    if (nc > 0) assembleA(sc, nc, invM);
-    kc.dlValid = true;
-    kc.dlClutch = hasClutch;
-    kc.dlG = G;
-    kc.dlE = e;
-  }
-  // Per solve: bias −J·q/dt (each row asks for zero slip at the end of the step), capacity, clamped flag.
-  for (let k = 0; k < nc; k++) {
+  for (let k = 0; k < rows.n; k++) {
     const o = J_ROWS + k * DOFS;
     sc[BIAS + k] = -(sc[o]! * o0 + sc[o + 1]! * o1 + sc[o + 2]! * o2 + sc[o + 3]! * o3 + sc[o + 4]! * oe) / dt;
     sc[CLAMPED + k] = 0;
   }
-  if (hasClutch) sc[CAP] = ccap;
-  if (frontRow >= 0) sc[CAP + frontRow] = diffCap(kc.frontDiff, C.diffInFront[eid]!);
-  if (rearRow >= 0) sc[CAP + rearRow] = diffCap(kc.rearDiff, C.diffInRear[eid]!);
-  if (centreRow >= 0) sc[CAP + centreRow] = diffCap(kc.centreDiff, C.diffInCentre[eid]!);
-  if (nc > 0) assembleRhs(sc, nc, Q, invM);
+  if (rows.clutch >= 0) sc[CAP] = ccap;
+  if (rows.front >= 0) sc[CAP + rows.front] = diffCap(kc.frontDiff, C.diffInFront[eid]!);
+  if (rows.rear >= 0) sc[CAP + rows.rear] = diffCap(kc.rearDiff, C.diffInRear[eid]!);
+  if (rows.centre >= 0) sc[CAP + rows.centre] = diffCap(kc.centreDiff, C.diffInCentre[eid]!);
+}
+
+/** Active-set iterations: solve the unclamped rows, clamp any |λ| over its capacity, solve again (≤ nc + 1 times). */
+function solveClamped(sc: Float64Array, nc: number): void {
   for (let iter = 0; iter <= nc && nc > 0; iter++) {
     solveActive(sc, nc);
     let clamped = false;
@@ -240,8 +235,61 @@ export function drivelineAccelerations(world: SimWorld, rt: CarRuntime, out: Flo
     }
     if (!clamped) break;
   }
+}
+
+/**
+ * The solve's results the next tick reads (Car state): the clutch carries −λ to the gearbox (+ = driving the
+ * car), the locked rows' torques; `sticking` = not clamped.
+ */
+function writeSolveResults(world: SimWorld, rt: CarRuntime): void {
+  const C = world.c.Car;
+  const eid = rt.eid;
+  const sc = rt.scratch;
+  const { clutch, front, rear, centre } = rows;
+  C.clutchTorque[eid] = clutch >= 0 ? -sc[LAMBDA + clutch]! : 0;
+  C.clutchSticking[eid] = clutch >= 0 && !sc[CLAMPED + clutch] ? 1 : 0;
+  C.lockTorqueFront[eid] = front >= 0 ? sc[LAMBDA + front]! : 0;
+  C.lockTorqueRear[eid] = rear >= 0 ? sc[LAMBDA + rear]! : 0;
+  C.lockTorqueCentre[eid] = centre >= 0 ? sc[LAMBDA + centre]! : 0;
+  C.diffSticking[eid] =
+    (front >= 0 && !sc[CLAMPED + front] ? 1 : 0) | (rear >= 0 && !sc[CLAMPED + rear] ? 2 : 0) | (centre >= 0 && !sc[CLAMPED + centre] ? 4 : 0);
+}
+
+/**
+ * Driveline accelerations for one car into out[0..4] (wheels FL..RR, engine).
+ * Coupling rows (clutch, clutch-pack / locked diffs) are Coulomb constraints: each tries to remove its slip
+ * within the step (J q̈ = −slip/dt, zero when already locked) with |λ| ≤ capacity; a row whose λ exceeds
+ * its capacity is clamped to ±capacity (it slips) and the remaining rows are solved again.
+ */
+export function drivelineAccelerations(world: SimWorld, rt: CarRuntime, out: Float64Array): void {
+  const C = world.c.Car;
+  const Wh = world.c.Wheel;
+  const eid = rt.eid;
+  const sc = rt.scratch;
+  const invM = rt.cache.invM; // 1/I_w front ×2, rear ×2, 1/I_e (per config)
+  const w = rt.wheels;
+  const Q = Qv;
+  Q[0] = Wh.torque[w[0]]!;
+  Q[1] = Wh.torque[w[1]]!;
+  Q[2] = Wh.torque[w[2]]!;
+  Q[3] = Wh.torque[w[3]]!;
+  Q[4] = C.engineAcc[eid]!;
+  const G = totalRatio(rt.cfg, C.gear[eid]!);
+  const ccap = C.clutchCapacity[eid]!;
+  const hasClutch = G !== 0 && ccap > 0;
+  let e = 0;
+  if (hasClutch) {
+    const eta = gearboxEfficiency(world, rt);
+    e = C.clutchTorque[eid]! >= 0 ? eta : 1 / eta;
+  }
+  numberRows(rt, hasClutch);
+  buildRows(rt, hasClutch, G, e);
+  biasAndCapacities(world, rt, ccap);
+  const nc = rows.n;
+  if (nc > 0) assembleRhs(sc, nc, Q, invM);
+  solveClamped(sc, nc);
   // q̈ = M⁻¹(Q + Fᵀλ) over all rows (clamped rows carry ±capacity).
-  for (let j = 0; j < 5; j++) {
+  for (let j = 0; j < DOFS; j++) {
     let q = Q[j]!;
     for (let k = 0; k < nc; k++) q += sc[F_ROWS + k * DOFS + j]! * sc[LAMBDA + k]!;
     out[j] = q * invM[j]!;
@@ -254,16 +302,7 @@ export function drivelineAccelerations(world: SimWorld, rt: CarRuntime, out: Flo
       if (f !== 0) Wh.driveTorque[w[i]!] = Wh.driveTorque[w[i]!]! + f * l;
     }
   }
-  // Constraint torques: the clutch carries −λ to the gearbox (+ = driving the car); `sticking` = not clamped.
-  C.clutchTorque[eid] = clutchRow >= 0 ? -sc[LAMBDA + clutchRow]! : 0;
-  C.clutchSticking[eid] = clutchRow >= 0 && !sc[CLAMPED + clutchRow] ? 1 : 0;
-  C.lockTorqueFront[eid] = frontRow >= 0 ? sc[LAMBDA + frontRow]! : 0;
-  C.lockTorqueRear[eid] = rearRow >= 0 ? sc[LAMBDA + rearRow]! : 0;
-  C.lockTorqueCentre[eid] = centreRow >= 0 ? sc[LAMBDA + centreRow]! : 0;
-  C.diffSticking[eid] =
-    (frontRow >= 0 && !sc[CLAMPED + frontRow] ? 1 : 0) |
-    (rearRow >= 0 && !sc[CLAMPED + rearRow] ? 2 : 0) |
-    (centreRow >= 0 && !sc[CLAMPED + centreRow] ? 4 : 0);
+  writeSolveResults(world, rt);
 }
 
 // Coupling row k (written inline above, no call: a call with double arguments boxes them on the heap):
