@@ -7,7 +7,7 @@ import type { SimWorld } from '../../../ecs/world';
 import { SceneColliders } from './scene';
 import { TickContacts } from './contact-memory';
 
-/** The props world of a run (props.ts `HavokProps`), as the collision passes and the snapshot (snapshot.ts) see it. */
+/** The props world of a run (props.ts `HavokProps`), as the collision passes and `restoreSnapshot` (src/ecs/snapshot.ts) see it. */
 export interface PropsHook {
   /** Called in pass 9 after the integration. */
   step(world: SimWorld): void;
