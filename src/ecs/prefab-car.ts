@@ -8,7 +8,7 @@ import { groundSample } from './ground';
 import { spawnBody } from './prefabs';
 import type { CarConfig } from '../content/car-schema';
 import { openSplit, registerCar, unregisterCar, vehicles } from '../systems/sim/vehicle/registry';
-import { vehicleBlock } from '../systems/sim/vehicle/vehicle-block';
+import { DRIVELINE_SCRATCH_SIZE, vehicleBlock } from '../systems/sim/vehicle/vehicle-block';
 import { totalRatio } from '../systems/sim/vehicle/drivetrain';
 import { removeEntity } from 'bitecs';
 
@@ -146,7 +146,7 @@ export function spawnCar(world: SimWorld, config: CarConfig, pose: CarPose, opts
     cfg: config,
     wheels: wheels as [number, number, number, number],
     split: openSplit(config),
-    scratch: new Float64Array(96),
+    scratch: new Float64Array(DRIVELINE_SCRATCH_SIZE),
   });
   if (!world.stateBlocks.includes(vehicleBlock)) world.stateBlocks.push(vehicleBlock);
   void res;

@@ -1,26 +1,26 @@
 /**
  * Full simulation state snapshot / restore (replay keyframes, seeking, ghost resync).
  *
- * A snapshot holds everything the next tick depends on: tick, time, PRNG state, the entity set, every
+ * A snapshot holds everything the next tick depends on: tick, time, PRNG state, the entity set and every
  * component's `state` fields (componentSpecs[*].state, walked exactly like src/ecs/hash.ts) for every entity
- * that has the component, and the state of registered *extensions*: per-world simulation state that other
- * areas keep outside components (contact sets, Havok props…), see `registerSnapshotExtension`.
+ * that has the component. Nothing else: a value one tick leaves for the next is declared state in its
+ * component spec, so the state hash, snapshots and replay keyframes all hold it by construction
+ * (tests/core/snapshot-property.test.ts checks that a restored world runs on bit for bit).
  *
  * Restore writes into a world that was built the same way (same content, same entity ids); derived fields
  * (v, ω, R, …) are refreshed by a gather → scatter round trip of every integrable state block. A world whose
  * entity set or component membership differs is refused with a clear error, never silently patched.
  *
  * Binary form (little-endian): "SNAP" u32 version | f64 tick | f64 time | u32×4 rng | u32 nEntities, i32 eids… |
- * u32 nComponents, per component: str name, u32 nEids, i32 eids…, u32 nFields, per field: str name, f64 values… |
- * u32 nExtensions, per extension: str name, u8 kind (0 bytes, 1 JSON), u32 len, bytes.
+ * u32 nComponents, per component: str name, u32 nEids, i32 eids…, u32 nFields, per field: str name, f64 values….
  */
 import { getAllEntities, hasComponent } from 'bitecs';
 import { componentSpecs } from './components';
 import type { SimWorld } from './world';
 import { entitiesWith } from './queries';
 import { updateDerived } from '../systems/sim/rigid-body';
+import { collisionRuntime } from '../systems/sim/collision/runtime';
 import { ByteReader, ByteWriter } from '../replay/bytes';
-import { findNestingBeyond, MAX_NESTING_DEPTH } from '../validate/bounded-parse';
 
 export interface ComponentSnapshot {
   name: string;
@@ -35,40 +35,6 @@ export interface WorldSnapshot {
   rng: Uint32Array;
   entities: Int32Array;
   components: ComponentSnapshot[];
-  extensions: Map<string, Uint8Array | object>;
-}
-
-export interface ExtensionProblem {
-  expected: string;
-  found: string;
-}
-
-/** Per-world simulation state kept outside components (e.g. a collision contact set). */
-export interface SnapshotExtension {
-  name: string;
-  save(world: SimWorld): Uint8Array | object;
-  load(world: SimWorld, data: Uint8Array | object): void;
-  /**
-   * Checks saved data read from an untrusted file against the snapshot it belongs to, before any world sees it
-   * (replay keyframes): what was expected and found, or null when it is well-formed.
-   */
-  check?(data: Uint8Array | object, snap: WorldSnapshot): ExtensionProblem | null;
-}
-
-const extensions = new Map<string, SnapshotExtension>();
-
-/** Registers (or replaces, by name) an extension; saved and loaded in name order. */
-export function registerSnapshotExtension(ext: SnapshotExtension): void {
-  extensions.set(ext.name, ext);
-}
-
-export function snapshotExtensionNames(): string[] {
-  return [...extensions.keys()].sort();
-}
-
-/** The registered extension of that name (its `check`, for untrusted keyframes), or undefined. */
-export function snapshotExtension(name: string): SnapshotExtension | undefined {
-  return extensions.get(name);
 }
 
 export class SnapshotError extends Error {
@@ -106,15 +72,12 @@ export function saveSnapshot(world: SimWorld, tickOverride?: number): WorldSnaps
     }
     components.push({ name, eids: Int32Array.from(eids), fields });
   }
-  const ext = new Map<string, Uint8Array | object>();
-  for (const name of snapshotExtensionNames()) ext.set(name, extensions.get(name)!.save(world));
   return {
     tick,
     time: tickOverride !== undefined ? tickOverride * world.dt : world.time,
     rng: Uint32Array.from(world.rng.s),
     entities,
     components,
-    extensions: ext,
   };
 }
 
@@ -180,14 +143,14 @@ export function restoreSnapshot(world: SimWorld, snap: WorldSnapshot): void {
   }
   writeState();
   for (const eid of entitiesWith(world, world.c.RigidBody)) updateDerived(world, eid);
-  for (const name of snapshotExtensionNames()) {
-    const data = snap.extensions.get(name);
-    if (data !== undefined) extensions.get(name)!.load(world, data);
-  }
+  // The Havok props world is not simulation state of its own: it mirrors the `Prop` components (hashed,
+  // restored above), so its bodies are put back to them. Havok's internal caches (contact manifolds, sleep
+  // timers) cannot be saved: a restore while a prop is moving may differ from the recording in float32 detail.
+  collisionRuntime(world).props?.restoreFromComponents(world);
 }
 
 export interface SnapshotDifference {
-  /** "Component.field" or "tick", "rng", "entities", "ext:<name>". */
+  /** "Component.field" or "tick", "rng", "entities". */
   what: string;
   eid: number;
   expected: number | string;
@@ -226,24 +189,19 @@ export function diffSnapshots(expected: WorldSnapshot, found: WorldSnapshot, lim
       }
     }
   }
-  for (const [name, de] of expected.extensions) {
-    const df = found.extensions.get(name);
-    const a = de instanceof Uint8Array ? Array.from(de).join(',') : JSON.stringify(de);
-    const b = df === undefined ? '(absent)' : df instanceof Uint8Array ? Array.from(df).join(',') : JSON.stringify(df);
-    if (a !== b && push({ what: `ext:${name}`, eid: -1, expected: a.slice(0, 80), found: b.slice(0, 80) })) return out;
-  }
   return out;
 }
 
 // ---------- binary encoding ----------
 
 const MAGIC = 0x50414e53; // "SNAP" little-endian
-const VERSION = 1;
+/** 2: no extension section (every value a tick leaves for the next is component state). */
+const VERSION = 2;
 
 /**
  * Caps of one untrusted decode (replay keyframes). Value bytes are bounded by the input's length, but the JS
- * objects a decode creates (a component record and Map, a column per field, an extension entry, for every
- * snapshot) are not: `maxObjects` caps their sum over every snapshot before they are made.
+ * objects a decode creates (a component record and Map, a column per field, for every snapshot) are not:
+ * `maxObjects` caps their sum over every snapshot before they are made.
  */
 export interface SnapshotDecodeLimits {
   maxSnapshots?: number;
@@ -293,7 +251,6 @@ export function encodeSnapshot(s: WorldSnapshot): Uint8Array {
       for (const v of vals) w.f64(v);
     }
   }
-  writeExtensions(w, s.extensions);
   return w.done();
 }
 
@@ -333,15 +290,15 @@ function decodeOne(bytes: Uint8Array, budget: DecodeBudget): WorldSnapshot {
     }
     components.push({ name, eids, fields });
   }
-  const ext = readExtensions(r, budget);
   if (r.p !== bytes.length) throw new SnapshotError(`snapshot: ${bytes.length - r.p} unexpected trailing bytes`);
-  return { tick, time, rng, entities, components, extensions: ext };
+  return { tick, time, rng, entities, components };
 }
 
 // ---------- a set of snapshots (replay keyframes) ----------
 
 const SET_MAGIC = 0x53504e53; // "SNPS" little-endian
-const SET_VERSION = 1;
+/** 2: no extension section (see VERSION). */
+const SET_VERSION = 2;
 
 function sameLayout(a: WorldSnapshot, b: WorldSnapshot): boolean {
   if (a.entities.length !== b.entities.length || a.entities.some((e, i) => e !== b.entities[i])) return false;
@@ -353,45 +310,6 @@ function sameLayout(a: WorldSnapshot, b: WorldSnapshot): boolean {
     const fb = [...cb.fields.keys()];
     return fa.length === fb.length && fa.every((f, i) => f === fb[i]);
   });
-}
-
-function writeExtensions(w: ByteWriter, ext: Map<string, Uint8Array | object>): void {
-  w.u32(ext.size);
-  for (const [name, data] of ext) {
-    w.str(name);
-    if (data instanceof Uint8Array) {
-      w.u8(0);
-      w.bytes(data);
-    } else {
-      w.u8(1);
-      w.str(JSON.stringify(data));
-    }
-  }
-}
-
-function readExtensions(r: Reader, budget: DecodeBudget): Map<string, Uint8Array | object> {
-  const nx = r.count('extensions', 9);
-  budget.take(nx, 'extensions');
-  const ext = new Map<string, Uint8Array | object>();
-  for (let k = 0; k < nx; k++) {
-    const name = r.str('extension name');
-    const kind = r.u8(`extension ${name} kind`);
-    if (kind === 0) ext.set(name, r.bytes(`extension ${name}`));
-    else if (kind === 1) {
-      const text = r.str(`extension ${name}`);
-      // untrusted (replay keyframes): nesting capped before parsing, so no walker of the value can overflow
-      if (findNestingBeyond(text, MAX_NESTING_DEPTH, 'json')) throw new SnapshotError(`snapshot: extension "${name}": expected JSON nested at most ${MAX_NESTING_DEPTH} deep, found deeper nesting`);
-      let value: unknown;
-      try {
-        value = JSON.parse(text) as unknown;
-      } catch {
-        throw new SnapshotError(`snapshot: extension "${name}": expected JSON, found ${JSON.stringify(text.slice(0, 40))}`);
-      }
-      if (value === null || typeof value !== 'object') throw new SnapshotError(`snapshot: extension "${name}": expected a JSON object or array, found ${JSON.stringify(text.slice(0, 40))}`);
-      ext.set(name, value);
-    } else throw new SnapshotError(`snapshot: extension "${name}": expected kind 0 (bytes) or 1 (JSON), found ${kind}`);
-  }
-  return ext;
 }
 
 /**
@@ -406,7 +324,7 @@ function readExtensions(r: Reader, budget: DecodeBudget): Map<string, Uint8Array
  *   whole: per snapshot u32 length, encodeSnapshot bytes
  *   columnar: u32 nEntities, i32 eids… | u32 nComponents, per component: str name, u32 nEids, i32 eids…,
  *     u32 nFields, str names… | per snapshot: f64 tick, f64 time, u32×4 rng | value planes (slots × 8 × count
- *     bytes) | per snapshot: extensions as in encodeSnapshot.
+ *     bytes).
  */
 export function encodeSnapshotSet(snaps: readonly WorldSnapshot[]): Uint8Array {
   const w = new ByteWriter();
@@ -456,7 +374,6 @@ export function encodeSnapshotSet(snaps: readonly WorldSnapshot[]): Uint8Array {
     }
   }
   for (let i = 0; i < planes.length; i++) w.u8(planes[i]!);
-  for (const s of snaps) writeExtensions(w, s.extensions);
   return w.done();
 }
 
@@ -531,7 +448,7 @@ export function decodeSnapshotSet(bytes: Uint8Array, limits: SnapshotDecodeLimit
         }
         return { name: c.name, eids: c.eids.slice(), fields };
       });
-      out.push({ ...heads[i]!, entities: entities.slice(), components, extensions: readExtensions(r, budget) });
+      out.push({ ...heads[i]!, entities: entities.slice(), components });
     }
   } else throw new SnapshotError(`snapshot set: layout ${layout}, expected 0 (whole) or 1 (columnar)`);
   if (r.p !== bytes.length) throw new SnapshotError(`snapshot set: ${bytes.length - r.p} unexpected trailing bytes`);

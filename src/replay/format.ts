@@ -46,11 +46,13 @@ export { MAX_REPLAY_FILE_BYTES, MAX_REPLAY_PAYLOAD_BYTES, MAX_REPLAY_TICKS } fro
 
 export const REPLAY_MAGIC = 'BITRALLY';
 /**
- * 2: config edits (mid-run car swaps), inputs stored as value stream + run stream per channel, keyframes as
- * one columnar snapshot set, no keyframe at tick 0 (the player saves its freshly built world instead).
- * Format 1 files are refused with a clear error.
+ * 3: keyframes hold component state only (snapshot set version 2: the driveline's last solve, the ABS peak slip
+ * and the contact memory are component state; no extension section), so the keyframe load check covers all of
+ * a keyframe. 2: config edits (mid-run car swaps), inputs stored as value stream + run stream per channel,
+ * keyframes as one columnar snapshot set, no keyframe at tick 0 (the player saves its freshly built world
+ * instead). Older files are refused with a clear error.
  */
-export const REPLAY_FORMAT = 2;
+export const REPLAY_FORMAT = 3;
 export const REPLAY_EXTENSION = '.bitrally';
 const CONTAINER_BYTES = 24;
 

@@ -6,15 +6,14 @@
  *    entity set, exactly its state fields (a stray field name could write a derived field on restore);
  *  - hash (`snapshotHash`, the same walk as `stateHash`) to the checksum recorded at its tick: tick, PRNG and
  *    every state value are hashed, so any changed bit there is caught (64-bit hash);
- *  - have time = tick × dt exactly (how the pipeline and the recorder compute it);
- *  - carry only registered extensions, each passing its own `check` (the extensions are not hashed: the
- *    player also compares every keyframe with the re-simulated state when it reaches it, src/replay/player.ts).
+ *  - have time = tick × dt exactly (how the pipeline and the recorder compute it).
+ * A keyframe holds nothing else (every value a tick leaves for the next is component state), so these checks
+ * cover all of it.
  */
 import { componentSpecs } from '../ecs/components';
 import { snapshotHash } from '../ecs/hash';
-import { snapshotExtension, type WorldSnapshot } from '../ecs/snapshot';
+import type { WorldSnapshot } from '../ecs/snapshot';
 import { ReplayFormatError } from './bytes';
-import './extensions';
 
 const specs = componentSpecs as Record<string, { state: readonly string[] }>;
 
@@ -40,16 +39,6 @@ export function snapshotLayoutProblem(s: WorldSnapshot): string | null {
   return missing ? `every component of this build, "${missing}" missing` : null;
 }
 
-/** Throws a ReplayFormatError naming the keyframe unless its extensions are registered and well-formed. */
-function checkExtensions(s: WorldSnapshot, field: string, file: string): void {
-  for (const [name, data] of s.extensions) {
-    const ext = snapshotExtension(name);
-    if (!ext) throw new ReplayFormatError(file, `${field}.extensions`, 'extensions of this build', JSON.stringify(name.slice(0, 40)));
-    const problem = ext.check?.(data, s);
-    if (problem) throw new ReplayFormatError(file, `${field}.extensions.${name}`, problem.expected, `${problem.found} (corrupted)`);
-  }
-}
-
 /**
  * Checks every keyframe against the header's dt and the recorded checksums (see the file comment); throws a
  * ReplayFormatError naming `keyframes[i]` (tick t) and what differs. Cost: one hash per keyframe.
@@ -68,6 +57,5 @@ export function checkKeyframes(keyframes: readonly { tick: number; snapshot: Wor
     if (found !== want) {
       throw new ReplayFormatError(file, `${field}.state`, `state hash ${want} (the checksum recorded at tick ${tick})`, `${found ?? 'an unhashable state'} (the keyframe is corrupted)`);
     }
-    checkExtensions(s, field, file);
   }
 }

@@ -89,7 +89,7 @@ export class ReplayPlayer {
   private readonly cacheLineage = new Map<number, boolean>();
   /** The world's state descends from tick 0 through confirmed keyframes only (it may confirm the next one). */
   private lineageConfirmed = true;
-  /** Recorded keyframes found to differ from the re-simulated state (extensions included): dropped from seeking. */
+  /** Recorded keyframes found to differ from the re-simulated state: dropped from seeking. */
   readonly keyframeMismatches: KeyframeMismatch[] = [];
   checksumsChecked = 0;
   checksumsMatched = 0;
@@ -197,9 +197,9 @@ export class ReplayPlayer {
   }
 
   /**
-   * A recorded keyframe reached by trusted re-simulation must equal the simulated state bit for bit, extensions
-   * included (those are not in the state hash that src/replay/keyframe-check.ts checks on load). One that does
-   * not is reported and never restored.
+   * A recorded keyframe reached by trusted re-simulation must equal the simulated state bit for bit (a second
+   * line behind the load check of src/replay/keyframe-check.ts, which compares its 64-bit state hash with the
+   * recorded checksum). One that does not is reported and never restored.
    */
   private confirmKeyframe(tick: number, kf: WorldSnapshot): void {
     if (this.confirmed.has(tick)) return;

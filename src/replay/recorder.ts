@@ -13,6 +13,7 @@ import { encodeReplay, REPLAY_FORMAT, type CarFilesSource, type Checksum, type R
 import { InputStreamEncoder } from './inputs';
 import { collisionRuntime } from '../systems/sim/collision/runtime';
 import { HavokProps } from '../systems/sim/collision/props';
+import { anyContact } from '../systems/sim/collision/contact-memory';
 import { SIM_VERSION } from './version';
 
 export const DEFAULT_CHECKSUM_EVERY_TICKS = 500;
@@ -113,8 +114,7 @@ export class ReplayRecorder {
     const done = world.tick + 1;
     this.ticks = done;
     if (this.propsTouchedTick === null) {
-      const props = collisionRuntime(world).props;
-      if (props instanceof HavokProps && props.contactsPrev.size > 0) this.propsTouchedTick = done;
+      if (collisionRuntime(world).props instanceof HavokProps && anyContact(world, 'propContact')) this.propsTouchedTick = done;
     }
     // every keyframe tick has a checksum too: a keyframe is checked against it when a replay loads
     if (done % this.checksumEvery === 0 || done % this.keyframeEvery === 0) this.checksums.push({ tick: done, hash: completedTickHash(world) });

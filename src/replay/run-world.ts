@@ -9,7 +9,6 @@ import { FlatGround, type Ground } from '../ecs/ground';
 import { loadStage, type Stage, type StageFiles } from '../../terrain/stage';
 import { StageGround } from '../systems/sim/vehicle/stage-ground';
 import { contentHash, ReplayFormatError } from './bytes';
-import './extensions';
 import { fromScenery } from '../systems/sim/collision/scene';
 import { setSceneColliders } from '../systems/sim/collision/runtime';
 import type { CarFilesSource, ReplayCar, ReplayData, ReplayHeader, ReplayPose, StageFilesData } from './format';

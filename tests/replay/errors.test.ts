@@ -50,13 +50,16 @@ describe('untrusted replay files give clear errors', () => {
   it('wrong version → names both versions', () => {
     const b = good.slice();
     new DataView(b.buffer).setUint16(8, 7, true);
-    expect(err(b).message).toBe('friend.bitrally: format version: expected 2 (this build reads replay format 2), found 7 (recorded by a newer BitRally)');
+    expect(err(b).message).toBe('friend.bitrally: format version: expected 3 (this build reads replay format 3), found 7 (recorded by a newer BitRally)');
   });
-  it('a format 1 file (before config edits and split input streams) → a clear "older BitRally" error', () => {
+  it.each([
+    [1, 'before config edits and split input streams'],
+    [2, 'keyframes with extension data beside the component state'],
+  ])('a format %i file (%s) → a clear "older BitRally" error', (version) => {
     const b = good.slice();
-    new DataView(b.buffer).setUint16(8, 1, true);
+    new DataView(b.buffer).setUint16(8, version, true);
     expect(err(b).message).toBe(
-      'friend.bitrally: format version: expected 2 (this build reads replay format 2), found 1 (recorded by an older BitRally, whose files cannot be replayed by this build: re-record the run)',
+      `friend.bitrally: format version: expected 3 (this build reads replay format 3), found ${version} (recorded by an older BitRally, whose files cannot be replayed by this build: re-record the run)`,
     );
   });
   it('oversized → refused before reading', () => {

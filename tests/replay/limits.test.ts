@@ -116,7 +116,7 @@ describe('declared expansions are checked against the header and the caps before
     const set = (n: number, fields: number): Uint8Array => {
       const w = new ByteWriter(1024);
       w.u32(0x53504e53); // "SNPS"
-      w.u32(1);
+      w.u32(2); // snapshot set version
       w.u32(n);
       w.u8(1); // columnar
       w.u32(0); // no entities
@@ -126,7 +126,6 @@ describe('declared expansions are checked against the header and the caps before
       w.u32(fields);
       for (let f = 0; f < fields; f++) w.str('');
       for (let i = 0; i < n; i++) w.raw(new Uint8Array(32)); // heads (no value planes: no entities)
-      for (let i = 0; i < n; i++) w.u32(0); // no extensions
       return w.done();
     };
     // the recorded header: 100 ticks, a keyframe every 25 → at most 4

@@ -3,7 +3,7 @@ import { createSimWorld } from '../../src/ecs/world';
 import { spawnBody, setAppliedForce } from '../../src/ecs/prefabs';
 import { runTick } from '../../src/ecs/pipeline';
 import { stateHash } from '../../src/ecs/hash';
-import { decodeSnapshot, decodeSnapshotSet, diffSnapshots, encodeSnapshot, encodeSnapshotSet, registerSnapshotExtension, restoreSnapshot, saveSnapshot, SnapshotError, type WorldSnapshot } from '../../src/ecs/snapshot';
+import { decodeSnapshot, decodeSnapshotSet, diffSnapshots, encodeSnapshot, encodeSnapshotSet, restoreSnapshot, saveSnapshot, SnapshotError, type WorldSnapshot } from '../../src/ecs/snapshot';
 import { buildRunWorld } from '../../src/replay/run-world';
 import { vehicleCarAdapter } from '../../src/replay/cars';
 import { HeldInput, setInputSource } from '../../src/ecs/controls';
@@ -126,14 +126,12 @@ describe('snapshot', () => {
     expect(stateHash(b.world)).toBe(before);
   });
 
-  it('extensions save and load per-world state kept outside components', () => {
-    const store = new WeakMap<object, number>();
-    registerSnapshotExtension({ name: 'test-counter', save: (w) => ({ n: store.get(w) ?? 0 }), load: (w, d) => void store.set(w, (d as { n: number }).n) });
-    const a = bodies();
-    store.set(a, 42);
-    const snap = decodeSnapshot(encodeSnapshot(saveSnapshot(a)));
-    const b = bodies();
-    restoreSnapshot(b, snap);
-    expect(store.get(b)).toBe(42);
+  it('snapshots of the version before honest state (with an extension section) are refused, naming both versions', () => {
+    const one = encodeSnapshot(saveSnapshot(bodies()));
+    new DataView(one.buffer, one.byteOffset).setUint32(4, 1, true);
+    expect(() => decodeSnapshot(one)).toThrow('snapshot: version 1, this build reads version 2');
+    const set = encodeSnapshotSet([saveSnapshot(bodies())]);
+    new DataView(set.buffer, set.byteOffset).setUint32(4, 1, true);
+    expect(() => decodeSnapshotSet(set)).toThrow('snapshot set: version 1, this build reads version 2');
   });
 });

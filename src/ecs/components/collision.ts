@@ -5,7 +5,7 @@ import { f64, i32, u8, type ComponentSpec } from './spec';
  * distances CG→front, CG→rear, half width, at CG height, plus a body box (bottom clearance → roof) so that low
  * walls and tall obstacles are not missed. `method`: 0 = restitution (Knight eqs 15–17), 1 = kinetic energy
  * (Knight eqs 18–35). Tongue crush parameters are per end: 0 front, 1 rear, 2 left, 3 right.
- * Residual crush (m) per end is state (hashed, drives visuals and Damage).
+ * Residual crush (m) per end is state (hashed, drives visuals and Damage), and so is the contact memory.
  */
 export const CarColliderSpec = {
   fields: {
@@ -22,8 +22,20 @@ export const CarColliderSpec = {
     crushF: f64, crushR: f64, crushL: f64, crushRt: f64,
     /** Collisions this car took part in (count, state). */
     hits: i32,
+    /**
+     * Partners in contact during the last tick (state: a contact counts and is reported when it starts), as
+     * contact codes (src/systems/sim/collision/contact-memory.ts), 0 = empty: the collision pass's scene and
+     * car–car pairs, then the props pass's car–prop pairs.
+     */
+    contact0: i32, contact1: i32, contact2: i32, contact3: i32, contact4: i32, contact5: i32, contact6: i32, contact7: i32,
+    propContact0: i32, propContact1: i32, propContact2: i32, propContact3: i32,
+    propContact4: i32, propContact5: i32, propContact6: i32, propContact7: i32,
   },
-  state: ['crushF', 'crushR', 'crushL', 'crushRt', 'hits'],
+  state: [
+    'crushF', 'crushR', 'crushL', 'crushRt', 'hits',
+    'contact0', 'contact1', 'contact2', 'contact3', 'contact4', 'contact5', 'contact6', 'contact7',
+    'propContact0', 'propContact1', 'propContact2', 'propContact3', 'propContact4', 'propContact5', 'propContact6', 'propContact7',
+  ],
 } satisfies ComponentSpec;
 
 /**

@@ -34,22 +34,26 @@ export const CarSpec = {
     w1: i32,
     w2: i32,
     w3: i32,
-    // Derived each evaluation (not state):
-    /** Clutch torque transmitted to the gearbox (N·m, + drives the car) and its capacity. */
+    // The driveline solve's results that the next tick reads (state): the gearbox efficiency direction
+    // follows the sign of the last clutch torque; the lock/unlock tests use the sticking flags and the
+    // torques the locked rows carried.
+    /** Clutch torque transmitted to the gearbox (N·m, + drives the car). */
     clutchTorque: f64,
-    clutchCapacity: f64,
     /** Last solve: 1 = clutch row within capacity (plates stuck); bits 1/2/4 = front/rear/centre diff stuck. */
     clutchSticking: i32,
     diffSticking: i32,
+    /** Torques carried by the locked constraints (clutch-pack diffs), N·m, for the unlock test. */
+    lockTorqueFront: f64,
+    lockTorqueRear: f64,
+    lockTorqueCentre: f64,
+    // Derived each evaluation (not state):
+    /** Clutch torque capacity (N·m). */
+    clutchCapacity: f64,
     /** Engine combustion torque (N·m) and the throttle the engine sees (after idle control / limiter). */
     engineTorque: f64,
     throttleEff: f64,
     /** Net torque on the engine's own DOF (combustion − friction − slipping clutch), N·m. */
     engineAcc: f64,
-    /** Torques carried by the locked constraints (clutch-pack diffs), N·m, for the unlock test. */
-    lockTorqueFront: f64,
-    lockTorqueRear: f64,
-    lockTorqueCentre: f64,
     /** Torque entering each differential (N·m): front, rear, centre. */
     diffInFront: f64,
     diffInRear: f64,
@@ -73,6 +77,12 @@ export const CarSpec = {
     'autoGear',
     'abs',
     'shiftHold',
+    'clutchTorque',
+    'clutchSticking',
+    'diffSticking',
+    'lockTorqueFront',
+    'lockTorqueRear',
+    'lockTorqueCentre',
   ],
 } satisfies ComponentSpec;
 
@@ -91,6 +101,11 @@ export const WheelSpec = {
     travelRate: f64,
     ux: f64,
     uy: f64,
+    /**
+     * Slip ratio near the longitudinal force peak at the current load and surface (ABS target): state, the
+     * next tick's ABS reads it before the tyre pass recomputes it.
+     */
+    peakSlip: f64,
     // Derived each evaluation:
     steer: f64,
     grounded: i32,
@@ -111,8 +126,6 @@ export const WheelSpec = {
     vy: f64,
     slipRatio: f64,
     slipAngle: f64,
-    /** Slip ratio near the longitudinal force peak at the current load and surface (ABS target). */
-    peakSlip: f64,
     /** Sum of torques about the spin axis (N·m): tyre, drive, brake. */
     torque: f64,
     /** Drive torque alone (N·m). */
@@ -126,5 +139,5 @@ export const WheelSpec = {
     dux: f64,
     duy: f64,
   },
-  state: ['car', 'index', 'omega', 'angle', 'travel', 'travelRate', 'ux', 'uy'],
+  state: ['car', 'index', 'omega', 'angle', 'travel', 'travelRate', 'ux', 'uy', 'peakSlip'],
 } satisfies ComponentSpec;

@@ -12,7 +12,7 @@
  * vehicle pass walks, skipped by collisions and props; other cars run on. Non-finite pose coordinates are
  * put back to the car's pose at the start of the tick (kept by `haltCheckpointPass`), or 0 (identity
  * orientation) when that was not finite either; non-finite wheel/engine state is zeroed and the car's
- * wheels and engine stop. A recovery (placeCarAtRest / the replay adapter's place) copies a fresh car's state,
+ * wheels, engine and driveline stop (its last driveline solve and ABS target slip are zeroed). A recovery (placeCarAtRest / the replay adapter's place) copies a fresh car's state,
  * halted = 0 included, so the car drives again.
  */
 import type { SimWorld } from '../../ecs/world';
@@ -118,9 +118,13 @@ function freeze(world: SimWorld, rt: CarRuntime, code: number): void {
   if (!(qn > 0)) [b.qw[e], b.qx[e], b.qy[e], b.qz[e]] = [1, 0, 0, 0];
   b.halted[e] = code;
   updateDerived(world, e);
-  world.c.Car.omegaE[e] = 0;
+  const C = world.c.Car;
+  C.omegaE[e] = 0;
+  // the driveline's last solve (state the next tick would read) is cleared with it: a stopped driveline
+  C.clutchTorque[e] = C.lockTorqueFront[e] = C.lockTorqueRear[e] = C.lockTorqueCentre[e] = 0;
+  C.clutchSticking[e] = C.diffSticking[e] = 0;
   for (const w of rt.wheels) {
-    W.omega[w] = W.travelRate[w] = W.ux[w] = W.uy[w] = 0;
+    W.omega[w] = W.travelRate[w] = W.ux[w] = W.uy[w] = W.peakSlip[w] = 0;
     if (!Number.isFinite(W.angle[w]!)) W.angle[w] = 0;
     if (!Number.isFinite(W.travel[w]!)) W.travel[w] = 0;
   }

@@ -21,6 +21,7 @@ import { advancePose, boundingRadius, corners, insideRect, newPose } from './det
 import { newImpulseResult, solveRestitution, type YawBody } from './impulse';
 import { HavokScene, PROP_KINDS, PROP_SPECS, type HavokPropState, type PropKind } from './havok-scene';
 import { collisionRuntime, type PropsHook } from './runtime';
+import { contactCode, TickContacts } from './contact-memory';
 import { useHavokSceneQueries } from './havok-queries';
 import { releaseFreshHavok, takeFreshHavok } from './havok-instance';
 import type { SceneColliders } from './scene';
@@ -31,9 +32,8 @@ export class HavokProps implements PropsHook {
   readonly scene: HavokScene;
   /** Prop entity ids in creation order, and their Havok prop indices. */
   readonly eids: number[] = [];
-  /** Car–prop pairs in contact last tick / this tick (an event is emitted when a contact starts). */
-  contactsPrev = new Set<string>();
-  contactsNow = new Set<string>();
+  /** Car–prop contact bookkeeping (an event is emitted when a contact starts; the memory is CarCollider state). */
+  readonly contacts = new TickContacts('propContact');
   /**
    * Every prop was asleep after the last Havok step, and `kicked`: a car gave a prop an impulse this tick.
    * While all props sleep and nothing touches them a Havok step moves nothing (the rest of the props world is
@@ -75,11 +75,9 @@ export class HavokProps implements PropsHook {
   }
 
   step(world: SimWorld): void {
-    this.contactsNow.clear();
+    this.contacts.begin(world);
     carPropContacts(world, this);
-    const prev = this.contactsPrev;
-    this.contactsPrev = this.contactsNow;
-    this.contactsNow = prev;
+    this.contacts.commit(world);
     if (this.resting && !this.kicked) return;
     this.kicked = false;
     this.scene.step(world.dt);
@@ -269,8 +267,8 @@ function carPropContacts(world: SimWorld, props: HavokProps): void {
         nx = -nx;
         nz = -nz;
       }
-      const key = `p${car}:${pe}`;
-      props.contactsNow.add(key);
+      const key = contactCode('prop', pe);
+      props.contacts.add(car, key);
       yawBodyOf(world, car, yc);
       const m = P.mass[pe]!;
       yp.invMass = 1 / m;
@@ -292,7 +290,7 @@ function carPropContacts(world: SimWorld, props: HavokProps): void {
       const end = endAt(poseK, geom.x, geom.z);
       absorbEnergy(res.energyBefore - res.energyAfter, crushEndOf(world, car, end, endA), null, added);
       added[0] = addCrushTo(world, car, end, added[0]);
-      if (!props.contactsPrev.has(key)) {
+      if (!props.contacts.had(car, key)) {
         emitEvent(world, 'collision', {
           type: 'prop', ids: [rt.names.get(car) ?? car, rt.names.get(pe) ?? pe], point: [geom.x, hitY, geom.z], normal: [nx, 0, nz],
           points: geom.points, angle_deg: (alpha * 180) / Math.PI, method: res.method, e: res.e, mu: res.mu,

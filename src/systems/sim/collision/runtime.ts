@@ -1,20 +1,18 @@
 /**
- * Per-world collision state that is not component data: the static scene colliders, the set of contacting
- * pairs (to report a collision once when it starts), and optional Havok props. Kept in a WeakMap beside the
- * world (the world context type belongs to the foundation).
+ * Per-world collision resources that are not component data: the static scene colliders, the contact pass's
+ * scratch and optional Havok props (their simulation state is mirrored in `Prop` components). Kept in a WeakMap
+ * beside the world (the world context type belongs to the foundation).
  */
 import type { SimWorld } from '../../../ecs/world';
 import { SceneColliders } from './scene';
+import { TickContacts } from './contact-memory';
 
-/** The props world of a run (props.ts `HavokProps`), as the collision passes and the snapshot (snapshot.ts) see it. */
+/** The props world of a run (props.ts `HavokProps`), as the collision passes and `restoreSnapshot` (src/ecs/snapshot.ts) see it. */
 export interface PropsHook {
   /** Called in pass 9 after the integration. */
   step(world: SimWorld): void;
   /** Frees the props' Havok world. */
   dispose?(): void;
-  /** Car–prop pairs in contact last tick / this tick (a snapshot saves the former). */
-  contactsPrev: Set<string>;
-  contactsNow: Set<string>;
   /** Put every prop body back to its `Prop` component state (snapshot restore). */
   restoreFromComponents(world: SimWorld): void;
 }
@@ -43,9 +41,8 @@ export interface SceneQueries {
 
 export interface CollisionRuntime {
   scene: SceneColliders;
-  /** Pair keys in contact during the previous tick, and this tick. */
-  contactsPrev: Set<string>;
-  contactsNow: Set<string>;
+  /** The collision pass's contact bookkeeping (the last tick's pairs are CarCollider state: contact-memory.ts). */
+  contacts: TickContacts;
   props: PropsHook | null;
   /** Max distance any corner may travel between two tested poses of the swept test (m). */
   sweepStep: number;
@@ -63,7 +60,7 @@ const runtimes = new WeakMap<SimWorld, CollisionRuntime>();
 export function collisionRuntime(world: SimWorld): CollisionRuntime {
   let rt = runtimes.get(world);
   if (!rt) {
-    rt = { scene: new SceneColliders(), contactsPrev: new Set(), contactsNow: new Set(), props: null, queries: null, sweepStep: 0.05, names: new Map() };
+    rt = { scene: new SceneColliders(), contacts: new TickContacts('contact'), props: null, queries: null, sweepStep: 0.05, names: new Map() };
     runtimes.set(world, rt);
   }
   return rt;

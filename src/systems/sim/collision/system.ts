@@ -28,7 +28,7 @@ import {
 } from './detect';
 import { newImpulseResult, solveEnergy, solveRestitution, STATIC_BODY, type ImpulseResult, type YawBody } from './impulse';
 import { collisionRuntime, type CollisionRuntime } from './runtime';
-import './snapshot'; // registers the collision snapshot extension (replay keyframes)
+import { contactCode } from './contact-memory';
 
 const MAX_SUB = 64;
 const END_NAMES = ['front', 'rear', 'left', 'right'] as const;
@@ -173,8 +173,8 @@ function sceneContacts(world: SimWorld, rt: CollisionRuntime, eid: number): void
       nz = -nz;
     }
     const rx = geom.x - poseK.cx, rz = geom.z - poseK.cz;
-    const key = `s${eid}:${i}`;
-    rt.contactsNow.add(key);
+    const key = contactCode('scene', i);
+    rt.contacts.add(eid, key);
     yawBodyOf(world, eid, yb1);
     const theta = angleToSurface(yb1.vx, yb1.vz, nx, nz);
     const e = knightE(theta), mu = knightMu(theta);
@@ -187,7 +187,7 @@ function sceneContacts(world: SimWorld, rt: CollisionRuntime, eid: number): void
     const dE = res.energyBefore - res.energyAfter;
     absorbEnergy(dE, crushEndOf(world, eid, end, endA), null, added);
     added[0] = addCrushTo(world, eid, end, added[0]);
-    if (!rt.contactsPrev.has(key)) {
+    if (!rt.contacts.had(eid, key)) {
       c.hits[eid] = c.hits[eid]! + 1;
       emitEvent(world, 'collision', {
         type: 'scene', ids: [nameOf(rt, eid), scene.names[i]!], point: [geom.x, py, geom.z], normal: [nx, 0, nz],
@@ -291,8 +291,8 @@ function pairContact(world: SimWorld, rt: CollisionRuntime, ea: number, eb: numb
     nx = -nx;
     nz = -nz;
   }
-  const key = `c${ea}:${eb}`;
-  rt.contactsNow.add(key);
+  const key = contactCode('car', eb);
+  rt.contacts.add(ea, key);
   yawBodyOf(world, ea, yb1);
   yawBodyOf(world, eb, yb2);
   sharedContactPoint(world, ea, eb, geom.x - poseAk.cx, geom.z - poseAk.cz, geom.x - poseBk.cx, geom.z - poseBk.cz, X);
@@ -313,7 +313,7 @@ function pairContact(world: SimWorld, rt: CollisionRuntime, ea: number, eb: numb
   absorbEnergy(res.energyBefore - res.energyAfter, crushEndOf(world, ea, enA, endA), crushEndOf(world, eb, enB, endB), added);
   added[0] = addCrushTo(world, ea, enA, added[0]);
   added[1] = addCrushTo(world, eb, enB, added[1]);
-  if (!rt.contactsPrev.has(key)) {
+  if (!rt.contacts.had(ea, key)) {
     c.hits[ea] = c.hits[ea]! + 1;
     c.hits[eb] = c.hits[eb]! + 1;
     emitEvent(world, 'collision', {
@@ -329,17 +329,15 @@ function pairContact(world: SimWorld, rt: CollisionRuntime, ea: number, eb: numb
 export function collisionPass(world: SimWorld): void {
   const rt = collisionRuntime(world);
   const live = entitiesWith(world, world.c.RigidBody, world.c.CarCollider);
-  if (live.length === 0 && rt.contactsPrev.size === 0) return;
+  if (live.length === 0) return;
   carList.length = 0;
   const halted = world.c.RigidBody.halted;
   for (const e of live) if (halted[e] === 0) carList.push(e); // a halted car (halt-guard.ts) takes no part
   const cars = carList.sort((a, b) => a - b);
-  rt.contactsNow.clear();
+  rt.contacts.begin(world);
   for (const eid of cars) sceneContacts(world, rt, eid);
   carCarContacts(world, rt, cars);
-  const prev = rt.contactsPrev;
-  rt.contactsPrev = rt.contactsNow;
-  rt.contactsNow = prev;
+  rt.contacts.commit(world);
 }
 
 /** Pass 9: dynamic props (Havok), when a props world is attached. */

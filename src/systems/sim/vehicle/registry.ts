@@ -24,7 +24,7 @@ export interface CarRuntime {
   wheels: [number, number, number, number];
   /** Torque split of the gearbox output to each wheel through open diffs (sums to 1). */
   split: [number, number, number, number];
-  /** Scratch for the driveline solve. */
+  /** Scratch for the driveline solve (DRIVELINE_SCRATCH_SIZE values; its named layout is in vehicle-block.ts). */
   scratch: Float64Array;
   /** Values derived from `cfg` once (rebuilt by `refreshRuntime` when `cfg` is replaced) and per-tick caches. */
   cache: CarCache;

@@ -20,16 +20,37 @@ import type { DiffConfig } from '../../../content/car-schema';
 
 export const CAR_STATE_SIZE = 25;
 
-// Scratch layout (per car, Float64Array(96)): J rows 0..19 (4×5), F rows 20..39, elimination matrix 40..55,
-// rhs 56..59, λ 60..63, bias 64..67, capacity 68..71, clamped flag 72..75, base rhs 76..79, full A 80..95.
+// Driveline solve scratch (per car, `CarRuntime.scratch`): named offsets of its blocks, for up to MAX_ROWS
+// coupling rows k over the DOFS driveline DOFs q (wheels FL..RR, engine). Plain module constants (not object
+// fields) so that the hot loops index with integer literals after inlining.
+/** Driveline DOFs (4 wheel spins, engine) and coupling rows at most (clutch, front, rear, centre diff). */
+const DOFS = 5;
+const MAX_ROWS = 4;
+/** Velocity rows J_k (DOFS values each). */
+const J_ROWS = 0;
+/** Force rows F_k = J_k with the clutch row's wheel side × gearbox efficiency (DOFS values each). */
+const F_ROWS = J_ROWS + MAX_ROWS * DOFS;
+/** Active rows' elimination matrix (MAX_ROWS × MAX_ROWS, row-major) and its right-hand side. */
+const ELIM = F_ROWS + MAX_ROWS * DOFS;
+const ELIM_RHS = ELIM + MAX_ROWS * MAX_ROWS;
+/** Per row: multiplier λ_k (constraint torque, N·m), bias −J_k·q/dt, capacity |λ| ≤ cap, clamped flag, base rhs. */
+const LAMBDA = ELIM_RHS + MAX_ROWS;
+const BIAS = LAMBDA + MAX_ROWS;
+const CAP = BIAS + MAX_ROWS;
+const CLAMPED = CAP + MAX_ROWS;
+const RHS = CLAMPED + MAX_ROWS;
+/** The full matrix A = J M⁻¹ Fᵀ over all rows (MAX_ROWS × MAX_ROWS, row-major). */
+const A_FULL = RHS + MAX_ROWS;
+/** Length of one car's driveline scratch (Float64Array). */
+export const DRIVELINE_SCRATCH_SIZE = A_FULL + MAX_ROWS * MAX_ROWS;
 const Qv = new Float64Array(5);
 const rowIndex = new Int32Array(4);
 const LOCKED = Number.POSITIVE_INFINITY;
 
 /** A diff row (J = F = the given coefficients on the four wheels, 0 on the engine). */
 function diffRow(sc: Float64Array, k: number, a: number, b: number, c: number, d: number): void {
-  const o = k * 5,
-    p = 20 + k * 5;
+  const o = J_ROWS + k * DOFS,
+    p = F_ROWS + k * DOFS;
   sc[o] = a;
   sc[o + 1] = b;
   sc[o + 2] = c;
@@ -42,7 +63,7 @@ function diffRow(sc: Float64Array, k: number, a: number, b: number, c: number, d
   sc[p + 4] = 0;
 }
 
-/** The full matrix A = J M⁻¹ Fᵀ over all nc rows (sc[80 + 4k + l]); the active-set iterations pick sub-matrices. */
+/** The full matrix A = J M⁻¹ Fᵀ over all nc rows (sc[A_FULL + MAX_ROWS·k + l]); the active-set iterations pick sub-matrices. */
 function assembleA(sc: Float64Array, nc: number, invM: Float64Array): void {
   const m0 = invM[0]!,
     m1 = invM[1]!,
@@ -50,20 +71,20 @@ function assembleA(sc: Float64Array, nc: number, invM: Float64Array): void {
     m3 = invM[3]!,
     m4 = invM[4]!;
   for (let k = 0; k < nc; k++) {
-    const o = k * 5;
+    const o = J_ROWS + k * DOFS;
     const jm0 = sc[o]! * m0,
       jm1 = sc[o + 1]! * m1,
       jm2 = sc[o + 2]! * m2,
       jm3 = sc[o + 3]! * m3,
       jm4 = sc[o + 4]! * m4;
     for (let l = 0; l < nc; l++) {
-      const p = 20 + l * 5;
-      sc[80 + k * 4 + l] = jm0 * sc[p]! + jm1 * sc[p + 1]! + jm2 * sc[p + 2]! + jm3 * sc[p + 3]! + jm4 * sc[p + 4]!;
+      const p = F_ROWS + l * DOFS;
+      sc[A_FULL + k * MAX_ROWS + l] = jm0 * sc[p]! + jm1 * sc[p + 1]! + jm2 * sc[p + 2]! + jm3 * sc[p + 3]! + jm4 * sc[p + 4]!;
     }
   }
 }
 
-/** The base right-hand side r_k = bias_k − J_k M⁻¹ Q (sc[76 + k]). */
+/** The base right-hand side r_k = bias_k − J_k M⁻¹ Q (sc[RHS + k]). */
 function assembleRhs(sc: Float64Array, nc: number, Q: Float64Array, invM: Float64Array): void {
   const q0 = Q[0]! * invM[0]!,
     q1 = Q[1]! * invM[1]!,
@@ -71,8 +92,8 @@ function assembleRhs(sc: Float64Array, nc: number, Q: Float64Array, invM: Float6
     q3 = Q[3]! * invM[3]!,
     q4 = Q[4]! * invM[4]!;
   for (let k = 0; k < nc; k++) {
-    const o = k * 5;
-    sc[76 + k] = sc[64 + k]! - (sc[o]! * q0 + sc[o + 1]! * q1 + sc[o + 2]! * q2 + sc[o + 3]! * q3 + sc[o + 4]! * q4);
+    const o = J_ROWS + k * DOFS;
+    sc[RHS + k] = sc[BIAS + k]! - (sc[o]! * q0 + sc[o + 1]! * q1 + sc[o + 2]! * q2 + sc[o + 3]! * q3 + sc[o + 4]! * q4);
   }
 }
 
@@ -82,44 +103,156 @@ function assembleRhs(sc: Float64Array, nc: number, Q: Float64Array, invM: Float6
  */
 function solveActive(sc: Float64Array, nc: number): void {
   let na = 0;
-  for (let k = 0; k < nc; k++) if (!sc[72 + k]) rowIndex[na++] = k;
+  for (let k = 0; k < nc; k++) if (!sc[CLAMPED + k]) rowIndex[na++] = k;
   for (let a = 0; a < na; a++) {
     const k = rowIndex[a]!;
-    let r = sc[76 + k]!;
-    for (let l = 0; l < nc; l++) if (sc[72 + l]) r -= sc[80 + k * 4 + l]! * sc[60 + l]!;
-    sc[56 + a] = r;
-    for (let b2 = 0; b2 < na; b2++) sc[40 + a * 4 + b2] = sc[80 + k * 4 + rowIndex[b2]!]!;
+    let r = sc[RHS + k]!;
+    for (let l = 0; l < nc; l++) if (sc[CLAMPED + l]) r -= sc[A_FULL + k * MAX_ROWS + l]! * sc[LAMBDA + l]!;
+    sc[ELIM_RHS + a] = r;
+    for (let b2 = 0; b2 < na; b2++) sc[ELIM + a * MAX_ROWS + b2] = sc[A_FULL + k * MAX_ROWS + rowIndex[b2]!]!;
   }
   if (na === 1) {
-    sc[60 + rowIndex[0]!] = sc[56]! / sc[40]!;
+    sc[LAMBDA + rowIndex[0]!] = sc[ELIM_RHS]! / sc[ELIM]!;
     return;
   }
   for (let c = 0; c < na; c++) {
     let piv = c;
-    for (let r = c + 1; r < na; r++) if (Math.abs(sc[40 + r * 4 + c]!) > Math.abs(sc[40 + piv * 4 + c]!)) piv = r;
+    for (let r = c + 1; r < na; r++) if (Math.abs(sc[ELIM + r * MAX_ROWS + c]!) > Math.abs(sc[ELIM + piv * MAX_ROWS + c]!)) piv = r;
     if (piv !== c) {
       for (let l = 0; l < na; l++) {
-        const t = sc[40 + c * 4 + l]!;
-        sc[40 + c * 4 + l] = sc[40 + piv * 4 + l]!;
-        sc[40 + piv * 4 + l] = t;
+        const t = sc[ELIM + c * MAX_ROWS + l]!;
+        sc[ELIM + c * MAX_ROWS + l] = sc[ELIM + piv * MAX_ROWS + l]!;
+        sc[ELIM + piv * MAX_ROWS + l] = t;
       }
-      const t = sc[56 + c]!;
-      sc[56 + c] = sc[56 + piv]!;
-      sc[56 + piv] = t;
+      const t = sc[ELIM_RHS + c]!;
+      sc[ELIM_RHS + c] = sc[ELIM_RHS + piv]!;
+      sc[ELIM_RHS + piv] = t;
     }
-    const d = sc[40 + c * 4 + c]!;
+    const d = sc[ELIM + c * MAX_ROWS + c]!;
     for (let r = c + 1; r < na; r++) {
-      const f = sc[40 + r * 4 + c]! / d;
+      const f = sc[ELIM + r * MAX_ROWS + c]! / d;
       if (f === 0) continue;
-      for (let l = c; l < na; l++) sc[40 + r * 4 + l] = sc[40 + r * 4 + l]! - f * sc[40 + c * 4 + l]!;
-      sc[56 + r] = sc[56 + r]! - f * sc[56 + c]!;
+      for (let l = c; l < na; l++) sc[ELIM + r * MAX_ROWS + l] = sc[ELIM + r * MAX_ROWS + l]! - f * sc[ELIM + c * MAX_ROWS + l]!;
+      sc[ELIM_RHS + r] = sc[ELIM_RHS + r]! - f * sc[ELIM_RHS + c]!;
     }
   }
   for (let r = na - 1; r >= 0; r--) {
-    let v = sc[56 + r]!;
-    for (let l = r + 1; l < na; l++) v -= sc[40 + r * 4 + l]! * sc[60 + rowIndex[l]!]!;
-    sc[60 + rowIndex[r]!] = v / sc[40 + r * 4 + r]!;
+    let v = sc[ELIM_RHS + r]!;
+    for (let l = r + 1; l < na; l++) v -= sc[ELIM + r * MAX_ROWS + l]! * sc[LAMBDA + rowIndex[l]!]!;
+    sc[LAMBDA + rowIndex[r]!] = v / sc[ELIM + r * MAX_ROWS + r]!;
   }
+}
+
+/** Row numbers of the coupling rows present this solve (−1 = absent), and their count. */
+const rows = { clutch: -1, front: -1, rear: -1, centre: -1, n: 0 };
+
+/** Numbers the rows present: the clutch row when a gear is engaged with clutch capacity, then the diffs' rows. */
+function numberRows(rt: CarRuntime, hasClutch: boolean): void {
+  const kc = rt.cache;
+  let nc = hasClutch ? 1 : 0;
+  rows.clutch = hasClutch ? 0 : -1;
+  rows.front = kc.frontRow ? nc++ : -1;
+  rows.rear = kc.rearRow ? nc++ : -1;
+  rows.centre = kc.centreRow ? nc++ : -1;
+  rows.n = nc;
+}
+
+/**
+ * The rows J, F and A = J M⁻¹ Fᵀ depend only on the gear ratio, the clutch row's presence and its efficiency
+ * direction (and the config): between stages of a tick they rarely change, so they are rebuilt only when one
+ * of those differs from the last solve (same values ⇒ same bits).
+ */
+function buildRows(rt: CarRuntime, hasClutch: boolean, G: number, e: number): void {
+  const kc = rt.cache;
+  if (kc.dlValid && hasClutch === kc.dlClutch && G === kc.dlG && e === kc.dlE) return;
+  const sc = rt.scratch;
+  if (hasClutch) {
+    const s = rt.split;
+    const c0 = -G * s[0],
+      c1 = -G * s[1],
+      c2 = -G * s[2],
+      c3 = -G * s[3];
+    sc[J_ROWS + 0] = c0;
+    sc[J_ROWS + 1] = c1;
+    sc[J_ROWS + 2] = c2;
+    sc[J_ROWS + 3] = c3;
+    sc[J_ROWS + 4] = 1;
+    sc[F_ROWS + 0] = e * c0;
+    sc[F_ROWS + 1] = e * c1;
+    sc[F_ROWS + 2] = e * c2;
+    sc[F_ROWS + 3] = e * c3;
+    sc[F_ROWS + 4] = 1;
+  }
+  if (rows.front >= 0) diffRow(sc, rows.front, 1, -1, 0, 0);
+  if (rows.rear >= 0) diffRow(sc, rows.rear, 0, 0, 1, -1);
+  if (rows.centre >= 0) diffRow(sc, rows.centre, 0.5, 0.5, -0.5, -0.5);
+  if (rows.n > 0) assembleA(sc, rows.n, kc.invM);
+  kc.dlValid = true;
+  kc.dlClutch = hasClutch;
+  kc.dlG = G;
+  kc.dlE = e;
+}
+
+/** Per solve: bias −J·q/dt (each row asks for zero slip at the end of the step), capacity, clamped flag. */
+function biasAndCapacities(world: SimWorld, rt: CarRuntime, ccap: number): void {
+  const C = world.c.Car;
+  const Wh = world.c.Wheel;
+  const eid = rt.eid;
+  const sc = rt.scratch;
+  const kc = rt.cache;
+  const w = rt.wheels;
+  const dt = world.dt;
+  const o0 = Wh.omega[w[0]]!,
+    o1 = Wh.omega[w[1]]!,
+    o2 = Wh.omega[w[2]]!,
+    o3 = Wh.omega[w[3]]!,
+    oe = C.omegaE[eid]!;
+  for (let k = 0; k < rows.n; k++) {
+    const o = J_ROWS + k * DOFS;
+    sc[BIAS + k] = -(sc[o]! * o0 + sc[o + 1]! * o1 + sc[o + 2]! * o2 + sc[o + 3]! * o3 + sc[o + 4]! * oe) / dt;
+    sc[CLAMPED + k] = 0;
+  }
+  if (rows.clutch >= 0) sc[CAP] = ccap;
+  if (rows.front >= 0) sc[CAP + rows.front] = diffCap(kc.frontDiff, C.diffInFront[eid]!);
+  if (rows.rear >= 0) sc[CAP + rows.rear] = diffCap(kc.rearDiff, C.diffInRear[eid]!);
+  if (rows.centre >= 0) sc[CAP + rows.centre] = diffCap(kc.centreDiff, C.diffInCentre[eid]!);
+}
+
+/** Active-set iterations: solve the unclamped rows, clamp any |λ| over its capacity, solve again (≤ nc + 1 times). */
+function solveClamped(sc: Float64Array, nc: number): void {
+  for (let iter = 0; iter <= nc && nc > 0; iter++) {
+    solveActive(sc, nc);
+    let clamped = false;
+    for (let k = 0; k < nc; k++) {
+      if (sc[CLAMPED + k]) continue;
+      const lam = sc[LAMBDA + k]!,
+        cap = sc[CAP + k]!;
+      if (lam > cap || lam < -cap) {
+        sc[LAMBDA + k] = lam > 0 ? cap : -cap;
+        sc[CLAMPED + k] = 1;
+        clamped = true;
+      }
+    }
+    if (!clamped) break;
+  }
+}
+
+/**
+ * The solve's results the next tick reads (Car state): the clutch carries −λ to the gearbox (+ = driving the
+ * car), the locked rows' torques; `sticking` = not clamped.
+ */
+function writeSolveResults(world: SimWorld, rt: CarRuntime): void {
+  const C = world.c.Car;
+  const eid = rt.eid;
+  const sc = rt.scratch;
+  const { clutch, front, rear, centre } = rows;
+  C.clutchTorque[eid] = clutch >= 0 ? -sc[LAMBDA + clutch]! : 0;
+  C.clutchSticking[eid] = clutch >= 0 && !sc[CLAMPED + clutch] ? 1 : 0;
+  C.lockTorqueFront[eid] = front >= 0 ? sc[LAMBDA + front]! : 0;
+  C.lockTorqueRear[eid] = rear >= 0 ? sc[LAMBDA + rear]! : 0;
+  C.lockTorqueCentre[eid] = centre >= 0 ? sc[LAMBDA + centre]! : 0;
+  C.diffSticking[eid] =
+    (front >= 0 && !sc[CLAMPED + front] ? 1 : 0) | (rear >= 0 && !sc[CLAMPED + rear] ? 2 : 0) | (centre >= 0 && !sc[CLAMPED + centre] ? 4 : 0);
 }
 
 /**
@@ -132,24 +265,16 @@ export function drivelineAccelerations(world: SimWorld, rt: CarRuntime, out: Flo
   const C = world.c.Car;
   const Wh = world.c.Wheel;
   const eid = rt.eid;
-  const cfg = rt.cfg;
   const sc = rt.scratch;
-  const dt = world.dt;
-  const kc = rt.cache;
-  const invM = kc.invM; // 1/I_w front ×2, rear ×2, 1/I_e (per config)
+  const invM = rt.cache.invM; // 1/I_w front ×2, rear ×2, 1/I_e (per config)
   const w = rt.wheels;
   const Q = Qv;
-  const o0 = Wh.omega[w[0]]!,
-    o1 = Wh.omega[w[1]]!,
-    o2 = Wh.omega[w[2]]!,
-    o3 = Wh.omega[w[3]]!,
-    oe = C.omegaE[eid]!;
   Q[0] = Wh.torque[w[0]]!;
   Q[1] = Wh.torque[w[1]]!;
   Q[2] = Wh.torque[w[2]]!;
   Q[3] = Wh.torque[w[3]]!;
   Q[4] = C.engineAcc[eid]!;
-  const G = totalRatio(cfg, C.gear[eid]!);
+  const G = totalRatio(rt.cfg, C.gear[eid]!);
   const ccap = C.clutchCapacity[eid]!;
   const hasClutch = G !== 0 && ccap > 0;
   let e = 0;
@@ -157,97 +282,32 @@ export function drivelineAccelerations(world: SimWorld, rt: CarRuntime, out: Flo
     const eta = gearboxEfficiency(world, rt);
     e = C.clutchTorque[eid]! >= 0 ? eta : 1 / eta;
   }
-  const clutchRow = hasClutch ? 0 : -1;
-  let nc = hasClutch ? 1 : 0;
-  const frontRow = kc.frontRow ? nc++ : -1;
-  const rearRow = kc.rearRow ? nc++ : -1;
-  const centreRow = kc.centreRow ? nc++ : -1;
-  // The rows J, F and A = J M⁻¹ Fᵀ depend only on the gear ratio, the clutch row's presence and its
-  // efficiency direction (and the config): between stages of a tick they rarely change, so they are
-  // rebuilt only when one of those differs from the last solve (same values ⇒ same bits).
-  const sameRows = kc.dlValid && hasClutch === kc.dlClutch && G === kc.dlG && e === kc.dlE;
-  if (!sameRows) {
-    if (hasClutch) {
-      const s = rt.split;
-      const c0 = -G * s[0],
-        c1 = -G * s[1],
-        c2 = -G * s[2],
-        c3 = -G * s[3];
-      sc[0] = c0;
-      sc[1] = c1;
-      sc[2] = c2;
-      sc[3] = c3;
-      sc[4] = 1;
-      sc[20] = e * c0;
-      sc[21] = e * c1;
-      sc[22] = e * c2;
-      sc[23] = e * c3;
-      sc[24] = 1;
-    }
-    if (frontRow >= 0) diffRow(sc, frontRow, 1, -1, 0, 0);
-    if (rearRow >= 0) diffRow(sc, rearRow, 0, 0, 1, -1);
-    if (centreRow >= 0) diffRow(sc, centreRow, 0.5, 0.5, -0.5, -0.5);
-    if (nc > 0) assembleA(sc, nc, invM);
-    kc.dlValid = true;
-    kc.dlClutch = hasClutch;
-    kc.dlG = G;
-    kc.dlE = e;
-  }
-  // Per solve: bias −J·q/dt (each row asks for zero slip at the end of the step), capacity, clamped flag.
-  for (let k = 0; k < nc; k++) {
-    const o = k * 5;
-    sc[64 + k] = -(sc[o]! * o0 + sc[o + 1]! * o1 + sc[o + 2]! * o2 + sc[o + 3]! * o3 + sc[o + 4]! * oe) / dt;
-    sc[72 + k] = 0;
-  }
-  if (hasClutch) sc[68] = ccap;
-  if (frontRow >= 0) sc[68 + frontRow] = diffCap(kc.frontDiff, C.diffInFront[eid]!);
-  if (rearRow >= 0) sc[68 + rearRow] = diffCap(kc.rearDiff, C.diffInRear[eid]!);
-  if (centreRow >= 0) sc[68 + centreRow] = diffCap(kc.centreDiff, C.diffInCentre[eid]!);
+  numberRows(rt, hasClutch);
+  buildRows(rt, hasClutch, G, e);
+  biasAndCapacities(world, rt, ccap);
+  const nc = rows.n;
   if (nc > 0) assembleRhs(sc, nc, Q, invM);
-  for (let iter = 0; iter <= nc && nc > 0; iter++) {
-    solveActive(sc, nc);
-    let clamped = false;
-    for (let k = 0; k < nc; k++) {
-      if (sc[72 + k]) continue;
-      const lam = sc[60 + k]!,
-        cap = sc[68 + k]!;
-      if (lam > cap || lam < -cap) {
-        sc[60 + k] = lam > 0 ? cap : -cap;
-        sc[72 + k] = 1;
-        clamped = true;
-      }
-    }
-    if (!clamped) break;
-  }
+  solveClamped(sc, nc);
   // q̈ = M⁻¹(Q + Fᵀλ) over all rows (clamped rows carry ±capacity).
-  for (let j = 0; j < 5; j++) {
+  for (let j = 0; j < DOFS; j++) {
     let q = Q[j]!;
-    for (let k = 0; k < nc; k++) q += sc[20 + k * 5 + j]! * sc[60 + k]!;
+    for (let k = 0; k < nc; k++) q += sc[F_ROWS + k * DOFS + j]! * sc[LAMBDA + k]!;
     out[j] = q * invM[j]!;
   }
   // Drive torque reaching each wheel through the coupling rows (for telemetry and the power checks).
   for (let k = 0; k < nc; k++) {
-    const l = sc[60 + k]!;
+    const l = sc[LAMBDA + k]!;
     for (let i = 0; i < 4; i++) {
-      const f = sc[20 + k * 5 + i]!;
+      const f = sc[F_ROWS + k * DOFS + i]!;
       if (f !== 0) Wh.driveTorque[w[i]!] = Wh.driveTorque[w[i]!]! + f * l;
     }
   }
-  // Constraint torques: the clutch carries −λ to the gearbox (+ = driving the car); `sticking` = not clamped.
-  C.clutchTorque[eid] = clutchRow >= 0 ? -sc[60 + clutchRow]! : 0;
-  C.clutchSticking[eid] = clutchRow >= 0 && !sc[72 + clutchRow] ? 1 : 0;
-  C.lockTorqueFront[eid] = frontRow >= 0 ? sc[60 + frontRow]! : 0;
-  C.lockTorqueRear[eid] = rearRow >= 0 ? sc[60 + rearRow]! : 0;
-  C.lockTorqueCentre[eid] = centreRow >= 0 ? sc[60 + centreRow]! : 0;
-  C.diffSticking[eid] =
-    (frontRow >= 0 && !sc[72 + frontRow] ? 1 : 0) |
-    (rearRow >= 0 && !sc[72 + rearRow] ? 2 : 0) |
-    (centreRow >= 0 && !sc[72 + centreRow] ? 4 : 0);
+  writeSolveResults(world, rt);
 }
 
 // Coupling row k (written inline above, no call: a call with double arguments boxes them on the heap):
-// velocity row J (sc[5k..5k+4]), force row F = J with the wheel side × e (sc[20+5k..]), bias −J·q/dt (sc[64+k]),
-// capacity (sc[68+k]), clamped flag (sc[72+k]).
+// velocity row J (sc[J_ROWS + DOFS·k ..]), force row F = J with the wheel side × e (sc[F_ROWS + DOFS·k ..]),
+// bias −J·q/dt (sc[BIAS + k]), capacity (sc[CAP + k]), clamped flag (sc[CLAMPED + k]).
 
 function diffCap(d: DiffConfig, tin: number): number {
   if (d.kind === 'locked') return LOCKED;
