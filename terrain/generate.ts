@@ -311,6 +311,28 @@ function r1(v: number): number {
 
 // ---------------------------------------------------------------- main
 
+/** What every step of generateStage shares: the style, the grid (samples, cell m, origin m) and the road. */
+interface Ctx {
+  opts: GenerateOptions;
+  style: StageStyle;
+  st: Style;
+  size: number;
+  cell: number;
+  ox: number;
+  oz: number;
+  side: number;
+  halfW: number;
+}
+
+/** The road's shape: resampled points, heading (rad) and smoothed curvature (1/m) at each. */
+interface RoadShape {
+  road: Road;
+  P: Float64Array;
+  n: number;
+  heading: Float64Array;
+  kappa: Float64Array;
+}
+
 export function generateStage(opts: GenerateOptions): GeneratedStage {
   const style = opts.surface;
   const st = STYLES[style];
@@ -318,18 +340,59 @@ export function generateStage(opts: GenerateOptions): GeneratedStage {
   const size = opts.size ?? 1025;
   if (!isPow2Plus1(size)) throw new TerrainError('<generator>', 'size', '2ⁿ+1 samples (e.g. 257, 513, 1025)', String(size));
   const cell = opts.cellSize ?? 2;
-  const relief = opts.relief ?? 1;
-  const refine = opts.surfaceRefine ?? 2;
   const lengthM = opts.lengthKm * 1000;
   if (!(lengthM > 50)) throw new TerrainError('<generator>', 'lengthKm', 'a length > 0.05 km', String(opts.lengthKm));
-  const id = opts.id ?? `${style}-${opts.seed}`;
-  const name = opts.name ?? `${st.name} ${opts.seed}`;
   const side = (size - 1) * cell;
-  const ox = -side / 2, oz = -side / 2;
+  const c: Ctx = { opts, style, st, size, cell, ox: -side / 2, oz: -side / 2, side, halfW: st.width / 2 };
   const rng = createRng(opts.seed);
 
   // 1. natural terrain
-  const noise = createNoise2D(createRng((opts.seed ^ 0x5bd1e995) >>> 0));
+  const nat = naturalTerrain(c, opts.relief ?? 1);
+  const natAt = bilinear(nat, size, cell, c.ox, c.oz);
+  // 2. road
+  const lead = 20;
+  const walk = generateWalk(rng, st, lengthM + 2 * lead + 10, c.ox, c.oz, side, natAt);
+  const ctrl = controlPoints(walk);
+  const shape = roadShape(Road.fromControlPoints(ctrl, st.width, natAt));
+  // 3. elevation profile, 4. carve
+  const { hr, bank } = elevationProfile(shape, st.limits);
+  const hf = carve(c, shape, nat, hr, bank);
+  // 5. surface map
+  const sCell = cell / (opts.surfaceRefine ?? 2);
+  const smap = surfaceMap(c, shape, opts.surfaceRefine ?? 2);
+  // 6. start / finish / checkpoints (distances along the resampled road)
+  const startD = lead;
+  const finishD = Math.min(shape.road.lengthM - 5, lead + lengthM);
+  const cps = opts.checkpointsM ?? evenCheckpoints(finishD - startD);
+  // 7. scenery
+  const scen = opts.scenery ?? true ? scenery(c, shape, startD, finishD, cps) : [];
+  // 8. files
+  const hpng = hf.toPng();
+  const id = opts.id ?? `${style}-${opts.seed}`;
+  const name = opts.name ?? `${st.name} ${opts.seed}`;
+  const names = { stageToml: 'stage.toml', heightPng: 'height.png', surfacePng: 'surface.png' };
+  const toml: StageToml = {
+    format: 1,
+    id,
+    name,
+    surface: st.roadCode,
+    seed: opts.seed,
+    heightmap: { file: names.heightPng, size, cell_size_m: cell, height_scale_m: hpng.heightScale, height_offset_m: hpng.heightOffset, origin_x_m: c.ox, origin_z_m: c.oz },
+    surface_map: { file: names.surfacePng, cell_size_m: sCell, origin_x_m: c.ox, origin_z_m: c.oz },
+    detail: { enabled: true, seed: (opts.seed % 100000) + 1, cell_size_m: 0.35, scale: 1 },
+    road: { width_m: st.width, points: ctrl, start_distance_m: Math.round(startD * 10) / 10, finish_distance_m: Math.floor(finishD * 10) / 10 },
+    checkpoints: cps.map((cp) => ({ distance_m: Math.round((startD + cp) * 10) / 10 })),
+    scenery: scen,
+  };
+  const files: StageFiles = { stageToml: stageTomlToString(toml), heightPng: hpng.bytes, surfacePng: smap.toPng() };
+  const stage = loadStage(files, `${id}/stage.toml`);
+  return { files, names, stage };
+}
+
+/** The terrain before the road: fBm noise, blended with ridged noise for the mountain styles, m. */
+function naturalTerrain(c: Ctx, relief: number): Float32Array {
+  const { st, size, cell, ox, oz } = c;
+  const noise = createNoise2D(createRng((c.opts.seed ^ 0x5bd1e995) >>> 0));
   const nat = new Float32Array(size * size);
   const inv = 1 / st.wavelength;
   for (let j = 0; j < size; j++) {
@@ -340,26 +403,33 @@ export function generateStage(opts: GenerateOptions): GeneratedStage {
       nat[j * size + i] = relief * st.amplitude * ((1 - st.ridged) * f + st.ridged * (2 * rg - 0.6));
     }
   }
-  const natAt = (x: number, z: number): number => {
+  return nat;
+}
+
+/** Bilinear height lookup (m) in a size × size grid, clamped to the grid. */
+function bilinear(nat: Float32Array, size: number, cell: number, ox: number, oz: number): (x: number, z: number) => number {
+  return (x: number, z: number): number => {
     const u = Math.min(size - 1.0001, Math.max(0, (x - ox) / cell));
     const v = Math.min(size - 1.0001, Math.max(0, (z - oz) / cell));
     const i = Math.floor(u), j = Math.floor(v), a = u - i, b = v - j;
     const h00 = nat[j * size + i]!, h10 = nat[j * size + i + 1]!, h01 = nat[(j + 1) * size + i]!, h11 = nat[(j + 1) * size + i + 1]!;
     return (1 - b) * ((1 - a) * h00 + a * h10) + b * ((1 - a) * h01 + a * h11);
   };
+}
 
-  // 2. road
-  const lead = 20;
-  const walk = generateWalk(rng, st, lengthM + 2 * lead + 10, ox, oz, side, natAt);
+/** Every 8th point of the walk (and its last), rounded to cm: the road's control points in stage.toml. */
+function controlPoints(walk: Walk): [number, number][] {
   const ctrl: [number, number][] = [];
   for (let i = 0; i < walk.xs.length; i += 8) ctrl.push([Math.round(walk.xs[i]! * 100) / 100, Math.round(walk.zs[i]! * 100) / 100]);
   const last = walk.xs.length - 1;
   if (last % 8 !== 0) ctrl.push([Math.round(walk.xs[last]! * 100) / 100, Math.round(walk.zs[last]! * 100) / 100]);
-  const road = Road.fromControlPoints(ctrl, st.width, natAt);
+  return ctrl;
+}
+
+/** Curvature at road points (heading change per metre), smoothed. */
+function roadShape(road: Road): RoadShape {
   const n = road.count;
   const P = road.points;
-
-  // curvature at road points (heading change per metre), smoothed
   const heading = new Float64Array(n);
   for (let k = 0; k < n; k++) {
     const a = Math.max(0, k - 1), b = Math.min(n - 1, k + 1);
@@ -370,12 +440,15 @@ export function generateStage(opts: GenerateOptions): GeneratedStage {
     kappa[k] = wrapAngle(heading[k + 1]! - heading[k - 1]!) / (road.distances[k + 1]! - road.distances[k - 1]!);
   }
   kappa = boxSmooth(kappa, 3, 2);
+  return { road, P, n, heading, kappa };
+}
 
-  // 3. elevation profile: smooth, grade-limit, smooth
+/** Road height (m) along the road: smooth, limit the grade (steeper allowed in hairpins), smooth; and the bank. */
+function elevationProfile(shape: RoadShape, lim: RoadLimits): { hr: Float64Array; bank: Float64Array } {
+  const { road, P, n, kappa } = shape;
   let hr: Float64Array = new Float64Array(n);
   for (let k = 0; k < n; k++) hr[k] = P[3 * k + 1]!;
   hr = boxSmooth(hr, 20, 3);
-  const lim = st.limits;
   const gmax: Float64Array = new Float64Array(n);
   for (let k = 0; k < n; k++) {
     const R = 1 / Math.max(1e-6, Math.abs(kappa[k]!));
@@ -398,43 +471,53 @@ export function generateStage(opts: GenerateOptions): GeneratedStage {
   hr = boxSmooth(hr, 3, 2);
   const bank = new Float64Array(n);
   for (let k = 0; k < n; k++) bank[k] = -Math.sign(kappa[k]!) * Math.min(lim.maxBank, 6 * Math.abs(kappa[k]!));
+  return { hr, bank };
+}
 
-  // 4. carve
-  const halfW = st.width / 2;
+/**
+ * For each grid sample within `radius` of the road polyline P (n points): squared distance to the nearest
+ * segment (d2a), road parameter there (sa, segment index + fraction) and signed lateral offset (la, m).
+ */
+function rasterizeRoad(P: RoadShape['P'], n: number, gx0: number, gz0: number, gc: number, gw: number, radius: number, d2a: Float32Array, sa: Float32Array, la: Float32Array): void {
+  for (let k = 0; k < n - 1; k++) {
+    const ax = P[3 * k]!, az = P[3 * k + 2]!, bx = P[3 * k + 3]!, bz = P[3 * k + 5]!;
+    const ex = bx - ax, ez = bz - az;
+    const l2 = ex * ex + ez * ez;
+    const len = Math.sqrt(l2) || 1;
+    const i0 = Math.max(0, Math.floor((Math.min(ax, bx) - radius - gx0) / gc));
+    const i1 = Math.min(gw - 1, Math.ceil((Math.max(ax, bx) + radius - gx0) / gc));
+    const j0 = Math.max(0, Math.floor((Math.min(az, bz) - radius - gz0) / gc));
+    const j1 = Math.min(gw - 1, Math.ceil((Math.max(az, bz) + radius - gz0) / gc));
+    for (let j = j0; j <= j1; j++) {
+      const z = gz0 + j * gc;
+      for (let i = i0; i <= i1; i++) {
+        const x = gx0 + i * gc;
+        let f = l2 > 0 ? ((x - ax) * ex + (z - az) * ez) / l2 : 0;
+        f = f < 0 ? 0 : f > 1 ? 1 : f;
+        const qx = x - ax - f * ex, qz = z - az - f * ez;
+        const d2 = qx * qx + qz * qz;
+        const idx = j * gw + i;
+        if (d2 < d2a[idx]!) {
+          d2a[idx] = d2;
+          sa[idx] = k + f;
+          la[idx] = ((x - ax) * ez - (z - az) * ex) / len;
+        }
+      }
+    }
+  }
+}
+
+/** The road carved into the natural terrain: its cross-section (crown, bank, shoulder) blended out over the falloff. */
+function carve(c: Ctx, shape: RoadShape, nat: Float32Array, hr: Float64Array, bank: Float64Array): Heightfield {
+  const { st, size, cell, ox, oz, halfW } = c;
+  const { P, n } = shape;
+  const lim = st.limits;
   const rInf = halfW + st.shoulder + 3 * st.falloff;
   const N = size * size;
   const bestD2 = new Float32Array(N).fill(Infinity);
   const bestS = new Float32Array(N);
   const bestL = new Float32Array(N);
-  const rasterize = (gx0: number, gz0: number, gc: number, gw: number, radius: number, d2a: Float32Array, sa: Float32Array, la: Float32Array): void => {
-    for (let k = 0; k < n - 1; k++) {
-      const ax = P[3 * k]!, az = P[3 * k + 2]!, bx = P[3 * k + 3]!, bz = P[3 * k + 5]!;
-      const ex = bx - ax, ez = bz - az;
-      const l2 = ex * ex + ez * ez;
-      const len = Math.sqrt(l2) || 1;
-      const i0 = Math.max(0, Math.floor((Math.min(ax, bx) - radius - gx0) / gc));
-      const i1 = Math.min(gw - 1, Math.ceil((Math.max(ax, bx) + radius - gx0) / gc));
-      const j0 = Math.max(0, Math.floor((Math.min(az, bz) - radius - gz0) / gc));
-      const j1 = Math.min(gw - 1, Math.ceil((Math.max(az, bz) + radius - gz0) / gc));
-      for (let j = j0; j <= j1; j++) {
-        const z = gz0 + j * gc;
-        for (let i = i0; i <= i1; i++) {
-          const x = gx0 + i * gc;
-          let f = l2 > 0 ? ((x - ax) * ex + (z - az) * ez) / l2 : 0;
-          f = f < 0 ? 0 : f > 1 ? 1 : f;
-          const qx = x - ax - f * ex, qz = z - az - f * ez;
-          const d2 = qx * qx + qz * qz;
-          const idx = j * gw + i;
-          if (d2 < d2a[idx]!) {
-            d2a[idx] = d2;
-            sa[idx] = k + f;
-            la[idx] = ((x - ax) * ez - (z - az) * ex) / len;
-          }
-        }
-      }
-    }
-  };
-  rasterize(ox, oz, cell, size, rInf, bestD2, bestS, bestL);
+  rasterizeRoad(P, n, ox, oz, cell, size, rInf, bestD2, bestS, bestL);
   const lerpArr = (a: Float64Array, s: number): number => {
     const k = Math.min(n - 2, Math.floor(s)), f = s - k;
     return a[k]! + f * (a[k + 1]! - a[k]!);
@@ -460,119 +543,117 @@ export function generateStage(opts: GenerateOptions): GeneratedStage {
     const w = 1 - smoothstep((dist - halfW - st.shoulder - 1) / fall);
     heights[idx] = nat[idx]! + w * (target - nat[idx]!);
   }
-  const hf = Heightfield.fromFloat32(heights, size, size, { cellSize: cell, origin: { x: ox, z: oz } });
+  return Heightfield.fromFloat32(heights, size, size, { cellSize: cell, origin: { x: ox, z: oz } });
+}
 
-  // 5. surface map
+/** Road, shoulder and background codes on a grid `refine` times finer than the heights; ice patches on snow. */
+function surfaceMap(c: Ctx, shape: RoadShape, refine: number): SurfaceMap {
+  const { st, size, cell, ox, oz, halfW, style } = c;
   const sSize = (size - 1) * refine + 1;
   const sCell = cell / refine;
   const sD2 = new Float32Array(sSize * sSize).fill(Infinity);
   const sS = new Float32Array(sSize * sSize);
   const sL = new Float32Array(sSize * sSize);
-  rasterize(ox, oz, sCell, sSize, halfW + st.shoulder + 1, sD2, sS, sL);
+  rasterizeRoad(shape.P, shape.n, ox, oz, sCell, sSize, halfW + st.shoulder + 1, sD2, sS, sL);
   const codes = new Uint8Array(sSize * sSize).fill(surfaceCode(st.backgroundCode));
-  const iceNoise = createNoise2D(createRng((opts.seed ^ 0x1ce) >>> 0));
+  const iceNoise = createNoise2D(createRng((c.opts.seed ^ 0x1ce) >>> 0));
   const roadC = surfaceCode(st.roadCode), shoulderC = surfaceCode(st.shoulderCode), iceC = surfaceCode('ice');
   for (let idx = 0; idx < codes.length; idx++) {
     if (sD2[idx]! === Infinity) continue;
     const lat = Math.abs(sL[idx]!);
     const dist = Math.sqrt(sD2[idx]!);
     if (dist <= halfW && lat <= halfW) {
-      let c = roadC;
+      let code = roadC;
       if (style === 'snow') {
         const s = sS[idx]!;
-        if (iceNoise(s * 2 / 60, 0.5) > 0.55) c = iceC; // ice patches tens of metres long
+        if (iceNoise(s * 2 / 60, 0.5) > 0.55) code = iceC; // ice patches tens of metres long
       }
-      codes[idx] = c;
+      codes[idx] = code;
     } else if (dist <= halfW + st.shoulder) codes[idx] = shoulderC;
   }
-  const smap = new SurfaceMap(sSize, sSize, sCell, { x: ox, z: oz }, codes);
+  return new SurfaceMap(sSize, sSize, sCell, { x: ox, z: oz }, codes);
+}
 
-  // 6. start / finish / checkpoints (distances along the resampled road)
-  const startD = lead;
-  const finishD = Math.min(road.lengthM - 5, lead + lengthM);
-  const stageLen = finishD - startD;
-  const cps = opts.checkpointsM ?? (() => {
-    const count = Math.max(1, Math.floor(stageLen / 1500));
-    return Array.from({ length: count }, (_, c) => (stageLen * (c + 1)) / (count + 1));
-  })();
+/** One checkpoint per ~1.5 km, evenly spaced (distances from the start, m). */
+function evenCheckpoints(stageLen: number): number[] {
+  const count = Math.max(1, Math.floor(stageLen / 1500));
+  return Array.from({ length: count }, (_, c) => (stageLen * (c + 1)) / (count + 1));
+}
 
-  // 7. scenery
+type Items = [number, number, number, number][];
+
+/** Trees, rocks, corner fences, checkpoint markers and the start/finish arches. */
+function scenery(c: Ctx, shape: RoadShape, startD: number, finishD: number, cps: number[]): StageToml['scenery'] {
+  const { st, style } = c;
   const scen: StageToml['scenery'] = [];
-  if (opts.scenery ?? true) {
-    const trees: [number, number, number, number][] = [];
-    const rocks: [number, number, number, number][] = [];
-    const fences: [number, number, number, number][] = [];
-    const markers: [number, number, number, number][] = [];
-    const arches: [number, number, number, number][] = [];
-    const srng = createRng((opts.seed ^ 0x7ee5) >>> 0);
-    const dens = createNoise2D(createRng((opts.seed ^ 0xde75) >>> 0));
-    const proj = { distanceM: 0, lateralM: 0, index: 0 };
-    const S = st.treeSpacing;
-    const clear = halfW + st.shoulder + 2.5;
-    for (let gz = oz + S / 2; gz < oz + side - S / 2; gz += S) {
-      for (let gx = ox + S / 2; gx < ox + side - S / 2; gx += S) {
-        const x = gx + (srng() - 0.5) * S * 0.9;
-        const z = gz + (srng() - 0.5) * S * 0.9;
-        const rot = Math.round(srng() * 360);
-        const sc = Math.round((0.75 + 0.5 * srng()) * 100) / 100;
-        const pick = srng();
-        road.project(x, z, proj);
-        const lat = Math.abs(proj.lateralM);
-        if (lat < clear || lat > st.treeBand) continue;
-        const dens01 = 0.5 + 0.5 * dens(x / 150, z / 150);
-        if (pick < st.rockProb) rocks.push([r1(x), r1(z), rot, sc]);
-        else if (pick < st.treeDensity * (0.4 + dens01)) trees.push([r1(x), r1(z), rot, sc]);
-      }
+  const { trees, rocks } = scatterTreesAndRocks(c, shape);
+  const fences = cornerFences(c, shape, startD, finishD);
+  const markers: Items = [];
+  const arches: Items = [];
+  const post = (d: number, kind: 'marker' | 'arch'): void => {
+    const p = shape.road.poseAt(d);
+    const lx = Math.cos(p.heading), lz = -Math.sin(p.heading);
+    const deg = Math.round((p.heading * 180) / Math.PI);
+    if (kind === 'arch') arches.push([r1(p.x), r1(p.z), deg, 1]);
+    else {
+      const off = p.width / 2 + st.shoulder + 1;
+      markers.push([r1(p.x + off * lx), r1(p.z + off * lz), deg, 1], [r1(p.x - off * lx), r1(p.z - off * lz), deg, 1]);
     }
-    // fences on the outside of tight corners and hairpins (tarmac) / fast sweepers (gravel, snow)
-    for (let k = 0; k < n; k += 2) {
-      const R = 1 / Math.max(1e-6, Math.abs(kappa[k]!));
-      const want = style === 'tarmac' ? R < 30 : R > 100 && R < 250 && k % 40 < 20;
-      const d = road.distances[k]!;
-      if (!want || d < startD || d > finishD) continue;
-      const side2 = -Math.sign(kappa[k]!) || 1; // outside of the turn: right when turning left
-      const off = halfW + st.shoulder + 1.5;
-      const hx = Math.sin(heading[k]!), hz = Math.cos(heading[k]!);
-      const lx = hz, lz = -hx; // left
-      fences.push([r1(P[3 * k]! + side2 * off * lx), r1(P[3 * k + 2]! + side2 * off * lz), Math.round((heading[k]! * 180) / Math.PI), 1]);
-    }
-    const post = (d: number, kind: 'marker' | 'arch'): void => {
-      const p = road.poseAt(d);
-      const lx = Math.cos(p.heading), lz = -Math.sin(p.heading);
-      const deg = Math.round((p.heading * 180) / Math.PI);
-      if (kind === 'arch') arches.push([r1(p.x), r1(p.z), deg, 1]);
-      else {
-        const off = p.width / 2 + st.shoulder + 1;
-        markers.push([r1(p.x + off * lx), r1(p.z + off * lz), deg, 1], [r1(p.x - off * lx), r1(p.z - off * lz), deg, 1]);
-      }
-    };
-    post(startD, 'arch');
-    post(finishD, 'arch');
-    for (const c of cps) post(startD + c, 'marker');
-    if (trees.length) scen.push({ kind: 'tree', radius_m: 0.4, height_m: style === 'tarmac' ? 9 : 16, items: trees });
-    if (rocks.length) scen.push({ kind: 'rock', radius_m: 1.2, height_m: 1.5, items: rocks });
-    if (fences.length) scen.push({ kind: 'fence', radius_m: 2, height_m: 1.1, items: fences });
-    scen.push({ kind: 'marker', radius_m: 0.3, height_m: 2, items: markers });
-    scen.push({ kind: 'arch', radius_m: 0.4, height_m: 5, items: arches });
-  }
-
-  // 8. files
-  const hpng = hf.toPng();
-  const names = { stageToml: 'stage.toml', heightPng: 'height.png', surfacePng: 'surface.png' };
-  const toml: StageToml = {
-    format: 1,
-    id,
-    name,
-    surface: st.roadCode,
-    seed: opts.seed,
-    heightmap: { file: names.heightPng, size, cell_size_m: cell, height_scale_m: hpng.heightScale, height_offset_m: hpng.heightOffset, origin_x_m: ox, origin_z_m: oz },
-    surface_map: { file: names.surfacePng, cell_size_m: sCell, origin_x_m: ox, origin_z_m: oz },
-    detail: { enabled: true, seed: (opts.seed % 100000) + 1, cell_size_m: 0.35, scale: 1 },
-    road: { width_m: st.width, points: ctrl, start_distance_m: Math.round(startD * 10) / 10, finish_distance_m: Math.floor(finishD * 10) / 10 },
-    checkpoints: cps.map((c) => ({ distance_m: Math.round((startD + c) * 10) / 10 })),
-    scenery: scen,
   };
-  const files: StageFiles = { stageToml: stageTomlToString(toml), heightPng: hpng.bytes, surfacePng: smap.toPng() };
-  const stage = loadStage(files, `${id}/stage.toml`);
-  return { files, names, stage };
+  post(startD, 'arch');
+  post(finishD, 'arch');
+  for (const cp of cps) post(startD + cp, 'marker');
+  if (trees.length) scen.push({ kind: 'tree', radius_m: 0.4, height_m: style === 'tarmac' ? 9 : 16, items: trees });
+  if (rocks.length) scen.push({ kind: 'rock', radius_m: 1.2, height_m: 1.5, items: rocks });
+  if (fences.length) scen.push({ kind: 'fence', radius_m: 2, height_m: 1.1, items: fences });
+  scen.push({ kind: 'marker', radius_m: 0.3, height_m: 2, items: markers });
+  scen.push({ kind: 'arch', radius_m: 0.4, height_m: 5, items: arches });
+  return scen;
+}
+
+/** A jittered grid of trees and rocks in the band beside the road, thinned by a density noise. */
+function scatterTreesAndRocks(c: Ctx, shape: RoadShape): { trees: Items; rocks: Items } {
+  const { st, ox, oz, side, halfW } = c;
+  const trees: Items = [];
+  const rocks: Items = [];
+  const srng = createRng((c.opts.seed ^ 0x7ee5) >>> 0);
+  const dens = createNoise2D(createRng((c.opts.seed ^ 0xde75) >>> 0));
+  const proj = { distanceM: 0, lateralM: 0, index: 0 };
+  const S = st.treeSpacing;
+  const clear = halfW + st.shoulder + 2.5;
+  for (let gz = oz + S / 2; gz < oz + side - S / 2; gz += S) {
+    for (let gx = ox + S / 2; gx < ox + side - S / 2; gx += S) {
+      const x = gx + (srng() - 0.5) * S * 0.9;
+      const z = gz + (srng() - 0.5) * S * 0.9;
+      const rot = Math.round(srng() * 360);
+      const sc = Math.round((0.75 + 0.5 * srng()) * 100) / 100;
+      const pick = srng();
+      shape.road.project(x, z, proj);
+      const lat = Math.abs(proj.lateralM);
+      if (lat < clear || lat > st.treeBand) continue;
+      const dens01 = 0.5 + 0.5 * dens(x / 150, z / 150);
+      if (pick < st.rockProb) rocks.push([r1(x), r1(z), rot, sc]);
+      else if (pick < st.treeDensity * (0.4 + dens01)) trees.push([r1(x), r1(z), rot, sc]);
+    }
+  }
+  return { trees, rocks };
+}
+
+/** Fences on the outside of tight corners and hairpins (tarmac) / fast sweepers (gravel, snow). */
+function cornerFences(c: Ctx, shape: RoadShape, startD: number, finishD: number): Items {
+  const { st, style, halfW } = c;
+  const { road, P, n, heading, kappa } = shape;
+  const fences: Items = [];
+  for (let k = 0; k < n; k += 2) {
+    const R = 1 / Math.max(1e-6, Math.abs(kappa[k]!));
+    const want = style === 'tarmac' ? R < 30 : R > 100 && R < 250 && k % 40 < 20;
+    const d = road.distances[k]!;
+    if (!want || d < startD || d > finishD) continue;
+    const side2 = -Math.sign(kappa[k]!) || 1; // outside of the turn: right when turning left
+    const off = halfW + st.shoulder + 1.5;
+    const hx = Math.sin(heading[k]!), hz = Math.cos(heading[k]!);
+    const lx = hz, lz = -hx; // left
+    fences.push([r1(P[3 * k]! + side2 * off * lx), r1(P[3 * k + 2]! + side2 * off * lz), Math.round((heading[k]! * 180) / Math.PI), 1]);
+  }
+  return fences;
 }
