@@ -145,141 +145,216 @@ function wrapAngle(a: number): number {
   return a;
 }
 
-function generateWalk(rng: Rng, st: Style, totalM: number, x0: number, z0: number, side: number, natAt: (x: number, z: number) => number): Walk {
-  const margin = 60;
-  const lo = x0 + margin, hi = x0 + side - margin;
-  const loZ = z0 + margin, hiZ = z0 + side - margin;
-  const cx = x0 + side / 2, cz = z0 + side / 2;
-  const cell = st.clearance;
-  const gw = Math.ceil(side / cell) + 2;
-  for (let attempt = 0; attempt < 50; attempt++) {
-    const xs: number[] = [];
-    const zs: number[] = [];
-    const ks: number[] = [];
+/** The map area the walk must stay in (m) and the spatial hash grid over it (cell = the style's clearance). */
+interface WalkArea {
+  x0: number;
+  z0: number;
+  side: number;
+  lo: number;
+  hi: number;
+  loZ: number;
+  hiZ: number;
+  cx: number;
+  cz: number;
+  cell: number;
+  gw: number;
+}
+
+/** A candidate segment: its points (1 m apart), curvature at each (1/m), end pose and grade score. */
+interface Segment {
+  score: number;
+  nx: number[];
+  nz: number[];
+  nk: number[];
+  sx: number;
+  sz: number;
+  sth: number;
+}
+
+/** The walk so far: points, curvature, the current pose (x, z, heading th, curvature k) and a spatial hash. */
+class WalkState {
+  readonly xs: number[] = [];
+  readonly zs: number[] = [];
+  readonly ks: number[] = [];
+  x: number;
+  z: number;
+  th: number;
+  k = 0;
+  private readonly hash = new Map<number, number[]>();
+
+  constructor(
+    readonly area: WalkArea,
+    rng: Rng,
+  ) {
     // start near an edge, heading roughly to the centre
+    const { cx, cz, side } = area;
     const a0 = rng() * 2 * Math.PI;
-    let x = cx + Math.sin(a0) * side * 0.36;
-    let z = cz + Math.cos(a0) * side * 0.36;
-    let th = Math.atan2(cx - x, cz - z) + randRange(rng, -0.6, 0.6);
-    let k = 0;
-    xs.push(x);
-    zs.push(z);
-    ks.push(0);
-    const hash = new Map<number, number[]>();
-    const hashAdd = (idx: number): void => {
-      const key = Math.floor((xs[idx]! - x0) / cell) * gw + Math.floor((zs[idx]! - z0) / cell);
-      const b = hash.get(key);
-      if (b) b.push(idx);
-      else hash.set(key, [idx]);
-    };
-    const rebuild = (): void => {
-      hash.clear();
-      for (let i = 0; i < xs.length; i++) hashAdd(i);
-    };
-    hashAdd(0);
-    const stack: { n: number; x: number; z: number; th: number; k: number }[] = [];
-    let pops = 0;
-    let fails = 0;
-    while (xs.length < totalM && pops < 400) {
-      let ok = false;
-      let best: { score: number; nx: number[]; nz: number[]; nk: number[]; sx: number; sz: number; sth: number } | null = null;
-      let found = 0;
-      for (let tries = 0; tries < 16; tries++) {
-        // choose segment
-        const r = rng();
-        let acc = 0, type = 0;
-        for (; type < 4; type++) {
-          acc += st.mix[type]!;
-          if (r < acc) break;
+    this.x = cx + Math.sin(a0) * side * 0.36;
+    this.z = cz + Math.cos(a0) * side * 0.36;
+    this.th = Math.atan2(cx - this.x, cz - this.z) + randRange(rng, -0.6, 0.6);
+    this.xs.push(this.x);
+    this.zs.push(this.z);
+    this.ks.push(0);
+    this.hashAdd(0);
+  }
+
+  hashAdd(idx: number): void {
+    const { x0, z0, cell, gw } = this.area;
+    const key = Math.floor((this.xs[idx]! - x0) / cell) * gw + Math.floor((this.zs[idx]! - z0) / cell);
+    const b = this.hash.get(key);
+    if (b) b.push(idx);
+    else this.hash.set(key, [idx]);
+  }
+
+  rebuild(): void {
+    this.hash.clear();
+    for (let i = 0; i < this.xs.length; i++) this.hashAdd(i);
+  }
+
+  /** Whether (sx, sz), the walk's point `idx`, comes within the clearance of a point more than `window` back. */
+  crowds(sx: number, sz: number, idx: number, st: Style): boolean {
+    const { x0, z0, cell, gw } = this.area;
+    const gi = Math.floor((sx - x0) / cell), gj = Math.floor((sz - z0) / cell);
+    for (let a = -1; a <= 1; a++) {
+      for (let b = -1; b <= 1; b++) {
+        const bucket = this.hash.get((gi + a) * gw + gj + b);
+        if (!bucket) continue;
+        for (const q of bucket) {
+          if (q > idx - st.window) continue;
+          if (Math.hypot(this.xs[q]! - sx, this.zs[q]! - sz) < st.clearance) return true;
         }
-        const phi = wrapAngle(Math.atan2(cx - x, cz - z) - th);
-        const dist = Math.hypot(cx - x, cz - z);
-        const pToward = 0.5 + 0.45 * Math.min(1, dist / (0.3 * side));
-        let dir = (rng() < pToward ? Math.sign(phi) : -Math.sign(phi)) || 1;
-        let kc = 0, hold: number, ramp: number;
-        if (type === 0) {
-          hold = randRange(rng, 40, 180);
-          ramp = Math.abs(k) > 0.03 ? 12 : 30;
-        } else {
-          let R: number, ang: number;
-          if (type === 1) { R = randRange(rng, 120, 350); ang = randRange(rng, 0.3, 1.0); ramp = 40; }
-          else if (type === 2) { R = randRange(rng, 35, 80); ang = randRange(rng, 0.6, 1.6); ramp = 22; }
-          else if (type === 3) { R = randRange(rng, 16, 28); ang = randRange(rng, 1.2, 1.8); ramp = 12; }
-          else { R = randRange(rng, 12, 16); ang = randRange(rng, 2.9, 3.1); ramp = 9; }
-          if (type === 4 && tries % 2 === 1) dir = -dir;
-          kc = dir / R;
-          // hold so that the total turn ≈ ang (ramps contribute half their length each)
-          hold = Math.max(2, (ang - Math.abs(kc) * ramp) / Math.abs(kc));
-        }
-        // simulate
-        const n0 = xs.length;
-        let sx = x, sz = z, sth = th;
-        const nx: number[] = [], nz: number[] = [], nk: number[] = [];
-        const steps = Math.round(ramp + hold);
-        let valid = true;
-        for (let s = 1; s <= steps; s++) {
-          const kk = s <= ramp ? k + ((kc - k) * s) / ramp : kc;
-          sth += kk;
-          sx += Math.sin(sth);
-          sz += Math.cos(sth);
-          if (sx < lo || sx > hi || sz < loZ || sz > hiZ) { valid = false; break; }
-          const idx = n0 + s - 1;
-          const gi = Math.floor((sx - x0) / cell), gj = Math.floor((sz - z0) / cell);
-          for (let a = -1; a <= 1 && valid; a++) {
-            for (let b = -1; b <= 1 && valid; b++) {
-              const bucket = hash.get((gi + a) * gw + gj + b);
-              if (!bucket) continue;
-              for (const q of bucket) {
-                if (q > idx - st.window) continue;
-                if (Math.hypot(xs[q]! - sx, zs[q]! - sz) < st.clearance) { valid = false; break; }
-              }
-            }
-          }
-          // self-proximity within this segment (long arcs)
-          if (valid && s > st.window) {
-            for (let q = 0; q < s - st.window; q += 2) {
-              if (Math.hypot(nx[q]! - sx, nz[q]! - sz) < st.clearance) { valid = false; break; }
-            }
-          }
-          if (!valid) break;
-          nx.push(sx); nz.push(sz); nk.push(kk);
-        }
-        if (!valid) { fails++; continue; }
-        // grade-aware choice (roads follow contours): metres of climb beyond the allowed grade
-        const L = nx.length;
-        const dh = Math.abs(natAt(nx[L - 1]!, nz[L - 1]!) - natAt(x, z));
-        let worst = 0;
-        for (let q = 20; q < L; q += 10) worst = Math.max(worst, Math.abs(natAt(nx[q]!, nz[q]!) - natAt(nx[q - 20]!, nz[q - 20]!)) - 40 * st.limits.maxGrade);
-        const score = Math.max(0, dh - st.limits.maxGrade * 0.8 * L) + worst + 2 * rng();
-        if (!best || score < best.score) best = { score, nx, nz, nk, sx, sz, sth };
-        if (++found >= 5) break;
-      }
-      if (best) {
-        const b = best;
-        stack.push({ n: xs.length, x, z, th, k });
-        for (let s = 0; s < b.nx.length; s++) {
-          xs.push(b.nx[s]!); zs.push(b.nz[s]!); ks.push(b.nk[s]!);
-          hashAdd(xs.length - 1);
-        }
-        x = b.sx; z = b.sz; th = b.sth; k = b.nk.length ? b.nk[b.nk.length - 1]! : k;
-        ok = true;
-      }
-      if (!ok) {
-        // backtrack one or two segments
-        const nb = 1 + (pops % 3 === 2 ? 1 : 0);
-        for (let b = 0; b < nb && stack.length; b++) {
-          const top = stack.pop()!;
-          xs.length = top.n; zs.length = top.n; ks.length = top.n;
-          x = top.x; z = top.z; th = top.th; k = top.k;
-        }
-        rebuild();
-        pops++;
       }
     }
-    void fails;
-    if (xs.length >= totalM) return { xs, zs };
+    return false;
+  }
+}
+
+function generateWalk(rng: Rng, st: Style, totalM: number, x0: number, z0: number, side: number, natAt: (x: number, z: number) => number): Walk {
+  const margin = 60;
+  const area: WalkArea = {
+    x0,
+    z0,
+    side,
+    lo: x0 + margin,
+    hi: x0 + side - margin,
+    loZ: z0 + margin,
+    hiZ: z0 + side - margin,
+    cx: x0 + side / 2,
+    cz: z0 + side / 2,
+    cell: st.clearance,
+    gw: Math.ceil(side / st.clearance) + 2,
+  };
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const w = new WalkState(area, rng);
+    if (walkOnce(w, rng, st, totalM, natAt)) return { xs: w.xs, zs: w.zs };
   }
   throw new TerrainError('<generator>', 'lengthKm', 'a road length that fits in the map', `${totalM} m did not fit after 50 attempts`);
+}
+
+/** Adds segments (backtracking when none fits) until the walk is `totalM` long; false after 400 backtracks. */
+function walkOnce(w: WalkState, rng: Rng, st: Style, totalM: number, natAt: (x: number, z: number) => number): boolean {
+  const stack: { n: number; x: number; z: number; th: number; k: number }[] = [];
+  let pops = 0;
+  while (w.xs.length < totalM && pops < 400) {
+    const b = chooseSegment(w, rng, st, natAt);
+    if (b) {
+      stack.push({ n: w.xs.length, x: w.x, z: w.z, th: w.th, k: w.k });
+      for (let s = 0; s < b.nx.length; s++) {
+        w.xs.push(b.nx[s]!); w.zs.push(b.nz[s]!); w.ks.push(b.nk[s]!);
+        w.hashAdd(w.xs.length - 1);
+      }
+      w.x = b.sx; w.z = b.sz; w.th = b.sth; w.k = b.nk.length ? b.nk[b.nk.length - 1]! : w.k;
+    } else {
+      // backtrack one or two segments
+      const nb = 1 + (pops % 3 === 2 ? 1 : 0);
+      for (let i = 0; i < nb && stack.length; i++) {
+        const top = stack.pop()!;
+        w.xs.length = top.n; w.zs.length = top.n; w.ks.length = top.n;
+        w.x = top.x; w.z = top.z; w.th = top.th; w.k = top.k;
+      }
+      w.rebuild();
+      pops++;
+    }
+  }
+  return w.xs.length >= totalM;
+}
+
+/** Up to 16 random segments; of the first 5 that fit, the one that climbs least beyond the allowed grade. */
+function chooseSegment(w: WalkState, rng: Rng, st: Style, natAt: (x: number, z: number) => number): Segment | null {
+  let best: Segment | null = null;
+  let found = 0;
+  for (let tries = 0; tries < 16; tries++) {
+    const { kc, hold, ramp } = pickSegment(w, rng, st, tries);
+    const seg = traceSegment(w, st, kc, hold, ramp);
+    if (!seg) continue;
+    // grade-aware choice (roads follow contours): metres of climb beyond the allowed grade
+    const { nx, nz } = seg;
+    const L = nx.length;
+    const dh = Math.abs(natAt(nx[L - 1]!, nz[L - 1]!) - natAt(w.x, w.z));
+    let worst = 0;
+    for (let q = 20; q < L; q += 10) worst = Math.max(worst, Math.abs(natAt(nx[q]!, nz[q]!) - natAt(nx[q - 20]!, nz[q - 20]!)) - 40 * st.limits.maxGrade);
+    seg.score = Math.max(0, dh - st.limits.maxGrade * 0.8 * L) + worst + 2 * rng();
+    if (!best || seg.score < best.score) best = seg;
+    if (++found >= 5) break;
+  }
+  return best;
+}
+
+/**
+ * A random segment type from the style's mix (straight, sweeper, corner, hairpin, switchback), turning
+ * toward the map centre more often the further out the walk is: target curvature kc (1/m), hold and ramp (m).
+ */
+function pickSegment(w: WalkState, rng: Rng, st: Style, tries: number): { kc: number; hold: number; ramp: number } {
+  const { cx, cz, side } = w.area;
+  const r = rng();
+  let acc = 0, type = 0;
+  for (; type < 4; type++) {
+    acc += st.mix[type]!;
+    if (r < acc) break;
+  }
+  const phi = wrapAngle(Math.atan2(cx - w.x, cz - w.z) - w.th);
+  const dist = Math.hypot(cx - w.x, cz - w.z);
+  const pToward = 0.5 + 0.45 * Math.min(1, dist / (0.3 * side));
+  let dir = (rng() < pToward ? Math.sign(phi) : -Math.sign(phi)) || 1;
+  if (type === 0) return { kc: 0, hold: randRange(rng, 40, 180), ramp: Math.abs(w.k) > 0.03 ? 12 : 30 };
+  let R: number, ang: number, ramp: number;
+  if (type === 1) { R = randRange(rng, 120, 350); ang = randRange(rng, 0.3, 1.0); ramp = 40; }
+  else if (type === 2) { R = randRange(rng, 35, 80); ang = randRange(rng, 0.6, 1.6); ramp = 22; }
+  else if (type === 3) { R = randRange(rng, 16, 28); ang = randRange(rng, 1.2, 1.8); ramp = 12; }
+  else { R = randRange(rng, 12, 16); ang = randRange(rng, 2.9, 3.1); ramp = 9; }
+  if (type === 4 && tries % 2 === 1) dir = -dir;
+  const kc = dir / R;
+  // hold so that the total turn ≈ ang (ramps contribute half their length each)
+  return { kc, hold: Math.max(2, (ang - Math.abs(kc) * ramp) / Math.abs(kc)), ramp };
+}
+
+/**
+ * Drives the segment 1 m at a time (curvature ramped from the walk's to kc over `ramp`, then held); null when
+ * it leaves the map or comes within the clearance of the road already laid (or of itself on long arcs).
+ */
+function traceSegment(w: WalkState, st: Style, kc: number, hold: number, ramp: number): Segment | null {
+  const { lo, hi, loZ, hiZ } = w.area;
+  const k = w.k;
+  const n0 = w.xs.length;
+  let sx = w.x, sz = w.z, sth = w.th;
+  const nx: number[] = [], nz: number[] = [], nk: number[] = [];
+  const steps = Math.round(ramp + hold);
+  for (let s = 1; s <= steps; s++) {
+    const kk = s <= ramp ? k + ((kc - k) * s) / ramp : kc;
+    sth += kk;
+    sx += Math.sin(sth);
+    sz += Math.cos(sth);
+    if (sx < lo || sx > hi || sz < loZ || sz > hiZ) return null;
+    if (w.crowds(sx, sz, n0 + s - 1, st)) return null;
+    // self-proximity within this segment (long arcs)
+    if (s > st.window) {
+      for (let q = 0; q < s - st.window; q += 2) {
+        if (Math.hypot(nx[q]! - sx, nz[q]! - sz) < st.clearance) return null;
+      }
+    }
+    nx.push(sx); nz.push(sz); nk.push(kk);
+  }
+  return { score: 0, nx, nz, nk, sx, sz, sth };
 }
 
 // ---------------------------------------------------------------- helpers
