@@ -112,6 +112,22 @@ const bump = (t: number): number => (t <= 0 || t >= 1 ? 0 : Math.sin(Math.PI * t
 /** Largest distance from a road's centreline that the carving touches (edge + shoulder + falloff), m. */
 const carveReach = (halfW: number): number => halfW + 2 + 10;
 
+/** The largest heading change per metre (rad/m) over `span` m of road from `leaveD`, sampled every 4 m. */
+function sectionCurvature(road: Road, leaveD: number, span: number, pose: { x: number; y: number; z: number; heading: number; width: number }): number {
+  let curv = 0;
+  let h0 = NaN;
+  for (let d = 0; d <= span; d += 4) {
+    road.poseAt(leaveD + d, pose);
+    if (!Number.isNaN(h0)) {
+      let dh = pose.heading - h0;
+      dh -= 2 * Math.PI * Math.round(dh / (2 * Math.PI));
+      curv = Math.max(curv, Math.abs(dh) / 4);
+    }
+    h0 = pose.heading;
+  }
+  return curv;
+}
+
 /**
  * Picks the joker branch before the terrain is carved: a section 30–80 % of the lap after the start (clear of
  * the checkpoints) where a branch `offset(σ) = offsetM · sin²(πσ)` to one side of the main centreline, over
@@ -176,17 +192,7 @@ export function planJoker(
       }
       if (!ok || blen - span < 5) continue;
       // a branch off a straight-ish section (off a corner it would be a shortcut or a hairpin)
-      let curv = 0;
-      let h0 = NaN;
-      for (let d = 0; d <= span; d += 4) {
-        road.poseAt(leaveD + d, pose);
-        if (!Number.isNaN(h0)) {
-          let dh = pose.heading - h0;
-          dh -= 2 * Math.PI * Math.round(dh / (2 * Math.PI));
-          curv = Math.max(curv, Math.abs(dh) / 4);
-        }
-        h0 = pose.heading;
-      }
+      const curv = sectionCurvature(road, leaveD, span, pose);
       const score = 2 * curv + (0.01 * cut) / (span / 2 + 1);
       if (!best || score < best.score - 1e-12) best = { leaveD, side, score };
     }
