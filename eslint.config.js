@@ -89,6 +89,9 @@ const globalMessage = (name) =>
       ? 'No unseeded randomness in the simulation: use the world PRNG.'
       : 'The simulation is headless: browser APIs live in src/app.';
 
+/** Longest function allowed in src/ and terrain/, lines (blank lines and comments included). */
+const MAX_FUNCTION_LINES = 80;
+
 const layerConfigs = [
   ...Object.keys(LAYERS).map((layer) => ({
     files: [`${layer}/**/*.{ts,js,mjs}`],
@@ -143,9 +146,15 @@ export default tseslint.config(
   },
   ...layerConfigs,
   {
-    // Small, named pieces (#15 item 4): no function over 80 lines (blank lines and comments included). A warning
-    // until the long functions are split, then an error.
+    // Small, named pieces (#15 item 4): no function over 80 lines (blank lines and comments included).
     files: ['src/**/*.ts', 'terrain/**/*.ts'],
-    rules: { 'max-lines-per-function': ['warn', { max: 80 }] },
+    rules: { 'max-lines-per-function': ['error', { max: MAX_FUNCTION_LINES }] },
+  },
+  {
+    // Not yet split, and only these: tiresCar (tires.ts) and drivelineAccelerations (vehicle-block.ts), in files
+    // whose state is being reworked (honest state, #15 item 2). The rule warns in these two files until those
+    // two are split (`npx eslint . | grep max-lines` lists them); everywhere else it is an error.
+    files: ['src/systems/sim/vehicle/tires.ts', 'src/systems/sim/vehicle/vehicle-block.ts'],
+    rules: { 'max-lines-per-function': ['warn', { max: MAX_FUNCTION_LINES }] },
   },
 );
