@@ -89,6 +89,9 @@ const globalMessage = (name) =>
       ? 'No unseeded randomness in the simulation: use the world PRNG.'
       : 'The simulation is headless: browser APIs live in src/app.';
 
+/** Longest function allowed in src/ and terrain/, lines (blank lines and comments included). */
+const MAX_FUNCTION_LINES = 80;
+
 const layerConfigs = [
   ...Object.keys(LAYERS).map((layer) => ({
     files: [`${layer}/**/*.{ts,js,mjs}`],
@@ -143,9 +146,15 @@ export default tseslint.config(
   },
   ...layerConfigs,
   {
-    // Small, named pieces (#15 item 4): no function over 80 lines (blank lines and comments included). A warning
-    // until the long functions are split, then an error.
+    // Small, named pieces (#15 item 4): no function over 80 lines (blank lines and comments included).
     files: ['src/**/*.ts', 'terrain/**/*.ts'],
-    rules: { 'max-lines-per-function': ['warn', { max: 80 }] },
+    rules: { 'max-lines-per-function': ['error', { max: MAX_FUNCTION_LINES }] },
+  },
+  {
+    // Not yet split, and only this one: tiresCar (tires.ts), the per-wheel hot loop of the tyre pass; a split must be
+    // measured with `npm run bench -- --only vehicle` as well as kept bit-identical. The rule warns in this file
+    // until it is split (`npx eslint . | grep max-lines` lists it); everywhere else it is an error.
+    files: ['src/systems/sim/vehicle/tires.ts'],
+    rules: { 'max-lines-per-function': ['warn', { max: MAX_FUNCTION_LINES }] },
   },
 );

@@ -112,6 +112,22 @@ const bump = (t: number): number => (t <= 0 || t >= 1 ? 0 : Math.sin(Math.PI * t
 /** Largest distance from a road's centreline that the carving touches (edge + shoulder + falloff), m. */
 const carveReach = (halfW: number): number => halfW + 2 + 10;
 
+/** The largest heading change per metre (rad/m) over `span` m of road from `leaveD`, sampled every 4 m. */
+function sectionCurvature(road: Road, leaveD: number, span: number, pose: { x: number; y: number; z: number; heading: number; width: number }): number {
+  let curv = 0;
+  let h0 = NaN;
+  for (let d = 0; d <= span; d += 4) {
+    road.poseAt(leaveD + d, pose);
+    if (!Number.isNaN(h0)) {
+      let dh = pose.heading - h0;
+      dh -= 2 * Math.PI * Math.round(dh / (2 * Math.PI));
+      curv = Math.max(curv, Math.abs(dh) / 4);
+    }
+    h0 = pose.heading;
+  }
+  return curv;
+}
+
 /**
  * Picks the joker branch before the terrain is carved: a section 30–80 % of the lap after the start (clear of
  * the checkpoints) where a branch `offset(σ) = offsetM · sin²(πσ)` to one side of the main centreline, over
@@ -176,17 +192,7 @@ export function planJoker(
       }
       if (!ok || blen - span < 5) continue;
       // a branch off a straight-ish section (off a corner it would be a shortcut or a hairpin)
-      let curv = 0;
-      let h0 = NaN;
-      for (let d = 0; d <= span; d += 4) {
-        road.poseAt(leaveD + d, pose);
-        if (!Number.isNaN(h0)) {
-          let dh = pose.heading - h0;
-          dh -= 2 * Math.PI * Math.round(dh / (2 * Math.PI));
-          curv = Math.max(curv, Math.abs(dh) / 4);
-        }
-        h0 = pose.heading;
-      }
+      const curv = sectionCurvature(road, leaveD, span, pose);
       const score = 2 * curv + (0.01 * cut) / (span / 2 + 1);
       if (!best || score < best.score - 1e-12) best = { leaveD, side, score };
     }
@@ -205,13 +211,37 @@ export function planJoker(
   return { leaveD, rejoinD: leaveD + span, side, ctrl, extraM: len - span };
 }
 
+/** What the circuit's steps share: the grid (samples, cell m, origin m), the loop road and its lap. */
+interface Loop {
+  opts: CircuitOptions;
+  size: number;
+  cell: number;
+  ox: number;
+  oz: number;
+  side: number;
+  halfW: number;
+  road0: Road;
+  startD: number;
+  lapM: number;
+  /** Lap distance (m from the start line) of polyline distance d. */
+  lapIdx: (d: number) => number;
+}
+
+/** The joker road as the carving and scenery see it: half width (m) and distance from its centreline (m). */
+interface JokerShape {
+  jHalf: number;
+  jokerDist: (x: number, z: number) => number;
+}
+
+const CIRCUIT_SHOULDER_M = 2;
+const CIRCUIT_FALLOFF_M = 10;
+
 export function generateCircuit(opts: CircuitOptions): GeneratedCircuit {
   const size = opts.size ?? 257;
   if (!isPow2Plus1(size)) throw new TerrainError('<circuit generator>', 'size', '2ⁿ+1 samples (e.g. 257, 513)', String(size));
   const cell = opts.cellSize ?? 2;
   const R0 = opts.radiusM ?? 140;
   const width = opts.widthM ?? 13;
-  const relief = opts.reliefM ?? 6;
   const id = opts.id ?? `rallycross-${opts.seed}`;
   const name = opts.name ?? `Rallycross ${opts.seed}`;
   const side = (size - 1) * cell;
@@ -219,27 +249,10 @@ export function generateCircuit(opts: CircuitOptions): GeneratedCircuit {
   if (R0 * 1.3 + width + 30 > side / 2) {
     throw new TerrainError('<circuit generator>', 'radiusM', `at most ${((side / 2 - width - 30) / 1.3).toFixed(0)} m for a ${side} m map`, String(R0));
   }
-  const curve = circuitCurve(opts.seed, R0);
-
-  // 1–2. control points (every ~12 m of arc), closed by repeating the first three
-  const approxLen = 2 * Math.PI * R0;
-  const m = Math.max(24, Math.round(approxLen / 12));
-  const loop: [number, number][] = [];
-  for (let i = 0; i < m; i++) {
-    const p = curve.at((2 * Math.PI * i) / m);
-    loop.push([r2(p[0]), r2(p[1])]);
-  }
-  const ctrl: [number, number][] = [...loop, loop[0]!, loop[1]!, loop[2]!];
-
-  // 3. terrain
-  const noise = createNoise2D(createRng((opts.seed ^ 0x51a7) >>> 0));
-  const nat = new Float32Array(size * size);
-  for (let j = 0; j < size; j++) {
-    for (let i = 0; i < size; i++) {
-      const x = ox + i * cell, z = oz + j * cell;
-      nat[j * size + i] = relief * (0.7 * noise(x / 260, z / 260) + 0.3 * noise(x / 90 + 7.1, z / 90 - 3.3));
-    }
-  }
+  // 1–2. control points
+  const { loop, ctrl } = loopControlPoints(circuitCurve(opts.seed, R0), R0);
+  // 3. terrain, road, lap
+  const nat = circuitTerrain(opts.seed, size, cell, ox, oz, opts.reliefM ?? 6);
   const natAt = (x: number, z: number): number => {
     const u = Math.min(size - 1.0001, Math.max(0, (x - ox) / cell));
     const v = Math.min(size - 1.0001, Math.max(0, (z - oz) / cell));
@@ -248,34 +261,106 @@ export function generateCircuit(opts: CircuitOptions): GeneratedCircuit {
   };
   const road0 = Road.fromControlPoints(ctrl, width, natAt);
   // start / finish: the two occurrences of control point 1 (first half / second half of the polyline)
-  const near = (x: number, z: number, from: number, to: number): number => {
-    // nearest point on the polyline segments whose start lies in [from, to]
-    let best = Infinity, bd = 0;
-    const p = road0.points;
-    for (let k = 0; k < road0.count - 1; k++) {
-      const d0 = road0.distances[k]!;
-      if (d0 < from || d0 > to) continue;
-      const ax = p[3 * k]!, az = p[3 * k + 2]!, ex = p[3 * k + 3]! - ax, ez = p[3 * k + 5]! - az;
-      const l2 = ex * ex + ez * ez;
-      const f = l2 > 0 ? Math.min(1, Math.max(0, ((x - ax) * ex + (z - az) * ez) / l2)) : 0;
-      const q = Math.hypot(ax + f * ex - x, az + f * ez - z);
-      if (q < best) {
-        best = q;
-        bd = d0 + f * (road0.distances[k + 1]! - d0);
-      }
-    }
-    return bd;
-  };
   const half = road0.lengthM / 2;
-  const startD = near(loop[1]![0], loop[1]![1], 0, half);
-  const finishD = near(loop[1]![0], loop[1]![1], half, road0.lengthM);
+  const startD = nearestOnPolyline(road0, loop[1]![0], loop[1]![1], 0, half);
+  const finishD = nearestOnPolyline(road0, loop[1]![0], loop[1]![1], half, road0.lengthM);
   const lapM = finishD - startD;
-  // road height profile along one lap: natural height, smoothed (circular), grade-limited to 6 %
-  const lapIdx = (d: number): number => {
-    // lap distance of polyline distance d
-    const L = lapM;
-    return ((((d - startD) % L) + L) % L);
+  const lapIdx = (d: number): number => ((((d - startD) % lapM) + lapM) % lapM);
+  const c: Loop = { opts, size, cell, ox, oz, side, halfW: width / 2, road0, startD, lapM, lapIdx };
+  const roadH = lapHeightProfile(road0, startD, lapM, natAt);
+  // 3b. the joker branch, planned before carving so that it is carved like the main road
+  const jokerOpts = opts.joker === false ? null : { widthM: opts.joker?.widthM ?? 9, spanM: opts.joker?.spanM ?? 120, offsetM: opts.joker?.offsetM ?? 16 };
+  const joker = jokerOpts
+    ? planJoker(road0, startD, lapM, natAt, roadH, { x0: ox + 10, z0: oz + 10, x1: ox + side - 10, z1: oz + side - 10 }, { ...jokerOpts, avoidLapD: [1, 2].map((k) => (k * lapM) / 3) })
+    : null;
+  const js = jokerShape(joker, (jokerOpts?.widthM ?? 0) / 2);
+  const hf = carveCircuit(c, nat, roadH, js);
+  // 4. surfaces: sections along the lap
+  const sections = surfaceSections(opts, lapM);
+  const refine = 2;
+  const smap = circuitSurfaceMap(c, sections, js, refine);
+  // 5. checkpoints, scenery
+  const scen = opts.scenery ?? true ? circuitScenery(c, js) : [];
+
+  const hpng = hf.toPng();
+  const names = { stageToml: 'stage.toml', heightPng: 'height.png', surfacePng: 'surface.png' };
+  const jHalf = js.jHalf;
+  const toml: StageToml = {
+    format: 1,
+    id,
+    name,
+    surface: 'tarmac',
+    seed: opts.seed,
+    heightmap: { file: names.heightPng, size, cell_size_m: cell, height_scale_m: hpng.heightScale, height_offset_m: hpng.heightOffset, origin_x_m: ox, origin_z_m: oz },
+    surface_map: { file: names.surfacePng, cell_size_m: cell / refine, origin_x_m: ox, origin_z_m: oz },
+    detail: { enabled: true, seed: (opts.seed % 100000) + 1, cell_size_m: 0.35, scale: 0.5 },
+    road: { width_m: width, points: ctrl, start_distance_m: Math.round(startD * 10) / 10, finish_distance_m: Math.round(finishD * 10) / 10 },
+    checkpoints: [1, 2].map((k) => ({ distance_m: Math.round((startD + (k * lapM) / 3) * 10) / 10 })),
+    ...(joker ? { joker: { width_m: 2 * jHalf, surface: 'gravel' as const, leave_distance_m: joker.leaveD, rejoin_distance_m: Math.round(joker.rejoinD * 10) / 10, gate_radius_m: 5, points: joker.ctrl } } : {}),
+    scenery: scen,
   };
+  const files: StageFiles = { stageToml: stageTomlToString(toml), heightPng: hpng.bytes, surfacePng: smap.toPng() };
+  const stage = loadStage(files, `${id}/stage.toml`);
+  return { files, names, stage, lapM: stage.lengthM, sections, joker };
+}
+
+/** Control points every ~12 m of arc, closed by repeating the first three. */
+function loopControlPoints(curve: ReturnType<typeof circuitCurve>, R0: number): { loop: [number, number][]; ctrl: [number, number][] } {
+  const approxLen = 2 * Math.PI * R0;
+  const m = Math.max(24, Math.round(approxLen / 12));
+  const loop: [number, number][] = [];
+  for (let i = 0; i < m; i++) {
+    const p = curve.at((2 * Math.PI * i) / m);
+    loop.push([r2(p[0]), r2(p[1])]);
+  }
+  return { loop, ctrl: [...loop, loop[0]!, loop[1]!, loop[2]!] };
+}
+
+/** Gentle rolling terrain: two octaves of noise, `relief` m. */
+function circuitTerrain(seed: number, size: number, cell: number, ox: number, oz: number, relief: number): Float32Array {
+  const noise = createNoise2D(createRng((seed ^ 0x51a7) >>> 0));
+  const nat = new Float32Array(size * size);
+  for (let j = 0; j < size; j++) {
+    for (let i = 0; i < size; i++) {
+      const x = ox + i * cell, z = oz + j * cell;
+      nat[j * size + i] = relief * (0.7 * noise(x / 260, z / 260) + 0.3 * noise(x / 90 + 7.1, z / 90 - 3.3));
+    }
+  }
+  return nat;
+}
+
+/** Polyline distance of the nearest point to (x, z) on the road's segments whose start lies in [from, to]. */
+function nearestOnPolyline(road0: Road, x: number, z: number, from: number, to: number): number {
+  let best = Infinity, bd = 0;
+  const p = road0.points;
+  for (let k = 0; k < road0.count - 1; k++) {
+    const d0 = road0.distances[k]!;
+    if (d0 < from || d0 > to) continue;
+    const ax = p[3 * k]!, az = p[3 * k + 2]!, ex = p[3 * k + 3]! - ax, ez = p[3 * k + 5]! - az;
+    const l2 = ex * ex + ez * ez;
+    const f = l2 > 0 ? Math.min(1, Math.max(0, ((x - ax) * ex + (z - az) * ez) / l2)) : 0;
+    const q = Math.hypot(ax + f * ex - x, az + f * ez - z);
+    if (q < best) {
+      best = q;
+      bd = d0 + f * (road0.distances[k + 1]! - d0);
+    }
+  }
+  return bd;
+}
+
+/** Moving average over a circular array (radius r samples). */
+function circSmooth(a: Float64Array, r: number): Float64Array {
+  const o = new Float64Array(a.length);
+  for (let i = 0; i < a.length; i++) {
+    let s = 0;
+    for (let d = -r; d <= r; d++) s += a[(i + d + a.length) % a.length]!;
+    o[i] = s / (2 * r + 1);
+  }
+  return o;
+}
+
+/** Road height (m) at a lap distance: natural height, smoothed (circular), grade-limited to 6 %. */
+function lapHeightProfile(road0: Road, startD: number, lapM: number, natAt: (x: number, z: number) => number): (lapD: number) => number {
   const NB = Math.max(64, Math.round(lapM / 2));
   const prof = new Float64Array(NB);
   const tmp = { x: 0, y: 0, z: 0, heading: 0, width: 0 };
@@ -283,15 +368,6 @@ export function generateCircuit(opts: CircuitOptions): GeneratedCircuit {
     road0.poseAt(startD + (b * lapM) / NB, tmp);
     prof[b] = natAt(tmp.x, tmp.z);
   }
-  const circSmooth = (a: Float64Array, r: number): Float64Array => {
-    const o = new Float64Array(a.length);
-    for (let i = 0; i < a.length; i++) {
-      let s = 0;
-      for (let d = -r; d <= r; d++) s += a[(i + d + a.length) % a.length]!;
-      o[i] = s / (2 * r + 1);
-    }
-    return o;
-  };
   let hr = circSmooth(circSmooth(prof, 20), 20);
   const ds = lapM / NB;
   for (let pass = 0; pass < 6; pass++) {
@@ -305,21 +381,15 @@ export function generateCircuit(opts: CircuitOptions): GeneratedCircuit {
     }
   }
   hr = circSmooth(hr, 3);
-  const roadH = (lapD: number): number => {
+  return (lapD: number): number => {
     const f = (lapD / lapM) * NB;
     const i = Math.floor(f) % NB, k = (i + 1) % NB, t = f - Math.floor(f);
     return hr[i]! + t * (hr[k]! - hr[i]!);
   };
-  const halfW = width / 2;
-  const shoulder = 2;
-  const falloff = 10;
-  // 3b. the joker branch, planned before carving so that it is carved like the main road
-  const jokerOpts = opts.joker === false ? null : { widthM: opts.joker?.widthM ?? 9, spanM: opts.joker?.spanM ?? 120, offsetM: opts.joker?.offsetM ?? 16 };
-  const joker = jokerOpts
-    ? planJoker(road0, startD, lapM, natAt, roadH, { x0: ox + 10, z0: oz + 10, x1: ox + side - 10, z1: oz + side - 10 }, { ...jokerOpts, avoidLapD: [1, 2].map((c) => (c * lapM) / 3) })
-    : null;
-  const jHalf = (jokerOpts?.widthM ?? 0) / 2;
-  // the joker's centreline (what loadStage builds from the [joker] control points)
+}
+
+/** The joker's centreline (what loadStage builds from the [joker] control points) and a bounded distance to it. */
+function jokerShape(joker: JokerPlan | null, jHalf: number): JokerShape {
   const jokerRoad = joker ? Road.fromControlPoints(joker.ctrl, 2 * jHalf, () => 0) : null;
   const jBox = { x0: Infinity, z0: Infinity, x1: -Infinity, z1: -Infinity };
   if (jokerRoad) {
@@ -340,6 +410,12 @@ export function generateCircuit(opts: CircuitOptions): GeneratedCircuit {
     jokerRoad.poseAt(jProj.distanceM, jPose);
     return Math.hypot(x - jPose.x, z - jPose.z);
   };
+  return { jHalf, jokerDist };
+}
+
+function carveCircuit(c: Loop, nat: Float32Array, roadH: (lapD: number) => number, js: JokerShape): Heightfield {
+  const { size, cell, ox, oz, road0, halfW, lapIdx } = c;
+  const shoulder = CIRCUIT_SHOULDER_M, falloff = CIRCUIT_FALLOFF_M;
   const heights = new Float32Array(size * size);
   const proj = { distanceM: 0, lateralM: 0, index: 0 };
   for (let j = 0; j < size; j++) {
@@ -350,7 +426,7 @@ export function generateCircuit(opts: CircuitOptions): GeneratedCircuit {
       // distance outside the nearest road surface (main road or joker); both take their height from the main
       // road's profile at the nearest main-road point, so the joker joins without a step and the main road's
       // own surface is carved exactly as without a joker
-      const e = Math.max(0, Math.min(Math.abs(proj.lateralM) - halfW, jokerDist(x, z) - jHalf));
+      const e = Math.max(0, Math.min(Math.abs(proj.lateralM) - halfW, js.jokerDist(x, z) - js.jHalf));
       if (e > shoulder + 3 * falloff) {
         heights[idx] = nat[idx]!;
         continue;
@@ -360,35 +436,41 @@ export function generateCircuit(opts: CircuitOptions): GeneratedCircuit {
       heights[idx] = nat[idx]! + w * (target - nat[idx]!);
     }
   }
-  const hf = Heightfield.fromFloat32(heights, size, size, { cellSize: cell, origin: { x: ox, z: oz } });
+  return Heightfield.fromFloat32(heights, size, size, { cellSize: cell, origin: { x: ox, z: oz } });
+}
 
-  // 4. surfaces: sections along the lap
+/** Alternate tarmac / gravel sections (lap distance, surface), lengths jittered; the start straight is tarmac. */
+function surfaceSections(opts: CircuitOptions, lapM: number): [number, SurfaceId][] {
   const nSec = Math.max(2, Math.round((opts.surfaceSections ?? 4) / 2) * 2);
   const tarmacFrac = opts.tarmacFraction ?? 0.55;
   const sections: [number, SurfaceId][] = [];
-  {
-    // alternate tarmac / gravel, lengths jittered; the start straight is tarmac
-    const secRng = createRng((opts.seed ^ 0x5ec) >>> 0);
-    const pairs = nSec / 2;
-    let at = 0;
-    for (let p = 0; p < pairs; p++) {
-      const pairLen = lapM / pairs;
-      const tl = pairLen * tarmacFrac * randRange(secRng, 0.85, 1.15);
-      sections.push([r2(at), 'tarmac']);
-      sections.push([r2(at + tl), 'gravel']);
-      at += pairLen;
-    }
+  const secRng = createRng((opts.seed ^ 0x5ec) >>> 0);
+  const pairs = nSec / 2;
+  let at = 0;
+  for (let p = 0; p < pairs; p++) {
+    const pairLen = lapM / pairs;
+    const tl = pairLen * tarmacFrac * randRange(secRng, 0.85, 1.15);
+    sections.push([r2(at), 'tarmac']);
+    sections.push([r2(at + tl), 'gravel']);
+    at += pairLen;
   }
+  return sections;
+}
+
+/** The loop's sections, the gravel joker and a gravel run-off strip on grass, `refine` × finer than heights. */
+function circuitSurfaceMap(c: Loop, sections: [number, SurfaceId][], js: JokerShape, refine: number): SurfaceMap {
+  const { size, cell, ox, oz, road0, halfW, lapIdx } = c;
+  const { jHalf, jokerDist } = js;
   const surfaceAt = (lapD: number): SurfaceId => {
     let s: SurfaceId = sections[0]![1];
     for (const [d, id2] of sections) if (lapD >= d) s = id2;
     return s;
   };
-  const refine = 2;
   const sSize = (size - 1) * refine + 1;
   const sCell = cell / refine;
   const codes = new Uint8Array(sSize * sSize).fill(surfaceCode('grass'));
   const gravelC = surfaceCode('gravel');
+  const proj = { distanceM: 0, lateralM: 0, index: 0 };
   for (let j = 0; j < sSize; j++) {
     for (let i = 0; i < sSize; i++) {
       const x = ox + i * sCell, z = oz + j * sCell;
@@ -400,60 +482,45 @@ export function generateCircuit(opts: CircuitOptions): GeneratedCircuit {
       else if (dist <= halfW + 0.8 || dj <= jHalf + 0.8) codes[j * sSize + i] = gravelC; // run-off strip
     }
   }
-  const smap = new SurfaceMap(sSize, sSize, sCell, { x: ox, z: oz }, codes);
+  return new SurfaceMap(sSize, sSize, sCell, { x: ox, z: oz }, codes);
+}
 
-  // 5. checkpoints, scenery
+/** Markers both sides every 10 m (none on the joker), the start arch, and trees clear of both roads. */
+function circuitScenery(c: Loop, js: JokerShape): StageToml['scenery'] {
+  const { ox, oz, side, road0, halfW, startD, lapM } = c;
+  const { jHalf, jokerDist } = js;
+  const shoulder = CIRCUIT_SHOULDER_M;
   const scen: StageToml['scenery'] = [];
-  if (opts.scenery ?? true) {
-    const markers: [number, number, number, number][] = [];
-    const trees: [number, number, number, number][] = [];
-    const arches: [number, number, number, number][] = [];
-    const pose = { x: 0, y: 0, z: 0, heading: 0, width: 0 };
-    for (let d = 0; d < lapM; d += 10) {
-      road0.poseAt(startD + d, pose);
-      const lx = Math.cos(pose.heading), lz = -Math.sin(pose.heading);
-      const off = halfW + shoulder + 2;
-      const deg = Math.round((pose.heading * 180) / Math.PI);
-      for (const sgn of [1, -1]) {
-        const mx = pose.x + sgn * off * lx, mz = pose.z + sgn * off * lz;
-        // none on (or right beside) the joker road
-        if (jokerDist(mx, mz) < jHalf + 1.5) continue;
-        markers.push([Math.round(mx * 10) / 10, Math.round(mz * 10) / 10, deg, 1]);
-      }
+  const markers: [number, number, number, number][] = [];
+  const trees: [number, number, number, number][] = [];
+  const arches: [number, number, number, number][] = [];
+  const pose = { x: 0, y: 0, z: 0, heading: 0, width: 0 };
+  const proj = { distanceM: 0, lateralM: 0, index: 0 };
+  for (let d = 0; d < lapM; d += 10) {
+    road0.poseAt(startD + d, pose);
+    const lx = Math.cos(pose.heading), lz = -Math.sin(pose.heading);
+    const off = halfW + shoulder + 2;
+    const deg = Math.round((pose.heading * 180) / Math.PI);
+    for (const sgn of [1, -1]) {
+      const mx = pose.x + sgn * off * lx, mz = pose.z + sgn * off * lz;
+      // none on (or right beside) the joker road
+      if (jokerDist(mx, mz) < jHalf + 1.5) continue;
+      markers.push([Math.round(mx * 10) / 10, Math.round(mz * 10) / 10, deg, 1]);
     }
-    road0.poseAt(startD, pose);
-    arches.push([Math.round(pose.x * 10) / 10, Math.round(pose.z * 10) / 10, Math.round((pose.heading * 180) / Math.PI), 1]);
-    const trng = createRng((opts.seed ^ 0x7ee) >>> 0);
-    for (let k = 0; k < 400; k++) {
-      const x = ox + 20 + trng() * (side - 40), z = oz + 20 + trng() * (side - 40);
-      road0.project(x, z, proj);
-      if (Math.abs(proj.lateralM) < halfW + shoulder + 14 || jokerDist(x, z) < jHalf + shoulder + 6) continue;
-      trees.push([Math.round(x * 10) / 10, Math.round(z * 10) / 10, Math.round(trng() * 360), Math.round((0.8 + 0.4 * trng()) * 100) / 100]);
-    }
-    scen.push({ kind: 'marker', radius_m: 0.3, height_m: 1, items: markers });
-    scen.push({ kind: 'arch', radius_m: 0.4, height_m: 6, items: arches });
-    if (trees.length) scen.push({ kind: 'tree', radius_m: 0.4, height_m: 12, items: trees });
   }
-
-  const hpng = hf.toPng();
-  const names = { stageToml: 'stage.toml', heightPng: 'height.png', surfacePng: 'surface.png' };
-  const toml: StageToml = {
-    format: 1,
-    id,
-    name,
-    surface: 'tarmac',
-    seed: opts.seed,
-    heightmap: { file: names.heightPng, size, cell_size_m: cell, height_scale_m: hpng.heightScale, height_offset_m: hpng.heightOffset, origin_x_m: ox, origin_z_m: oz },
-    surface_map: { file: names.surfacePng, cell_size_m: sCell, origin_x_m: ox, origin_z_m: oz },
-    detail: { enabled: true, seed: (opts.seed % 100000) + 1, cell_size_m: 0.35, scale: 0.5 },
-    road: { width_m: width, points: ctrl, start_distance_m: Math.round(startD * 10) / 10, finish_distance_m: Math.round(finishD * 10) / 10 },
-    checkpoints: [1, 2].map((c) => ({ distance_m: Math.round((startD + (c * lapM) / 3) * 10) / 10 })),
-    ...(joker ? { joker: { width_m: 2 * jHalf, surface: 'gravel' as const, leave_distance_m: joker.leaveD, rejoin_distance_m: Math.round(joker.rejoinD * 10) / 10, gate_radius_m: 5, points: joker.ctrl } } : {}),
-    scenery: scen,
-  };
-  const files: StageFiles = { stageToml: stageTomlToString(toml), heightPng: hpng.bytes, surfacePng: smap.toPng() };
-  const stage = loadStage(files, `${id}/stage.toml`);
-  return { files, names, stage, lapM: stage.lengthM, sections, joker };
+  road0.poseAt(startD, pose);
+  arches.push([Math.round(pose.x * 10) / 10, Math.round(pose.z * 10) / 10, Math.round((pose.heading * 180) / Math.PI), 1]);
+  const trng = createRng((c.opts.seed ^ 0x7ee) >>> 0);
+  for (let k = 0; k < 400; k++) {
+    const x = ox + 20 + trng() * (side - 40), z = oz + 20 + trng() * (side - 40);
+    road0.project(x, z, proj);
+    if (Math.abs(proj.lateralM) < halfW + shoulder + 14 || jokerDist(x, z) < jHalf + shoulder + 6) continue;
+    trees.push([Math.round(x * 10) / 10, Math.round(z * 10) / 10, Math.round(trng() * 360), Math.round((0.8 + 0.4 * trng()) * 100) / 100]);
+  }
+  scen.push({ kind: 'marker', radius_m: 0.3, height_m: 1, items: markers });
+  scen.push({ kind: 'arch', radius_m: 0.4, height_m: 6, items: arches });
+  if (trees.length) scen.push({ kind: 'tree', radius_m: 0.4, height_m: 12, items: trees });
+  return scen;
 }
 
 /** True when a stage is a closed circuit: its finish pose coincides with its start pose (within 1 m). */

@@ -145,141 +145,216 @@ function wrapAngle(a: number): number {
   return a;
 }
 
-function generateWalk(rng: Rng, st: Style, totalM: number, x0: number, z0: number, side: number, natAt: (x: number, z: number) => number): Walk {
-  const margin = 60;
-  const lo = x0 + margin, hi = x0 + side - margin;
-  const loZ = z0 + margin, hiZ = z0 + side - margin;
-  const cx = x0 + side / 2, cz = z0 + side / 2;
-  const cell = st.clearance;
-  const gw = Math.ceil(side / cell) + 2;
-  for (let attempt = 0; attempt < 50; attempt++) {
-    const xs: number[] = [];
-    const zs: number[] = [];
-    const ks: number[] = [];
+/** The map area the walk must stay in (m) and the spatial hash grid over it (cell = the style's clearance). */
+interface WalkArea {
+  x0: number;
+  z0: number;
+  side: number;
+  lo: number;
+  hi: number;
+  loZ: number;
+  hiZ: number;
+  cx: number;
+  cz: number;
+  cell: number;
+  gw: number;
+}
+
+/** A candidate segment: its points (1 m apart), curvature at each (1/m), end pose and grade score. */
+interface Segment {
+  score: number;
+  nx: number[];
+  nz: number[];
+  nk: number[];
+  sx: number;
+  sz: number;
+  sth: number;
+}
+
+/** The walk so far: points, curvature, the current pose (x, z, heading th, curvature k) and a spatial hash. */
+class WalkState {
+  readonly xs: number[] = [];
+  readonly zs: number[] = [];
+  readonly ks: number[] = [];
+  x: number;
+  z: number;
+  th: number;
+  k = 0;
+  private readonly hash = new Map<number, number[]>();
+
+  constructor(
+    readonly area: WalkArea,
+    rng: Rng,
+  ) {
     // start near an edge, heading roughly to the centre
+    const { cx, cz, side } = area;
     const a0 = rng() * 2 * Math.PI;
-    let x = cx + Math.sin(a0) * side * 0.36;
-    let z = cz + Math.cos(a0) * side * 0.36;
-    let th = Math.atan2(cx - x, cz - z) + randRange(rng, -0.6, 0.6);
-    let k = 0;
-    xs.push(x);
-    zs.push(z);
-    ks.push(0);
-    const hash = new Map<number, number[]>();
-    const hashAdd = (idx: number): void => {
-      const key = Math.floor((xs[idx]! - x0) / cell) * gw + Math.floor((zs[idx]! - z0) / cell);
-      const b = hash.get(key);
-      if (b) b.push(idx);
-      else hash.set(key, [idx]);
-    };
-    const rebuild = (): void => {
-      hash.clear();
-      for (let i = 0; i < xs.length; i++) hashAdd(i);
-    };
-    hashAdd(0);
-    const stack: { n: number; x: number; z: number; th: number; k: number }[] = [];
-    let pops = 0;
-    let fails = 0;
-    while (xs.length < totalM && pops < 400) {
-      let ok = false;
-      let best: { score: number; nx: number[]; nz: number[]; nk: number[]; sx: number; sz: number; sth: number } | null = null;
-      let found = 0;
-      for (let tries = 0; tries < 16; tries++) {
-        // choose segment
-        const r = rng();
-        let acc = 0, type = 0;
-        for (; type < 4; type++) {
-          acc += st.mix[type]!;
-          if (r < acc) break;
+    this.x = cx + Math.sin(a0) * side * 0.36;
+    this.z = cz + Math.cos(a0) * side * 0.36;
+    this.th = Math.atan2(cx - this.x, cz - this.z) + randRange(rng, -0.6, 0.6);
+    this.xs.push(this.x);
+    this.zs.push(this.z);
+    this.ks.push(0);
+    this.hashAdd(0);
+  }
+
+  hashAdd(idx: number): void {
+    const { x0, z0, cell, gw } = this.area;
+    const key = Math.floor((this.xs[idx]! - x0) / cell) * gw + Math.floor((this.zs[idx]! - z0) / cell);
+    const b = this.hash.get(key);
+    if (b) b.push(idx);
+    else this.hash.set(key, [idx]);
+  }
+
+  rebuild(): void {
+    this.hash.clear();
+    for (let i = 0; i < this.xs.length; i++) this.hashAdd(i);
+  }
+
+  /** Whether (sx, sz), the walk's point `idx`, comes within the clearance of a point more than `window` back. */
+  crowds(sx: number, sz: number, idx: number, st: Style): boolean {
+    const { x0, z0, cell, gw } = this.area;
+    const gi = Math.floor((sx - x0) / cell), gj = Math.floor((sz - z0) / cell);
+    for (let a = -1; a <= 1; a++) {
+      for (let b = -1; b <= 1; b++) {
+        const bucket = this.hash.get((gi + a) * gw + gj + b);
+        if (!bucket) continue;
+        for (const q of bucket) {
+          if (q > idx - st.window) continue;
+          if (Math.hypot(this.xs[q]! - sx, this.zs[q]! - sz) < st.clearance) return true;
         }
-        const phi = wrapAngle(Math.atan2(cx - x, cz - z) - th);
-        const dist = Math.hypot(cx - x, cz - z);
-        const pToward = 0.5 + 0.45 * Math.min(1, dist / (0.3 * side));
-        let dir = (rng() < pToward ? Math.sign(phi) : -Math.sign(phi)) || 1;
-        let kc = 0, hold: number, ramp: number;
-        if (type === 0) {
-          hold = randRange(rng, 40, 180);
-          ramp = Math.abs(k) > 0.03 ? 12 : 30;
-        } else {
-          let R: number, ang: number;
-          if (type === 1) { R = randRange(rng, 120, 350); ang = randRange(rng, 0.3, 1.0); ramp = 40; }
-          else if (type === 2) { R = randRange(rng, 35, 80); ang = randRange(rng, 0.6, 1.6); ramp = 22; }
-          else if (type === 3) { R = randRange(rng, 16, 28); ang = randRange(rng, 1.2, 1.8); ramp = 12; }
-          else { R = randRange(rng, 12, 16); ang = randRange(rng, 2.9, 3.1); ramp = 9; }
-          if (type === 4 && tries % 2 === 1) dir = -dir;
-          kc = dir / R;
-          // hold so that the total turn ≈ ang (ramps contribute half their length each)
-          hold = Math.max(2, (ang - Math.abs(kc) * ramp) / Math.abs(kc));
-        }
-        // simulate
-        const n0 = xs.length;
-        let sx = x, sz = z, sth = th;
-        const nx: number[] = [], nz: number[] = [], nk: number[] = [];
-        const steps = Math.round(ramp + hold);
-        let valid = true;
-        for (let s = 1; s <= steps; s++) {
-          const kk = s <= ramp ? k + ((kc - k) * s) / ramp : kc;
-          sth += kk;
-          sx += Math.sin(sth);
-          sz += Math.cos(sth);
-          if (sx < lo || sx > hi || sz < loZ || sz > hiZ) { valid = false; break; }
-          const idx = n0 + s - 1;
-          const gi = Math.floor((sx - x0) / cell), gj = Math.floor((sz - z0) / cell);
-          for (let a = -1; a <= 1 && valid; a++) {
-            for (let b = -1; b <= 1 && valid; b++) {
-              const bucket = hash.get((gi + a) * gw + gj + b);
-              if (!bucket) continue;
-              for (const q of bucket) {
-                if (q > idx - st.window) continue;
-                if (Math.hypot(xs[q]! - sx, zs[q]! - sz) < st.clearance) { valid = false; break; }
-              }
-            }
-          }
-          // self-proximity within this segment (long arcs)
-          if (valid && s > st.window) {
-            for (let q = 0; q < s - st.window; q += 2) {
-              if (Math.hypot(nx[q]! - sx, nz[q]! - sz) < st.clearance) { valid = false; break; }
-            }
-          }
-          if (!valid) break;
-          nx.push(sx); nz.push(sz); nk.push(kk);
-        }
-        if (!valid) { fails++; continue; }
-        // grade-aware choice (roads follow contours): metres of climb beyond the allowed grade
-        const L = nx.length;
-        const dh = Math.abs(natAt(nx[L - 1]!, nz[L - 1]!) - natAt(x, z));
-        let worst = 0;
-        for (let q = 20; q < L; q += 10) worst = Math.max(worst, Math.abs(natAt(nx[q]!, nz[q]!) - natAt(nx[q - 20]!, nz[q - 20]!)) - 40 * st.limits.maxGrade);
-        const score = Math.max(0, dh - st.limits.maxGrade * 0.8 * L) + worst + 2 * rng();
-        if (!best || score < best.score) best = { score, nx, nz, nk, sx, sz, sth };
-        if (++found >= 5) break;
-      }
-      if (best) {
-        const b = best;
-        stack.push({ n: xs.length, x, z, th, k });
-        for (let s = 0; s < b.nx.length; s++) {
-          xs.push(b.nx[s]!); zs.push(b.nz[s]!); ks.push(b.nk[s]!);
-          hashAdd(xs.length - 1);
-        }
-        x = b.sx; z = b.sz; th = b.sth; k = b.nk.length ? b.nk[b.nk.length - 1]! : k;
-        ok = true;
-      }
-      if (!ok) {
-        // backtrack one or two segments
-        const nb = 1 + (pops % 3 === 2 ? 1 : 0);
-        for (let b = 0; b < nb && stack.length; b++) {
-          const top = stack.pop()!;
-          xs.length = top.n; zs.length = top.n; ks.length = top.n;
-          x = top.x; z = top.z; th = top.th; k = top.k;
-        }
-        rebuild();
-        pops++;
       }
     }
-    void fails;
-    if (xs.length >= totalM) return { xs, zs };
+    return false;
+  }
+}
+
+function generateWalk(rng: Rng, st: Style, totalM: number, x0: number, z0: number, side: number, natAt: (x: number, z: number) => number): Walk {
+  const margin = 60;
+  const area: WalkArea = {
+    x0,
+    z0,
+    side,
+    lo: x0 + margin,
+    hi: x0 + side - margin,
+    loZ: z0 + margin,
+    hiZ: z0 + side - margin,
+    cx: x0 + side / 2,
+    cz: z0 + side / 2,
+    cell: st.clearance,
+    gw: Math.ceil(side / st.clearance) + 2,
+  };
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const w = new WalkState(area, rng);
+    if (walkOnce(w, rng, st, totalM, natAt)) return { xs: w.xs, zs: w.zs };
   }
   throw new TerrainError('<generator>', 'lengthKm', 'a road length that fits in the map', `${totalM} m did not fit after 50 attempts`);
+}
+
+/** Adds segments (backtracking when none fits) until the walk is `totalM` long; false after 400 backtracks. */
+function walkOnce(w: WalkState, rng: Rng, st: Style, totalM: number, natAt: (x: number, z: number) => number): boolean {
+  const stack: { n: number; x: number; z: number; th: number; k: number }[] = [];
+  let pops = 0;
+  while (w.xs.length < totalM && pops < 400) {
+    const b = chooseSegment(w, rng, st, natAt);
+    if (b) {
+      stack.push({ n: w.xs.length, x: w.x, z: w.z, th: w.th, k: w.k });
+      for (let s = 0; s < b.nx.length; s++) {
+        w.xs.push(b.nx[s]!); w.zs.push(b.nz[s]!); w.ks.push(b.nk[s]!);
+        w.hashAdd(w.xs.length - 1);
+      }
+      w.x = b.sx; w.z = b.sz; w.th = b.sth; w.k = b.nk.length ? b.nk[b.nk.length - 1]! : w.k;
+    } else {
+      // backtrack one or two segments
+      const nb = 1 + (pops % 3 === 2 ? 1 : 0);
+      for (let i = 0; i < nb && stack.length; i++) {
+        const top = stack.pop()!;
+        w.xs.length = top.n; w.zs.length = top.n; w.ks.length = top.n;
+        w.x = top.x; w.z = top.z; w.th = top.th; w.k = top.k;
+      }
+      w.rebuild();
+      pops++;
+    }
+  }
+  return w.xs.length >= totalM;
+}
+
+/** Up to 16 random segments; of the first 5 that fit, the one that climbs least beyond the allowed grade. */
+function chooseSegment(w: WalkState, rng: Rng, st: Style, natAt: (x: number, z: number) => number): Segment | null {
+  let best: Segment | null = null;
+  let found = 0;
+  for (let tries = 0; tries < 16; tries++) {
+    const { kc, hold, ramp } = pickSegment(w, rng, st, tries);
+    const seg = traceSegment(w, st, kc, hold, ramp);
+    if (!seg) continue;
+    // grade-aware choice (roads follow contours): metres of climb beyond the allowed grade
+    const { nx, nz } = seg;
+    const L = nx.length;
+    const dh = Math.abs(natAt(nx[L - 1]!, nz[L - 1]!) - natAt(w.x, w.z));
+    let worst = 0;
+    for (let q = 20; q < L; q += 10) worst = Math.max(worst, Math.abs(natAt(nx[q]!, nz[q]!) - natAt(nx[q - 20]!, nz[q - 20]!)) - 40 * st.limits.maxGrade);
+    seg.score = Math.max(0, dh - st.limits.maxGrade * 0.8 * L) + worst + 2 * rng();
+    if (!best || seg.score < best.score) best = seg;
+    if (++found >= 5) break;
+  }
+  return best;
+}
+
+/**
+ * A random segment type from the style's mix (straight, sweeper, corner, hairpin, switchback), turning
+ * toward the map centre more often the further out the walk is: target curvature kc (1/m), hold and ramp (m).
+ */
+function pickSegment(w: WalkState, rng: Rng, st: Style, tries: number): { kc: number; hold: number; ramp: number } {
+  const { cx, cz, side } = w.area;
+  const r = rng();
+  let acc = 0, type = 0;
+  for (; type < 4; type++) {
+    acc += st.mix[type]!;
+    if (r < acc) break;
+  }
+  const phi = wrapAngle(Math.atan2(cx - w.x, cz - w.z) - w.th);
+  const dist = Math.hypot(cx - w.x, cz - w.z);
+  const pToward = 0.5 + 0.45 * Math.min(1, dist / (0.3 * side));
+  let dir = (rng() < pToward ? Math.sign(phi) : -Math.sign(phi)) || 1;
+  if (type === 0) return { kc: 0, hold: randRange(rng, 40, 180), ramp: Math.abs(w.k) > 0.03 ? 12 : 30 };
+  let R: number, ang: number, ramp: number;
+  if (type === 1) { R = randRange(rng, 120, 350); ang = randRange(rng, 0.3, 1.0); ramp = 40; }
+  else if (type === 2) { R = randRange(rng, 35, 80); ang = randRange(rng, 0.6, 1.6); ramp = 22; }
+  else if (type === 3) { R = randRange(rng, 16, 28); ang = randRange(rng, 1.2, 1.8); ramp = 12; }
+  else { R = randRange(rng, 12, 16); ang = randRange(rng, 2.9, 3.1); ramp = 9; }
+  if (type === 4 && tries % 2 === 1) dir = -dir;
+  const kc = dir / R;
+  // hold so that the total turn ≈ ang (ramps contribute half their length each)
+  return { kc, hold: Math.max(2, (ang - Math.abs(kc) * ramp) / Math.abs(kc)), ramp };
+}
+
+/**
+ * Drives the segment 1 m at a time (curvature ramped from the walk's to kc over `ramp`, then held); null when
+ * it leaves the map or comes within the clearance of the road already laid (or of itself on long arcs).
+ */
+function traceSegment(w: WalkState, st: Style, kc: number, hold: number, ramp: number): Segment | null {
+  const { lo, hi, loZ, hiZ } = w.area;
+  const k = w.k;
+  const n0 = w.xs.length;
+  let sx = w.x, sz = w.z, sth = w.th;
+  const nx: number[] = [], nz: number[] = [], nk: number[] = [];
+  const steps = Math.round(ramp + hold);
+  for (let s = 1; s <= steps; s++) {
+    const kk = s <= ramp ? k + ((kc - k) * s) / ramp : kc;
+    sth += kk;
+    sx += Math.sin(sth);
+    sz += Math.cos(sth);
+    if (sx < lo || sx > hi || sz < loZ || sz > hiZ) return null;
+    if (w.crowds(sx, sz, n0 + s - 1, st)) return null;
+    // self-proximity within this segment (long arcs)
+    if (s > st.window) {
+      for (let q = 0; q < s - st.window; q += 2) {
+        if (Math.hypot(nx[q]! - sx, nz[q]! - sz) < st.clearance) return null;
+      }
+    }
+    nx.push(sx); nz.push(sz); nk.push(kk);
+  }
+  return { score: 0, nx, nz, nk, sx, sz, sth };
 }
 
 // ---------------------------------------------------------------- helpers
@@ -311,6 +386,28 @@ function r1(v: number): number {
 
 // ---------------------------------------------------------------- main
 
+/** What every step of generateStage shares: the style, the grid (samples, cell m, origin m) and the road. */
+interface Ctx {
+  opts: GenerateOptions;
+  style: StageStyle;
+  st: Style;
+  size: number;
+  cell: number;
+  ox: number;
+  oz: number;
+  side: number;
+  halfW: number;
+}
+
+/** The road's shape: resampled points, heading (rad) and smoothed curvature (1/m) at each. */
+interface RoadShape {
+  road: Road;
+  P: Float64Array;
+  n: number;
+  heading: Float64Array;
+  kappa: Float64Array;
+}
+
 export function generateStage(opts: GenerateOptions): GeneratedStage {
   const style = opts.surface;
   const st = STYLES[style];
@@ -318,18 +415,59 @@ export function generateStage(opts: GenerateOptions): GeneratedStage {
   const size = opts.size ?? 1025;
   if (!isPow2Plus1(size)) throw new TerrainError('<generator>', 'size', '2ⁿ+1 samples (e.g. 257, 513, 1025)', String(size));
   const cell = opts.cellSize ?? 2;
-  const relief = opts.relief ?? 1;
-  const refine = opts.surfaceRefine ?? 2;
   const lengthM = opts.lengthKm * 1000;
   if (!(lengthM > 50)) throw new TerrainError('<generator>', 'lengthKm', 'a length > 0.05 km', String(opts.lengthKm));
-  const id = opts.id ?? `${style}-${opts.seed}`;
-  const name = opts.name ?? `${st.name} ${opts.seed}`;
   const side = (size - 1) * cell;
-  const ox = -side / 2, oz = -side / 2;
+  const c: Ctx = { opts, style, st, size, cell, ox: -side / 2, oz: -side / 2, side, halfW: st.width / 2 };
   const rng = createRng(opts.seed);
 
   // 1. natural terrain
-  const noise = createNoise2D(createRng((opts.seed ^ 0x5bd1e995) >>> 0));
+  const nat = naturalTerrain(c, opts.relief ?? 1);
+  const natAt = bilinear(nat, size, cell, c.ox, c.oz);
+  // 2. road
+  const lead = 20;
+  const walk = generateWalk(rng, st, lengthM + 2 * lead + 10, c.ox, c.oz, side, natAt);
+  const ctrl = controlPoints(walk);
+  const shape = roadShape(Road.fromControlPoints(ctrl, st.width, natAt));
+  // 3. elevation profile, 4. carve
+  const { hr, bank } = elevationProfile(shape, st.limits);
+  const hf = carve(c, shape, nat, hr, bank);
+  // 5. surface map
+  const sCell = cell / (opts.surfaceRefine ?? 2);
+  const smap = surfaceMap(c, shape, opts.surfaceRefine ?? 2);
+  // 6. start / finish / checkpoints (distances along the resampled road)
+  const startD = lead;
+  const finishD = Math.min(shape.road.lengthM - 5, lead + lengthM);
+  const cps = opts.checkpointsM ?? evenCheckpoints(finishD - startD);
+  // 7. scenery
+  const scen = opts.scenery ?? true ? scenery(c, shape, startD, finishD, cps) : [];
+  // 8. files
+  const hpng = hf.toPng();
+  const id = opts.id ?? `${style}-${opts.seed}`;
+  const name = opts.name ?? `${st.name} ${opts.seed}`;
+  const names = { stageToml: 'stage.toml', heightPng: 'height.png', surfacePng: 'surface.png' };
+  const toml: StageToml = {
+    format: 1,
+    id,
+    name,
+    surface: st.roadCode,
+    seed: opts.seed,
+    heightmap: { file: names.heightPng, size, cell_size_m: cell, height_scale_m: hpng.heightScale, height_offset_m: hpng.heightOffset, origin_x_m: c.ox, origin_z_m: c.oz },
+    surface_map: { file: names.surfacePng, cell_size_m: sCell, origin_x_m: c.ox, origin_z_m: c.oz },
+    detail: { enabled: true, seed: (opts.seed % 100000) + 1, cell_size_m: 0.35, scale: 1 },
+    road: { width_m: st.width, points: ctrl, start_distance_m: Math.round(startD * 10) / 10, finish_distance_m: Math.floor(finishD * 10) / 10 },
+    checkpoints: cps.map((cp) => ({ distance_m: Math.round((startD + cp) * 10) / 10 })),
+    scenery: scen,
+  };
+  const files: StageFiles = { stageToml: stageTomlToString(toml), heightPng: hpng.bytes, surfacePng: smap.toPng() };
+  const stage = loadStage(files, `${id}/stage.toml`);
+  return { files, names, stage };
+}
+
+/** The terrain before the road: fBm noise, blended with ridged noise for the mountain styles, m. */
+function naturalTerrain(c: Ctx, relief: number): Float32Array {
+  const { st, size, cell, ox, oz } = c;
+  const noise = createNoise2D(createRng((c.opts.seed ^ 0x5bd1e995) >>> 0));
   const nat = new Float32Array(size * size);
   const inv = 1 / st.wavelength;
   for (let j = 0; j < size; j++) {
@@ -340,26 +478,33 @@ export function generateStage(opts: GenerateOptions): GeneratedStage {
       nat[j * size + i] = relief * st.amplitude * ((1 - st.ridged) * f + st.ridged * (2 * rg - 0.6));
     }
   }
-  const natAt = (x: number, z: number): number => {
+  return nat;
+}
+
+/** Bilinear height lookup (m) in a size × size grid, clamped to the grid. */
+function bilinear(nat: Float32Array, size: number, cell: number, ox: number, oz: number): (x: number, z: number) => number {
+  return (x: number, z: number): number => {
     const u = Math.min(size - 1.0001, Math.max(0, (x - ox) / cell));
     const v = Math.min(size - 1.0001, Math.max(0, (z - oz) / cell));
     const i = Math.floor(u), j = Math.floor(v), a = u - i, b = v - j;
     const h00 = nat[j * size + i]!, h10 = nat[j * size + i + 1]!, h01 = nat[(j + 1) * size + i]!, h11 = nat[(j + 1) * size + i + 1]!;
     return (1 - b) * ((1 - a) * h00 + a * h10) + b * ((1 - a) * h01 + a * h11);
   };
+}
 
-  // 2. road
-  const lead = 20;
-  const walk = generateWalk(rng, st, lengthM + 2 * lead + 10, ox, oz, side, natAt);
+/** Every 8th point of the walk (and its last), rounded to cm: the road's control points in stage.toml. */
+function controlPoints(walk: Walk): [number, number][] {
   const ctrl: [number, number][] = [];
   for (let i = 0; i < walk.xs.length; i += 8) ctrl.push([Math.round(walk.xs[i]! * 100) / 100, Math.round(walk.zs[i]! * 100) / 100]);
   const last = walk.xs.length - 1;
   if (last % 8 !== 0) ctrl.push([Math.round(walk.xs[last]! * 100) / 100, Math.round(walk.zs[last]! * 100) / 100]);
-  const road = Road.fromControlPoints(ctrl, st.width, natAt);
+  return ctrl;
+}
+
+/** Curvature at road points (heading change per metre), smoothed. */
+function roadShape(road: Road): RoadShape {
   const n = road.count;
   const P = road.points;
-
-  // curvature at road points (heading change per metre), smoothed
   const heading = new Float64Array(n);
   for (let k = 0; k < n; k++) {
     const a = Math.max(0, k - 1), b = Math.min(n - 1, k + 1);
@@ -370,12 +515,15 @@ export function generateStage(opts: GenerateOptions): GeneratedStage {
     kappa[k] = wrapAngle(heading[k + 1]! - heading[k - 1]!) / (road.distances[k + 1]! - road.distances[k - 1]!);
   }
   kappa = boxSmooth(kappa, 3, 2);
+  return { road, P, n, heading, kappa };
+}
 
-  // 3. elevation profile: smooth, grade-limit, smooth
+/** Road height (m) along the road: smooth, limit the grade (steeper allowed in hairpins), smooth; and the bank. */
+function elevationProfile(shape: RoadShape, lim: RoadLimits): { hr: Float64Array; bank: Float64Array } {
+  const { road, P, n, kappa } = shape;
   let hr: Float64Array = new Float64Array(n);
   for (let k = 0; k < n; k++) hr[k] = P[3 * k + 1]!;
   hr = boxSmooth(hr, 20, 3);
-  const lim = st.limits;
   const gmax: Float64Array = new Float64Array(n);
   for (let k = 0; k < n; k++) {
     const R = 1 / Math.max(1e-6, Math.abs(kappa[k]!));
@@ -398,43 +546,53 @@ export function generateStage(opts: GenerateOptions): GeneratedStage {
   hr = boxSmooth(hr, 3, 2);
   const bank = new Float64Array(n);
   for (let k = 0; k < n; k++) bank[k] = -Math.sign(kappa[k]!) * Math.min(lim.maxBank, 6 * Math.abs(kappa[k]!));
+  return { hr, bank };
+}
 
-  // 4. carve
-  const halfW = st.width / 2;
+/**
+ * For each grid sample within `radius` of the road polyline P (n points): squared distance to the nearest
+ * segment (d2a), road parameter there (sa, segment index + fraction) and signed lateral offset (la, m).
+ */
+function rasterizeRoad(P: RoadShape['P'], n: number, gx0: number, gz0: number, gc: number, gw: number, radius: number, d2a: Float32Array, sa: Float32Array, la: Float32Array): void {
+  for (let k = 0; k < n - 1; k++) {
+    const ax = P[3 * k]!, az = P[3 * k + 2]!, bx = P[3 * k + 3]!, bz = P[3 * k + 5]!;
+    const ex = bx - ax, ez = bz - az;
+    const l2 = ex * ex + ez * ez;
+    const len = Math.sqrt(l2) || 1;
+    const i0 = Math.max(0, Math.floor((Math.min(ax, bx) - radius - gx0) / gc));
+    const i1 = Math.min(gw - 1, Math.ceil((Math.max(ax, bx) + radius - gx0) / gc));
+    const j0 = Math.max(0, Math.floor((Math.min(az, bz) - radius - gz0) / gc));
+    const j1 = Math.min(gw - 1, Math.ceil((Math.max(az, bz) + radius - gz0) / gc));
+    for (let j = j0; j <= j1; j++) {
+      const z = gz0 + j * gc;
+      for (let i = i0; i <= i1; i++) {
+        const x = gx0 + i * gc;
+        let f = l2 > 0 ? ((x - ax) * ex + (z - az) * ez) / l2 : 0;
+        f = f < 0 ? 0 : f > 1 ? 1 : f;
+        const qx = x - ax - f * ex, qz = z - az - f * ez;
+        const d2 = qx * qx + qz * qz;
+        const idx = j * gw + i;
+        if (d2 < d2a[idx]!) {
+          d2a[idx] = d2;
+          sa[idx] = k + f;
+          la[idx] = ((x - ax) * ez - (z - az) * ex) / len;
+        }
+      }
+    }
+  }
+}
+
+/** The road carved into the natural terrain: its cross-section (crown, bank, shoulder) blended out over the falloff. */
+function carve(c: Ctx, shape: RoadShape, nat: Float32Array, hr: Float64Array, bank: Float64Array): Heightfield {
+  const { st, size, cell, ox, oz, halfW } = c;
+  const { P, n } = shape;
+  const lim = st.limits;
   const rInf = halfW + st.shoulder + 3 * st.falloff;
   const N = size * size;
   const bestD2 = new Float32Array(N).fill(Infinity);
   const bestS = new Float32Array(N);
   const bestL = new Float32Array(N);
-  const rasterize = (gx0: number, gz0: number, gc: number, gw: number, radius: number, d2a: Float32Array, sa: Float32Array, la: Float32Array): void => {
-    for (let k = 0; k < n - 1; k++) {
-      const ax = P[3 * k]!, az = P[3 * k + 2]!, bx = P[3 * k + 3]!, bz = P[3 * k + 5]!;
-      const ex = bx - ax, ez = bz - az;
-      const l2 = ex * ex + ez * ez;
-      const len = Math.sqrt(l2) || 1;
-      const i0 = Math.max(0, Math.floor((Math.min(ax, bx) - radius - gx0) / gc));
-      const i1 = Math.min(gw - 1, Math.ceil((Math.max(ax, bx) + radius - gx0) / gc));
-      const j0 = Math.max(0, Math.floor((Math.min(az, bz) - radius - gz0) / gc));
-      const j1 = Math.min(gw - 1, Math.ceil((Math.max(az, bz) + radius - gz0) / gc));
-      for (let j = j0; j <= j1; j++) {
-        const z = gz0 + j * gc;
-        for (let i = i0; i <= i1; i++) {
-          const x = gx0 + i * gc;
-          let f = l2 > 0 ? ((x - ax) * ex + (z - az) * ez) / l2 : 0;
-          f = f < 0 ? 0 : f > 1 ? 1 : f;
-          const qx = x - ax - f * ex, qz = z - az - f * ez;
-          const d2 = qx * qx + qz * qz;
-          const idx = j * gw + i;
-          if (d2 < d2a[idx]!) {
-            d2a[idx] = d2;
-            sa[idx] = k + f;
-            la[idx] = ((x - ax) * ez - (z - az) * ex) / len;
-          }
-        }
-      }
-    }
-  };
-  rasterize(ox, oz, cell, size, rInf, bestD2, bestS, bestL);
+  rasterizeRoad(P, n, ox, oz, cell, size, rInf, bestD2, bestS, bestL);
   const lerpArr = (a: Float64Array, s: number): number => {
     const k = Math.min(n - 2, Math.floor(s)), f = s - k;
     return a[k]! + f * (a[k + 1]! - a[k]!);
@@ -460,119 +618,117 @@ export function generateStage(opts: GenerateOptions): GeneratedStage {
     const w = 1 - smoothstep((dist - halfW - st.shoulder - 1) / fall);
     heights[idx] = nat[idx]! + w * (target - nat[idx]!);
   }
-  const hf = Heightfield.fromFloat32(heights, size, size, { cellSize: cell, origin: { x: ox, z: oz } });
+  return Heightfield.fromFloat32(heights, size, size, { cellSize: cell, origin: { x: ox, z: oz } });
+}
 
-  // 5. surface map
+/** Road, shoulder and background codes on a grid `refine` times finer than the heights; ice patches on snow. */
+function surfaceMap(c: Ctx, shape: RoadShape, refine: number): SurfaceMap {
+  const { st, size, cell, ox, oz, halfW, style } = c;
   const sSize = (size - 1) * refine + 1;
   const sCell = cell / refine;
   const sD2 = new Float32Array(sSize * sSize).fill(Infinity);
   const sS = new Float32Array(sSize * sSize);
   const sL = new Float32Array(sSize * sSize);
-  rasterize(ox, oz, sCell, sSize, halfW + st.shoulder + 1, sD2, sS, sL);
+  rasterizeRoad(shape.P, shape.n, ox, oz, sCell, sSize, halfW + st.shoulder + 1, sD2, sS, sL);
   const codes = new Uint8Array(sSize * sSize).fill(surfaceCode(st.backgroundCode));
-  const iceNoise = createNoise2D(createRng((opts.seed ^ 0x1ce) >>> 0));
+  const iceNoise = createNoise2D(createRng((c.opts.seed ^ 0x1ce) >>> 0));
   const roadC = surfaceCode(st.roadCode), shoulderC = surfaceCode(st.shoulderCode), iceC = surfaceCode('ice');
   for (let idx = 0; idx < codes.length; idx++) {
     if (sD2[idx]! === Infinity) continue;
     const lat = Math.abs(sL[idx]!);
     const dist = Math.sqrt(sD2[idx]!);
     if (dist <= halfW && lat <= halfW) {
-      let c = roadC;
+      let code = roadC;
       if (style === 'snow') {
         const s = sS[idx]!;
-        if (iceNoise(s * 2 / 60, 0.5) > 0.55) c = iceC; // ice patches tens of metres long
+        if (iceNoise(s * 2 / 60, 0.5) > 0.55) code = iceC; // ice patches tens of metres long
       }
-      codes[idx] = c;
+      codes[idx] = code;
     } else if (dist <= halfW + st.shoulder) codes[idx] = shoulderC;
   }
-  const smap = new SurfaceMap(sSize, sSize, sCell, { x: ox, z: oz }, codes);
+  return new SurfaceMap(sSize, sSize, sCell, { x: ox, z: oz }, codes);
+}
 
-  // 6. start / finish / checkpoints (distances along the resampled road)
-  const startD = lead;
-  const finishD = Math.min(road.lengthM - 5, lead + lengthM);
-  const stageLen = finishD - startD;
-  const cps = opts.checkpointsM ?? (() => {
-    const count = Math.max(1, Math.floor(stageLen / 1500));
-    return Array.from({ length: count }, (_, c) => (stageLen * (c + 1)) / (count + 1));
-  })();
+/** One checkpoint per ~1.5 km, evenly spaced (distances from the start, m). */
+function evenCheckpoints(stageLen: number): number[] {
+  const count = Math.max(1, Math.floor(stageLen / 1500));
+  return Array.from({ length: count }, (_, c) => (stageLen * (c + 1)) / (count + 1));
+}
 
-  // 7. scenery
+type Items = [number, number, number, number][];
+
+/** Trees, rocks, corner fences, checkpoint markers and the start/finish arches. */
+function scenery(c: Ctx, shape: RoadShape, startD: number, finishD: number, cps: number[]): StageToml['scenery'] {
+  const { st, style } = c;
   const scen: StageToml['scenery'] = [];
-  if (opts.scenery ?? true) {
-    const trees: [number, number, number, number][] = [];
-    const rocks: [number, number, number, number][] = [];
-    const fences: [number, number, number, number][] = [];
-    const markers: [number, number, number, number][] = [];
-    const arches: [number, number, number, number][] = [];
-    const srng = createRng((opts.seed ^ 0x7ee5) >>> 0);
-    const dens = createNoise2D(createRng((opts.seed ^ 0xde75) >>> 0));
-    const proj = { distanceM: 0, lateralM: 0, index: 0 };
-    const S = st.treeSpacing;
-    const clear = halfW + st.shoulder + 2.5;
-    for (let gz = oz + S / 2; gz < oz + side - S / 2; gz += S) {
-      for (let gx = ox + S / 2; gx < ox + side - S / 2; gx += S) {
-        const x = gx + (srng() - 0.5) * S * 0.9;
-        const z = gz + (srng() - 0.5) * S * 0.9;
-        const rot = Math.round(srng() * 360);
-        const sc = Math.round((0.75 + 0.5 * srng()) * 100) / 100;
-        const pick = srng();
-        road.project(x, z, proj);
-        const lat = Math.abs(proj.lateralM);
-        if (lat < clear || lat > st.treeBand) continue;
-        const dens01 = 0.5 + 0.5 * dens(x / 150, z / 150);
-        if (pick < st.rockProb) rocks.push([r1(x), r1(z), rot, sc]);
-        else if (pick < st.treeDensity * (0.4 + dens01)) trees.push([r1(x), r1(z), rot, sc]);
-      }
+  const { trees, rocks } = scatterTreesAndRocks(c, shape);
+  const fences = cornerFences(c, shape, startD, finishD);
+  const markers: Items = [];
+  const arches: Items = [];
+  const post = (d: number, kind: 'marker' | 'arch'): void => {
+    const p = shape.road.poseAt(d);
+    const lx = Math.cos(p.heading), lz = -Math.sin(p.heading);
+    const deg = Math.round((p.heading * 180) / Math.PI);
+    if (kind === 'arch') arches.push([r1(p.x), r1(p.z), deg, 1]);
+    else {
+      const off = p.width / 2 + st.shoulder + 1;
+      markers.push([r1(p.x + off * lx), r1(p.z + off * lz), deg, 1], [r1(p.x - off * lx), r1(p.z - off * lz), deg, 1]);
     }
-    // fences on the outside of tight corners and hairpins (tarmac) / fast sweepers (gravel, snow)
-    for (let k = 0; k < n; k += 2) {
-      const R = 1 / Math.max(1e-6, Math.abs(kappa[k]!));
-      const want = style === 'tarmac' ? R < 30 : R > 100 && R < 250 && k % 40 < 20;
-      const d = road.distances[k]!;
-      if (!want || d < startD || d > finishD) continue;
-      const side2 = -Math.sign(kappa[k]!) || 1; // outside of the turn: right when turning left
-      const off = halfW + st.shoulder + 1.5;
-      const hx = Math.sin(heading[k]!), hz = Math.cos(heading[k]!);
-      const lx = hz, lz = -hx; // left
-      fences.push([r1(P[3 * k]! + side2 * off * lx), r1(P[3 * k + 2]! + side2 * off * lz), Math.round((heading[k]! * 180) / Math.PI), 1]);
-    }
-    const post = (d: number, kind: 'marker' | 'arch'): void => {
-      const p = road.poseAt(d);
-      const lx = Math.cos(p.heading), lz = -Math.sin(p.heading);
-      const deg = Math.round((p.heading * 180) / Math.PI);
-      if (kind === 'arch') arches.push([r1(p.x), r1(p.z), deg, 1]);
-      else {
-        const off = p.width / 2 + st.shoulder + 1;
-        markers.push([r1(p.x + off * lx), r1(p.z + off * lz), deg, 1], [r1(p.x - off * lx), r1(p.z - off * lz), deg, 1]);
-      }
-    };
-    post(startD, 'arch');
-    post(finishD, 'arch');
-    for (const c of cps) post(startD + c, 'marker');
-    if (trees.length) scen.push({ kind: 'tree', radius_m: 0.4, height_m: style === 'tarmac' ? 9 : 16, items: trees });
-    if (rocks.length) scen.push({ kind: 'rock', radius_m: 1.2, height_m: 1.5, items: rocks });
-    if (fences.length) scen.push({ kind: 'fence', radius_m: 2, height_m: 1.1, items: fences });
-    scen.push({ kind: 'marker', radius_m: 0.3, height_m: 2, items: markers });
-    scen.push({ kind: 'arch', radius_m: 0.4, height_m: 5, items: arches });
-  }
-
-  // 8. files
-  const hpng = hf.toPng();
-  const names = { stageToml: 'stage.toml', heightPng: 'height.png', surfacePng: 'surface.png' };
-  const toml: StageToml = {
-    format: 1,
-    id,
-    name,
-    surface: st.roadCode,
-    seed: opts.seed,
-    heightmap: { file: names.heightPng, size, cell_size_m: cell, height_scale_m: hpng.heightScale, height_offset_m: hpng.heightOffset, origin_x_m: ox, origin_z_m: oz },
-    surface_map: { file: names.surfacePng, cell_size_m: sCell, origin_x_m: ox, origin_z_m: oz },
-    detail: { enabled: true, seed: (opts.seed % 100000) + 1, cell_size_m: 0.35, scale: 1 },
-    road: { width_m: st.width, points: ctrl, start_distance_m: Math.round(startD * 10) / 10, finish_distance_m: Math.floor(finishD * 10) / 10 },
-    checkpoints: cps.map((c) => ({ distance_m: Math.round((startD + c) * 10) / 10 })),
-    scenery: scen,
   };
-  const files: StageFiles = { stageToml: stageTomlToString(toml), heightPng: hpng.bytes, surfacePng: smap.toPng() };
-  const stage = loadStage(files, `${id}/stage.toml`);
-  return { files, names, stage };
+  post(startD, 'arch');
+  post(finishD, 'arch');
+  for (const cp of cps) post(startD + cp, 'marker');
+  if (trees.length) scen.push({ kind: 'tree', radius_m: 0.4, height_m: style === 'tarmac' ? 9 : 16, items: trees });
+  if (rocks.length) scen.push({ kind: 'rock', radius_m: 1.2, height_m: 1.5, items: rocks });
+  if (fences.length) scen.push({ kind: 'fence', radius_m: 2, height_m: 1.1, items: fences });
+  scen.push({ kind: 'marker', radius_m: 0.3, height_m: 2, items: markers });
+  scen.push({ kind: 'arch', radius_m: 0.4, height_m: 5, items: arches });
+  return scen;
+}
+
+/** A jittered grid of trees and rocks in the band beside the road, thinned by a density noise. */
+function scatterTreesAndRocks(c: Ctx, shape: RoadShape): { trees: Items; rocks: Items } {
+  const { st, ox, oz, side, halfW } = c;
+  const trees: Items = [];
+  const rocks: Items = [];
+  const srng = createRng((c.opts.seed ^ 0x7ee5) >>> 0);
+  const dens = createNoise2D(createRng((c.opts.seed ^ 0xde75) >>> 0));
+  const proj = { distanceM: 0, lateralM: 0, index: 0 };
+  const S = st.treeSpacing;
+  const clear = halfW + st.shoulder + 2.5;
+  for (let gz = oz + S / 2; gz < oz + side - S / 2; gz += S) {
+    for (let gx = ox + S / 2; gx < ox + side - S / 2; gx += S) {
+      const x = gx + (srng() - 0.5) * S * 0.9;
+      const z = gz + (srng() - 0.5) * S * 0.9;
+      const rot = Math.round(srng() * 360);
+      const sc = Math.round((0.75 + 0.5 * srng()) * 100) / 100;
+      const pick = srng();
+      shape.road.project(x, z, proj);
+      const lat = Math.abs(proj.lateralM);
+      if (lat < clear || lat > st.treeBand) continue;
+      const dens01 = 0.5 + 0.5 * dens(x / 150, z / 150);
+      if (pick < st.rockProb) rocks.push([r1(x), r1(z), rot, sc]);
+      else if (pick < st.treeDensity * (0.4 + dens01)) trees.push([r1(x), r1(z), rot, sc]);
+    }
+  }
+  return { trees, rocks };
+}
+
+/** Fences on the outside of tight corners and hairpins (tarmac) / fast sweepers (gravel, snow). */
+function cornerFences(c: Ctx, shape: RoadShape, startD: number, finishD: number): Items {
+  const { st, style, halfW } = c;
+  const { road, P, n, heading, kappa } = shape;
+  const fences: Items = [];
+  for (let k = 0; k < n; k += 2) {
+    const R = 1 / Math.max(1e-6, Math.abs(kappa[k]!));
+    const want = style === 'tarmac' ? R < 30 : R > 100 && R < 250 && k % 40 < 20;
+    const d = road.distances[k]!;
+    if (!want || d < startD || d > finishD) continue;
+    const side2 = -Math.sign(kappa[k]!) || 1; // outside of the turn: right when turning left
+    const off = halfW + st.shoulder + 1.5;
+    const hx = Math.sin(heading[k]!), hz = Math.cos(heading[k]!);
+    const lx = hz, lz = -hx; // left
+    fences.push([r1(P[3 * k]! + side2 * off * lx), r1(P[3 * k + 2]! + side2 * off * lz), Math.round((heading[k]! * 180) / Math.PI), 1]);
+  }
+  return fences;
 }

@@ -55,6 +55,26 @@ export interface BlockMesh {
   normals: Float32Array;
 }
 
+/**
+ * Max |surface − bilinear from every s-th vertex| over the heightmap nodes of block (bx, bz) (B cells a side)
+ * of the W × W node heights `tru`: the geometric error of a coarser level, m.
+ */
+function coarseLevelError(tru: Float32Array, W: number, B: number, bx: number, bz: number, s: number): number {
+  let err = 0;
+  for (let j = bz * B; j <= (bz + 1) * B; j++) {
+    const j0 = bz * B + Math.min(B - s, Math.floor((j - bz * B) / s) * s);
+    const fz = (j - j0) / s;
+    for (let i = bx * B; i <= (bx + 1) * B; i++) {
+      const i0 = bx * B + Math.min(B - s, Math.floor((i - bx * B) / s) * s);
+      const fx = (i - i0) / s;
+      const h00 = tru[j0 * W + i0]!, h10 = tru[j0 * W + i0 + s]!, h01 = tru[(j0 + s) * W + i0]!, h11 = tru[(j0 + s) * W + i0 + s]!;
+      const interp = (1 - fz) * ((1 - fx) * h00 + fx * h10) + fz * ((1 - fx) * h01 + fx * h11);
+      err = Math.max(err, Math.abs(tru[j * W + i]! - interp));
+    }
+  }
+  return err;
+}
+
 export class GeoMipmap {
   readonly surface: BSplineSurface;
   readonly blockSize: number;
@@ -137,19 +157,7 @@ export class GeoMipmap {
         for (let L = 0; L <= k; L++) delta[id * nl + L] = (d2 / 8) * 4 ** (L - k);
         // coarser levels: max |surface − bilinear from the level's vertices| over the heightmap nodes
         for (let L = k + 1; L < nl; L++) {
-          const s = 1 << (L - k);
-          let err = 0;
-          for (let j = bz * B; j <= (bz + 1) * B; j++) {
-            const j0 = bz * B + Math.min(B - s, Math.floor((j - bz * B) / s) * s);
-            const fz = (j - j0) / s;
-            for (let i = bx * B; i <= (bx + 1) * B; i++) {
-              const i0 = bx * B + Math.min(B - s, Math.floor((i - bx * B) / s) * s);
-              const fx = (i - i0) / s;
-              const h00 = tru[j0 * W + i0]!, h10 = tru[j0 * W + i0 + s]!, h01 = tru[(j0 + s) * W + i0]!, h11 = tru[(j0 + s) * W + i0 + s]!;
-              const interp = (1 - fz) * ((1 - fx) * h00 + fx * h10) + fz * ((1 - fx) * h01 + fx * h11);
-              err = Math.max(err, Math.abs(tru[j * W + i]! - interp));
-            }
-          }
+          const err = coarseLevelError(tru, W, B, bx, bz, 1 << (L - k));
           delta[id * nl + L] = Math.max(err, delta[id * nl + L - 1]!);
         }
         minY[id] = minY[id]! - detailAmp - delta[id * nl]!;
@@ -159,7 +167,12 @@ export class GeoMipmap {
     this.delta = delta;
     this.minY = minY;
     this.maxY = maxY;
-    // quadtree bounds (depth treeDepth = blocks)
+    this.buildBoundsTree();
+  }
+
+  /** Quadtree y-bounds: depth treeDepth is the blocks, each coarser depth the min / max of its 4 children. */
+  private buildBoundsTree(): void {
+    const { minY, maxY } = this;
     this.treeMin[this.treeDepth] = minY;
     this.treeMax[this.treeDepth] = maxY;
     for (let d = this.treeDepth - 1; d >= 0; d--) {

@@ -45,8 +45,20 @@ export async function quickStart(app: AppContext, stageId: string, carId: string
 }
 
 export function registerAllScreens(app: AppContext): void {
-  const { screens } = app;
+  registerTitleScreen();
+  registerStagesScreen(app);
+  registerCarsScreen(app);
+  registerLoadingScreen(app);
+  registerDriveScreen(app);
+  registerPauseScreen(app);
+  registerFinishScreen(app);
+  registerErrorScreen();
+  registerSettingsScreen(app);
+  registerControlsScreen(app);
+}
 
+/** The title menu: one button per mode. */
+function registerTitleScreen(): void {
   registerScreen('title', (ctx) => {
     const el = html(`<h1>BITRALLY</h1><div class="sub">gravel · tarmac · snow — a rally game on a real vehicle simulation</div>
       <button class="item default" data-go="stages">Drive a stage</button>
@@ -60,7 +72,10 @@ export function registerAllScreens(app: AppContext): void {
     el.querySelectorAll<HTMLElement>('[data-go]').forEach((b) => (b.onclick = () => ctx.show(b.dataset.go!, { from: 'title' })));
     return { el };
   });
+}
 
+/** Stage cards (map, surface, length, best time); the list loads once and is kept for "Next stage". */
+function registerStagesScreen(app: AppContext): void {
   registerScreen('stages', (ctx) => {
     const el = html(`<h2>Choose a stage</h2><div class="cards"></div><div class="hint">A: select · B: back</div>`);
     const cards = el.querySelector('.cards')!;
@@ -110,7 +125,10 @@ export function registerAllScreens(app: AppContext): void {
       },
     };
   });
+}
 
+/** Car cards: the file's stats, then the car test's measured numbers when they arrive. */
+function registerCarsScreen(app: AppContext): void {
   registerScreen('cars', (ctx) => {
     const el = html(`<h2>Choose a car</h2><div class="sub">${esc(choice.stage?.name ?? '')}</div><div class="cards"></div><div class="hint">A: select · B: back</div>`);
     const cards = el.querySelector('.cards')!;
@@ -146,7 +164,10 @@ export function registerAllScreens(app: AppContext): void {
       },
     };
   });
+}
 
+/** Loads the chosen stage (and Havok for its props), then starts the session and shows the drive screen. */
+function registerLoadingScreen(app: AppContext): void {
   registerScreen('loading', (ctx) => {
     const el = html(`<h2>Loading</h2><div class="sub" data-msg>${esc(choice.stage?.name ?? '')}</div>`);
     const msg = el.querySelector<HTMLElement>('[data-msg]')!;
@@ -180,13 +201,19 @@ export function registerAllScreens(app: AppContext): void {
     })();
     return { el };
   });
+}
 
+/** The drive screen: an empty overlay over the running session's HUD. */
+function registerDriveScreen(app: AppContext): void {
   registerScreen('drive', () => {
     const el = html('', 'drive');
     app.session?.hud.show(true);
     return { el, overlay: true };
   });
+}
 
+/** The pause overlay: the session stays paused until resume. */
+function registerPauseScreen(app: AppContext): void {
   registerScreen('pause', (ctx, params) => {
     app.session?.setPaused(true);
     const reason = typeof params.reason === 'string' ? `<div class="sub">${esc(params.reason)}</div>` : '';
@@ -223,7 +250,10 @@ export function registerAllScreens(app: AppContext): void {
       },
     };
   });
+}
 
+/** The finish overlay: splits and time against the previous personal best. */
+function registerFinishScreen(app: AppContext): void {
   registerScreen('finish', (ctx, params) => {
     const r = params.result as RunResult;
     const prev = params.prevBest as { timeS: number; splitsS: number[] } | undefined;
@@ -261,14 +291,20 @@ export function registerAllScreens(app: AppContext): void {
     el.querySelectorAll<HTMLElement>('[data-a]').forEach((b) => (b.onclick = () => act(b.dataset.a!)));
     return { el, overlay: true, back: () => act('menu') };
   });
+}
 
+/** An error message and a way back. */
+function registerErrorScreen(): void {
   registerScreen('error', (ctx, params) => {
     const el = html(`<h2>Something went wrong</h2><div class="error">${esc(String(params.message))}</div><button class="item default">Back</button>`);
     const back = (): void => ctx.show(typeof params.back === 'string' ? params.back : 'title');
     el.querySelector('button')!.onclick = back;
     return { el, back };
   });
+}
 
+/** Settings rows, each adjusted with left/right (toggles once per press) and saved on every change. */
+function registerSettingsScreen(app: AppContext): void {
   registerScreen('settings', (ctx, params) => {
     const from = params.from === 'pause' ? 'pause' : 'title';
     const el = html(`<h2>Settings</h2><div class="list"></div><div class="hint">←/→ change · A: toggle · B: back</div>`);
@@ -329,9 +365,6 @@ export function registerAllScreens(app: AppContext): void {
     list.appendChild(back);
     return { el, back: () => ctx.show(from) };
   });
-
-  registerControlsScreen(app);
-  void screens;
 }
 
 async function finishRun(app: AppContext, r: RunResult): Promise<void> {

@@ -422,13 +422,33 @@ function staticTravel(s: SuspensionConfig, load: number): number {
   return 0.5 * (lo + hi);
 }
 
-/** Convert validated file data to SI and derive the wheel layout. */
-export function toCarConfig(d: CarFile, id: string, file: string, g = STANDARD_GRAVITY_M_S2): CarConfig {
-  const b = d.body;
+/** The body in SI; without a measured inertia tensor, one estimated from mass and axle distances. */
+function bodyConfig(b: CarFile['body']): CarConfig['body'] {
   const a = b.cg_to_front_m;
   const bb = b.wheelbase_m - a;
   const m = b.mass_kg;
-  const e = d.engine;
+  const inertia: [number, number, number] = b.inertia_kg_m2 ?? [0.95 * m * a * bb, m * a * bb, 0.35 * m * a * bb];
+  return {
+    massKg: m,
+    lengthM: b.length_m,
+    widthM: b.width_m,
+    heightM: b.height_m,
+    wheelbaseM: b.wheelbase_m,
+    cgToFrontM: a,
+    cgToRearM: bb,
+    cgHeightM: b.cg_height_m,
+    trackFrontM: b.track_front_m,
+    trackRearM: b.track_rear_m,
+    inertia,
+    dragCoefficient: b.drag_coefficient,
+    frontalAreaM2: b.frontal_area_m2,
+    downforceClA: b.downforce_cla_m2,
+    downforceFrontFraction: b.downforce_front_fraction,
+  };
+}
+
+/** The engine in SI (rad/s): the torque curve from the absolute table or the normalised curve × peak torque. */
+function engineConfig(e: CarFile['engine']): CarConfig['engine'] {
   let curveOmega: number[], curveTorque: number[];
   if (e.torque_table_nm) {
     curveOmega = e.torque_table_nm.map((p) => p[0] * RPM);
@@ -437,7 +457,40 @@ export function toCarConfig(d: CarFile, id: string, file: string, g = STANDARD_G
     curveOmega = e.torque_curve!.map((p) => p[0] * RPM);
     curveTorque = e.torque_curve!.map((p) => p[1] * e.peak_torque_nm!);
   }
-  const inertia: [number, number, number] = b.inertia_kg_m2 ?? [0.95 * m * a * bb, m * a * bb, 0.35 * m * a * bb];
+  return {
+    idle: e.idle_rpm * RPM,
+    redline: e.redline_rpm * RPM,
+    limiter: (e.limiter_rpm ?? e.redline_rpm + 150) * RPM,
+    stall: e.stall_rpm * RPM,
+    curveOmega,
+    curveTorque,
+    peakTorque: Math.max(...curveTorque),
+    inertia: e.inertia_kg_m2,
+    friction: e.friction_nm,
+    frictionPerOmega: e.friction_per_krpm_nm / (1000 * RPM),
+    starterTorque: e.starter_torque_nm,
+  };
+}
+
+/** The driveline: differentials and the share of torque sent to the front axle (all of it for FWD). */
+function drivetrainConfig(dt: CarFile['drivetrain']): CarConfig['drivetrain'] {
+  const layout = dt.layout;
+  return {
+    layout,
+    frontDiff: diff(dt.front_diff),
+    rearDiff: diff(dt.rear_diff),
+    centreDiff: diff(dt.centre_diff),
+    frontTorqueFraction: layout === 'awd' ? dt.front_torque_fraction : layout === 'fwd' ? 1 : 0,
+    clutchMaxTorque: dt.clutch_max_torque_nm,
+  };
+}
+
+/** Convert validated file data to SI and derive the wheel layout. */
+export function toCarConfig(d: CarFile, id: string, file: string, g = STANDARD_GRAVITY_M_S2): CarConfig {
+  const b = d.body;
+  const a = b.cg_to_front_m;
+  const bb = b.wheelbase_m - a;
+  const m = b.mass_kg;
   const front = susp(d.suspension.front, m);
   const rear = susp(d.suspension.rear, m);
   const nF = (m * g * bb) / b.wheelbase_m / 2;
@@ -463,36 +516,8 @@ export function toCarConfig(d: CarFile, id: string, file: string, g = STANDARD_G
     name: d.name,
     file,
     collision: crashConfig(d.crash),
-    body: {
-      massKg: m,
-      lengthM: b.length_m,
-      widthM: b.width_m,
-      heightM: b.height_m,
-      wheelbaseM: b.wheelbase_m,
-      cgToFrontM: a,
-      cgToRearM: bb,
-      cgHeightM: b.cg_height_m,
-      trackFrontM: b.track_front_m,
-      trackRearM: b.track_rear_m,
-      inertia,
-      dragCoefficient: b.drag_coefficient,
-      frontalAreaM2: b.frontal_area_m2,
-      downforceClA: b.downforce_cla_m2,
-      downforceFrontFraction: b.downforce_front_fraction,
-    },
-    engine: {
-      idle: e.idle_rpm * RPM,
-      redline: e.redline_rpm * RPM,
-      limiter: (e.limiter_rpm ?? e.redline_rpm + 150) * RPM,
-      stall: e.stall_rpm * RPM,
-      curveOmega,
-      curveTorque,
-      peakTorque: Math.max(...curveTorque),
-      inertia: e.inertia_kg_m2,
-      friction: e.friction_nm,
-      frictionPerOmega: e.friction_per_krpm_nm / (1000 * RPM),
-      starterTorque: e.starter_torque_nm,
-    },
+    body: bodyConfig(b),
+    engine: engineConfig(d.engine),
     gearbox: {
       ratios: [-d.gearbox.reverse_ratio, ...d.gearbox.ratios],
       forwardGears: d.gearbox.ratios.length,
@@ -501,14 +526,7 @@ export function toCarConfig(d: CarFile, id: string, file: string, g = STANDARD_G
       shiftTime: d.gearbox.shift_time_s,
       autoEfficiencyLoss: d.gearbox.auto_efficiency_loss,
     },
-    drivetrain: {
-      layout,
-      frontDiff: diff(d.drivetrain.front_diff),
-      rearDiff: diff(d.drivetrain.rear_diff),
-      centreDiff: diff(d.drivetrain.centre_diff),
-      frontTorqueFraction: layout === 'awd' ? d.drivetrain.front_torque_fraction : layout === 'fwd' ? 1 : 0,
-      clutchMaxTorque: d.drivetrain.clutch_max_torque_nm,
-    },
+    drivetrain: drivetrainConfig(d.drivetrain),
     steering: { maxAngle: d.steering.max_angle_deg * DEG, maxRate: d.steering.max_rate_deg_s * DEG, ackermann: d.steering.ackermann },
     suspension: { front, rear },
     tires: { front: tf, rear: tr },

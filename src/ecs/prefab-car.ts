@@ -53,10 +53,26 @@ function quatFromMatrix(m: number[]): [number, number, number, number] {
   return [(m10 - m01) / s, (m02 + m20) / s, (m12 + m21) / s, 0.25 * s];
 }
 
-export function spawnCar(world: SimWorld, config: CarConfig, pose: CarPose, opts: CarOptions = {}): number {
+/** The pose's numbers are finite: a NaN here would spread through the whole world state. */
+function checkPose(pose: CarPose): void {
   for (const [k, v] of Object.entries(pose)) {
     if (typeof v !== 'number' || !Number.isFinite(v)) throw new Error(`spawnCar: pose.${k} must be a finite number, found ${String(v)}`);
   }
+}
+
+/** The car's frame on the ground under the pose: normal n, forward f (unit) and the body orientation q. */
+interface GroundFrame {
+  h: number;
+  nx: number;
+  ny: number;
+  nz: number;
+  fx: number;
+  fy: number;
+  fz: number;
+  q: [number, number, number, number];
+}
+
+function groundFrame(world: SimWorld, pose: CarPose): GroundFrame {
   const gs = groundSample();
   world.ground.sample(pose.x, pose.z, gs);
   // Body axes in world: Y = ground normal, Z = heading projected on the ground plane, X = Y × Z (left).
@@ -78,21 +94,11 @@ export function spawnCar(world: SimWorld, config: CarConfig, pose: CarPose, opts
     ly = nz * fx - nx * fz,
     lz = nx * fy - ny * fx;
   const q = quatFromMatrix([lx, nx, fx, ly, ny, fy, lz, nz, fz]);
-  // CG above the ground along the normal: tyre radius − static tyre deflection + (CG height − radius).
-  const tf = config.tires.front;
-  const deflection = tf.nominalLoad / tf.radialStiffness;
-  const hAbove = config.body.cgHeightM - deflection;
-  const speed = pose.speed ?? 0;
-  const eid = spawnBody(world, {
-    mass: config.body.massKg,
-    inertia: config.body.inertia,
-    position: [pose.x + nx * hAbove, pose.y ?? gs.h + ny * hAbove, pose.z + nz * hAbove],
-    orientation: q,
-    velocity: [fx * speed, fy * speed, fz * speed],
-  });
-  attach(world, eid, world.c.Controls);
-  attach(world, eid, world.c.Car);
-  const C = world.c.Car;
+  return { h: gs.h, nx, ny, nz, fx, fy, fz, q };
+}
+
+/** Four wheel entities at static travel, spinning to roll at `speed` (m/s). */
+function spawnWheels(world: SimWorld, eid: number, config: CarConfig, speed: number): [number, number, number, number] {
   const W = world.c.Wheel;
   const wheels: number[] = [];
   for (let i = 0; i < 4; i++) {
@@ -110,19 +116,16 @@ export function spawnCar(world: SimWorld, config: CarConfig, pose: CarPose, opts
     W.uy[w] = 0;
     wheels.push(w);
   }
-  C.w0[eid] = wheels[0]!;
-  C.w1[eid] = wheels[1]!;
-  C.w2[eid] = wheels[2]!;
-  C.w3[eid] = wheels[3]!;
-  C.autoClutch[eid] = opts.autoClutch === false ? 0 : 1;
-  C.autoGear[eid] = opts.autoGear === false ? 0 : 1;
-  C.abs[eid] = opts.abs === false ? 0 : 1;
+  return wheels as [number, number, number, number];
+}
+
+/** The gear asked for, or (moving, none asked for) the highest gear that keeps the engine above 45% of redline. */
+function startingGear(config: CarConfig, opts: CarOptions, speed: number): number {
   const n = config.gearbox.forwardGears;
   let gear = opts.gear ?? 1;
   if (gear < -1 || gear > n || !Number.isInteger(gear)) throw new Error(`spawnCar: gear must be an integer −1..${n}, found ${gear}`);
   const wheelOmega = speed / config.tires.rear.radius;
   if (opts.gear === undefined && speed > 1) {
-    // Highest gear that keeps the engine above 45% of redline.
     gear = 1;
     for (let g = n; g >= 1; g--) {
       if (wheelOmega * totalRatio(config, g) >= 0.45 * config.engine.redline) {
@@ -131,6 +134,13 @@ export function spawnCar(world: SimWorld, config: CarConfig, pose: CarPose, opts
       }
     }
   }
+  return gear;
+}
+
+/** Gear and engine state: a moving car in gear starts with the engine turning with the wheels, clutch locked. */
+function startDriveline(world: SimWorld, eid: number, config: CarConfig, gear: number, speed: number): void {
+  const C = world.c.Car;
+  const wheelOmega = speed / config.tires.rear.radius;
   C.gear[eid] = gear;
   C.shiftTarget[eid] = gear;
   C.shiftTimer[eid] = 0;
@@ -140,11 +150,40 @@ export function spawnCar(world: SimWorld, config: CarConfig, pose: CarPose, opts
   const we = engaged ? Math.min(Math.max(wheelOmega * totalRatio(config, gear), config.engine.idle), config.engine.redline) : config.engine.idle;
   C.omegaE[eid] = we;
   C.clutchLocked[eid] = engaged && Math.abs(we - wheelOmega * totalRatio(config, gear)) < 1e-9 ? 1 : 0;
+}
+
+export function spawnCar(world: SimWorld, config: CarConfig, pose: CarPose, opts: CarOptions = {}): number {
+  checkPose(pose);
+  const { h, nx, ny, nz, fx, fy, fz, q } = groundFrame(world, pose);
+  // CG above the ground along the normal: tyre radius − static tyre deflection + (CG height − radius).
+  const tf = config.tires.front;
+  const deflection = tf.nominalLoad / tf.radialStiffness;
+  const hAbove = config.body.cgHeightM - deflection;
+  const speed = pose.speed ?? 0;
+  const eid = spawnBody(world, {
+    mass: config.body.massKg,
+    inertia: config.body.inertia,
+    position: [pose.x + nx * hAbove, pose.y ?? h + ny * hAbove, pose.z + nz * hAbove],
+    orientation: q,
+    velocity: [fx * speed, fy * speed, fz * speed],
+  });
+  attach(world, eid, world.c.Controls);
+  attach(world, eid, world.c.Car);
+  const C = world.c.Car;
+  const wheels = spawnWheels(world, eid, config, speed);
+  C.w0[eid] = wheels[0];
+  C.w1[eid] = wheels[1];
+  C.w2[eid] = wheels[2];
+  C.w3[eid] = wheels[3];
+  C.autoClutch[eid] = opts.autoClutch === false ? 0 : 1;
+  C.autoGear[eid] = opts.autoGear === false ? 0 : 1;
+  C.abs[eid] = opts.abs === false ? 0 : 1;
+  startDriveline(world, eid, config, startingGear(config, opts, speed), speed);
   const res = vehicles(world);
   registerCar(world, {
     eid,
     cfg: config,
-    wheels: wheels as [number, number, number, number],
+    wheels,
     split: openSplit(config),
     scratch: new Float64Array(DRIVELINE_SCRATCH_SIZE),
   });

@@ -272,106 +272,133 @@ class Scanner {
     }
   }
 
+  /** One value at the cursor (of any kind), recorded with its key span; arrays and inline tables recurse. */
   value(path: Seg[], keyFrom: number, keyTo: number): void {
     const t = this.t;
     const from = this.i;
     const c = t[this.i];
     let kind: ValueKind;
-    if (t.startsWith('"""', this.i) || t.startsWith("'''", this.i)) {
-      const q = t.slice(this.i, this.i + 3);
-      this.i += 3;
-      for (;;) {
-        if (this.i >= t.length) this.fail('unterminated multi-line string', from);
-        if (q === '"""' && t[this.i] === '\\') {
-          this.i += 2;
-          continue;
-        }
-        if (t.startsWith(q, this.i)) break;
-        this.i++;
-      }
-      this.i += 3;
-      // up to two quotes adjacent to the delimiter belong to the string
-      let extra = 0;
-      while (extra < 2 && t[this.i] === q[0]) {
-        this.i++;
-        extra++;
-      }
-      kind = 'string';
-    } else if (c === '"') {
-      this.i++;
-      while (this.i < t.length && t[this.i] !== '"') {
-        if (t[this.i] === '\n') this.fail('unterminated string', from);
-        this.i += t[this.i] === '\\' ? 2 : 1;
-      }
-      if (t[this.i] !== '"') this.fail('unterminated string', from);
-      this.i++;
-      kind = 'string';
-    } else if (c === "'") {
-      const j = t.indexOf("'", this.i + 1);
-      const nl = t.indexOf('\n', this.i + 1);
-      if (j < 0 || (nl >= 0 && nl < j)) this.fail('unterminated string', from);
-      this.i = j + 1;
-      kind = 'string';
-    } else if (c === '[') {
-      this.i++;
-      let idx = 0;
-      for (;;) {
-        this.wsnl();
-        if (t[this.i] === ']') break;
-        if (this.i >= t.length) this.fail('unterminated array', from);
-        const itemFrom = this.i;
-        this.value([...path, idx], itemFrom, itemFrom);
-        const last = this.values[this.values.length - 1];
-        if (last && samePath(last.path, [...path, idx])) last.keyTo = last.to;
-        idx++;
-        this.wsnl();
-        if (t[this.i] === ',') {
-          this.i++;
-          continue;
-        }
-        if (t[this.i] === ']') break;
-        this.fail(`expected "," or "]" in the array, found ${JSON.stringify(t[this.i] ?? 'end of file')}`);
-      }
-      this.i++;
-      kind = 'array';
-    } else if (c === '{') {
-      const tab: InlineTable = { path, open: this.i, close: -1, lastEntryEnd: -1 };
-      this.inlineTables.push(tab);
-      this.i++;
-      for (;;) {
-        this.ws();
-        if (t[this.i] === '}') break;
-        const kf = this.i;
-        const key = this.dottedKey();
-        const kt = this.keyEnd;
-        if (t[this.i] !== '=') this.fail(`expected "=" after the key "${key.join('.')}" in the inline table`);
-        this.i++;
-        this.ws();
-        this.value([...path, ...key], kf, kt);
-        tab.lastEntryEnd = this.i;
-        this.ws();
-        if (t[this.i] === ',') {
-          this.i++;
-          continue;
-        }
-        if (t[this.i] === '}') break;
-        this.fail(`expected "," or "}" in the inline table, found ${JSON.stringify(t[this.i] ?? 'end of line')}`);
-      }
-      tab.close = this.i;
-      this.i++;
-      kind = 'inline';
-    } else {
-      while (this.i < t.length && !/[\s,\]}#]/.test(t[this.i]!)) this.i++;
-      // local date-time written with a space: 1979-05-27 07:32:00
-      if (/^\d{4}-\d{2}-\d{2}$/.test(t.slice(from, this.i)) && t[this.i] === ' ' && /\d/.test(t[this.i + 1] ?? '')) {
-        this.i++;
-        while (this.i < t.length && !/[\s,\]}#]/.test(t[this.i]!)) this.i++;
-      }
-      const tok = t.slice(from, this.i);
-      if (tok.length === 0) this.fail(`expected a value, found ${JSON.stringify(t[this.i] ?? 'end of file')}`);
-      kind = tok === 'true' || tok === 'false' ? 'bool' : /^\d{4}-|^\d{2}:/.test(tok) ? 'datetime' : 'number';
-    }
+    if (t.startsWith('"""', this.i) || t.startsWith("'''", this.i)) kind = this.multiLineString(from);
+    else if (c === '"') kind = this.basicString(from);
+    else if (c === "'") kind = this.literalString(from);
+    else if (c === '[') kind = this.array(path, from);
+    else if (c === '{') kind = this.inlineTable(path);
+    else kind = this.scalar(from);
     this.values.push({ path, from, to: this.i, kind, keyFrom, keyTo });
+  }
+
+  private multiLineString(from: number): ValueKind {
+    const t = this.t;
+    const q = t.slice(this.i, this.i + 3);
+    this.i += 3;
+    for (;;) {
+      if (this.i >= t.length) this.fail('unterminated multi-line string', from);
+      if (q === '"""' && t[this.i] === '\\') {
+        this.i += 2;
+        continue;
+      }
+      if (t.startsWith(q, this.i)) break;
+      this.i++;
+    }
+    this.i += 3;
+    // up to two quotes adjacent to the delimiter belong to the string
+    let extra = 0;
+    while (extra < 2 && t[this.i] === q[0]) {
+      this.i++;
+      extra++;
+    }
+    return 'string';
+  }
+
+  private basicString(from: number): ValueKind {
+    const t = this.t;
+    this.i++;
+    while (this.i < t.length && t[this.i] !== '"') {
+      if (t[this.i] === '\n') this.fail('unterminated string', from);
+      this.i += t[this.i] === '\\' ? 2 : 1;
+    }
+    if (t[this.i] !== '"') this.fail('unterminated string', from);
+    this.i++;
+    return 'string';
+  }
+
+  private literalString(from: number): ValueKind {
+    const t = this.t;
+    const j = t.indexOf("'", this.i + 1);
+    const nl = t.indexOf('\n', this.i + 1);
+    if (j < 0 || (nl >= 0 && nl < j)) this.fail('unterminated string', from);
+    this.i = j + 1;
+    return 'string';
+  }
+
+  /** `[a, b, …]`: each item is a value of its own at path `[...path, index]` (its key span is the item). */
+  private array(path: Seg[], from: number): ValueKind {
+    const t = this.t;
+    this.i++;
+    let idx = 0;
+    for (;;) {
+      this.wsnl();
+      if (t[this.i] === ']') break;
+      if (this.i >= t.length) this.fail('unterminated array', from);
+      const itemFrom = this.i;
+      this.value([...path, idx], itemFrom, itemFrom);
+      const last = this.values[this.values.length - 1];
+      if (last && samePath(last.path, [...path, idx])) last.keyTo = last.to;
+      idx++;
+      this.wsnl();
+      if (t[this.i] === ',') {
+        this.i++;
+        continue;
+      }
+      if (t[this.i] === ']') break;
+      this.fail(`expected "," or "]" in the array, found ${JSON.stringify(t[this.i] ?? 'end of file')}`);
+    }
+    this.i++;
+    return 'array';
+  }
+
+  /** `{ k = v, … }`: entries are values under `path`; the braces are kept for edits that add entries. */
+  private inlineTable(path: Seg[]): ValueKind {
+    const t = this.t;
+    const tab: InlineTable = { path, open: this.i, close: -1, lastEntryEnd: -1 };
+    this.inlineTables.push(tab);
+    this.i++;
+    for (;;) {
+      this.ws();
+      if (t[this.i] === '}') break;
+      const kf = this.i;
+      const key = this.dottedKey();
+      const kt = this.keyEnd;
+      if (t[this.i] !== '=') this.fail(`expected "=" after the key "${key.join('.')}" in the inline table`);
+      this.i++;
+      this.ws();
+      this.value([...path, ...key], kf, kt);
+      tab.lastEntryEnd = this.i;
+      this.ws();
+      if (t[this.i] === ',') {
+        this.i++;
+        continue;
+      }
+      if (t[this.i] === '}') break;
+      this.fail(`expected "," or "}" in the inline table, found ${JSON.stringify(t[this.i] ?? 'end of line')}`);
+    }
+    tab.close = this.i;
+    this.i++;
+    return 'inline';
+  }
+
+  /** A bare token: boolean, number or date-time. */
+  private scalar(from: number): ValueKind {
+    const t = this.t;
+    while (this.i < t.length && !/[\s,\]}#]/.test(t[this.i]!)) this.i++;
+    // local date-time written with a space: 1979-05-27 07:32:00
+    if (/^\d{4}-\d{2}-\d{2}$/.test(t.slice(from, this.i)) && t[this.i] === ' ' && /\d/.test(t[this.i + 1] ?? '')) {
+      this.i++;
+      while (this.i < t.length && !/[\s,\]}#]/.test(t[this.i]!)) this.i++;
+    }
+    const tok = t.slice(from, this.i);
+    if (tok.length === 0) this.fail(`expected a value, found ${JSON.stringify(t[this.i] ?? 'end of file')}`);
+    return tok === 'true' || tok === 'false' ? 'bool' : /^\d{4}-|^\d{2}:/.test(tok) ? 'datetime' : 'number';
   }
 }
 

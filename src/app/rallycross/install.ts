@@ -16,15 +16,26 @@ const RESULTS_CSS = `.rx-results{border-collapse:collapse;margin:6px 0 14px;font
 .rx-results .rx-me{color:#ffd23c;font-weight:600}.rx-results .rx-pen{color:#ff6b5a;font-size:13px}`;
 
 
+/** The mode's state across its screens: the setup chosen, the race running and the last final standings. */
+interface RallycrossState {
+  setup: RallycrossSetup & { circuit?: StageSummary };
+  session: RallycrossSession | null;
+  last: Standing[];
+}
+
 export function installRallycross(app: AppContext): void {
-  const setup: RallycrossSetup & { circuit?: StageSummary } = { playerCarId: 'rally-awd', opponents: 5, laps: 3 };
-  let session: RallycrossSession | null = null;
-  let last: Standing[] = [];
+  const rx: RallycrossState = { setup: { playerCarId: 'rally-awd', opponents: 5, laps: 3 }, session: null, last: [] };
   const style = document.createElement('style');
   style.textContent = RESULTS_CSS;
   document.head.appendChild(style);
-  const hook = (window as unknown as { __bitrally?: Record<string, unknown> }).__bitrally;
+  registerSetupScreen(rx);
+  registerRaceScreen(app, rx);
+  registerResultsScreen(rx);
+}
 
+/** 'rallycross': circuit, car, opponents and laps, each changed with left/right. */
+function registerSetupScreen(rx: RallycrossState): void {
+  const { setup } = rx;
   registerScreen('rallycross', (ctx) => {
     const el = html(`<h2>Rallycross</h2><div class="sub">A closed tarmac + gravel circuit, up to 7 AI rivals, standing start</div>
       <button class="item" data-k="circuit"></button>
@@ -78,7 +89,12 @@ export function installRallycross(app: AppContext): void {
     render();
     return { el, back: () => ctx.show('title') };
   });
+}
 
+/** 'rallycross-race': loads the circuit and runs the race session until it finishes or is left. */
+function registerRaceScreen(app: AppContext, rx: RallycrossState): void {
+  const hook = (window as unknown as { __bitrally?: Record<string, unknown> }).__bitrally;
+  const { setup } = rx;
   registerScreen('rallycross-race', (ctx) => {
     const el = html(`<h2>Rallycross</h2><div class="sub" data-msg>Loading the circuit…</div>`, 'screen loading');
     const msg = el.querySelector<HTMLElement>('[data-msg]')!;
@@ -86,16 +102,16 @@ export function installRallycross(app: AppContext): void {
       try {
         const { stage } = await loadStageWithFiles(setup.circuit!);
         app.startSession(null);
-        session?.dispose();
-        session = new RallycrossSession(app.kit, stage, { ...setup, simCapS: app.simCapS }, app.settings, app.devices, document.getElementById('ui')!);
-        session.onFinish = (st) => {
-          last = st;
+        rx.session?.dispose();
+        rx.session = new RallycrossSession(app.kit, stage, { ...setup, simCapS: app.simCapS }, app.settings, app.devices, document.getElementById('ui')!);
+        rx.session.onFinish = (st) => {
+          rx.last = st;
           ctx.show('rallycross-results');
         };
         el.style.display = 'none';
         if (hook) {
-          hook.rallycross = () => (session ? session.testState() : null);
-          hook.rallycrossAutopilot = (on: boolean) => session?.race.setPlayerAutopilot(on) ?? false;
+          hook.rallycross = () => (rx.session ? rx.session.testState() : null);
+          hook.rallycrossAutopilot = (on: boolean) => rx.session?.race.setPlayerAutopilot(on) ?? false;
         }
       } catch (e) {
         msg.textContent = `Could not start: ${(e as Error).message}`;
@@ -104,24 +120,27 @@ export function installRallycross(app: AppContext): void {
     return {
       el,
       overlay: true,
-      update: (dt) => session?.frame(dt),
+      update: (dt) => rx.session?.frame(dt),
       back: () => {
-        session?.dispose();
-        session = null;
+        rx.session?.dispose();
+        rx.session = null;
         ctx.show('rallycross');
       },
     };
   });
+}
 
+/** 'rallycross-results': the final standings, following the rivals still racing behind them. */
+function registerResultsScreen(rx: RallycrossState): void {
   registerScreen('rallycross-results', (ctx) => {
     // the race runs on behind the results (the rivals still racing finish): the table follows it
     const table = (st: Standing[]): string => st.map(resultRowHtml).join('');
-    const el = html(`<h2>Race result</h2><table class="rx-results" data-results>${table(last)}</table>
+    const el = html(`<h2>Race result</h2><table class="rx-results" data-results>${table(rx.last)}</table>
       <button class="item default" data-k="again">Race again</button>
       <button class="item" data-k="menu">Rallycross menu</button>`);
     const close = (): void => {
-      session?.dispose();
-      session = null;
+      rx.session?.dispose();
+      rx.session = null;
     };
     el.querySelector<HTMLElement>('[data-k="again"]')!.onclick = () => {
       close();
@@ -134,8 +153,8 @@ export function installRallycross(app: AppContext): void {
     const tbl = el.querySelector<HTMLElement>('[data-results]')!;
     let n = 0;
     const update = (dt: number): void => {
-      session?.frame(dt);
-      if (session && ++n % 15 === 0) tbl.innerHTML = table(session.standings());
+      rx.session?.frame(dt);
+      if (rx.session && ++n % 15 === 0) tbl.innerHTML = table(rx.session.standings());
     };
     return { el, overlay: true, update, back: () => (close(), ctx.show('rallycross')) };
   });

@@ -24,8 +24,13 @@ function describe(e: ReplayEntry): string {
 }
 
 export function registerLibraryScreens(host: LibraryHost): void {
-  const { library } = host;
+  registerListScreen(host);
+  registerEntryScreen(host.library);
+}
 
+/** 'replays': the saved replays, newest first, with import by file picker or drag and drop. */
+function registerListScreen(host: LibraryHost): void {
+  const { library } = host;
   registerScreen('replays', (ctx, params) => {
     const el = html(`<h2>Replays</h2><div class="sub">Finished runs are saved here automatically · drop a .bitrally file anywhere to import</div>
       <div class="error" data-import-error></div><div class="sub" data-import-ok></div>
@@ -92,7 +97,10 @@ export function registerLibraryScreens(host: LibraryHost): void {
     void render();
     return { el, back };
   });
+}
 
+/** 'replay-entry': Watch / Race as ghost / Rename / Export / Delete (pressed twice) for one entry. */
+function registerEntryScreen(library: ReplayLibrary): void {
   registerScreen('replay-entry', (ctx, params) => {
     const id = String(params.id);
     const el = html(`<h2>Replay</h2><div class="sub" data-desc>…</div>

@@ -60,6 +60,20 @@ export function countdownTicks(dt: number, countdownS = DEFAULT_RUN.countdownS):
   return n;
 }
 
+/** Car 0's pose for the camera: position, forward and up axes (m, unit vectors) and speed (m/s). */
+interface Focus {
+  x: number;
+  y: number;
+  z: number;
+  fx: number;
+  fy: number;
+  fz: number;
+  ux: number;
+  uy: number;
+  uz: number;
+  speed: number;
+}
+
 export class ReplayViewer {
   readonly player: ReplayPlayer;
   readonly cars: DrivableCar[];
@@ -225,9 +239,23 @@ export class ReplayViewer {
     return n;
   }
 
+  /** Draws the frame: cars interpolated by `alpha` between the last two ticks, the camera, terrain, HUD. */
   private render(dt: number, alpha: number): void {
+    const focus = this.drawCars(dt, alpha);
+    this.placeCamera(focus, dt);
+    const cam = this.camera;
+    this.kit.scene.activeCamera = cam.camera;
+    const cp = cam.camera.position;
+    if (this.frameCount % 4 === 0) this.terrain.update(cp.x, cp.z);
+    this.kit.sun.position.set(focus.x + 40, focus.y + 80, focus.z + 30);
+    this.kit.sun.direction.set(-0.45, -0.8, -0.35);
+    this.updateHud();
+  }
+
+  /** Every car at its interpolated pose (and car 0's effects); returns car 0's pose for the camera. */
+  private drawCars(dt: number, alpha: number): Focus {
     const w = this.world;
-    let focus = { x: 0, y: 0, z: 0, fx: 0, fy: 0, fz: 1, ux: 0, uy: 1, uz: 0, speed: 0 };
+    let focus: Focus = { x: 0, y: 0, z: 0, fx: 0, fy: 0, fz: 1, ux: 0, uy: 1, uz: 0, speed: 0 };
     this.cars.forEach((car, i) => {
       const o = i * 7;
       const p = this.prev;
@@ -265,6 +293,11 @@ export class ReplayViewer {
         this.effects.update(w, car, t, dt, { x, y, z, fx, fz });
       }
     });
+    return focus;
+  }
+
+  /** TV: the fixed station ahead of the car, zoomed on it; otherwise the chase/free camera follows. */
+  private placeCamera(focus: Focus, dt: number): void {
     const cam = this.camera;
     if (this.view === 'tv') {
       this.stage.road.project(focus.x, focus.z, this.proj);
@@ -292,11 +325,10 @@ export class ReplayViewer {
       cam.view = this.view;
       cam.update(focus, Math.min(dt, 0.1));
     }
-    this.kit.scene.activeCamera = cam.camera;
-    const cp = cam.camera.position;
-    if (this.frameCount % 4 === 0) this.terrain.update(cp.x, cp.z);
-    this.kit.sun.position.set(focus.x + 40, focus.y + 80, focus.z + 30);
-    this.kit.sun.direction.set(-0.45, -0.8, -0.35);
+  }
+
+  private updateHud(): void {
+    const w = this.world;
     const t0 = this.tele[0];
     if (t0) {
       const tick = w.tick;

@@ -42,6 +42,21 @@ function stdMat(scene: Scene, name: string, c: [number, number, number], spec = 
   return m;
 }
 
+/** The car's materials: paint in the car's colour, trim, glass, lights (brake lights lit by CarView) and wheels. */
+function carMaterials(scene: Scene, color: CarShape['color']) {
+  const paint = stdMat(scene, 'paint', color, 0.6);
+  const dark = stdMat(scene, 'carDark', [0.06, 0.06, 0.07], 0.2);
+  const glass = stdMat(scene, 'glass', [0.08, 0.12, 0.16], 0.9);
+  glass.alpha = 0.85;
+  const white = stdMat(scene, 'carWhite', [0.95, 0.95, 0.95], 0.3);
+  const head = stdMat(scene, 'headlight', [1, 0.97, 0.85], 0.9, 0.9);
+  const brake = stdMat(scene, 'taillight', [0.7, 0.02, 0.02], 0.5, 0.4);
+  const tyre = stdMat(scene, 'tyre', [0.05, 0.05, 0.05], 0.05);
+  const rim = stdMat(scene, 'rim', [0.75, 0.75, 0.78], 0.8);
+  return { paint, dark, glass, white, head, brake, tyre, rim };
+}
+type CarMaterials = ReturnType<typeof carMaterials>;
+
 export class CarView {
   readonly root: TransformNode;
   readonly body: TransformNode;
@@ -56,19 +71,21 @@ export class CarView {
     readonly shape: CarShape,
     shadows: ShadowGenerator | null,
   ) {
-    const { lengthM: L, widthM: W, heightM: H } = shape;
     this.root = new TransformNode('car', scene);
     this.body = new TransformNode('carBody', scene);
     this.body.parent = this.root;
-    const paint = stdMat(scene, 'paint', shape.color, 0.6);
-    const dark = stdMat(scene, 'carDark', [0.06, 0.06, 0.07], 0.2);
-    const glass = stdMat(scene, 'glass', [0.08, 0.12, 0.16], 0.9);
-    glass.alpha = 0.85;
-    const white = stdMat(scene, 'carWhite', [0.95, 0.95, 0.95], 0.3);
-    const head = stdMat(scene, 'headlight', [1, 0.97, 0.85], 0.9, 0.9);
-    this.brakeMat = stdMat(scene, 'taillight', [0.7, 0.02, 0.02], 0.5, 0.4);
-    const tyre = stdMat(scene, 'tyre', [0.05, 0.05, 0.05], 0.05);
-    const rim = stdMat(scene, 'rim', [0.75, 0.75, 0.78], 0.8);
+    const mats = carMaterials(scene, shape.color);
+    this.brakeMat = mats.brake;
+    this.buildBody(scene, mats, shadows);
+    this.buildWheels(scene, mats, shadows);
+    this.root.rotationQuaternion = new Quaternion();
+  }
+
+  /** Body boxes on `this.body`: corner pieces (dented by crush), cabin, roof, spoiler, bumpers, lights. */
+  private buildBody(scene: Scene, mats: CarMaterials, shadows: ShadowGenerator | null): void {
+    const { shape } = this;
+    const { lengthM: L, widthM: W, heightM: H } = shape;
+    const { paint, dark, glass, white, head } = mats;
     const groundY = Math.min(...shape.wheels.map((w) => w.y - w.radiusM));
     const floor = groundY + 0.18; // underbody clearance
     const bodyH = H * 0.45;
@@ -112,13 +129,18 @@ export class CarView {
     for (const s of [1, -1]) {
       add(CreateBox('headlight', { width: 0.32, height: 0.12, depth: 0.04 }, scene), s * W * 0.33, floor + bodyH * 0.7, L / 2 + 0.01, head);
       add(CreateBox('spotlight', { width: 0.18, height: 0.18, depth: 0.05 }, scene), s * W * 0.13, floor + bodyH * 0.5, L / 2 + 0.04, head);
-      add(CreateBox('taillight', { width: 0.3, height: 0.1, depth: 0.04 }, scene), s * W * 0.35, floor + bodyH * 0.75, -L / 2 - 0.01, this.brakeMat);
+      add(CreateBox('taillight', { width: 0.3, height: 0.1, depth: 0.04 }, scene), s * W * 0.35, floor + bodyH * 0.75, -L / 2 - 0.01, mats.brake);
       add(CreateBox('stripe', { width: 0.02, height: 0.12, depth: L * 0.9 }, scene), s * (W / 2 + 0.005), floor + bodyH * 0.55, 0, white);
     }
     add(CreateBox('plateF', { width: 0.5, height: 0.12, depth: 0.02 }, scene), 0, floor + 0.2, L / 2 + 0.015, white);
     add(CreateBox('plateR', { width: 0.5, height: 0.12, depth: 0.02 }, scene), 0, floor + 0.25, -L / 2 - 0.015, white);
+  }
+
+  /** Wheels on `this.root`: hub (steer + travel) → spinner (spin about local X) → tyre + rim + spokes. */
+  private buildWheels(scene: Scene, mats: CarMaterials, shadows: ShadowGenerator | null): void {
+    const { tyre, rim, dark } = mats;
     // wheels: hub (steer + travel) → spinner (spin about local X) → tyre + rim + spokes
-    for (const [i, w] of shape.wheels.entries()) {
+    for (const [i, w] of this.shape.wheels.entries()) {
       const hub = new TransformNode(`hub${i}`, scene);
       hub.parent = this.root;
       hub.position.set(w.x, w.y, w.z);
@@ -147,7 +169,6 @@ export class CarView {
       }
       this.wheelNodes.push({ hub, spinner, base: new Vector3(w.x, w.y, w.z) });
     }
-    this.root.rotationQuaternion = new Quaternion();
   }
 
   /** Place the car (interpolated pose) and its wheels. */

@@ -135,6 +135,24 @@ export function profileLimits(vehicle: DriverVehicle, gains: DriverGains): Profi
   };
 }
 
+/** The car this tick: position (m), body forward f and left l (unit, xz), velocity (m/s), forward speed u and
+ * speed (m/s), path distance s (m), heading and heading error to the path (rad). */
+interface Kinematics {
+  px: number;
+  pz: number;
+  fx: number;
+  fz: number;
+  lx: number;
+  lz: number;
+  vx: number;
+  vz: number;
+  u: number;
+  speed: number;
+  s: number;
+  carHeading: number;
+  headingErr: number;
+}
+
 export class AiDriver implements InputSource {
   readonly path: AiPath;
   readonly vehicle: DriverVehicle;
@@ -195,6 +213,8 @@ export class AiDriver implements InputSource {
   private dodgeUntilM = 0;
   private recoverAfterS: number;
   private readonly pt = new Float64Array(2);
+  /** This tick's pose and velocity (sense), reused so a tick allocates nothing for it. */
+  private readonly k: Kinematics = { px: 0, pz: 0, fx: 0, fz: 1, lx: 1, lz: 0, vx: 0, vz: 0, u: 0, speed: 0, s: 0, carHeading: 0, headingErr: 0 };
   private pressToggle = false;
 
   constructor(opts: AiDriverOptions) {
@@ -268,32 +288,7 @@ export class AiDriver implements InputSource {
           this.passTargetM = 0;
         }
       }
-      if (ahead >= 0 && ahead !== this.passEid) {
-        tr.gapM = gap;
-        tr.aheadEid = ahead;
-        tr.aheadSpeedMS = uj;
-        // start a pass: faster than the car ahead (objective speed), close enough, and a lane beside it fits
-        if (this.passEid < 0 && gap < 25 && uObjective > uj + PASS_SPEED_ADV_MS) {
-          const pref = myLat >= latJ ? 1 : -1;
-          for (const sg of [pref, -pref]) {
-            const cand = latJ + sg * PASS_LATERAL_M;
-            if (laneFits(cand, gap + CAR_LENGTH_M + 10, ahead)) {
-              this.passEid = ahead;
-              this.passTargetM = cand - this.laneOffsetM;
-              break;
-            }
-          }
-        }
-        // follow unless already beside it in the passing lane
-        if (!(this.passEid === ahead && Math.abs(myLat - latJ) > LANE_OVERLAP_M)) {
-          // eq 9 with the car ahead as the reference: reach its speed at the safe distance behind it
-          // (only while closing in; inside d_safe, back off in proportion to the shortfall)
-          const dSafe = FOLLOW_MIN_M + FOLLOW_HEADWAY_S * Math.max(0, u);
-          if (u > uj) aFollow = requiredAcceleration(u, Math.max(0, uj), Math.max(0.5, gap - dSafe));
-          if (gap < dSafe) aFollow = Math.min(aFollow, -((dSafe - gap) / dSafe) * 6);
-          tr.following = aFollow < Infinity;
-        }
-      }
+      if (ahead >= 0 && ahead !== this.passEid) aFollow = this.followOrPass(u, uObjective, myLat, ahead, gap, uj, latJ, laneFits);
     } else {
       this.passEid = -1;
       this.passTargetM = 0;
@@ -301,6 +296,41 @@ export class AiDriver implements InputSource {
     // move toward the chosen lane at a bounded lateral speed (back to the line once the pass is done)
     const step = LANE_CHANGE_MS * dt;
     this.passOffsetM += clamp(this.passTargetM - this.passOffsetM, -step, step);
+    return aFollow;
+  }
+
+  /**
+   * The car `ahead` in this driver's lane (gap m, speed uj m/s, lateral position latJ m): start a pass when
+   * faster and a lane beside it fits, else follow it (eq 9 toward its speed at d_safe). Returns that
+   * acceleration (Infinity: not following).
+   */
+  private followOrPass(u: number, uObjective: number, myLat: number, ahead: number, gap: number, uj: number, latJ: number, laneFits: (cand: number, beyondM: number, except: number) => boolean): number {
+    const tr = this.traffic;
+    let aFollow = Infinity;
+    tr.gapM = gap;
+    tr.aheadEid = ahead;
+    tr.aheadSpeedMS = uj;
+    // start a pass: faster than the car ahead (objective speed), close enough, and a lane beside it fits
+    if (this.passEid < 0 && gap < 25 && uObjective > uj + PASS_SPEED_ADV_MS) {
+      const pref = myLat >= latJ ? 1 : -1;
+      for (const sg of [pref, -pref]) {
+        const cand = latJ + sg * PASS_LATERAL_M;
+        if (laneFits(cand, gap + CAR_LENGTH_M + 10, ahead)) {
+          this.passEid = ahead;
+          this.passTargetM = cand - this.laneOffsetM;
+          break;
+        }
+      }
+    }
+    // follow unless already beside it in the passing lane
+    if (!(this.passEid === ahead && Math.abs(myLat - latJ) > LANE_OVERLAP_M)) {
+      // eq 9 with the car ahead as the reference: reach its speed at the safe distance behind it
+      // (only while closing in; inside d_safe, back off in proportion to the shortfall)
+      const dSafe = FOLLOW_MIN_M + FOLLOW_HEADWAY_S * Math.max(0, u);
+      if (u > uj) aFollow = requiredAcceleration(u, Math.max(0, uj), Math.max(0.5, gap - dSafe));
+      if (gap < dSafe) aFollow = Math.min(aFollow, -((dSafe - gap) / dSafe) * 6);
+      tr.following = aFollow < Infinity;
+    }
     return aFollow;
   }
 
@@ -329,32 +359,73 @@ export class AiDriver implements InputSource {
     return quantizeInput(this.decide(world, eid));
   }
 
-  /** The unquantised decision for this tick. */
+  /**
+   * The unquantised decision for this tick: held, a recovery manoeuvre (stop, reverse, Recover), or driving:
+   * traffic (§6.3), steering (eqs 6–8) and speed (eqs 9–13).
+   */
   decide(world: SimWorld, eid: number): RawInput {
-    const b = world.c.RigidBody;
     const dt = world.dt;
-    const px = b.px[eid]!, pz = b.pz[eid]!;
+    const k = this.sense(world, eid);
+    const out: RawInput = { steer: 0, throttle: 0, brake: 0, clutch: 0, handbrake: 0 };
+    this.watchProgress(k.s, dt);
+    if (this.hold) {
+      out.brake = 1;
+      this.firstTick = true;
+      return out;
+    }
+    this.modeS += dt;
+    const gear = world.c.Car ? world.c.Car.gear[eid]! : 1;
+    const shiftTarget = world.c.Car ? world.c.Car.shiftTarget[eid]! : gear;
+    this.updateMode(gear, k.headingErr, k.speed, dt);
+    if (this.detectStuck(k.headingErr, k.speed, dt)) {
+      out.recover = true;
+      return out;
+    }
+    if (this.manoeuvre(world, eid, out, gear, shiftTarget)) return out;
+    // traffic (§6.3): follow the car ahead, or a passing lane beside it
+    const aFollow = this.scanTraffic(world, k.px, k.pz, k.u, k.s, Math.sqrt(this.gripScale) * this.profile[this.loc.index]!, dt);
+    const beta = this.steer(world, eid, out, dt);
+    if (Math.abs(beta) > 0.8 && k.speed > 3) {
+      // spinning: off the power, brakes on, counter-steer; the state machine turns the car round once slow
+      out.brake = 0.6;
+      return out;
+    }
+    this.controlSpeed(world, eid, out, gear, aFollow, beta, dt);
+    return out;
+  }
+
+  /** The car's pose and velocity in its own frame and on the path (into the reused `this.k`). */
+  private sense(world: SimWorld, eid: number): Kinematics {
+    const b = world.c.RigidBody;
+    const k = this.k;
+    k.px = b.px[eid]!;
+    k.pz = b.pz[eid]!;
     // body +Z (forward) and +X (left) in world: columns of R (row-major R0..R8)
     let fx = b.R2[eid]!, fz = b.R8[eid]!;
     const fl = Math.hypot(fx, fz) || 1;
     fx /= fl;
     fz /= fl;
-    const lx = fz, lz = -fx;
-    const vx = b.vx[eid]!, vz = b.vz[eid]!;
-    const u = vx * fx + vz * fz;
-    const speed = Math.hypot(vx, vz);
-    const path = this.path;
-    const g = this.gains;
-    path.locate(px, pz, this.loc.index, this.loc);
-    const s = this.loc.s;
-    const pathHeading = path.headingAt(s);
-    const carHeading = Math.atan2(fx, fz);
-    const headingErr = wrapPi(pathHeading - carHeading);
-    this.last.headingErr = headingErr;
-    this.last.u = u;
+    k.fx = fx;
+    k.fz = fz;
+    k.lx = fz;
+    k.lz = -fx;
+    k.vx = b.vx[eid]!;
+    k.vz = b.vz[eid]!;
+    k.u = k.vx * fx + k.vz * fz;
+    k.speed = Math.hypot(k.vx, k.vz);
+    this.path.locate(k.px, k.pz, this.loc.index, this.loc);
+    k.s = this.loc.s;
+    const pathHeading = this.path.headingAt(k.s);
+    k.carHeading = Math.atan2(fx, fz);
+    k.headingErr = wrapPi(pathHeading - k.carHeading);
+    this.last.headingErr = k.headingErr;
+    this.last.u = k.u;
+    return k;
+  }
 
-    const out: RawInput = { steer: 0, throttle: 0, brake: 0, clutch: 0, handbrake: 0 };
-    // progress watchdog (any stall: head-on against a post, scraping a fence, rocking in a ditch)
+  /** Progress watchdog (any stall: head-on against a post, scraping a fence, rocking in a ditch). */
+  private watchProgress(s: number, dt: number): void {
+    const path = this.path;
     if (!Number.isNaN(this.lastS)) {
       let ds = s - this.lastS;
       if (path.closed) ds -= path.lengthM * Math.round(ds / path.lengthM);
@@ -368,51 +439,53 @@ export class AiDriver implements InputSource {
       this.noProgS = 0;
     } else this.noProgS += dt;
     if (this.dodgeM !== 0 && this.progM > this.dodgeUntilM) this.dodgeM = 0;
-    if (this.hold) {
-      out.brake = 1;
-      this.firstTick = true;
-      return out;
-    }
+  }
 
-    // ---------------------------------------------------------------- recovery state machine
-    this.modeS += dt;
-    const gear = world.c.Car ? world.c.Car.gear[eid]! : 1;
-    const shiftTarget = world.c.Car ? world.c.Car.shiftTarget[eid]! : gear;
+  /** The recovery state machine: facing the wrong way → stop / reverse; reverse → drive when it has done its job. */
+  private updateMode(gear: number, headingErr: number, speed: number, dt: number): void {
     const wrongWay = Math.abs(headingErr) > 1.9; // > ~110°: facing back down the road
     if (this.mode === 'drive' || this.mode === 'slide') {
       if (wrongWay && this.forwardTryS <= 0) this.setMode(speed < 4 ? 'reverse' : 'stop');
     } else if (this.mode === 'stop') {
       if (!wrongWay) this.setMode('drive');
       else if (speed < 1.5) this.setMode('reverse');
-    } else if (this.mode === 'reverse') {
-      if (this.unstick) {
-        // backing away from what stopped the car: 6 m back (or 4 s in reverse gear), then round it on a
-        // sidestep (alternating sides per attempt) held for the next 25 m
-        if (gear < 0 && (this.progM < this.unstickFromM - 6 || this.modeS > 5)) {
-          this.unstick = false;
-          this.unstickTries++;
-          const side = (this.loc.lateral >= 0 ? 1 : -1) * (this.unstickTries % 2 === 1 ? 1 : -1);
-          this.dodgeM = side * 3;
-          this.dodgeUntilM = this.progM + 25;
-          this.setMode('drive');
-        } else if (this.modeS > 8) this.setMode('drive');
-      } else if (Math.abs(headingErr) < 0.9 || this.modeS > 4) this.setMode('drive');
-      // reverse until the nose points within ~50° of the road direction, or for at most 4 s
-      // backed into something (in reverse gear, not moving for 1.5 s): try forward for 3 s, toward the road
-      if (this.mode === 'reverse' && gear < 0 && speed < 0.3) this.revStallS += dt;
-      else this.revStallS = 0;
-      if (this.revStallS > 1.5) {
-        this.revStallS = 0;
-        this.unstick = false;
-        this.forwardTryS = 3;
-        this.stuckS = 0;
-        this.noProgS = 0;
-        this.stallS += 5;
-        this.setMode('drive');
-      }
-    }
+    } else if (this.mode === 'reverse') this.updateReverse(gear, headingErr, speed, dt);
     this.forwardTryS = Math.max(0, this.forwardTryS - dt);
-    // stuck: barely moving with the pedal down (against a bank, in a ditch), or no progress along the road
+  }
+
+  private updateReverse(gear: number, headingErr: number, speed: number, dt: number): void {
+    if (this.unstick) {
+      // backing away from what stopped the car: 6 m back (or 4 s in reverse gear), then round it on a
+      // sidestep (alternating sides per attempt) held for the next 25 m
+      if (gear < 0 && (this.progM < this.unstickFromM - 6 || this.modeS > 5)) {
+        this.unstick = false;
+        this.unstickTries++;
+        const side = (this.loc.lateral >= 0 ? 1 : -1) * (this.unstickTries % 2 === 1 ? 1 : -1);
+        this.dodgeM = side * 3;
+        this.dodgeUntilM = this.progM + 25;
+        this.setMode('drive');
+      } else if (this.modeS > 8) this.setMode('drive');
+    } else if (Math.abs(headingErr) < 0.9 || this.modeS > 4) this.setMode('drive');
+    // reverse until the nose points within ~50° of the road direction, or for at most 4 s
+    // backed into something (in reverse gear, not moving for 1.5 s): try forward for 3 s, toward the road
+    if (this.mode === 'reverse' && gear < 0 && speed < 0.3) this.revStallS += dt;
+    else this.revStallS = 0;
+    if (this.revStallS > 1.5) {
+      this.revStallS = 0;
+      this.unstick = false;
+      this.forwardTryS = 3;
+      this.stuckS = 0;
+      this.noProgS = 0;
+      this.stallS += 5;
+      this.setMode('drive');
+    }
+  }
+
+  /**
+   * Stuck: barely moving with the pedal down (against a bank, in a ditch), or no progress along the road →
+   * reverse out; stuck for longer than `recoverAfterS` (or too many failed attempts) → true: press Recover.
+   */
+  private detectStuck(headingErr: number, speed: number, dt: number): boolean {
     if (speed < 1 && this.mode !== 'hold') this.stuckS += dt;
     else this.stuckS = Math.max(0, this.stuckS - 2 * dt);
     if ((this.stuckS > 3 || this.noProgS > 5) && this.mode === 'drive' && this.forwardTryS <= 0) {
@@ -426,16 +499,20 @@ export class AiDriver implements InputSource {
     }
     if (this.stuckS > this.recoverAfterS || this.stallS > this.recoverAfterS + 2) {
       this.stallS = 0;
-      out.recover = true;
       this.recoveries++;
       this.resetTracking();
-      return out;
+      return true;
     }
+    return false;
+  }
 
+  /** Stopping, reversing, or leaving reverse: fills `out` and returns true; false when the car may drive. */
+  private manoeuvre(world: SimWorld, eid: number, out: RawInput, gear: number, shiftTarget: number): boolean {
+    const { speed, headingErr } = this.k;
     if (this.mode === 'stop') {
       out.brake = 1;
       out.steer = 0;
-      return out;
+      return true;
     }
     if (this.mode === 'reverse') {
       // steer opposite to the needed turn while backing up (three-point turn), throttle gently
@@ -447,16 +524,22 @@ export class AiDriver implements InputSource {
         out.throttle = 0.45;
       }
       out.steer = -Math.sign(headingErr || this.loc.lateral || 1);
-      return out;
+      return true;
     }
     if (gear < 0 || shiftTarget < 0) {
       // leaving reverse: stop, then one press up to neutral (the automatic box engages first on throttle)
       out.brake = speed > 0.5 ? 1 : 0;
       out.shiftUp = this.pressEdge(world, eid, speed < 0.5 && shiftTarget < 0);
-      return out;
+      return true;
     }
+    return false;
+  }
 
-    // ---------------------------------------------------------------- steering (eqs 6–8)
+  /** Steering (eqs 6–8) toward the look-ahead point, with curvature feedback; returns the body slip β (rad). */
+  private steer(world: SimWorld, eid: number, out: RawInput, dt: number): number {
+    const b = world.c.RigidBody;
+    const g = this.gains;
+    const { px, pz, fx, fz, lx, lz, vx, vz, u, speed, s, carHeading } = this.k;
     // Eq 7's arc is tangent to the direction of travel: with the car sliding (body slip β) that is the velocity,
     // not the body axis; the front wheels are then aimed at the arc plus β (counter-steer in a slide).
     const beta = speed > 3 ? wrapPi(Math.atan2(vx, vz) - carHeading) : 0;
@@ -465,26 +548,8 @@ export class AiDriver implements InputSource {
     const ux = fx * cb + lx * sb, uz = fz * cb + lz * sb;
     const ulx = uz, ulz = -ux;
     const dS = lookAheadDistance(u, g.tS, g.d0);
-    path.pointAt(s + dS, this.pt);
-    // lane offset: the look-ahead point shifted sideways (perpendicular to the path there)
-    let tx = this.pt[0]!, tz = this.pt[1]!;
-    // traffic (§6.3): follow the car ahead, or a passing lane beside it
-    const aFollow = this.scanTraffic(world, px, pz, u, s, Math.sqrt(this.gripScale) * this.profile[this.loc.index]!, dt);
-    // The passing lane stays inside the road where the car will be (the racing line's own offset there moves
-    // under a lane change in progress: a lane that fitted at the start of the pass can reach past the edge).
-    let pass = this.passOffsetM;
-    if (pass !== 0) {
-      const lim = this.halfWidthM - 1.3;
-      const base = this.laneOffsetM + path.offset[path.indexAt(s + dS)]!;
-      pass = clamp(pass, -lim - base, lim - base);
-    }
-    const laneOff = this.laneOffsetM + pass + this.dodgeM;
-    if (laneOff !== 0) {
-      const h = path.headingAt(s + dS);
-      tx += laneOff * Math.cos(h);
-      tz -= laneOff * Math.sin(h);
-    }
-    const dx = tx - px, dz = tz - pz;
+    this.aimPoint(s, dS);
+    const dx = this.pt[0]! - px, dz = this.pt[1]! - pz;
     const xF = dx * ux + dz * uz;
     const yL = dx * ulx + dz * ulz;
     const deltaP = arcSteerAngle(xF, yL, this.vehicle.wheelbaseM);
@@ -503,52 +568,59 @@ export class AiDriver implements InputSource {
     // only scrubs speed (understeer is handled by slowing down, below)
     const fb = clamp(Math.atan(this.vehicle.wheelbaseM * (g.kCurv * kErr + this.kInt)), -0.12, 0.12);
     const delta = pdSteer(deltaP, this.dDeltaP, g.cDSteer) + beta + fb;
-    // grip the driver feels: when the car cannot follow the arc (curvature error with the feedback saturated)
-    // the measured lateral acceleration u·ω_y is what the tyres give; corner speeds scale with √μ
-    const aLatMeas = Math.abs(u * b.wy[eid]!);
-    const aLatWant = u * u * Math.abs(kD);
-    if (u > 5 && Math.abs(fb) > 0.1 && aLatWant > aLatMeas && Math.sign(kErr) === Math.sign(kD)) {
-      this.gripScale = clamp(lowPass(this.gripScale, this.gripScale * (aLatMeas / aLatWant), dt, 0.5), 0.5, 1);
-    } else this.gripScale = Math.min(1, this.gripScale + 0.01 * dt);
+    this.feelGrip(u, b.wy[eid]!, kD, kErr, fb, dt);
     if (Math.abs(beta) > 0.3) this.mode = 'slide';
     else if (this.mode === 'slide') this.mode = 'drive';
     out.steer = clamp(delta / this.vehicle.maxSteerRad, -1, 1);
     this.last.deltaP = deltaP;
-    if (Math.abs(beta) > 0.8 && speed > 3) {
-      // spinning: off the power, brakes on, counter-steer; the state machine turns the car round once slow
-      out.brake = 0.6;
-      return out;
-    }
+    return beta;
+  }
 
-    // ---------------------------------------------------------------- speed (eqs 9–13)
-    const mu = path.mu[this.loc.index]!;
-    const prof = this.profile;
-    // speed-keeping reference: the profile speed a short distance ahead
-    const gs = Math.sqrt(this.gripScale);
-    const uHold = gs * prof[path.indexAt(s + g.holdDistM)]!;
-    let aR = requiredAcceleration(u, uHold, g.holdDistM);
-    // corner references: every profile point within the braking horizon; keep the most restrictive (§6.2)
-    const brakeCap = Math.min(this.vehicle.brakeDecelMS2, g.brakeUse * mu * G);
-    const horizon = (u * u) / (2 * Math.max(0.5, brakeCap)) + 2 * g.holdDistM;
-    const i0 = this.loc.index;
-    let uRef = uHold;
-    for (let k = 1, d = 0; d < horizon && k < path.n; k++) {
-      let i = i0 + k;
-      if (i >= path.n) {
-        if (!path.closed) break;
-        i -= path.n;
-      }
-      d = i >= i0 ? path.s[i]! - s : path.lengthM - s + path.s[i]!;
-      if (d <= 0) continue;
-      const a = requiredAcceleration(u, gs * prof[i]!, d);
-      if (a < aR) {
-        aR = a;
-        uRef = gs * prof[i]!;
-      }
+  /**
+   * The look-ahead point `dS` ahead on the path (into `this.pt`), shifted sideways (perpendicular to the path
+   * there) by the lane offset, the passing lane and a dodge.
+   */
+  private aimPoint(s: number, dS: number): void {
+    const path = this.path;
+    path.pointAt(s + dS, this.pt);
+    // The passing lane stays inside the road where the car will be (the racing line's own offset there moves
+    // under a lane change in progress: a lane that fitted at the start of the pass can reach past the edge).
+    let pass = this.passOffsetM;
+    if (pass !== 0) {
+      const lim = this.halfWidthM - 1.3;
+      const base = this.laneOffsetM + path.offset[path.indexAt(s + dS)]!;
+      pass = clamp(pass, -lim - base, lim - base);
     }
+    const laneOff = this.laneOffsetM + pass + this.dodgeM;
+    if (laneOff !== 0) {
+      const h = path.headingAt(s + dS);
+      this.pt[0] = this.pt[0]! + laneOff * Math.cos(h);
+      this.pt[1] = this.pt[1]! - laneOff * Math.sin(h);
+    }
+  }
+
+  /**
+   * Grip the driver feels: when the car cannot follow the arc (curvature error with the feedback saturated)
+   * the measured lateral acceleration u·ω_y is what the tyres give; corner speeds scale with √μ.
+   */
+  private feelGrip(u: number, wy: number, kD: number, kErr: number, fb: number, dt: number): void {
+    const aLatMeas = Math.abs(u * wy);
+    const aLatWant = u * u * Math.abs(kD);
+    if (u > 5 && Math.abs(fb) > 0.1 && aLatWant > aLatMeas && Math.sign(kErr) === Math.sign(kD)) {
+      this.gripScale = clamp(lowPass(this.gripScale, this.gripScale * (aLatMeas / aLatWant), dt, 0.5), 0.5, 1);
+    } else this.gripScale = Math.min(1, this.gripScale + 0.01 * dt);
+  }
+
+  /** Speed (eqs 9–13): the most restrictive reference acceleration ahead, then the pedals that give it. */
+  private controlSpeed(world: SimWorld, eid: number, out: RawInput, gear: number, aFollow: number, beta: number, dt: number): void {
+    const { u, s } = this.k;
+    const g = this.gains;
+    const path = this.path;
+    const mu = path.mu[this.loc.index]!;
+    const brakeCap = Math.min(this.vehicle.brakeDecelMS2, g.brakeUse * mu * G);
+    let aR = this.cornerReference(u, s, brakeCap);
     if (aFollow < aR) aR = aFollow;
     this.last.aR = aR;
-    this.last.uRef = uRef;
     if (this.firstTick) this.prevAr = aR;
     this.dAr = lowPass(this.dAr, (aR - this.prevAr) / dt, dt, 0.1);
     this.prevAr = aR;
@@ -569,18 +641,8 @@ export class AiDriver implements InputSource {
     }
     this.aMeas = lowPass(this.aMeas, (u - this.prevU) / dt, dt, 0.15);
     this.prevU = u;
-    if (aR >= 0) {
-      // Eq 10 asks for a_r on a level road without resistance; a real car also has to lift its weight up the
-      // grade (g·sin θ = g·f_y with f_y the forward axis' vertical component) and overcome drag and rolling
-      // resistance: those are fed forward, and an integral of the acceleration error removes what is left.
-      const grade = G * b.R5[eid]!;
-      const resist = (0.5 * 1.225 * this.vehicle.dragAreaM2 * u * u) / this.vehicle.massKg + this.vehicle.rollingResistance * G;
-      if (Math.abs(beta) < 0.08) this.thrInt = clamp(this.thrInt + (Math.min(aR, aM) - this.aMeas) * dt * 0.25, -0.2, 0.4);
-      out.throttle = clamp(throttlePedal(aR, this.dAr, aM, aCap, g.cDThrottle) + (grade + resist) / aCap + this.thrInt, 0, 1);
-      // lift progressively as the body slip grows (power oversteer), fully from ~15°
-      out.throttle *= clamp(1 - (Math.abs(beta) - 0.06) / 0.2, 0, 1);
-      this.thrInt = Math.min(this.thrInt, out.throttle);
-    } else if (-aR > g.brakeThreshold * brakeCap) {
+    if (aR >= 0) this.throttleFor(world.c.RigidBody.R5[eid]!, out, aR, aM, aCap, beta, dt);
+    else if (-aR > g.brakeThreshold * brakeCap) {
       this.thrInt = Math.max(0, this.thrInt - dt);
       // eq 13 with μ g → the deceleration at full pedal (a_r is already limited to the grip by the profile)
       out.brake = brakePedal(aR, this.vehicle.brakeDecelMS2);
@@ -588,7 +650,54 @@ export class AiDriver implements InputSource {
       // coasting band: neither pedal (engine braking) unless the speed is well below the reference
       out.throttle = 0;
     }
-    return out;
+  }
+
+  /**
+   * Eq 9's reference acceleration: toward the profile speed a short distance ahead (speed keeping), or, when
+   * more restrictive, toward every profile point within the braking horizon (corners, §6.2).
+   */
+  private cornerReference(u: number, s: number, brakeCap: number): number {
+    const g = this.gains;
+    const path = this.path;
+    const prof = this.profile;
+    const gs = Math.sqrt(this.gripScale);
+    const uHold = gs * prof[path.indexAt(s + g.holdDistM)]!;
+    let aR = requiredAcceleration(u, uHold, g.holdDistM);
+    const horizon = (u * u) / (2 * Math.max(0.5, brakeCap)) + 2 * g.holdDistM;
+    const i0 = this.loc.index;
+    let uRef = uHold;
+    for (let k = 1, d = 0; d < horizon && k < path.n; k++) {
+      let i = i0 + k;
+      if (i >= path.n) {
+        if (!path.closed) break;
+        i -= path.n;
+      }
+      d = i >= i0 ? path.s[i]! - s : path.lengthM - s + path.s[i]!;
+      if (d <= 0) continue;
+      const a = requiredAcceleration(u, gs * prof[i]!, d);
+      if (a < aR) {
+        aR = a;
+        uRef = gs * prof[i]!;
+      }
+    }
+    this.last.uRef = uRef;
+    return aR;
+  }
+
+  /**
+   * Eq 10 asks for a_r on a level road without resistance; a real car also has to lift its weight up the
+   * grade (g·sin θ = g·f_y with f_y = R5, the forward axis' vertical component) and overcome drag and rolling
+   * resistance: those are fed forward, and an integral of the acceleration error removes what is left.
+   */
+  private throttleFor(fy: number, out: RawInput, aR: number, aM: number, aCap: number, beta: number, dt: number): void {
+    const u = this.k.u;
+    const grade = G * fy;
+    const resist = (0.5 * 1.225 * this.vehicle.dragAreaM2 * u * u) / this.vehicle.massKg + this.vehicle.rollingResistance * G;
+    if (Math.abs(beta) < 0.08) this.thrInt = clamp(this.thrInt + (Math.min(aR, aM) - this.aMeas) * dt * 0.25, -0.2, 0.4);
+    out.throttle = clamp(throttlePedal(aR, this.dAr, aM, aCap, this.gains.cDThrottle) + (grade + resist) / aCap + this.thrInt, 0, 1);
+    // lift progressively as the body slip grows (power oversteer), fully from ~15°
+    out.throttle *= clamp(1 - (Math.abs(beta) - 0.06) / 0.2, 0, 1);
+    this.thrInt = Math.min(this.thrInt, out.throttle);
   }
 
   /** A shift button press as an edge: pressed only when wanted, the gearbox is idle and it was up last tick. */

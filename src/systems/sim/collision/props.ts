@@ -213,6 +213,55 @@ function circlePoints(x: number, z: number, rad: number): void {
   if (pts.n === 0 && insideRect(poseK, x, z)) pushPoint(pts, x, z); // prop swallowed whole: push it out radially
 }
 
+/** Where the prop's centre is at the first touch found by sweepHit (m), and the contact normal (unit, xz). */
+const propAt = { x: 0, z: 0 };
+const normal = { x: 0, z: 0 };
+
+/**
+ * Continuous test over the tick in N sub-steps: the car's pose advanced (into poseK) and the prop's centre
+ * moved with their velocities until the car's outline touches the prop's circle (contact points in pts).
+ */
+function sweepHit(world: SimWorld, car: number, pe: number, rad: number, N: number): boolean {
+  const b = world.c.RigidBody, P = world.c.Prop;
+  const dt = world.dt;
+  let hit = false;
+  let px = com.x, pz = com.z;
+  for (let k = 0; k <= N && !hit; k++) {
+    const t = (k / N) * dt;
+    advancePose(pose0, b.vx[car]!, b.vz[car]!, b.wy[car]!, t, poseK);
+    px = com.x + P.vx[pe]! * t;
+    pz = com.z + P.vz[pe]! * t;
+    circlePoints(px, pz, rad);
+    hit = pts.n > 0;
+  }
+  propAt.x = px;
+  propAt.z = pz;
+  return hit;
+}
+
+/** The contact normal (into `normal`), pointing toward the car: the reduced points' edge normal, else radial. */
+function contactNormal(px: number, pz: number): void {
+  let nx = geom.nx, nz = geom.nz;
+  if (geom.points < 2 || (nx === 0 && nz === 0)) {
+    // radial normal of the prop's circle (from the prop centre to the contact, or car CG → prop when swallowed)
+    nx = geom.x - px;
+    nz = geom.z - pz;
+    if (sqrt2(nx, nz) < 1e-9) {
+      nx = poseK.cx - px;
+      nz = poseK.cz - pz;
+    }
+    const L = sqrt2(nx, nz) || 1;
+    nx /= L;
+    nz /= L;
+  }
+  if (nx * (poseK.cx - geom.x) + nz * (poseK.cz - geom.z) < 0) {
+    nx = -nx;
+    nz = -nz;
+  }
+  normal.x = nx;
+  normal.z = nz;
+}
+
 function carPropContacts(world: SimWorld, props: HavokProps): void {
   const rt = collisionRuntime(world);
   const cars = entitiesWith(world, world.c.RigidBody, world.c.CarCollider);
@@ -237,36 +286,11 @@ function carPropContacts(world: SimWorld, props: HavokProps): void {
       const rvx = b.vx[car]! - P.vx[pe]!, rvz = b.vz[car]! - P.vz[pe]!;
       const travel = (sqrt2(rvx, rvz) + Math.abs(b.wy[car]!) * R) * dt;
       if (sqrt2(com.x - pose0.cx, com.z - pose0.cz) > R + rad + travel) continue;
-      const N = Math.min(64, Math.max(1, Math.ceil(travel / rt.sweepStep)));
-      let hit = false;
-      let px = com.x, pz = com.z;
-      for (let k = 0; k <= N && !hit; k++) {
-        const t = (k / N) * dt;
-        advancePose(pose0, b.vx[car]!, b.vz[car]!, b.wy[car]!, t, poseK);
-        px = com.x + P.vx[pe]! * t;
-        pz = com.z + P.vz[pe]! * t;
-        circlePoints(px, pz, rad);
-        hit = pts.n > 0;
-      }
-      if (!hit) continue;
+      if (!sweepHit(world, car, pe, rad, Math.min(64, Math.max(1, Math.ceil(travel / rt.sweepStep))))) continue;
+      const px = propAt.x, pz = propAt.z;
       reducePoints(pts, geom);
-      let nx = geom.nx, nz = geom.nz;
-      if (geom.points < 2 || (nx === 0 && nz === 0)) {
-        // radial normal of the prop's circle (from the prop centre to the contact, or car CG → prop when swallowed)
-        nx = geom.x - px;
-        nz = geom.z - pz;
-        if (sqrt2(nx, nz) < 1e-9) {
-          nx = poseK.cx - px;
-          nz = poseK.cz - pz;
-        }
-        const L = sqrt2(nx, nz) || 1;
-        nx /= L;
-        nz /= L;
-      }
-      if (nx * (poseK.cx - geom.x) + nz * (poseK.cz - geom.z) < 0) {
-        nx = -nx;
-        nz = -nz;
-      }
+      contactNormal(px, pz);
+      const nx = normal.x, nz = normal.z;
       const key = contactCode('prop', pe);
       props.contacts.add(car, key);
       yawBodyOf(world, car, yc);

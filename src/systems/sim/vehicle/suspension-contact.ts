@@ -23,12 +23,55 @@ import type { CarRuntime } from './registry';
 
 const gs = groundSample();
 
+/**
+ * The tyre of wheel `w` (centre cx, cy, cz) on the ground: radial load from its deflection below the ground's
+ * tangent plane (stiffening with deflection), contact point, normal and surface.
+ */
+function tyreContact(world: SimWorld, w: number, tc: CarRuntime['cache']['tire'][number], cx: number, cy: number, cz: number): void {
+  const W = world.c.Wheel;
+  world.ground.sample(cx, cz, gs);
+  const d = (cy - gs.h) * gs.ny; // distance from the ground's tangent plane
+  const delta = tc.radius - d;
+  let n = 0;
+  if (delta > 0) {
+    n = tc.radialStiffness * delta * (1 + delta / 0.1);
+    W.grounded[w] = 1;
+  } else {
+    W.grounded[w] = 0;
+  }
+  W.load[w] = n;
+  W.surface[w] = gs.surface;
+  W.nx[w] = gs.nx;
+  W.ny[w] = gs.ny;
+  W.nz[w] = gs.nz;
+  W.cx[w] = cx - gs.nx * d;
+  W.cy[w] = cy - gs.ny * d;
+  W.cz[w] = cz - gs.nz * d;
+}
+
+/**
+ * Suspension force of wheel i at travel s (m), N along the suspension axis: spring (above full droop), anti-roll
+ * bar against the other wheel of the axle, bump/rebound damping, and the droop stop below full droop.
+ */
+function suspensionForce(W: SimWorld['c']['Wheel'], rt: CarRuntime, i: number, s: number): number {
+  const kc = rt.cache;
+  const sc = kc.susp[i]!;
+  const w = rt.wheels[i]!;
+  const sOther = W.travel[rt.wheels[i ^ 1]!]!;
+  const v = W.travelRate[w]!;
+  let fs = springForce(sc, s > 0 ? s : 0) + sc.antiRoll * (s - sOther) + (v > 0 ? sc.bumpDamping : sc.reboundDamping) * v;
+  if (s < 0) {
+    const stop = -(kc.dropK[i]! * s + kc.dropC[i]! * v);
+    if (stop > 0) fs -= stop;
+  }
+  return fs;
+}
+
 /** Pass 2 for one car (the merged per-car force pass, forces.ts, calls the four passes car by car). */
 export function suspensionCar(world: SimWorld, rt: CarRuntime): void {
   const b = world.c.RigidBody;
   const W = world.c.Wheel;
   const C = world.c.Car;
-  const ground = world.ground;
   {
     const eid = rt.eid;
     C.engineAcc[eid] = 0;
@@ -55,10 +98,8 @@ export function suspensionCar(world: SimWorld, rt: CarRuntime): void {
       W.torque[w] = 0;
       W.driveTorque[w] = 0;
       const kc = rt.cache;
-      const sc = kc.susp[i]!;
       const tc = kc.tire[i]!;
       const s = W.travel[w]!;
-      const sOther = W.travel[rt.wheels[i ^ 1]!]!;
       // Wheel centre in the body frame at travel s, then to world (config position and static travel copied
       // into the runtime cache: monomorphic reads).
       const wp = kc.wheelPos;
@@ -68,31 +109,9 @@ export function suspensionCar(world: SimWorld, rt: CarRuntime): void {
       const cx = px + R0 * bx + R1 * by + R2 * bz;
       const cy = py + R3 * bx + R4 * by + R5 * bz;
       const cz = pz + R6 * bx + R7 * by + R8 * bz;
-      ground.sample(cx, cz, gs);
-      const d = (cy - gs.h) * gs.ny; // distance from the ground's tangent plane
-      const delta = tc.radius - d;
-      let n = 0;
-      if (delta > 0) {
-        n = tc.radialStiffness * delta * (1 + delta / 0.1);
-        W.grounded[w] = 1;
-      } else {
-        W.grounded[w] = 0;
-      }
-      W.load[w] = n;
-      W.surface[w] = gs.surface;
-      W.nx[w] = gs.nx;
-      W.ny[w] = gs.ny;
-      W.nz[w] = gs.nz;
-      W.cx[w] = cx - gs.nx * d;
-      W.cy[w] = cy - gs.ny * d;
-      W.cz[w] = cz - gs.nz * d;
+      tyreContact(world, w, tc, cx, cy, cz);
       // Suspension force on the wheel (down along â) and on the body (up along â, at the wheel centre).
-      const v = W.travelRate[w]!;
-      let fs = springForce(sc, s > 0 ? s : 0) + sc.antiRoll * (s - sOther) + (v > 0 ? sc.bumpDamping : sc.reboundDamping) * v;
-      if (s < 0) {
-        const stop = -(kc.dropK[i]! * s + kc.dropC[i]! * v);
-        if (stop > 0) fs -= stop;
-      }
+      const fs = suspensionForce(W, rt, i, s);
       W.suspForce[w] = fs;
       // Suspension axis â = body +Y in world = (R1, R4, R7); moment about the CG (r × F) with r = centre − CG.
       sFx += fs * R1;
