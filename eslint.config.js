@@ -150,11 +150,4 @@ export default tseslint.config(
     files: ['src/**/*.ts', 'terrain/**/*.ts'],
     rules: { 'max-lines-per-function': ['error', { max: MAX_FUNCTION_LINES }] },
   },
-  {
-    // Not yet split, and only this one: tiresCar (tires.ts), the per-wheel hot loop of the tyre pass; a split must be
-    // measured with `npm run bench -- --only vehicle` as well as kept bit-identical. The rule warns in this file
-    // until it is split (`npx eslint . | grep max-lines` lists it); everywhere else it is an error.
-    files: ['src/systems/sim/vehicle/tires.ts'],
-    rules: { 'max-lines-per-function': ['warn', { max: MAX_FUNCTION_LINES }] },
-  },
 );

@@ -135,173 +135,215 @@ export function loadFactor(n: number, n0: number, k: number): number {
 const OVERSLIDE_RATE = 60;
 const OVERSLIDE_MAX = 250;
 
-/** Pass 4 for one car. */
+/** Named slots of the per-wheel scratch `wf` (the wheel's frame on the ground and its contact velocity). */
+const F_X = 0, F_Y = 1, F_Z = 2; // heading f: wheel forward, projected on the ground plane (unit)
+const L_X = 3, L_Y = 4, L_Z = 5; // left axis l = n × f
+const R_X = 6, R_Y = 7, R_Z = 8; // contact point relative to the CG, m
+const V_X = 9, V_Y = 10; // contact-point velocity along f and l, m/s
+const TIRE_FX = 11, TIRE_FY = 12; // tyre force along f and l, N
+const wf = new Float64Array(13);
+/** The four wheels' force and moment on the chassis (N, N·m), summed and added to the accumulators once. */
+const chassis = new Float64Array(6);
+
+/** Pass 4 for one car: per grounded wheel, its frame, the brush force, and its share on the chassis. */
 export function tiresCar(world: SimWorld, rt: CarRuntime): void {
   const b = world.c.RigidBody;
   const W = world.c.Wheel;
-  const surfaces = vehicles(world).surfaces;
   const eid = rt.eid;
-  const px = b.px[eid]!,
-    py = b.py[eid]!,
-    pz = b.pz[eid]!;
-  const vx0 = b.vx[eid]!,
-    vy0 = b.vy[eid]!,
-    vz0 = b.vz[eid]!;
-  const wx = b.wx[eid]!,
-    wy = b.wy[eid]!,
-    wz = b.wz[eid]!;
-  const R0 = b.R0[eid]!,
-    R1 = b.R1[eid]!,
-    R2 = b.R2[eid]!,
-    R3 = b.R3[eid]!,
-    R4 = b.R4[eid]!,
-    R5 = b.R5[eid]!,
-    R6 = b.R6[eid]!,
-    R7 = b.R7[eid]!,
-    R8 = b.R8[eid]!;
-  const k = rt.cache;
-  // The four wheels' force and moment on the chassis, summed here and added to the accumulators once.
-  let sFx = 0,
-    sFy = 0,
-    sFz = 0,
-    sTx = 0,
-    sTy = 0,
-    sTz = 0;
+  chassis.fill(0);
   for (let i = 0; i < 4; i++) {
     const w = rt.wheels[i]!;
     if (!W.grounded[w]) {
-      W.fx[w] = 0;
-      W.fy[w] = 0;
-      W.vx[w] = 0;
-      W.vy[w] = 0;
-      W.slipRatio[w] = 0;
-      W.tireAxis[w] = 0;
-      // Unloaded bristles relax back to zero deflection.
-      W.dux[w] = -W.ux[w]! * OVERSLIDE_MAX;
-      W.duy[w] = -W.uy[w]! * OVERSLIDE_MAX;
+      relaxAirborne(W, w);
       continue;
     }
-    const tc = k.tire[i]!;
-    const td = k.tireD[i]!;
-    const n = W.load[w]!;
-    const nx = W.nx[w]!,
-      ny = W.ny[w]!,
-      nz = W.nz[w]!;
-    // Wheel heading in the body frame (sin δ, 0, cos δ), to world, projected on the ground plane.
-    // sin/cos only when the steer angle changed (it is set once per tick by the tick logic).
-    const d = W.steer[w]!;
-    if (d !== k.steerIn[i]) {
-      k.steerIn[i] = d;
-      k.steerSin[i] = d === 0 ? 0 : Math.sin(d);
-      k.steerCos[i] = d === 0 ? 1 : Math.cos(d);
-    }
-    const sd = k.steerSin[i]!,
-      cd = k.steerCos[i]!;
-    let fx = R0 * sd + R2 * cd,
-      fy = R3 * sd + R5 * cd,
-      fz = R6 * sd + R8 * cd;
-    const fn = fx * nx + fy * ny + fz * nz;
-    fx -= fn * nx;
-    fy -= fn * ny;
-    fz -= fn * nz;
-    const ifl = 1 / Math.sqrt(fx * fx + fy * fy + fz * fz);
-    fx *= ifl;
-    fy *= ifl;
-    fz *= ifl;
-    // Left axis l = n × f.
-    const lx = ny * fz - nz * fy,
-      ly = nz * fx - nx * fz,
-      lz = nx * fy - ny * fx;
-    const rx = W.cx[w]! - px,
-      ry = W.cy[w]! - py,
-      rz = W.cz[w]! - pz;
-    const vcx = vx0 + wy * rz - wz * ry,
-      vcy = vy0 + wz * rx - wx * rz,
-      vcz = vz0 + wx * ry - wy * rx;
-    const vx = vcx * fx + vcy * fy + vcz * fz;
-    const vy = vcx * lx + vcy * ly + vcz * lz;
-    const R = tc.radius;
-    const vsx = W.omega[w]! * R - vx; // patch slip velocity (traction +)
-    const vsy = -vy;
-    const sf = surfaces[W.surface[w]!] ?? surfaces[0]!;
-    const vs = Math.sqrt(vsx * vsx + vsy * vsy);
-    // μ = grip·μ(v_s)·load factor and C(N)/C0 (slidingFriction, loadFactor, stiffnessAtLoad written out with
-    // x = N/N0 computed once).
-    const x = n * td.invNominalLoad;
-    let lfac = 1 - tc.loadSensitivity * (x - 1);
-    lfac = lfac < 0.6 ? 0.6 : lfac > 1.3 ? 1.3 : lfac;
-    const mu = tc.grip * (sf.muSliding + (sf.muStatic - sf.muSliding) / (1 + vs / sf.slidingSpeedRef)) * lfac;
-    const sk = td.stiffK;
-    const lf = (sf.stiffnessScale * x * (1 + sk)) / (1 + sk * x); // C(N)/C0 × surface
-    const cxs = tc.longStiffness * lf;
-    const cys = tc.corneringStiffness * lf;
-    const ux = W.ux[w]!,
-      uy = W.uy[w]!;
-    const sx = ux * td.invRelaxLong,
-      sy = uy * td.invRelaxLat;
-    const ex = cxs * sx,
-      ey = cys * sy;
-    const eNorm = Math.sqrt(ex * ex + ey * ey);
-    bin[0] = sx;
-    bin[1] = sy;
-    bin[2] = n;
-    bin[3] = mu;
-    bin[4] = cxs;
-    bin[5] = cys;
-    bin[6] = tc.pressureUniformity;
-    bin[7] = eNorm;
-    brushCore();
-    // Relaxation rates; quicker relaxation far past the peak (normalised stress S > 3).
-    const muN = mu * n;
-    const S3 = eNorm / (3 * muN);
-    let extra = S3 > 1 ? OVERSLIDE_RATE * (S3 - 1) : 0;
-    if (extra > OVERSLIDE_MAX) extra = OVERSLIDE_MAX;
-    const avx = vx < 0 ? -vx : vx;
-    const dux = vsx - (avx * td.invRelaxLong + extra) * ux;
-    const duy = vsy - (avx * td.invRelaxLat + extra) * uy;
-    W.dux[w] = dux;
-    W.duy[w] = duy;
-    // Bristle damping in the sticking region (ζ = 0.7 of the wheel-spin and corner-mass modes):
-    // 2ζ√(k·m) with k = C(N)/σ = lf·C0/σ ⇒ d₀·√lf.
-    const stick = (1 - bout[2]!) * Math.sqrt(lf);
-    let Fx = bout[0]! + stick * td.dampX * dux;
-    let Fy = bout[1]! + stick * td.dampY * duy;
-    const F2 = Fx * Fx + Fy * Fy;
-    if (F2 > muN * muN) {
-      const r = muN / Math.sqrt(F2);
-      Fx *= r;
-      Fy *= r;
-    }
-    W.fx[w] = Fx;
-    W.fy[w] = Fy;
-    W.vx[w] = vx;
-    W.vy[w] = vy;
-    // Slip ratio near the peak of the longitudinal curve (normalised stress S = 2.5), for the ABS assist.
-    W.peakSlip[w] = cxs > 0 ? (2.5 * muN) / cxs : 0.1;
-    W.slipRatio[w] = vsx / (avx > 0.5 ? avx : 0.5);
-    // Force at the contact point: normal load + tyre force. Its component along the suspension axis â moves the
-    // wheel on its travel (unsprung.ts; the body gets the suspension force instead, suspension-contact.ts); the
-    // rest reaches the body through the wheel's guide. Moment about the CG r × F.
-    let Fwx = n * nx + Fx * fx + Fy * lx,
-      Fwy = n * ny + Fx * fy + Fy * ly,
-      Fwz = n * nz + Fx * fz + Fy * lz;
-    const Fa = Fwx * R1 + Fwy * R4 + Fwz * R7;
-    W.tireAxis[w] = Fa;
-    Fwx -= Fa * R1;
-    Fwy -= Fa * R4;
-    Fwz -= Fa * R7;
-    sFx += Fwx;
-    sFy += Fwy;
-    sFz += Fwz;
-    sTx += ry * Fwz - rz * Fwy;
-    sTy += rz * Fwx - rx * Fwz;
-    sTz += rx * Fwy - ry * Fwx;
-    W.torque[w] = W.torque[w]! - Fx * R;
+    wheelFrame(world, rt, i, w);
+    wheelBrush(world, rt, i, w);
+    addWheelToChassis(world, rt, i, w);
   }
-  b.fx[eid] = b.fx[eid]! + sFx;
-  b.fy[eid] = b.fy[eid]! + sFy;
-  b.fz[eid] = b.fz[eid]! + sFz;
-  b.tx[eid] = b.tx[eid]! + sTx;
-  b.ty[eid] = b.ty[eid]! + sTy;
-  b.tz[eid] = b.tz[eid]! + sTz;
+  b.fx[eid] = b.fx[eid]! + chassis[0]!;
+  b.fy[eid] = b.fy[eid]! + chassis[1]!;
+  b.fz[eid] = b.fz[eid]! + chassis[2]!;
+  b.tx[eid] = b.tx[eid]! + chassis[3]!;
+  b.ty[eid] = b.ty[eid]! + chassis[4]!;
+  b.tz[eid] = b.tz[eid]! + chassis[5]!;
+}
+
+/** A wheel off the ground: no force, and its unloaded bristles relax back to zero deflection. */
+function relaxAirborne(W: SimWorld['c']['Wheel'], w: number): void {
+  W.fx[w] = 0;
+  W.fy[w] = 0;
+  W.vx[w] = 0;
+  W.vy[w] = 0;
+  W.slipRatio[w] = 0;
+  W.tireAxis[w] = 0;
+  W.dux[w] = -W.ux[w]! * OVERSLIDE_MAX;
+  W.duy[w] = -W.uy[w]! * OVERSLIDE_MAX;
+}
+
+/**
+ * Wheel heading in the body frame (sin δ, 0, cos δ), to world, projected on the ground plane → f; l = n × f; the
+ * contact point's velocity v + ω × r along both (into `wf`). sin/cos only when the steer angle changed (it is set
+ * once per tick by the tick logic).
+ */
+function wheelFrame(world: SimWorld, rt: CarRuntime, i: number, w: number): void {
+  const b = world.c.RigidBody;
+  const W = world.c.Wheel;
+  const eid = rt.eid;
+  const k = rt.cache;
+  const nx = W.nx[w]!,
+    ny = W.ny[w]!,
+    nz = W.nz[w]!;
+  const d = W.steer[w]!;
+  if (d !== k.steerIn[i]) {
+    k.steerIn[i] = d;
+    k.steerSin[i] = d === 0 ? 0 : Math.sin(d);
+    k.steerCos[i] = d === 0 ? 1 : Math.cos(d);
+  }
+  const sd = k.steerSin[i]!,
+    cd = k.steerCos[i]!;
+  let fx = b.R0[eid]! * sd + b.R2[eid]! * cd,
+    fy = b.R3[eid]! * sd + b.R5[eid]! * cd,
+    fz = b.R6[eid]! * sd + b.R8[eid]! * cd;
+  const fn = fx * nx + fy * ny + fz * nz;
+  fx -= fn * nx;
+  fy -= fn * ny;
+  fz -= fn * nz;
+  const ifl = 1 / Math.sqrt(fx * fx + fy * fy + fz * fz);
+  fx *= ifl;
+  fy *= ifl;
+  fz *= ifl;
+  const lx = ny * fz - nz * fy,
+    ly = nz * fx - nx * fz,
+    lz = nx * fy - ny * fx;
+  const rx = W.cx[w]! - b.px[eid]!,
+    ry = W.cy[w]! - b.py[eid]!,
+    rz = W.cz[w]! - b.pz[eid]!;
+  const wx = b.wx[eid]!,
+    wy = b.wy[eid]!,
+    wz = b.wz[eid]!;
+  const vcx = b.vx[eid]! + wy * rz - wz * ry,
+    vcy = b.vy[eid]! + wz * rx - wx * rz,
+    vcz = b.vz[eid]! + wx * ry - wy * rx;
+  wf[F_X] = fx;
+  wf[F_Y] = fy;
+  wf[F_Z] = fz;
+  wf[L_X] = lx;
+  wf[L_Y] = ly;
+  wf[L_Z] = lz;
+  wf[R_X] = rx;
+  wf[R_Y] = ry;
+  wf[R_Z] = rz;
+  wf[V_X] = vcx * fx + vcy * fy + vcz * fz;
+  wf[V_Y] = vcx * lx + vcy * ly + vcz * lz;
+}
+
+/**
+ * The brush force of wheel i from its bristle deflection, load and surface (into `wf` and the Wheel fields): μ =
+ * grip·μ(v_s)·load factor and C(N)/C0 (slidingFriction, loadFactor, stiffnessAtLoad written out with x = N/N0
+ * computed once), the bristles' relaxation rates, sticking-region damping, the friction-circle clamp, and the
+ * ABS peak-slip estimate.
+ */
+function wheelBrush(world: SimWorld, rt: CarRuntime, i: number, w: number): void {
+  const W = world.c.Wheel;
+  const surfaces = vehicles(world).surfaces;
+  const tc = rt.cache.tire[i]!;
+  const td = rt.cache.tireD[i]!;
+  const n = W.load[w]!;
+  const vx = wf[V_X]!,
+    vy = wf[V_Y]!;
+  const vsx = W.omega[w]! * tc.radius - vx; // patch slip velocity (traction +)
+  const vsy = -vy;
+  const sf = surfaces[W.surface[w]!] ?? surfaces[0]!;
+  const vs = Math.sqrt(vsx * vsx + vsy * vsy);
+  const x = n * td.invNominalLoad;
+  let lfac = 1 - tc.loadSensitivity * (x - 1);
+  lfac = lfac < 0.6 ? 0.6 : lfac > 1.3 ? 1.3 : lfac;
+  const mu = tc.grip * (sf.muSliding + (sf.muStatic - sf.muSliding) / (1 + vs / sf.slidingSpeedRef)) * lfac;
+  const sk = td.stiffK;
+  const lf = (sf.stiffnessScale * x * (1 + sk)) / (1 + sk * x); // C(N)/C0 × surface
+  const cxs = tc.longStiffness * lf;
+  const cys = tc.corneringStiffness * lf;
+  const ux = W.ux[w]!,
+    uy = W.uy[w]!;
+  const sx = ux * td.invRelaxLong,
+    sy = uy * td.invRelaxLat;
+  const ex = cxs * sx,
+    ey = cys * sy;
+  const eNorm = Math.sqrt(ex * ex + ey * ey);
+  bin[0] = sx;
+  bin[1] = sy;
+  bin[2] = n;
+  bin[3] = mu;
+  bin[4] = cxs;
+  bin[5] = cys;
+  bin[6] = tc.pressureUniformity;
+  bin[7] = eNorm;
+  brushCore();
+  // Relaxation rates; quicker relaxation far past the peak (normalised stress S > 3).
+  const muN = mu * n;
+  const S3 = eNorm / (3 * muN);
+  let extra = S3 > 1 ? OVERSLIDE_RATE * (S3 - 1) : 0;
+  if (extra > OVERSLIDE_MAX) extra = OVERSLIDE_MAX;
+  const avx = vx < 0 ? -vx : vx;
+  const dux = vsx - (avx * td.invRelaxLong + extra) * ux;
+  const duy = vsy - (avx * td.invRelaxLat + extra) * uy;
+  W.dux[w] = dux;
+  W.duy[w] = duy;
+  // Bristle damping in the sticking region (ζ = 0.7 of the wheel-spin and corner-mass modes):
+  // 2ζ√(k·m) with k = C(N)/σ = lf·C0/σ ⇒ d₀·√lf.
+  const stick = (1 - bout[2]!) * Math.sqrt(lf);
+  let Fx = bout[0]! + stick * td.dampX * dux;
+  let Fy = bout[1]! + stick * td.dampY * duy;
+  const F2 = Fx * Fx + Fy * Fy;
+  if (F2 > muN * muN) {
+    const r = muN / Math.sqrt(F2);
+    Fx *= r;
+    Fy *= r;
+  }
+  W.fx[w] = Fx;
+  W.fy[w] = Fy;
+  W.vx[w] = vx;
+  W.vy[w] = vy;
+  // Slip ratio near the peak of the longitudinal curve (normalised stress S = 2.5), for the ABS assist.
+  W.peakSlip[w] = cxs > 0 ? (2.5 * muN) / cxs : 0.1;
+  W.slipRatio[w] = vsx / (avx > 0.5 ? avx : 0.5);
+  wf[TIRE_FX] = Fx;
+  wf[TIRE_FY] = Fy;
+}
+
+/**
+ * Force at the contact point: normal load + tyre force. Its component along the suspension axis â moves the wheel on
+ * its travel (unsprung.ts; the body gets the suspension force instead, suspension-contact.ts); the rest reaches the
+ * body through the wheel's guide, summed into `chassis` with its moment about the CG r × F. The tyre's reaction
+ * torque −F_x·R goes on the wheel.
+ */
+function addWheelToChassis(world: SimWorld, rt: CarRuntime, i: number, w: number): void {
+  const b = world.c.RigidBody;
+  const W = world.c.Wheel;
+  const eid = rt.eid;
+  const n = W.load[w]!;
+  const Fx = wf[TIRE_FX]!,
+    Fy = wf[TIRE_FY]!;
+  let Fwx = n * W.nx[w]! + Fx * wf[F_X]! + Fy * wf[L_X]!,
+    Fwy = n * W.ny[w]! + Fx * wf[F_Y]! + Fy * wf[L_Y]!,
+    Fwz = n * W.nz[w]! + Fx * wf[F_Z]! + Fy * wf[L_Z]!;
+  const R1 = b.R1[eid]!,
+    R4 = b.R4[eid]!,
+    R7 = b.R7[eid]!;
+  const Fa = Fwx * R1 + Fwy * R4 + Fwz * R7;
+  W.tireAxis[w] = Fa;
+  Fwx -= Fa * R1;
+  Fwy -= Fa * R4;
+  Fwz -= Fa * R7;
+  const rx = wf[R_X]!,
+    ry = wf[R_Y]!,
+    rz = wf[R_Z]!;
+  chassis[0] = chassis[0]! + Fwx;
+  chassis[1] = chassis[1]! + Fwy;
+  chassis[2] = chassis[2]! + Fwz;
+  chassis[3] = chassis[3]! + (ry * Fwz - rz * Fwy);
+  chassis[4] = chassis[4]! + (rz * Fwx - rx * Fwz);
+  chassis[5] = chassis[5]! + (rx * Fwy - ry * Fwx);
+  W.torque[w] = W.torque[w]! - Fx * rt.cache.tire[i]!.radius;
 }
