@@ -6,11 +6,10 @@
  * two finish times) and that every chart labels its axes with units and its legend names both runs.
  * Run: `E2E_FILES=analysis npm run test:e2e`.
  */
-import { chromium } from 'playwright-core';
+import { runSpecList } from './spec-runner.mjs';
 import { join } from 'node:path';
 import { PAD_INIT } from './pad.mjs';
 
-const ARGS = ['--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--autoplay-policy=no-user-gesture-required'];
 const A = 0, B = 1, DOWN = 13;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -153,22 +152,7 @@ export const specs = [
   },
 ];
 
-export async function runSpecs({ base, out, filter }) {
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ARGS, headless: true });
-  const results = [];
-  try {
-    for (const s of specs) {
-      if (filter && !s.name.includes(filter)) continue;
-      const t0 = Date.now();
-      try {
-        await s.run({ browser, base, out });
-        results.push({ name: s.name, ok: true, ms: Date.now() - t0 });
-      } catch (e) {
-        results.push({ name: s.name, ok: false, ms: Date.now() - t0, error: String(e?.message ?? e) });
-      }
-    }
-  } finally {
-    await browser.close();
-  }
-  return results;
+/** This file's specs in the shared browser (tests/e2e/spec-runner.mjs). */
+export function runSpecs({ browser, base, out, filter }) {
+  return runSpecList({ specs, browser, base, out, filter });
 }

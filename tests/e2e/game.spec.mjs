@@ -2,12 +2,10 @@
  * The e2e specs. Each spec gets a fresh page with the virtual pad injected; console errors and page errors
  * fail the spec. Timeouts are generous: SwiftShader renders at a few frames per second.
  */
-import { chromium } from 'playwright-core';
-import { writeFileSync } from 'node:fs';
+import { runSpecList } from './spec-runner.mjs';
 import { join } from 'node:path';
 import { PAD_INIT } from './pad.mjs';
 
-const ARGS = ['--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--autoplay-policy=no-user-gesture-required'];
 const A = 0, B = 1, START = 9, DOWN = 13, LEFT = 14, RIGHT = 15;
 /** e2e page flags: render at half resolution, let a frame run up to 0.5 s of simulation (see docs/game.md). */
 export const FAST = '?scale=2&simcap=0.5';
@@ -294,28 +292,12 @@ export const specs = [
   },
 ];
 
-export async function runSpecs({ base, out, filter }) {
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ARGS, headless: true });
-  const results = [];
-  const report = {};
-  try {
-    for (const s of specs) {
-      if (filter && !s.name.includes(filter)) continue;
-      const t0 = Date.now();
-      try {
-        await s.run({ browser, base, out, report });
-        results.push({ name: s.name, ok: true, ms: Date.now() - t0 });
-      } catch (e) {
-        results.push({ name: s.name, ok: false, ms: Date.now() - t0, error: e?.message ?? String(e) });
-      } finally {
-        for (const c of openContexts) await c.close().catch(() => undefined);
-        openContexts.clear();
-      }
-    }
-  } finally {
-    await browser.close();
-  }
-  writeFileSync(join(out, 'report.json'), JSON.stringify({ results, ...report }, null, 2));
-  console.log('e2e report:', JSON.stringify(report));
-  return results;
+/** This file's specs in the shared browser (tests/e2e/spec-runner.mjs). */
+export function runSpecs({ browser, base, out, filter }) {
+  return runSpecList({ specs, browser, base, out, filter, reportFile: 'report.json', label: 'e2e report',
+    afterEach: async () => {
+      for (const c of openContexts) await c.close().catch(() => undefined);
+      openContexts.clear();
+    },
+  });
 }

@@ -8,7 +8,7 @@
  *     and the old car keeps driving. The file is restored afterwards.
  * Run: `node tests/e2e/run-e2e.mjs garage` (the runner loads every *.spec.mjs).
  */
-import { chromium } from 'playwright-core';
+import { runSpecList } from './spec-runner.mjs';
 import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -17,15 +17,6 @@ import { fileURLToPath } from 'node:url';
 import { PAD_INIT } from './pad.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const ARGS = [
-  '--no-sandbox',
-  '--use-angle=swiftshader',
-  '--enable-unsafe-swiftshader',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--autoplay-policy=no-user-gesture-required',
-];
 const A = 0,
   DOWN = 13,
   UP = 12;
@@ -554,22 +545,7 @@ export const specs = [
   },
 ];
 
-export async function runSpecs({ base, out, filter }) {
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ARGS, headless: true });
-  const results = [];
-  try {
-    for (const s of specs) {
-      if (filter && !s.name.includes(filter)) continue;
-      const t0 = Date.now();
-      try {
-        await s.run({ browser, base, out });
-        results.push({ name: s.name, ok: true, ms: Date.now() - t0 });
-      } catch (e) {
-        results.push({ name: s.name, ok: false, ms: Date.now() - t0, error: String(e?.message ?? e) });
-      }
-    }
-  } finally {
-    await browser.close();
-  }
-  return results;
+/** This file's specs in the shared browser (tests/e2e/spec-runner.mjs). */
+export function runSpecs({ browser, base, out, filter }) {
+  return runSpecList({ specs, browser, base, out, filter });
 }

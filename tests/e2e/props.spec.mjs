@@ -9,7 +9,7 @@
  *     contacts come from the TS grid, bit-identical with the Havok broad phase: tests/collision).
  * Screenshots: test-results/e2e/props-start.png, props-no-havok.png.
  */
-import { chromium } from 'playwright-core';
+import { runSpecList } from './spec-runner.mjs';
 import { writeFileSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,7 +17,6 @@ import { spawnSync } from 'node:child_process';
 import { PAD_INIT } from './pad.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const ARGS = ['--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--autoplay-policy=no-user-gesture-required'];
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 async function waitFor(what, fn, timeoutMs = 60000) {
@@ -125,25 +124,7 @@ export const specs = [
   },
 ];
 
-export async function runSpecs({ base, out, filter }) {
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ARGS, headless: true });
-  const results = [];
-  const report = {};
-  try {
-    for (const s of specs) {
-      if (filter && !s.name.includes(filter)) continue;
-      const t0 = Date.now();
-      try {
-        await s.run({ browser, base, out, report });
-        results.push({ name: s.name, ok: true, ms: Date.now() - t0 });
-      } catch (e) {
-        results.push({ name: s.name, ok: false, ms: Date.now() - t0, error: e?.message ?? String(e) });
-      }
-    }
-  } finally {
-    await browser.close();
-  }
-  writeFileSync(join(out, 'props-report.json'), JSON.stringify({ results, ...report }, null, 2));
-  console.log('props e2e report:', JSON.stringify(report));
-  return results;
+/** This file's specs in the shared browser (tests/e2e/spec-runner.mjs). */
+export function runSpecs({ browser, base, out, filter }) {
+  return runSpecList({ specs, browser, base, out, filter, reportFile: 'props-report.json', label: 'props e2e report' });
 }

@@ -11,12 +11,10 @@
  * Screenshots: rallycross-menu, rallycross-grid, rallycross-mid, rallycross-joker, rallycross-jump-start,
  * rallycross-recover, rallycross-results (test-results/e2e/).
  */
-import { chromium } from 'playwright-core';
-import { writeFileSync } from 'node:fs';
+import { runSpecList } from './spec-runner.mjs';
 import { join } from 'node:path';
 import { PAD_INIT } from './pad.mjs';
 
-const ARGS = ['--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--autoplay-policy=no-user-gesture-required'];
 const A = 0, DOWN = 13, LEFT = 14, RIGHT = 15, RT = 7, RS = 11;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -330,25 +328,7 @@ specs.push({
   },
 });
 
-export async function runSpecs({ base, out, filter }) {
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ARGS, headless: true });
-  const results = [];
-  const report = {};
-  try {
-    for (const s of specs) {
-      if (filter && !s.name.includes(filter)) continue;
-      const t0 = Date.now();
-      try {
-        await s.run({ browser, base, out, report });
-        results.push({ name: s.name, ok: true, ms: Date.now() - t0 });
-      } catch (e) {
-        results.push({ name: s.name, ok: false, ms: Date.now() - t0, error: e?.message ?? String(e) });
-      }
-    }
-  } finally {
-    await browser.close();
-  }
-  writeFileSync(join(out, 'report-rallycross.json'), JSON.stringify({ results, ...report }, null, 2));
-  console.log('e2e rallycross report:', JSON.stringify(report));
-  return results;
+/** This file's specs in the shared browser (tests/e2e/spec-runner.mjs). */
+export function runSpecs({ browser, base, out, filter }) {
+  return runSpecList({ specs, browser, base, out, filter, reportFile: 'report-rallycross.json', label: 'e2e rallycross report' });
 }

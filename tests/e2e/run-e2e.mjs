@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * Browser tests: builds the game (unless dist/ is newer than the sources, or E2E_NO_BUILD=1), serves it
- * with `vite preview` on a free port, runs the specs in game.spec.mjs against the system Chromium
+ * with `vite preview` on a free port, runs every tests/e2e/*.spec.mjs in one system Chromium
  * (/usr/bin/chromium, SwiftShader WebGL2) with a virtual gamepad, prints "N passed, M failed", stops the
  * server and exits non-zero on failure. Screenshots land in test-results/e2e/.
  */
@@ -9,6 +9,7 @@ import { mkdirSync, readdirSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { acquireE2eLock, buildIfStale, root, startPreview } from './serve.mjs';
+import { launchBrowser } from './spec-runner.mjs';
 
 const out = join(root, 'test-results', 'e2e');
 mkdirSync(out, { recursive: true });
@@ -27,9 +28,11 @@ const specFiles = readdirSync(specDir).filter((f) => f.endsWith('.spec.mjs') && 
 let passed = 0;
 let failed = 0;
 const t0 = Date.now();
+// one browser for all spec files (each spec isolates itself in its own contexts)
+const browser = await launchBrowser();
 try {
   const results = [];
-  for (const f of specFiles) results.push(...(await (await import(join(specDir, f))).runSpecs({ base, out, filter: process.argv[2] })));
+  for (const f of specFiles) results.push(...(await (await import(join(specDir, f))).runSpecs({ browser, base, out, filter: process.argv[2] })));
   for (const r of results) {
     if (r.ok) passed++;
     else failed++;
@@ -41,6 +44,7 @@ try {
   const serverLog = serverLogOf();
   if (serverLog) console.log(serverLog.slice(-2000));
 }
+await browser.close().catch(() => undefined);
 console.log(`e2e finished in ${((Date.now() - t0) / 1000).toFixed(0)} s; artifacts in test-results/e2e/`);
 console.log(`${passed} passed, ${failed} failed`);
 stopServer();

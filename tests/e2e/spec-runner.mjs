@@ -1,0 +1,55 @@
+/**
+ * One browser for every e2e spec file: `launchBrowser` starts the system Chromium (SwiftShader WebGL2, autoplay
+ * allowed for the audio checks) once per run, and `runSpecList` runs one file's specs in it, in order, each
+ * isolated in its own browser contexts (the spec opens and closes them; `afterEach` may close what it left).
+ */
+import { chromium } from 'playwright-core';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--use-angle=swiftshader',
+  '--enable-unsafe-swiftshader',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--autoplay-policy=no-user-gesture-required',
+];
+
+export function launchBrowser() {
+  return chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS, headless: true });
+}
+
+/**
+ * Runs `specs` ({name, run}) whose name contains `filter` (all without one) in `browser` (a fresh one, closed
+ * after, when none is given); writes `{results, ...report}` to `reportFile` under `out` when named, and prints the
+ * report under `label`. Returns [{name, ok, ms, error?}].
+ */
+export async function runSpecList({ specs, browser, base, out, filter, reportFile, label, afterEach }) {
+  const own = browser ? null : await launchBrowser();
+  const b = browser ?? own;
+  const results = [];
+  const report = {};
+  try {
+    for (const s of specs) {
+      if (filter && !s.name.includes(filter)) continue;
+      const t0 = Date.now();
+      try {
+        await s.run({ browser: b, base, out, report });
+        results.push({ name: s.name, ok: true, ms: Date.now() - t0 });
+      } catch (e) {
+        results.push({ name: s.name, ok: false, ms: Date.now() - t0, error: e?.message ?? String(e) });
+      } finally {
+        if (afterEach) await afterEach();
+      }
+    }
+  } finally {
+    if (own) await own.close();
+  }
+  if (reportFile) {
+    writeFileSync(join(out, reportFile), JSON.stringify({ results, ...report }, null, 2));
+    console.log(`${label ?? reportFile}:`, JSON.stringify(report));
+  }
+  return results;
+}
