@@ -4,19 +4,11 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseScenario } from '../../src/content/scenario-schema';
-import { ContentError } from '../../src/validate/errors';
+import { scenarioRefusal } from './scenario-helpers';
 
 const good = `dt = 0.002\nintegrator = "rk4"\nduration_s = 0.1\n[[bodies]]\nid = "a"\nmass_kg = 1\ninertia_kg_m2 = [1, 1, 1]\n`;
 
-function errorOf(text: string): string {
-  try {
-    parseScenario(text, 'bad.toml');
-  } catch (e) {
-    expect(e).toBeInstanceOf(ContentError);
-    return (e as Error).message;
-  }
-  throw new Error('expected a ContentError');
-}
+const errorOf = scenarioRefusal;
 
 describe('bad scenario files', () => {
   it('accepts the good file', () => {

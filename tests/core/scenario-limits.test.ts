@@ -10,19 +10,12 @@ import { join } from 'node:path';
 import { MAX_SCENARIO_TICKS, parseScenario, SCENARIO_LIMITS } from '../../src/content/scenario-schema';
 import { ContentError } from '../../src/validate/errors';
 import { buildScenario, checkTickBudget, runScenario } from '../../src/ecs/scenario';
+import { scenarioRefusal } from './scenario-helpers';
 
 const body = `[[bodies]]\nid = "a"\nmass_kg = 1\ninertia_kg_m2 = [1, 1, 1]\n`;
 const good = `dt = 0.002\nduration_s = 0.1\n${body}`;
 
-function refusal(text: string): string {
-  try {
-    parseScenario(text, 'bad.toml');
-  } catch (e) {
-    expect(e).toBeInstanceOf(ContentError);
-    return (e as Error).message;
-  }
-  throw new Error('expected a ContentError');
-}
+const refusal = scenarioRefusal;
 
 describe('scenario ranges: the fuzz campaign cases', () => {
   it.each([

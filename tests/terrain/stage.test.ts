@@ -1,8 +1,9 @@
 import { describe, it, expect } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { generateStage, loadStage, roadLimits, Heightfield, SurfaceMap, SHIPPED_STAGES, TerrainError, type Stage, type StageStyle } from '../../terrain';
+import { generateStage, loadStage, roadLimits, SHIPPED_STAGES, TerrainError, type Stage, type StageStyle } from '../../terrain';
 import { loadStageFromDir } from '../../terrain/node';
+import { smallStageImages, smallStageToml } from './stage-helpers';
 
 const ROOT = join(__dirname, '../../src/content/stages');
 
@@ -104,30 +105,10 @@ describe('road projection', () => {
 });
 
 describe('user stages and errors', () => {
-  const hf = (() => {
-    const n = 65;
-    const h = new Float32Array(n * n);
-    for (let j = 0; j < n; j++) for (let i = 0; i < n; i++) h[j * n + i] = 100 + 0.02 * i * 4;
-    return Heightfield.fromFloat32(h, n, n, { cellSize: 4 });
-  })();
-  const png = hf.toPng();
-  const surf = SurfaceMap.uniform('grass', 65, 65, 4).toPng();
-  const toml = (extra = ''): string => `format = 1
-id = "my-stage"
-name = "Mine"
-surface = "gravel"
-[heightmap]
-file = "h.png"
-cell_size_m = 4
-height_scale_m = ${png.heightScale}
-height_offset_m = ${png.heightOffset}
-[surface_map]
-file = "s.png"
-cell_size_m = 4
-[road]
-width_m = 6
-points = [[20, 20], [100, 40], [200, 120], [240, 240]]
-${extra}`;
+  const img = smallStageImages();
+  const png = { bytes: img.heightPng };
+  const surf = img.surfacePng;
+  const toml = (extra = ''): string => smallStageToml(img, extra);
 
   it('loads a hand-made heightmap PNG + stage.toml', () => {
     const s = loadStage({ stageToml: toml('[[checkpoints]]\ndistance_m = 100\n'), heightPng: png.bytes, surfacePng: surf }, 'user/stage.toml');
