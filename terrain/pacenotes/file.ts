@@ -17,8 +17,8 @@ export const PACE_NOTES_FORMAT = 1;
 /** Most notes one file may hold (a 50 km stage at one note every 10 m). */
 export const MAX_PACE_NOTES = 5000;
 /**
- * Regeneration: a fresh note is dropped when an edited note of the same kind covers it, its span [at_m, end_m]
- * widened by this much on each side, m (a corner the generator now starts a few metres away is the same corner).
+ * Regeneration: an edited note replaces the fresh note of its kind starting nearest to it within this distance, m
+ * (a corner the generator now starts a few metres away is the same corner).
  */
 export const EDITED_MATCH_WINDOW_M = 15;
 
@@ -31,7 +31,7 @@ const NoteSchema = z.strictObject({
   end_m: position,
   kind: z.enum(['corner', 'feature']),
   direction: z.enum(['left', 'right']).optional(),
-  severity: z.union([z.literal([1, 2, 3, 4, 5, 6]), z.enum(['hairpin', 'square'])]).optional(),
+  severity: z.union([z.literal([1, 2, 3, 4, 5, 6]), z.enum(['hairpin', 'square'])], { error: 'expected 1 … 6, "hairpin" or "square"' }).optional(),
   modifiers: z.array(z.enum(MODIFIERS)).max(MODIFIERS.length).default([]),
   caution: z.enum(['caution', 'double caution']).optional(),
   feature: z.enum(FEATURES).optional(),
@@ -131,18 +131,26 @@ export function formatPaceNotes(notes: readonly PaceNote[], meta: { stageId: str
   return L.join('\n') + '\n';
 }
 
-/** Does an edited note cover this fresh one (same kind, spans within EDITED_MATCH_WINDOW_M)? */
-function coveredBy(fresh: PaceNote, edited: PaceNote): boolean {
-  return fresh.kind === edited.kind && fresh.atM <= edited.endM + EDITED_MATCH_WINDOW_M && fresh.endM >= edited.atM - EDITED_MATCH_WINDOW_M;
+/** The fresh note an edited one stands for: same kind, the nearest start, within EDITED_MATCH_WINDOW_M; or -1. */
+function matchOf(edited: PaceNote, fresh: readonly PaceNote[]): number {
+  let best = -1;
+  for (let i = 0; i < fresh.length; i++) {
+    const f = fresh[i]!;
+    const gap = Math.abs(f.atM - edited.atM);
+    if (f.kind === edited.kind && f.feature === edited.feature && gap <= EDITED_MATCH_WINDOW_M && (best < 0 || gap < Math.abs(fresh[best]!.atM - edited.atM))) best = i;
+  }
+  return best;
 }
 
 /**
- * Regeneration that keeps hand edits: every edited note of `existing` stays as written; a fresh note covered by an
- * edited one is dropped; generated notes of `existing` are replaced by `fresh`. Links and distances of the
+ * Regeneration that keeps hand edits: every edited note of `existing` stays as written and replaces the fresh note
+ * it stands for (same kind — and same feature for feature notes — with the nearest start, within
+ * EDITED_MATCH_WINDOW_M); generated notes of `existing` are replaced by `fresh`. Links and distances of the
  * generated notes are recomputed around the edited ones. Inputs are not changed.
  */
 export function mergeRegenerated(existing: readonly PaceNote[], fresh: readonly PaceNote[]): PaceNote[] {
   const edited = existing.filter((n) => n.origin === 'edited').map((n) => ({ ...n, modifiers: [...n.modifiers] }));
-  const kept = fresh.filter((f) => !edited.some((e) => coveredBy(f, e))).map((n) => ({ ...n, modifiers: [...n.modifiers] }));
+  const replaced = new Set(edited.map((e) => matchOf(e, fresh)));
+  const kept = fresh.filter((_, i) => !replaced.has(i)).map((n) => ({ ...n, modifiers: [...n.modifiers] }));
   return linkNotes([...edited, ...kept].sort(compareNotes), true);
 }
