@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { MAX_TOML_BYTES } from '../src/validate/bounded-parse';
 import { TerrainError } from './errors';
 import { MAX_PNG_FILE_BYTES } from './png-guard';
+import { mergeRegenerated, parsePaceNotes } from './pacenotes/file';
+import type { PaceNote } from './pacenotes/types';
 import { loadStage, PACE_NOTES_FILE, parseStageToml, type Stage, type StageFiles } from './stage';
 
 /** Reads a file of at most `maxBytes` (its size is checked before reading, so a huge file is never loaded). */
@@ -46,4 +48,11 @@ export function writeStageFiles(dir: string, files: StageFiles, names = { stageT
   writeFileSync(join(dir, names.heightPng), files.heightPng);
   writeFileSync(join(dir, names.surfacePng), files.surfacePng);
   if (files.paceNotesToml !== undefined) writeFileSync(join(dir, PACE_NOTES_FILE), files.paceNotesToml);
+}
+
+/** `fresh` notes for the stage in `dir`, merged with the hand-edited notes of the pacenotes.toml already there. */
+export function keepEditedPaceNotes(dir: string, stage: Stage, fresh: PaceNote[]): PaceNote[] {
+  const path = join(dir, PACE_NOTES_FILE);
+  if (!existsSync(path)) return fresh;
+  return mergeRegenerated(parsePaceNotes(readOrThrow(path, '(file)', MAX_TOML_BYTES).toString('utf8'), path, stage.id), fresh);
 }

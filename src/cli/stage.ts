@@ -6,16 +6,16 @@
  * `npm run stage -- pacenotes <dir | shipped id> [--regenerate]` writes or checks the stage's pacenotes.toml.
  * `--help` on any command lists its options; exit code 2 on bad arguments or a bad stage.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { generateStage, SHIPPED_STAGES, type GenerateOptions } from '../../terrain/index';
-import { loadStageFromDir, writeStageFiles } from '../../terrain/node';
-import { formatPaceNotes, mergeRegenerated, parsePaceNotes } from '../../terrain/pacenotes/file';
+import { keepEditedPaceNotes, loadStageFromDir, writeStageFiles } from '../../terrain/node';
+import { formatPaceNotes } from '../../terrain/pacenotes/file';
 import { generatePaceNotes } from '../../terrain/pacenotes/generate';
 import type { PaceNote } from '../../terrain/pacenotes/types';
 import { noteWords } from '../../terrain/pacenotes/words';
-import { PACE_NOTES_FILE, type Stage } from '../../terrain/stage';
+import { PACE_NOTES_FILE } from '../../terrain/stage';
 import { parseCommand, selectCommand, type CommandSpec, type ProgramSpec } from './args';
 import { exitWith, runCommand } from './errors';
 import { stageDirArg } from './inputs';
@@ -68,13 +68,6 @@ export const STAGE_PROGRAM = {
   commands: { generate: GENERATE, info: INFO, 'build-shipped': BUILD_SHIPPED, pacenotes: PACENOTES },
 } as const satisfies ProgramSpec;
 
-/** The notes to write for `stage` into `dir`: fresh ones, merged with the edited notes of the file already there. */
-function regeneratedNotes(dir: string, stage: Stage, fresh: PaceNote[]): PaceNote[] {
-  const path = join(dir, PACE_NOTES_FILE);
-  if (!existsSync(path)) return fresh;
-  return mergeRegenerated(parsePaceNotes(readFileSync(path, 'utf8'), path, stage.id), fresh);
-}
-
 /** One line: how many notes, how many edited, and the first call. */
 function describeNotes(notes: readonly PaceNote[]): string {
   const corners = notes.filter((n) => n.kind === 'corner').length;
@@ -92,7 +85,7 @@ function paceNotes(argv: string[]): number {
     process.stdout.write(`${stage.id}: ${path} is valid: ${describeNotes(stage.paceNotes)}\n`);
     return 0;
   }
-  const notes = regeneratedNotes(dir, stage, generatePaceNotes(stage));
+  const notes = keepEditedPaceNotes(dir, stage, generatePaceNotes(stage));
   writeFileSync(path, formatPaceNotes(notes, { stageId: stage.id }));
   process.stdout.write(`${stage.id}: ${describeNotes(notes)} → ${path}\n`);
   return 0;
@@ -102,7 +95,7 @@ function generate(opts: GenerateOptions, out: string): void {
   const t0 = performance.now();
   const g = generateStage(opts);
   // a stage regenerated over its own folder keeps the hand-edited pace notes there
-  g.files.paceNotesToml = formatPaceNotes(regeneratedNotes(out, g.stage, g.stage.paceNotes), { stageId: g.stage.id });
+  g.files.paceNotesToml = formatPaceNotes(keepEditedPaceNotes(out, g.stage, g.stage.paceNotes), { stageId: g.stage.id });
   writeStageFiles(out, g.files, g.names);
   const s = g.stage;
   process.stdout.write(

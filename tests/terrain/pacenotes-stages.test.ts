@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { generateStage } from '../../terrain/generate';
 import { loadStageFromDir } from '../../terrain/node';
+import { SHIPPED_STAGES } from '../../terrain/shipped';
 import { formatPaceNotes } from '../../terrain/pacenotes/file';
 import { generatePaceNotes } from '../../terrain/pacenotes/generate';
 import { CORNER_MIN_DEFLECTION_RAD, DRIVEN_LINE_WINDOW_M } from '../../terrain/pacenotes/table';
@@ -110,6 +111,11 @@ describe('pace notes of real stages', () => {
       checkStageNotes(stage, stage.paceNotes);
     });
   }
+
+  it('build-shipped writes the shipped pacenotes.toml byte for byte (test-short)', () => {
+    const g = generateStage(SHIPPED_STAGES.find((s) => s.id === 'test-short')!);
+    expect(g.files.paceNotesToml).toBe(readFileSync(join(STAGES_DIR, 'test-short', 'pacenotes.toml'), 'utf8'));
+  });
 
   it('a freshly generated stage gets its notes at generation time, and they pass the same checks', () => {
     const g = generateStage({ seed: 2026, lengthKm: 1.2, surface: 'tarmac', size: 257, relief: 0.3 });
