@@ -3,29 +3,19 @@
  * stage without any, checks a valid file, refuses a bad one with file/key/expected/found and exit 2, keeps
  * hand-edited notes on --regenerate; --help exits 0 and a typo exits 2 with a suggestion.
  */
-import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parsePaceNotes } from '../../terrain/pacenotes/file';
+import { spawnCli, type Ran } from './spawn';
 
 const tmp = mkdtempSync(join(tmpdir(), 'bitrally-pacenotes-'));
 const dir = join(tmp, 'test-short');
 cpSync('src/content/stages/test-short', dir, { recursive: true });
 const notesPath = join(dir, 'pacenotes.toml');
 
-function stageCli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const p = spawn(process.execPath, ['--import', 'tsx', 'src/cli/stage.ts', 'pacenotes', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    p.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    p.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    p.on('error', reject);
-    p.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const stageCli = (args: string[]): Promise<Ran> => spawnCli('src/cli/stage.ts', ['pacenotes', ...args]);
 
 describe('npm run stage -- pacenotes', () => {
   it('--help exits 0 with the usage; a typo exits 2 with "did you mean"', async () => {
