@@ -5,15 +5,15 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runTick } from '../../src/ecs/pipeline';
+import { runTick } from '../../src/run/pipeline';
 import { setInputSource } from '../../src/ecs/controls';
 import { Prng } from '../../terrain/prng';
-import { vehicleCarAdapter } from '../../src/replay/cars';
+import { vehicleCarAdapter } from '../../src/run/cars';
 import { decodeReplay, type ReplayCar } from '../../src/replay/format';
 import { ReplayPlayer } from '../../src/replay/player';
 import { ReplayRecorder } from '../../src/replay/recorder';
 import { recordRun } from '../../src/replay/record-run';
-import { buildRunWorld } from '../../src/replay/run-world';
+import { buildRunWorld } from '../../src/run/run-world';
 import { ScriptedDriver } from '../../src/replay/script';
 import type { BenchResult, BenchSuite } from '../types';
 import { DEFAULT_DT, STANDARD_GRAVITY_M_S2 } from '../../src/content/world-constants';

@@ -6,7 +6,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { BUILTIN_CARS, loadBuiltinCar } from '../content/cars';
-import { runCarTests } from '../systems/sim/vehicle/car-test';
+import { runCarTests } from '../run/car-test';
 import { crc32 } from '../../terrain/crc32';
 
 const out: Record<string, { crc32: number; results: { name: string; value: number; unit: string }[] }> = {};

@@ -5,20 +5,20 @@
  * scheduler.alpha. Views only read the world.
  */
 import type { SimEvent, SimWorld } from '../ecs/world';
-import { runTick } from '../ecs/pipeline';
+import { runTick } from '../run/pipeline';
 import { FixedStepScheduler } from '../ecs/scheduler';
 import { Button, HeldInput, neutralInput, quantizeInput, setInputSource } from '../ecs/controls';
 import type { Stage, StageFiles } from '../../terrain/stage';
 import type { RoadProjection } from '../../terrain/road';
-import { stageHash } from '../replay/run-world';
+import { stageHash } from '../replay/stage-check';
 import { buildGameRunWorld, releaseGameRunWorld } from './game-run-world';
 import { ReplayRecorder } from '../replay/recorder';
 import { AiDriver } from '../systems/sim/ai/driver';
-import { DEFAULT_DRIVER, stagePath } from '../systems/sim/ai/autopilot';
+import { DEFAULT_DRIVER, stagePath } from '../systems/sim/ai/stage-path';
 import { driverVehicleFromConfig } from '../systems/sim/ai/car-params';
 import type { CarChoice } from './cars';
-import { stagePropsEnabled } from './stage-colliders'; // registers the stage's static collision scene with buildRunWorld
-import { StageRun, DEFAULT_RUN, formatDelta, formatTime } from './stage-run';
+import { stagePropsEnabled } from './game-setup';
+import { StageRun, DEFAULT_RUN, formatDelta, formatTime } from '../run/stage-run';
 import { emptyTelemetry, type DrivableCar } from './car-link';
 import type { SceneKit } from '../systems/view/scene';
 import { TerrainView } from '../systems/view/terrain-view';

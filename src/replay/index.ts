@@ -3,7 +3,7 @@ export * from './format';
 export * from './inputs';
 export * from './recorder';
 export * from './player';
-export * from './run-world';
+export * from './stage-check';
 export * from './timing';
 export * from './verify';
 export * from './script';

@@ -9,16 +9,19 @@
  * player cached while playing) and re-simulates the rest.
  */
 import { controlsResources, neutralInput, type InputSource, type QuantizedInput } from '../ecs/controls';
-import { runTick } from '../ecs/pipeline';
+import { runTick } from '../run/pipeline';
 import { stateHash } from '../ecs/hash';
-import { diffSnapshots, restoreSnapshot, saveSnapshot, type SnapshotDifference, type WorldSnapshot } from '../ecs/snapshot';
+import { diffSnapshots, saveSnapshot, type SnapshotDifference, type WorldSnapshot } from '../ecs/snapshot';
+import { restoreSnapshot } from '../run/snapshot';
 import type { SimWorld } from '../ecs/world';
 import { addBookkeepingHook, removeBookkeepingHook } from '../systems/sim/replay-record';
 import type { CarFilesSource, ReplayData, ReplayEdit } from './format';
 import { InputCursor } from './inputs';
 import { checkTickBudget } from './budget';
 import { completedTickHash } from './recorder';
-import { buildRunWorld, checkReplayCars, type CarAdapter, type RunWorld } from './run-world';
+import { buildRunWorld, type RunWorld } from '../run/run-world';
+import { checkReplayCars } from './stage-check';
+import { type CarAdapter } from '../run/cars';
 import type { Stage } from '../../terrain/stage';
 import { collisionRuntime, releaseCollisionWorld } from '../systems/sim/collision/runtime';
 import { HavokProps } from '../systems/sim/collision/props';

@@ -4,11 +4,13 @@
  * car finishes the stage. Used by `npm run replay -- record`, the tests and the bench.
  */
 import { setInputSource, type InputSource } from '../ecs/controls';
-import { runTick } from '../ecs/pipeline';
+import { runTick } from '../run/pipeline';
 import type { Stage } from '../../terrain/stage';
 import type { ReplayCar, ReplayHeader, StageFilesData } from './format';
 import { ReplayRecorder } from './recorder';
-import { buildRunWorld, defaultCarAdapter, stageHash, type CarAdapter, type RunWorld } from './run-world';
+import { buildRunWorld, type RunWorld } from '../run/run-world';
+import { stageHash } from './stage-check';
+import { vehicleCarAdapter, type CarAdapter } from '../run/cars';
 import { ReplayTiming } from './timing';
 
 export interface RecordRunOptions {
@@ -38,7 +40,7 @@ export interface RecordedRun {
 }
 
 export function recordRun(o: RecordRunOptions): RecordedRun {
-  const adapter = o.adapter ?? defaultCarAdapter();
+  const adapter = o.adapter ?? vehicleCarAdapter;
   const stage = o.stage ?? null;
   const ground = stage ? null : ({ kind: 'flat', height_m: o.groundHeightM ?? 0 } as const);
   const run = buildRunWorld({ ...o.setup, ground, cars: o.cars }, stage?.stage ?? null, adapter);

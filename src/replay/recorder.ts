@@ -6,7 +6,8 @@
  */
 import { controlsResources, neutralInput, type QuantizedInput } from '../ecs/controls';
 import { stateHash } from '../ecs/hash';
-import { encodeSnapshot, saveSnapshot } from '../ecs/snapshot';
+import { saveSnapshot } from '../ecs/snapshot';
+import { encodeSnapshot } from './snapshot-codec';
 import type { SimWorld } from '../ecs/world';
 import { addBookkeepingHook, removeBookkeepingHook } from '../systems/sim/replay-record';
 import { encodeReplay, REPLAY_FORMAT, type CarFilesSource, type Checksum, type ReplayCar, type ReplayEdit, type ReplayHeader, type ReplayPose, type StageFilesData } from './format';

@@ -6,7 +6,7 @@
  */
 import type { Stage } from '../../terrain/stage';
 import type { RoadProjection } from '../../terrain/road';
-import { DEFAULT_RUN, StageRun } from '../app/stage-run';
+import { DEFAULT_RUN, StageRun } from '../run/stage-run';
 import type { SimWorld } from '../ecs/world';
 
 export class ReplayTiming {

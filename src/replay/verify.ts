@@ -9,7 +9,9 @@
 import { stateHash } from '../ecs/hash';
 import { decodeReplay, type ReplayData } from './format';
 import { ReplayPlayer, type Desync, type KeyframeMismatch } from './player';
-import { buildRunWorld, checkReplayCars, defaultCarAdapter, resolveStage, type CarAdapter, type RunWorld, type StageSource } from './run-world';
+import { buildRunWorld, type RunWorld } from '../run/run-world';
+import { checkReplayCars, resolveStage, type StageSource } from './stage-check';
+import { vehicleCarAdapter, type CarAdapter } from '../run/cars';
 import { ReplayFormatError } from './bytes';
 import type { Stage } from '../../terrain/stage';
 import { checkTickBudget, WallBudget, type BudgetExceeded } from './budget';
@@ -68,7 +70,7 @@ function spawnChecked(data: ReplayData, stage: Stage | null, cars: CarAdapter, f
 }
 
 export async function verifyReplayData(data: ReplayData, env: VerifyEnv): Promise<VerifyReport> {
-  const cars = env.cars ?? defaultCarAdapter();
+  const cars = env.cars ?? vehicleCarAdapter;
   const wall = new WallBudget(data.header, env.budget);
   checkTickBudget(data.header, env.budget?.maxCarTicks, env.file);
   checkReplayCars(data, cars, env.file);

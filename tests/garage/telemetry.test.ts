@@ -6,7 +6,7 @@ import { RunLog, runChannel } from '../../src/app/telemetry/run-log';
 import { CH, NCH, TelemetrySampler } from '../../src/app/telemetry/channels';
 import { createSimWorld } from '../../src/ecs/world';
 import { setAppliedForce, spawnBody } from '../../src/ecs/prefabs';
-import { runTick } from '../../src/ecs/pipeline';
+import { runTick } from '../../src/run/pipeline';
 
 /** Samples of a run with distance d(t), every h seconds for T seconds. */
 function run(d: (t: number) => number, h: number, T: number, extra?: (t: number) => number) {
@@ -137,7 +137,7 @@ describe('telemetry buffers', () => {
 
 describe('telemetry service: per-tick samples of a driving car, stored with the finished run', () => {
   it('samples every tick (pass 10), keeps distance and speed, stores the run log on finish', async () => {
-    const { spawnCar } = await import('../../src/ecs/prefab-car');
+    const { spawnCar } = await import('../../src/systems/sim/vehicle/prefab-car');
     const { loadBuiltinCar } = await import('../../src/content/cars/index');
     const { HeldInput, setInputSource } = await import('../../src/ecs/controls');
     const { TelemetryService } = await import('../../src/app/telemetry/service');

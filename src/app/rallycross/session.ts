@@ -13,7 +13,7 @@ import { Matrix } from '@babylonjs/core/Maths/math.vector';
 import { FixedStepScheduler } from '../../ecs/scheduler';
 import { quantizeInput } from '../../ecs/controls';
 import type { Stage } from '../../../terrain/stage';
-import { JOKER_PENALTY_S, JUMP_START_PENALTY_S, RallycrossRace } from '../../systems/sim/ai/race';
+import { JOKER_PENALTY_S, JUMP_START_PENALTY_S, RallycrossRace } from '../../run/race';
 import { RECOVER_PENALTY_S } from '../../systems/sim/vehicle/recovery';
 import type { SceneKit } from '../../systems/view/scene';
 import { TerrainView } from '../../systems/view/terrain-view';

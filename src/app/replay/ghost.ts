@@ -12,7 +12,9 @@
 import type { Scene } from '@babylonjs/core/scene';
 import { decodeReplay } from '../../replay/format';
 import { ReplayPlayer } from '../../replay/player';
-import { buildRunWorld, resolveStage, type CarAdapter, type StageSource } from '../../replay/run-world';
+import { buildRunWorld } from '../../run/run-world';
+import { resolveStage, type StageSource } from '../../replay/stage-check';
+import { type CarAdapter } from '../../run/cars';
 import { ReplayTiming } from '../../replay/timing';
 import { CarView, type CarShape } from '../../systems/view/car-view';
 

@@ -6,7 +6,7 @@
  */
 import type { StageFiles } from '../../../terrain/stage';
 import { parseStageToml } from '../../../terrain/stage';
-import type { StageSource } from '../../replay/run-world';
+import type { StageSource } from '../../replay/stage-check';
 
 const tomls = import.meta.glob('/src/content/stages/*/stage.toml', { query: '?raw', import: 'default' }) as Record<string, () => Promise<string>>;
 const assets = import.meta.glob('/src/content/stages/*/*.png', { query: '?url', import: 'default' }) as Record<string, () => Promise<string>>;

@@ -7,10 +7,10 @@
  */
 import { hasComponent } from 'bitecs';
 import { componentSpecs } from '../../../ecs/components';
-import { spawnCar } from '../../../ecs/prefab-car';
+import { spawnCar } from './prefab-car';
 import { createSimWorld, type SimWorld } from '../../../ecs/world';
 import type { CarConfig } from '../../../content/car-schema';
-import { updateDerived } from '../rigid-body';
+import { updateDerived } from '../../../ecs/rigid-body';
 
 /** How far back along the road or circuit a recovered car is put, m. */
 export const RECOVER_BACK_M = 5;

@@ -5,7 +5,7 @@
 import type { SimWorld } from '../../../ecs/world';
 import { FlatGround, SlopeGround, type Ground } from '../../../ecs/ground';
 import { quantizeInput, setInputSource, type InputSource, type QuantizedInput } from '../../../ecs/controls';
-import { spawnCar } from '../../../ecs/prefab-car';
+import { spawnCar } from './prefab-car';
 import type { Scenario } from '../../../content/scenario-schema';
 import { type CarConfig } from '../../../content/car-schema';
 import { loadCarConfig } from '../../../content/car-load';

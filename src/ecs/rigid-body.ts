@@ -6,8 +6,8 @@
  * Derivatives (§4.3):
  *   ṙ = v,   Ṗ = F,   q̇ = ½ [0, ω] ⊗ q,   L̇ = τ
  */
-import { entitiesWith } from '../../ecs/queries';
-import type { SimWorld, StateBlock } from '../../ecs/world-types';
+import { entitiesWith } from './queries';
+import type { SimWorld, StateBlock } from './world-types';
 
 const STRIDE = 13;
 

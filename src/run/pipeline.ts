@@ -3,10 +3,10 @@
  * `forcePasses` (passes 2–5) are also re-run by the integrator at each midpoint / RK4 stage.
  */
 import { commitRemovals } from 'bitecs';
-import type { SimWorld } from './world';
+import type { SimWorld } from '../ecs/world';
 import { applyBodyForces } from '../systems/sim/apply-body-forces';
 import { makeIntegrateBodies } from '../systems/sim/integrate-bodies';
-import { applyControls } from './controls';
+import { applyControls } from '../ecs/controls';
 import { replayRecordPass } from '../systems/sim/replay-record';
 import { collisionPass, propsPass } from '../systems/sim/collision/system';
 import { vehicleTickLogic } from '../systems/sim/vehicle/drivetrain';

@@ -13,12 +13,12 @@
  * `applyCarText` → src/replay/cars.ts `carConfigSwapped`) and re-apply it at the same tick on playback.
  */
 import { hasComponent } from 'bitecs';
-import type { SimWorld } from '../../ecs/world';
-import type { CarConfig } from '../../content/car-schema';
-import { setAngularVelocity } from '../../ecs/prefabs';
-import { updateDerived } from '../../systems/sim/rigid-body';
-import { carRuntime, openSplit } from '../../systems/sim/vehicle/registry';
-import { attachCarColliderFromConfig } from '../../systems/sim/collision/car-collider';
+import type { SimWorld } from '../../../ecs/world';
+import type { CarConfig } from '../../../content/car-schema';
+import { setAngularVelocity } from '../../../ecs/prefabs';
+import { updateDerived } from '../../../ecs/rigid-body';
+import { carRuntime, openSplit } from './registry';
+import { attachCarColliderFromConfig } from '../collision/car-collider';
 
 export function reconfigureCar(world: SimWorld, eid: number, cfg: CarConfig): void {
   const rt = carRuntime(world, eid);

@@ -1,10 +1,10 @@
 /**
  * Builds a world from a validated scenario and steps it; pure (no fs, no clock) so tests and the CLI share it.
  */
-import { createSimWorld, type SimWorld, type SimEvent } from './world';
-import { spawnBody, setAppliedForce } from './prefabs';
+import { createSimWorld, type SimWorld, type SimEvent } from '../ecs/world';
+import { spawnBody, setAppliedForce } from '../ecs/prefabs';
 import { runTick } from './pipeline';
-import { stateHash } from './hash';
+import { stateHash } from '../ecs/hash';
 import { carTraceField, scenarioGround, setupScenarioCars, type ScenarioResources } from '../systems/sim/vehicle/scenario-cars';
 import { setupScenarioAi } from '../systems/sim/ai/scenario-ai';
 import type { Scenario } from '../content/scenario-schema';

@@ -2,14 +2,14 @@
  * Standard car tests, headless (used by `npm run car -- test`, the vehicle tests and the README table).
  * Each result carries the method used. Pure simulation code: no fs, no clock.
  */
-import { createSimWorld, type IntegratorKind, type SimWorld } from '../../../ecs/world';
-import { FlatGround } from '../../../ecs/ground';
-import { spawnCar } from '../../../ecs/prefab-car';
-import { runTick } from '../../../ecs/pipeline';
-import { quantizeInput, setInputSource, type QuantizedInput, type RawInput } from '../../../ecs/controls';
-import type { CarConfig } from '../../../content/car-schema';
-import { STANDARD_GRAVITY_M_S2 as G0 } from '../../../content/world-constants';
-import { readCarTelemetry, emptyTelemetry, type CarTelemetry } from './telemetry';
+import { createSimWorld, type IntegratorKind, type SimWorld } from '../ecs/world';
+import { FlatGround } from '../ecs/ground';
+import { spawnCar } from '../systems/sim/vehicle/prefab-car';
+import { runTick } from './pipeline';
+import { quantizeInput, setInputSource, type QuantizedInput, type RawInput } from '../ecs/controls';
+import type { CarConfig } from '../content/car-schema';
+import { STANDARD_GRAVITY_M_S2 as G0 } from '../content/world-constants';
+import { readCarTelemetry, emptyTelemetry, type CarTelemetry } from '../systems/sim/vehicle/telemetry';
 
 export interface CarTestResult {
   name: string;
