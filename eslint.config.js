@@ -43,7 +43,7 @@ const LAYERS = {
   'src/content': ['ecs', 'systems', 'replay', 'run', ...SIM_BANS],
   'src/ecs': ['systems', 'replay', 'run', ...SIM_BANS],
   'src/systems/sim': ['replay', 'run', ...SIM_BANS],
-  'src/run': SIM_BANS,
+  'src/run': ['replay', ...SIM_BANS],
   'src/replay': SIM_BANS,
 };
 

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runTick } from '../../src/run/pipeline';
+import { stepRun } from '../../src/run/step';
 import { setInputSource } from '../../src/ecs/controls';
 import { Prng } from '../../terrain/prng';
 import { vehicleCarAdapter } from '../../src/run/cars';
@@ -31,11 +31,11 @@ const car = (): ReplayCar => ({
 function overheadPerTick(ticks: number): { plain: number; rec: number } {
   const run = (record: boolean): number => {
     const r = buildRunWorld({ ...SETUP, ground: { kind: 'flat', height_m: 0 }, cars: [car()] }, null, vehicleCarAdapter);
-    if (record) new ReplayRecorder(r.world, { stage: null, cars: [{ car: car(), eid: r.cars[0]! }] });
+    const recorder = record ? new ReplayRecorder(r.world, { stage: null, cars: [{ car: car(), eid: r.cars[0]! }] }) : null;
     setInputSource(r.world, r.cars[0]!, new ScriptedDriver(3));
-    for (let i = 0; i < 2000; i++) runTick(r.world);
+    for (let i = 0; i < 2000; i++) stepRun(r.world, { recorder });
     const t0 = performance.now();
-    for (let i = 0; i < ticks; i++) runTick(r.world);
+    for (let i = 0; i < ticks; i++) stepRun(r.world, { recorder });
     return ((performance.now() - t0) * 1000) / ticks;
   };
   // interleave to share the machine's noise between both

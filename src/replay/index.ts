@@ -4,7 +4,6 @@ export * from './inputs';
 export * from './recorder';
 export * from './player';
 export * from './stage-check';
-export * from './timing';
 export * from './verify';
 export * from './script';
 export * from './version';

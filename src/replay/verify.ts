@@ -16,7 +16,7 @@ import { ReplayFormatError } from './bytes';
 import type { Stage } from '../../terrain/stage';
 import { checkTickBudget, WallBudget, type BudgetExceeded } from './budget';
 import { WALL_CHECK_EVERY_TICKS, type ReplayBudget } from './limits';
-import { ReplayTiming } from './timing';
+import { StageTiming } from '../run/stage-timing';
 import { SIM_VERSION } from './version';
 
 export interface VerifyReport {
@@ -78,7 +78,7 @@ export async function verifyReplayData(data: ReplayData, env: VerifyEnv): Promis
   const run = spawnChecked(data, stage, cars, env.file);
   const player = new ReplayPlayer(data, run, cars, { resync: false, cacheEveryTicks: 1 << 30, maxCarTicks: env.budget?.maxCarTicks, file: env.file });
   const playerCar = data.header.cars.findIndex((c) => c.role === 'player');
-  const timing = stage && playerCar >= 0 ? new ReplayTiming(stage, run.cars[playerCar]!) : null;
+  const timing = stage && playerCar >= 0 ? new StageTiming(stage, run.cars[playerCar]!) : null;
   if (timing) {
     const recoveriesAt = new Map<number, number>();
     for (const e of data.edits) if (e.car === playerCar) recoveriesAt.set(e.tick, (recoveriesAt.get(e.tick) ?? 0) + 1);

@@ -11,7 +11,7 @@ import { attachCarColliderFromConfig } from '../systems/sim/collision/car-collid
 import type { Stage } from '../../terrain/stage';
 import type { CarConfig } from '../content/car-schema';
 import { createSimWorld, DEFAULT_DT, type IntegratorKind, type SimWorld } from '../ecs/world';
-import { runTick } from './pipeline';
+import { stepRun } from './step';
 import { Button, setInputSource } from '../ecs/controls';
 import { despawnCar, spawnCar } from '../systems/sim/vehicle/prefab-car';
 import { StageGround } from '../systems/sim/vehicle/stage-ground';
@@ -31,7 +31,7 @@ export interface DriveOptions {
   maxTimeS?: number;
   /**
    * The game's world instead of the bare road: the stage scenery (trees, rocks, fences, markers, arches) as
-   * collision obstacles and the car with its collider, as src/app/stage-colliders.ts builds it (no Havok props).
+   * collision obstacles and the car with its collider, as src/run/stage-colliders.ts builds it (no Havok props).
    */
   gameWorld?: boolean;
   /** With `gameWorld`: extra obstacles added to the scenery's (tests: something on the road to get round). */
@@ -89,7 +89,7 @@ export function driveStage(opts: DriveOptions): DriveResult {
   let timeS = 0;
   const maxTicks = Math.ceil(maxTime / world.dt);
   for (let k = 0; k < maxTicks; k++) {
-    runTick(world);
+    stepRun(world);
     opts.onTick?.(world, eid, driver);
     const x = b.px[eid]!, z = b.pz[eid]!;
     // progress along the path (unwrapped on a circuit); only small forward steps count (no shortcuts)

@@ -9,7 +9,7 @@ import type { CarConfig } from '../content/car-schema';
 import { createSimWorld, DEFAULT_DT, type IntegratorKind, type SimWorld } from '../ecs/world';
 import { Button, HeldInput, setInputSource, type InputSource, type QuantizedInput } from '../ecs/controls';
 import { spawnCar } from '../systems/sim/vehicle/prefab-car';
-import { runTick } from './pipeline';
+import { stepRun } from './step';
 import { Prng } from '../../terrain/prng';
 import { StageGround } from '../systems/sim/vehicle/stage-ground';
 import { placeCarAtRest, RECOVER_BACK_M, RECOVER_PENALTY_S } from '../systems/sim/vehicle/recovery';
@@ -322,7 +322,7 @@ export class RallycrossRace {
       const inp = this.playerInput.input;
       if (inp.throttle === 0) this.playerInput.input = { ...inp, brake: 1000 };
     }
-    runTick(this.world);
+    stepRun(this.world);
     const b = this.world.c.RigidBody;
     if (this.phase === 'countdown') {
       // jump start: moved more than the tolerance along the circuit before the lights went out

@@ -1,7 +1,7 @@
 /**
  * A rallycross race in the browser (issue 8): the player and up to 7 AI cars on a closed mixed-surface circuit,
  * standing start (lights), laps and live positions, car–car collisions in play. The race rules and the world
- * live in src/systems/sim/ai/race.ts (pure); this class feeds the player's device input into the race's
+ * live in src/run/race.ts (pure); this class feeds the player's device input into the race's
  * HeldInput, steps it with the fixed-step scheduler, and draws every car (views only read the world).
  */
 import { Mesh } from '@babylonjs/core/Meshes/mesh';

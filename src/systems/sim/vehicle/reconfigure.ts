@@ -10,7 +10,7 @@
  *
  * The swap is a pure function of (world state, config): the same swap at the same tick gives the same bits.
  * Replays record it (format 2 'config' edit with the full car text, via the hook in live-car.ts
- * `applyCarText` → src/replay/cars.ts `carConfigSwapped`) and re-apply it at the same tick on playback.
+ * `applyCarText` → src/replay/car-swap.ts `carConfigSwapped`) and re-apply it at the same tick on playback.
  */
 import { hasComponent } from 'bitecs';
 import type { SimWorld } from '../../../ecs/world';

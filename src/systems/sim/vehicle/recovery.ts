@@ -2,7 +2,7 @@
  * Recovery, the one rule: the car is put at rest RECOVER_BACK_M behind where it was along the road (a stage) or
  * the circuit (rallycross), facing along it, and RECOVER_PENALTY_S is added to its time. `placeCarAtRest` is the
  * one implementation of the placing, used by the game and replays (the replay car adapter's `place`,
- * src/replay/cars.ts) and the rallycross race (src/systems/sim/ai/race.ts): the car is spawned fresh in a scratch
+ * src/run/cars.ts) and the rallycross race (src/run/race.ts): the car is spawned fresh in a scratch
  * world on the same ground and its state copied into the entity, so a placed car is exactly a spawned car.
  */
 import { hasComponent } from 'bitecs';

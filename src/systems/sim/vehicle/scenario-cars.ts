@@ -1,5 +1,5 @@
 /**
- * Cars in headless scenarios (src/ecs/scenario.ts): spawning from `[[cars]]`, timed inputs, stage terrain,
+ * Cars in headless scenarios (src/run/scenario.ts): spawning from `[[cars]]`, timed inputs, stage terrain,
  * and per-car trace fields (`<car id>.<field>`, e.g. "car.rpm", "car.fl.slip_ratio").
  */
 import type { SimWorld } from '../../../ecs/world';
