@@ -47,12 +47,9 @@ function sortedEntities(world: SimWorld): Int32Array {
   return Int32Array.from([...getAllEntities(world)].sort((a, b) => a - b));
 }
 
-/**
- * Captures the world. `tickOverride` serves pass 10 (bookkeeping runs before runTick increments the tick):
- * the snapshot then describes the state *after* the tick being finished.
- */
-export function saveSnapshot(world: SimWorld, tickOverride?: number): WorldSnapshot {
-  const tick = tickOverride ?? world.tick;
+/** Captures the world (between ticks). */
+export function saveSnapshot(world: SimWorld): WorldSnapshot {
+  const tick = world.tick;
   const entities = sortedEntities(world);
   const stores = world.c as unknown as Stores;
   const components: ComponentSnapshot[] = [];
@@ -71,7 +68,7 @@ export function saveSnapshot(world: SimWorld, tickOverride?: number): WorldSnaps
   }
   return {
     tick,
-    time: tickOverride !== undefined ? tickOverride * world.dt : world.time,
+    time: world.time,
     rng: Uint32Array.from(world.rng.s),
     entities,
     components,
