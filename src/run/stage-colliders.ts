@@ -22,6 +22,7 @@ import { addObstacleToProps, enableHavokProps, spawnProp } from '../systems/sim/
 import { useHavokSceneQueries, useTsSceneQueries } from '../systems/sim/collision/havok-queries';
 import type { PropKind } from '../systems/sim/collision/havok-scene';
 import type { HavokPhysicsWithBindings } from '@babylonjs/havok';
+import { dcos, dsin } from '../../terrain/dmath';
 
 export interface PropSite {
   kind: PropKind;
@@ -54,7 +55,7 @@ export function propSites(stage: Stage): PropSite[] {
   const side = (d: number, offset: number, kind: PropKind): void => {
     const p = road.poseAt(d);
     // left of the heading: (cos θ, −sin θ) (forward is (sin θ, cos θ))
-    const lx = Math.cos(p.heading), lz = -Math.sin(p.heading);
+    const lx = dcos(p.heading), lz = -dsin(p.heading);
     for (const s of [-1, 1]) out.push({ kind, x: p.x + s * (p.width / 2 + offset) * lx, z: p.z + s * (p.width / 2 + offset) * lz, rotY: p.heading });
   };
   for (const d of picked.sort((a, b) => a - b)) for (const k of [-1, 0, 1]) side(d + 3 * k, 1.6, 'hay-bale');
