@@ -7,7 +7,7 @@
  */
 import type { StageFiles } from '../../../terrain/stage';
 import { parseStageToml } from '../../../terrain/stage';
-import type { StageSource } from '../../replay/run-world';
+import type { StageSource } from '../../replay/stage-check';
 import { withPaceNotes } from '../stage-pacenotes';
 
 const tomls = import.meta.glob('/src/content/stages/*/stage.toml', { query: '?raw', import: 'default' }) as Record<string, () => Promise<string>>;
