@@ -9,6 +9,12 @@ import type { PaceNote } from '../../../../terrain/pacenotes/types';
 export const WORD_GAP_S = 0.06;
 /** Silence between two notes chained in one call, s (a short breath after "into" / "and"). */
 export const NOTE_GAP_S = 0.12;
+/**
+ * A chain of linked notes is split into calls of at most this long, s: a co-driver reads the next corner or
+ * two, not the whole next kilometre (a 10-note chain would take 20 s, and the car's speed over 20 s is anyone's
+ * guess). A single note is never split.
+ */
+export const MAX_CALL_S = 3.2;
 
 export interface Call {
   /** Index of the call's first note in the stage's note list. */
@@ -21,6 +27,8 @@ export interface Call {
   words: string[][];
   /** Clips + gaps, s. */
   durationS: number;
+  /** Read on the start line, before the car moves (planner.ts ON_LINE_READ_M). */
+  onLine?: boolean;
 }
 
 /** The spoken tokens of a note (terrain/pacenotes/words.ts `noteWords`; injected so tests can drive it). */
@@ -40,16 +48,30 @@ export function spokenSeconds(words: readonly (readonly string[])[], clipS: Clip
   return t;
 }
 
-/** Groups notes (road order) into calls: a note whose link is `into` or `and` pulls the next note into its call. */
-export function buildCalls(notes: readonly PaceNote[], wordsOf: WordsOf, clipS: ClipSeconds): Call[] {
+/**
+ * Groups notes (road order) into calls: a note whose link is `into` or `and` pulls the next note into its call,
+ * as long as the call stays within `maxCallS`.
+ */
+export function buildCalls(notes: readonly PaceNote[], wordsOf: WordsOf, clipS: ClipSeconds, maxCallS = MAX_CALL_S): Call[] {
   const calls: Call[] = [];
   let i = 0;
   while (i < notes.length) {
     const first = i;
     const words: string[][] = [wordsOf(notes[i]!)];
-    while (i + 1 < notes.length && notes[i]!.link !== null) words.push(wordsOf(notes[++i]!));
+    while (i + 1 < notes.length && notes[i]!.link !== null) {
+      const next = wordsOf(notes[i + 1]!);
+      if (spokenSeconds([...words, next], clipS) > maxCallS) break;
+      words.push(next);
+      i++;
+    }
     i++;
     calls.push({ first, end: i, entryM: notes[first]!.atM, words, durationS: spokenSeconds(words, clipS) });
   }
   return calls;
+}
+
+/** One call made of consecutive calls (the notes read on the start line), timed as one. */
+export function mergeCalls(calls: readonly Call[], clipS: ClipSeconds): Call {
+  const words = calls.flatMap((c) => c.words);
+  return { first: calls[0]!.first, end: calls[calls.length - 1]!.end, entryM: calls[0]!.entryM, words, durationS: spokenSeconds(words, clipS) };
 }
