@@ -31,10 +31,11 @@ export interface VoiceOptions {
 
 export type SpriteMap = Record<string, [number, number]>;
 
-/** What eSpeak should say for a token: co-drivers read distances as "one fifty", severities as words. */
+/** What eSpeak should say for a token: co-drivers read 150 as "one fifty" and 1200 as "twelve hundred". */
 export function spokenText(token: string): string {
   const n = /^\d+$/.test(token) ? Number(token) : NaN;
   if (Number.isNaN(n)) return token;
+  if (n > 1000 && n % 1000 !== 0) return `${n / 100} hundred`;
   if (n >= 100 && n % 100 !== 0) return `${Math.floor(n / 100)} ${n % 100}`;
   return String(n);
 }

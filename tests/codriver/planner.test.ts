@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { PaceNote } from '../../terrain/pacenotes/types';
-import { buildCalls, spokenSeconds, NOTE_GAP_S, WORD_GAP_S, type Call } from '../../src/systems/view/codriver/calls';
+import { buildCalls, spokenSeconds, MAX_CALL_S, NOTE_GAP_S, WORD_GAP_S, type Call } from '../../src/systems/view/codriver/calls';
 import { CallPlanner, CALL_GAP_S, CALL_LEAD_S, MIN_USEFUL_LEAD_S } from '../../src/systems/view/codriver/planner';
 
 /** Every clip lasts 0.4 s: call durations are then a count of words and gaps. */
@@ -55,6 +55,17 @@ describe('calls', () => {
     expect(calls[1]!.durationS).toBeCloseTo(6 * CLIP_S + 3 * WORD_GAP_S + 2 * NOTE_GAP_S, 12);
     expect(spokenSeconds([[], ['a']], clipS)).toBeCloseTo(CLIP_S, 12);
   });
+
+  it(`splits a chain into calls of at most MAX_CALL_S (${MAX_CALL_S} s), never a note`, () => {
+    const chain = [0, 1, 2, 3, 4, 5].map((k) => corner(100 + 20 * k, k < 5 ? 'into' : null));
+    const calls = buildCalls(chain, wordsOf, clipS);
+    // two notes take 4·0.4 + 2·0.06 + 0.12 = 1.84 s, three 2.82 s, four 3.8 s: three per call
+    expect(calls.map((c) => [c.first, c.end])).toEqual([[0, 3], [3, 6]]);
+    for (const c of calls) expect(c.durationS).toBeLessThanOrEqual(MAX_CALL_S);
+    const long = buildCalls([corner(100)], () => Array<string>(20).fill('left'), clipS);
+    expect(long).toHaveLength(1);
+    expect(long[0]!.durationS).toBeGreaterThan(MAX_CALL_S);
+  });
 });
 
 describe('planner', () => {
@@ -99,9 +110,10 @@ describe('planner', () => {
 
   it('drops a note it can no longer say in time instead of calling it late', () => {
     // the car appears 6 s before a chained call of four notes (3.74 s): said at once, it ends 2.26 s before its
-    // corner; the corner after it (320 m) would then end 1.77 s before its entry, under MIN_USEFUL_LEAD_S
+    // corner (chains not split here); the corner after it (320 m) would then end 1.77 s before its entry, under
+    // MIN_USEFUL_LEAD_S
     const chain = [corner(300, 'and'), corner(305, 'and'), corner(310, 'and'), corner(315, null), corner(320)];
-    const planner = new CallPlanner(buildCalls(chain, wordsOf, clipS));
+    const planner = new CallPlanner(buildCalls(chain, wordsOf, clipS, Infinity));
     const v = 30;
     const said = drive(planner, 300 - 6 * v, 400, () => v);
     expect(said.map((s) => s.call.first)).toEqual([0]);
