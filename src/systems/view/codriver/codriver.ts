@@ -36,15 +36,10 @@ export interface SaidCall {
   atS: number;
 }
 
-/** Index of the first note whose entry is ahead of `progressM` (notes are in road order). */
+/** Index of the first note the car has not left behind (its end is ahead: a corner being driven still shows). */
 export function firstNoteAhead(notes: readonly PaceNote[], progressM: number): number {
-  let lo = 0, hi = notes.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (notes[mid]!.atM > progressM) hi = mid;
-    else lo = mid + 1;
-  }
-  return lo;
+  const i = notes.findIndex((n) => n.endM > progressM);
+  return i < 0 ? notes.length : i;
 }
 
 export class CodriverView {
