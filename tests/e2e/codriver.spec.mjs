@@ -17,19 +17,25 @@ function expectPlayedMatchesSaid(r, calls) {
     throw new Error(`voice played ${JSON.stringify(played)}, the calls said ${JSON.stringify(words)}`);
 }
 
+/** A fresh page on `stageId` by pad, once the co-driver has made its line call and filled the strip. */
+async function onTheLine(browser, base, stageId) {
+  const { page, errors } = await newPage(browser);
+  await page.goto(base + FAST);
+  await padToStage(page, stageId);
+  const r = await waitFor(page, 'the line call and the strip', async () => {
+    const x = await codriver(page);
+    return x && x.said.length > 0 && x.strip.length > 0 ? x : null;
+  });
+  // on the start line, before the first corner: the strip starts at the first note
+  if (r.strip[0] !== '0') throw new Error(`strip starts at note ${r.strip[0]}, wanted the first note (0): ${JSON.stringify(r)}`);
+  return { page, errors, r };
+}
+
 export const specs = [
   {
     name: 'codriver: forest-gravel — strip shows the first note on the line, the voice plays its clips, the next call follows on the move',
     async run({ browser, base, out, report }) {
-      const { page, errors } = await newPage(browser);
-      await page.goto(base + FAST);
-      await padToStage(page, 'forest-gravel');
-      // on the start line, before the first corner: the strip starts at note 0, and the line call is said
-      const r0 = await waitFor(page, 'the line call', async () => {
-        const r = await codriver(page);
-        return r && r.said.length > 0 && r.strip.length > 0 ? r : null;
-      });
-      if (r0.strip[0] !== '0') throw new Error(`strip starts at note ${r0.strip[0]}, wanted the first note (0): ${JSON.stringify(r0)}`);
+      const { page, errors } = await onTheLine(browser, base, 'forest-gravel');
       const pos0 = await hook(page, 'carPos');
       const label = await page.evaluate(() => document.querySelector('[data-t="pacenotes"] .pn-card')?.dataset.label ?? null);
       if (!label) throw new Error('no pace-note card on the HUD');
@@ -55,14 +61,7 @@ export const specs = [
   {
     name: 'codriver: snow-ridge — the strip reads on snow',
     async run({ browser, base, out, report }) {
-      const { page, errors } = await newPage(browser);
-      await page.goto(base + FAST);
-      await padToStage(page, 'snow-ridge');
-      const r = await waitFor(page, 'the strip', async () => {
-        const x = await codriver(page);
-        return x && x.strip.length > 0 && x.said.length > 0 ? x : null;
-      });
-      if (r.strip[0] !== '0') throw new Error(`strip starts at note ${r.strip[0]}, wanted 0`);
+      const { page, errors, r } = await onTheLine(browser, base, 'snow-ridge');
       const box = await page.evaluate(() => {
         const b = document.querySelector('[data-t="pacenotes"] .pn-card')?.getBoundingClientRect();
         return b ? { x: b.x, y: b.y, w: b.width, h: b.height } : null;
