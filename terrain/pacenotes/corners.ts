@@ -78,7 +78,8 @@ function changeModifier(p: RoadProfile, c: CornerSpan): CornerModifier | null {
 /** The corner note of a span (caution, link and distance are set later). */
 export function cornerNote(p: RoadProfile, c: CornerSpan, insideHazard: boolean): PaceNote {
   const deflection = p.heading[c.last]! - p.heading[c.first]!;
-  const r = minRadius(p, c.first, c.last);
+  // graded on the radius as stored (0.1 m), so a file's min_radius_m and severity always agree
+  const r = Math.round(minRadius(p, c.first, c.last) * 10) / 10;
   const severity = severityFor(r, deflection);
   const length = p.s[c.last]! - p.s[c.first]!;
   const modifiers: CornerModifier[] = [];
@@ -98,7 +99,7 @@ export function cornerNote(p: RoadProfile, c: CornerSpan, insideHazard: boolean)
     modifiers,
     link: null,
     distanceToNextM: null,
-    minRadiusM: Math.round(r * 10) / 10,
+    minRadiusM: r,
     endM: p.s[c.last]!,
     origin: 'generated',
   };

@@ -7,8 +7,9 @@
  *
  * | note    | radius band, m | corner speed √(μgR), km/h |
  * | ------- | -------------- | ------------------------- |
- * | hairpin | < 12 (≥ 110°)  | < 35                      |
- * | 1       | 12 … 20        | 35 … 45                   |
+ * | hairpin | < 15 turning ≥ 110°, or < 20 turning ≥ 150° (a turn back) | < 39 … 45 |
+ * | square  | < 20 turning 70° … 110° (a junction-like right angle)    | < 45      |
+ * | 1       | < 20           | < 45                      |
  * | 2       | 20 … 35        | 45 … 60                   |
  * | 3       | 35 … 60        | 60 … 78                   |
  * | 4       | 60 … 100       | 78 … 101                  |
@@ -25,10 +26,12 @@ export const BAND_GRAVITY_M_S2 = 9.81;
 
 /** Upper radius bound of each numbered severity, m (severity 1 … 6); see the header table. */
 export const SEVERITY_MAX_RADIUS_M: Readonly<Record<1 | 2 | 3 | 4 | 5 | 6, number>> = { 1: 20, 2: 35, 3: 60, 4: 100, 5: 160, 6: 300 };
-/** Below this radius a corner that turns far enough is a hairpin (a first-gear corner), m. */
-export const HAIRPIN_MAX_RADIUS_M = 12;
-/** A hairpin turns back on itself: at least this deflection, rad (110°). */
+/** Below this radius a corner that turns far enough is a hairpin (a first-gear corner), m … */
+export const HAIRPIN_MAX_RADIUS_M = 15;
+/** … when it turns at least this far, rad (110°). */
 export const HAIRPIN_MIN_DEFLECTION_RAD = (110 * Math.PI) / 180;
+/** A corner that turns back on itself (≥ 150°, rad) is a hairpin up to the severity-1 radius (mountain switchbacks). */
+export const HAIRPIN_TURN_BACK_RAD = (150 * Math.PI) / 180;
 /** A "square" corner is a tight right angle (a junction): radius below this, m … */
 export const SQUARE_MAX_RADIUS_M = 20;
 /** … and a deflection in this range, rad (70° … 110°). */
@@ -109,16 +112,10 @@ export function cornerSpeed(radiusM: number): number {
 export function severityFor(minRadiusM: number, deflectionRad: number): Severity {
   const d = Math.abs(deflectionRad);
   if (minRadiusM < HAIRPIN_MAX_RADIUS_M && d >= HAIRPIN_MIN_DEFLECTION_RAD) return 'hairpin';
+  if (minRadiusM < SEVERITY_MAX_RADIUS_M[1] && d >= HAIRPIN_TURN_BACK_RAD) return 'hairpin';
   if (minRadiusM < SQUARE_MAX_RADIUS_M && d >= SQUARE_DEFLECTION_RAD[0] && d <= SQUARE_DEFLECTION_RAD[1]) return 'square';
   for (const s of [1, 2, 3, 4, 5, 6] as const) if (minRadiusM < SEVERITY_MAX_RADIUS_M[s]) return s;
   return 6;
-}
-
-/** The corner speed a severity stands for (its band's upper radius), m/s: hairpins and squares as a 1's lower bound. */
-export function severitySpeed(s: Severity): number {
-  if (s === 'hairpin') return cornerSpeed(HAIRPIN_MAX_RADIUS_M);
-  if (s === 'square') return cornerSpeed(SQUARE_MAX_RADIUS_M);
-  return cornerSpeed(SEVERITY_MAX_RADIUS_M[s]);
 }
 
 /** The call distance nearest to `m` (the largest one for longer gaps). */
