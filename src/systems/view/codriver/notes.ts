@@ -1,17 +1,17 @@
 /**
- * The notes the co-driver reads on a stage: the stage's pace notes, or none on a closed circuit — rallycross
+ * The notes the co-driver reads on a stage: the stage's pace notes (its pacenotes.toml, or generated when it has
+ * none), or none on a closed circuit — rallycross
  * is raced lap after lap without a co-driver, and a lap's notes would run past the start line's seam.
  */
 import type { Stage } from '../../../../terrain/stage';
 import type { PaceNote } from '../../../../terrain/pacenotes/types';
-import { generatePaceNotes } from '../../../../terrain/pacenotes/generate';
 import { isClosedStage } from '../../../systems/sim/ai/autopilot';
 import { DEFAULT_SURFACES } from '../../../content/surfaces';
 import { STANDARD_GRAVITY_M_S2 } from '../../../content/world-constants';
 import type { SlowZone } from './motion';
 
 export function codriverNotes(stage: Stage): PaceNote[] {
-  return isClosedStage(stage) ? [] : generatePaceNotes(stage);
+  return isClosedStage(stage) ? [] : stage.paceNotes;
 }
 
 /**
