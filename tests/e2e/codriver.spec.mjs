@@ -54,7 +54,14 @@ export const specs = [
       }, 240000);
       expectPlayedMatchesSaid(r2, 2);
       await shot(page, out, 'codriver-strip-gravel-driving');
-      report.codriverGravel = { firstCard: label, startPos: pos0, said: r2.said.slice(0, 2), played: r2.played.slice(0, 12) };
+      // a chevron board in view: the car 25–70 m before a slow corner
+      const near = await waitFor(page, 'a slow corner ahead', async () => {
+        const r = await codriver(page);
+        const d = r.boardsAtM.map((m) => m - r.progressM).find((x) => x > 25 && x < 70);
+        return d === undefined ? null : { d, boards: r.boardsAtM.length };
+      }, 240000);
+      await shot(page, out, 'codriver-board');
+      report.codriverGravel = { firstCard: label, startPos: pos0, said: r2.said.slice(0, 2), played: r2.played.slice(0, 12), boardAheadM: near };
       if (errors.length) throw new Error(`console errors: ${errors.join(' | ')}`);
     },
   },

@@ -1,15 +1,16 @@
 /**
  * Where the corner arrow boards (chevrons) stand: one at each slow corner (severity ≤ 2, hairpin, square), on
- * the outside of the bend a third of the way in — where a driver braking on the entry line looks — facing the
- * car coming in (the road's heading at the corner's entry). Pure: the view (boards.ts) draws them.
+ * the outside of the bend just past its entry (12 m, or a third of a shorter corner) — where a driver braking on
+ * the entry line looks, before the bend hides it — facing the car coming in (the road's heading at the entry). Pure: the view (boards.ts) draws them.
  */
 import type { PaceNote } from '../../../../terrain/pacenotes/types';
 import type { StageRoad } from '../../../../terrain/stage';
 
 /** Gap between the road edge and the board, m (off the driven line, inside the verge). */
 export const BOARD_EDGE_GAP_M = 2.5;
-/** How far into the corner the board stands, as a share of the corner's length. */
-const INTO_CORNER = 0.35;
+/** How far into the corner the board stands: this far, m, or this share of a shorter corner. */
+const INTO_CORNER_M = 12;
+const INTO_CORNER_SHARE = 0.35;
 
 export interface BoardSpot {
   x: number;
@@ -30,7 +31,7 @@ export function boardSpots(notes: readonly PaceNote[], road: StageRoad): BoardSp
   for (const n of notes) {
     if (!wantsBoard(n)) continue;
     const entry = road.poseAt(n.atM);
-    const at = road.poseAt(n.atM + INTO_CORNER * Math.max(0, n.endM - n.atM));
+    const at = road.poseAt(n.atM + Math.min(INTO_CORNER_M, INTO_CORNER_SHARE * Math.max(0, n.endM - n.atM)));
     // left of travel = (cos θ, −sin θ); the outside of a right-hander is on the left
     const side = n.direction === 'right' ? 1 : -1;
     const off = at.width / 2 + BOARD_EDGE_GAP_M;

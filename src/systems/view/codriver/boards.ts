@@ -22,7 +22,7 @@ const BOARD_Y = 1.3;
 const TEX_W = 256;
 const TEX_H = 86;
 
-/** Red board, white border, three white chevrons pointing to canvas-right (`flip` points them left). */
+/** Red board, white border, three white chevrons pointing to canvas-right (`flip`: canvas-left). */
 function chevronTexture(scene: Scene, flip: boolean): DynamicTexture {
   const tex = new DynamicTexture(`chevron${flip ? 'L' : 'R'}`, { width: TEX_W, height: TEX_H }, scene, true);
   const ctx = tex.getContext() as CanvasRenderingContext2D;
@@ -60,7 +60,7 @@ function boardMaterial(scene: Scene, flip: boolean): StandardMaterial {
 function placeAll(mesh: Mesh, spots: readonly BoardSpot[], y: (s: BoardSpot) => number): void {
   const mats = spots.map((s) => Matrix.Compose(Vector3.One(), Quaternion.RotationAxis(Vector3.Up(), s.heading), new Vector3(s.x, y(s), s.z)));
   if (mats.length > 0) {
-    for (const m of mats) mesh.thinInstanceAdd(m, false);
+    mesh.thinInstanceAdd(mats, true); // refresh: uploads the instance buffer
     mesh.thinInstanceRefreshBoundingInfo(false);
   }
   mesh.isPickable = false;
@@ -74,7 +74,9 @@ export function buildCornerBoards(scene: Scene, stage: Stage, notes: readonly Pa
   const meshes: Mesh[] = [];
   for (const dir of ['right', 'left'] as const) {
     const board = CreatePlane(`chevron_${dir}`, { width: BOARD_W, height: BOARD_H }, scene);
-    board.material = boardMaterial(scene, dir === 'left');
+    // the driver sees the plane's texture mirrored (right-handed scene, looking at the plane's back face):
+    // chevrons drawn pointing to canvas-left point right on the road (checked in the e2e screenshots)
+    board.material = boardMaterial(scene, dir === 'right');
     placeAll(board, spots.filter((s) => s.direction === dir), (s) => ground(s) + BOARD_Y);
     meshes.push(board);
   }

@@ -18,6 +18,7 @@ import type { CodriverVoice, VoiceMode } from './voice';
 import type { Scene } from '@babylonjs/core/scene';
 import type { Mesh } from '@babylonjs/core/Meshes/mesh';
 import { buildCornerBoards } from './boards';
+import { wantsBoard } from './board-spots';
 
 export interface CodriverSettings {
   codriver: boolean;
@@ -50,6 +51,7 @@ export class CodriverView {
   private readonly boards: Mesh[];
   private readonly proj: RoadProjection = { distanceM: 0, lateralM: 0, index: 0 };
   private lastTimeS = -Infinity;
+  private progressM = 0;
   private enabled = true;
   /** Calls started so far (test hook). */
   readonly said: SaidCall[] = [];
@@ -85,6 +87,7 @@ export class CodriverView {
     if (world.time < this.lastTimeS) this.restart();
     this.lastTimeS = world.time;
     const progress = this.stage.road.project(b.px[eid]!, b.pz[eid]!, this.proj).distanceM;
+    this.progressM = progress;
     const speed = Math.hypot(b.vx[eid]!, b.vy[eid]!, b.vz[eid]!);
     const call = this.planner.update(world.time, progress, speed);
     if (call) {
@@ -105,9 +108,10 @@ export class CodriverView {
   }
 
   /** What the co-driver has done so far (the e2e hook). */
-  report(): { notes: number; said: SaidCall[]; played: string[]; strip: string[] } {
+  report(): { notes: number; said: SaidCall[]; played: string[]; strip: string[]; progressM: number; boardsAtM: number[] } {
     const strip = [...this.strip.el.querySelectorAll<HTMLElement>('.pn-card')].map((c) => c.dataset.note ?? '');
-    return { notes: this.notes.length, said: this.said, played: [...this.voice.played], strip };
+    const boardsAtM = this.boards.length > 0 ? this.notes.filter(wantsBoard).map((n) => n.atM) : [];
+    return { notes: this.notes.length, said: this.said, played: [...this.voice.played], strip, progressM: this.progressM, boardsAtM };
   }
 
   dispose(): void {
