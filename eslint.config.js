@@ -89,6 +89,12 @@ const globalMessage = (name) =>
       ? 'No unseeded randomness in the simulation: use the world PRNG.'
       : 'The simulation is headless: browser APIs live in src/app.';
 
+/**
+ * Math functions whose last bits differ between engines (Chromium vs Node): simulation code imports the fdlibm
+ * ports from terrain/dmath.ts instead (dsin, dcos…), so a replay recorded in the browser verifies in Node.
+ */
+const ENGINE_MATH = ['sin', 'cos', 'tan', 'atan', 'atan2', 'asin', 'acos', 'exp', 'log', 'log2', 'log10', 'pow', 'cbrt'];
+
 /** Longest function allowed in src/ and terrain/, lines (blank lines and comments included). */
 const MAX_FUNCTION_LINES = 80;
 
@@ -117,6 +123,11 @@ const layerConfigs = [
           property: 'random',
           message: 'No unseeded randomness in the simulation: use the world PRNG.',
         },
+        ...ENGINE_MATH.map((property) => ({
+          object: 'Math',
+          property,
+          message: `Math.${property} differs between engines: import d${property} from terrain/dmath.ts.`,
+        })),
       ],
     },
   })),

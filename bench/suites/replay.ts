@@ -17,7 +17,6 @@ import { buildRunWorld } from '../../src/replay/run-world';
 import { ScriptedDriver } from '../../src/replay/script';
 import type { BenchResult, BenchSuite } from '../types';
 import { DEFAULT_DT, STANDARD_GRAVITY_M_S2 } from '../../src/content/world-constants';
-import { installDeterministicMath, uninstallDeterministicMath } from '../../src/ecs/dmath';
 
 const SETUP = { dt: DEFAULT_DT, integrator: 'midpoint' as const, seed: 1, gravity_m_s2: STANDARD_GRAVITY_M_S2 };
 const car = (): ReplayCar => ({
@@ -50,15 +49,7 @@ function overheadPerTick(ticks: number): { plain: number; rec: number } {
 
 export const suite: BenchSuite = {
   name: 'replay',
-  async run({ quick }) {
-    // the replay tools run with the deterministic Math (src/ecs/dmath.ts) as the game does; put it back after
-    installDeterministicMath();
-    try {
-      return await runReplayBench(quick);
-    } finally {
-      uninstallDeterministicMath();
-    }
-  },
+  run: ({ quick }) => runReplayBench(quick),
 };
 
 async function runReplayBench(quick: boolean | undefined): Promise<BenchResult[]> {

@@ -3,8 +3,6 @@
  * Flow: title → stages → cars → loading → drive (countdown lights, run) ⇄ pause → finish.
  * A test hook on window.__bitrally exposes state for the e2e tests (no pixel reading needed).
  */
-// first: deterministic Math for the simulation (replays verify bit-exactly in Node; src/ecs/dmath.ts)
-import '../ecs/dmath-install';
 import { createSceneKit, type SceneKit } from '../systems/view/scene';
 import { GameAudio } from '../systems/view/audio';
 import { InputDevices } from './input/devices';

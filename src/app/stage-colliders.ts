@@ -24,6 +24,7 @@ import { useHavokSceneQueries, useTsSceneQueries } from '../systems/sim/collisio
 import type { PropKind } from '../systems/sim/collision/havok-scene';
 import type { HavokPhysicsWithBindings } from '@babylonjs/havok';
 import { runWorldSetupHooks } from '../replay/run-world';
+import { dcos, dsin } from '../../terrain/dmath';
 
 export interface PropSite {
   kind: PropKind;
@@ -56,7 +57,7 @@ export function propSites(stage: Stage): PropSite[] {
   const side = (d: number, offset: number, kind: PropKind): void => {
     const p = road.poseAt(d);
     // left of the heading: (cos θ, −sin θ) (forward is (sin θ, cos θ))
-    const lx = Math.cos(p.heading), lz = -Math.sin(p.heading);
+    const lx = dcos(p.heading), lz = -dsin(p.heading);
     for (const s of [-1, 1]) out.push({ kind, x: p.x + s * (p.width / 2 + offset) * lx, z: p.z + s * (p.width / 2 + offset) * lz, rotY: p.heading });
   };
   for (const d of picked.sort((a, b) => a - b)) for (const k of [-1, 0, 1]) side(d + 3 * k, 1.6, 'hay-bale');

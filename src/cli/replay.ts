@@ -8,8 +8,6 @@
  * Exit codes: 0 ok, 1 desync, 2 bad file / bad arguments (one clear line naming file, field, expected, found),
  * 1 with a stack trace for a bug. `--help` on any command lists its options.
  */
-// first: deterministic Math (the same bits as the browser game, see src/ecs/dmath.ts)
-import '../ecs/dmath-install';
 // the game's stage setup (static scenery colliders + Havok props) for every world built from a replay
 import '../systems/sim/collision/havok-preload-node';
 import { setStagePropsEnabled } from '../app/stage-colliders';

@@ -11,6 +11,7 @@ import { openSplit, registerCar, unregisterCar, vehicles } from '../systems/sim/
 import { DRIVELINE_SCRATCH_SIZE, vehicleBlock } from '../systems/sim/vehicle/vehicle-block';
 import { totalRatio } from '../systems/sim/vehicle/drivetrain';
 import { removeEntity } from 'bitecs';
+import { dcos, dsin } from '../../terrain/dmath';
 
 export interface CarPose {
   x: number;
@@ -79,9 +80,9 @@ function groundFrame(world: SimWorld, pose: CarPose): GroundFrame {
   const nx = gs.nx,
     ny = gs.ny,
     nz = gs.nz;
-  let fx = Math.sin(pose.heading),
+  let fx = dsin(pose.heading),
     fy = 0,
-    fz = Math.cos(pose.heading);
+    fz = dcos(pose.heading);
   const fn = fx * nx + fy * ny + fz * nz;
   fx -= fn * nx;
   fy -= fn * ny;

@@ -4,6 +4,7 @@
  * along the road and values between points are interpolated linearly, so a constant-radius arc or a circular crest
  * gives its exact curvature whatever the point spacing.
  */
+import { datan2 } from '../dmath';
 import { DRIVEN_LINE_WINDOW_M, VERTICAL_WINDOW_M } from './table';
 
 export interface RoadProfile {
@@ -49,7 +50,7 @@ function distancesOf(points: ArrayLike<number>, n: number): Float64Array {
 /** Heading at each point (mean of its two segments'), unwrapped so it changes continuously. */
 function headingsOf(points: ArrayLike<number>, n: number): Float64Array {
   const seg = new Float64Array(Math.max(1, n - 1));
-  for (let k = 0; k < n - 1; k++) seg[k] = Math.atan2(points[3 * k + 3]! - points[3 * k]!, points[3 * k + 5]! - points[3 * k + 2]!);
+  for (let k = 0; k < n - 1; k++) seg[k] = datan2(points[3 * k + 3]! - points[3 * k]!, points[3 * k + 5]! - points[3 * k + 2]!);
   for (let k = 1; k < n - 1; k++) seg[k] = seg[k - 1]! + wrapAngle(seg[k]! - seg[k - 1]!);
   const h = new Float64Array(n);
   for (let k = 0; k < n; k++) h[k] = k === 0 ? seg[0]! : k === n - 1 ? seg[n - 2]! : (seg[k - 1]! + seg[k]!) / 2;

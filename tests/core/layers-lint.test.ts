@@ -112,9 +112,12 @@ const BAD_CODE: [string, string][] = [
   ['export const f = globalThis.fetch;', 'no-restricted-globals'],
   ['export const r = crypto.getRandomValues(new Uint32Array(1));', 'no-restricted-globals'],
   ['export const r = Math.random();', 'no-restricted-properties'],
+  ['export const s = Math.sin(1);', 'no-restricted-properties'],
+  ['export const p = Math.pow(2, 0.5);', 'no-restricted-properties'],
+  ['export const a = Math.atan2(1, 2);', 'no-restricted-properties'],
   ['export const m = import("../app/game");', 'no-restricted-syntax'],
 ];
-const GOOD_CODE = 'export const ok = (t: number): number => Math.sqrt(t) + Math.sin(t) * Number.EPSILON;';
+const GOOD_CODE = 'export const ok = (t: number): number => Math.sqrt(t) + Math.hypot(t, 1) * Number.EPSILON;';
 
 describe('layers as lint rules', () => {
   for (const { dir, bad, good } of LAYERS) {
@@ -140,7 +143,7 @@ describe('layers as lint rules', () => {
         expect(await layerErrors(file, `import { x } from '${t}';\nexport const y = x;\n`), t).toEqual([]);
     });
 
-    it(`${dir}: browser globals, wall clock and Math.random are reported; plain Math is not`, async () => {
+    it(`${dir}: browser globals, wall clock, Math.random and the engine-dependent Math functions are reported; exact Math is not`, async () => {
       for (const [code, rule] of BAD_CODE) expect(await layerErrors(file, code), code).toEqual([rule]);
       expect(await layerErrors(file, GOOD_CODE)).toEqual([]);
     });

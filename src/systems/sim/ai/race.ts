@@ -19,6 +19,7 @@ import type { AiPath } from './path';
 import { DEFAULT_DRIVER, stagePath } from './autopilot';
 import { driverVehicleFromConfig, plannedMu } from './car-params';
 import { jokerRoute, type JokerRoute } from './joker';
+import { dcos, dsin } from '../../../../terrain/dmath';
 
 /** Time added for a jump start (moving off the grid before the lights go out), s. */
 export const JUMP_START_PENALTY_S = 5;
@@ -53,7 +54,7 @@ export function gridSlots(path: AiPath, startS: number, count: number, opts: { f
     path.pointAt(s, pt);
     const h = path.headingAt(s);
     const lat = side * half;
-    out.push({ x: pt[0]! + lat * Math.cos(h), z: pt[1]! - lat * Math.sin(h), heading: h, lateral: lat });
+    out.push({ x: pt[0]! + lat * dcos(h), z: pt[1]! - lat * dsin(h), heading: h, lateral: lat });
   }
   return out;
 }

@@ -10,6 +10,7 @@ import { quantizeInput, setInputSource, type QuantizedInput, type RawInput } fro
 import type { CarConfig } from '../../../content/car-schema';
 import { STANDARD_GRAVITY_M_S2 as G0 } from '../../../content/world-constants';
 import { readCarTelemetry, emptyTelemetry, type CarTelemetry } from './telemetry';
+import { datan2 } from '../../../../terrain/dmath';
 
 export interface CarTestResult {
   name: string;
@@ -143,7 +144,7 @@ export function skidpadTest(cfg: CarConfig, opts: CarTestOptions = {}, radius = 
       tz = -rx / r;
     const fx = b.R2[e]!,
       fz = b.R8[e]!;
-    const headErr = Math.atan2(fx * tz - fz * tx, fx * tx + fz * tz); // + = car points right of the tangent… sign below
+    const headErr = datan2(fx * tz - fz * tx, fx * tx + fz * tz); // + = car points right of the tangent… sign below
     integ += err * w.dt;
     const delta = L / radius + 0.04 * err + 0.02 * integ - 1.2 * headErr;
     const steer = delta / cfg.steering.maxAngle;

@@ -17,6 +17,7 @@ import { MAX_PNG_FILE_BYTES } from '../../../../terrain/png-guard';
 import { MAX_TOML_BYTES } from '../../../validate/bounded-parse';
 import { StageGround } from './stage-ground';
 import { readCarTelemetry, emptyTelemetry } from './telemetry';
+import { dcos, dsin } from '../../../../terrain/dmath';
 
 export interface ScenarioResources {
   /** Load a stage by id or directory (default: Node fs, src/content/stages/<id>/). */
@@ -132,8 +133,8 @@ export function setupScenarioCars(world: SimWorld, s: Scenario, stage: Stage | n
       // Start line, side by side 3 m apart.
       const p = stage.start;
       const off = (i - (s.cars.length - 1) / 2) * 3;
-      x = p.x + Math.cos(p.heading) * off;
-      z = p.z - Math.sin(p.heading) * off;
+      x = p.x + dcos(p.heading) * off;
+      z = p.z - dsin(p.heading) * off;
       heading = p.heading;
     } else {
       x = i * 4;
