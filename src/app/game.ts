@@ -26,6 +26,7 @@ import { StageView } from '../systems/view/stage-view';
 import { CarView } from '../systems/view/car-view';
 import { GameCamera, type CameraView } from '../systems/view/camera';
 import { Hud } from '../systems/view/hud';
+import { CodriverView } from '../systems/view/codriver/codriver';
 import type { GameAudio } from '../systems/view/audio';
 import { Effects } from '../systems/view/effects';
 import { PropsView } from '../systems/view/props-view';
@@ -95,6 +96,8 @@ export class GameSession {
   private carCfg: CarConfig;
   readonly camera: GameCamera;
   readonly hud: Hud;
+  /** Pace-note calls and strip, read from the player's car. */
+  private readonly codriver: CodriverView;
   private readonly effects: Effects;
   private readonly propsView: PropsView | null;
   /** Shown when Havok did not load (collision issue: the game still runs, on the TS scene, without props). */
@@ -152,6 +155,7 @@ export class GameSession {
     this.camera.view = settings.camera;
     this.hud = new Hud(hudParent);
     this.hud.showPerf(settings.perfOverlay);
+    this.codriver = new CodriverView(kit.scene, stage, hudParent, audio.codriver, settings);
     this.effects = new Effects(kit.scene, stage);
     const props = collisionRuntime(this.world).props;
     this.propsView = props instanceof HavokProps && props.eids.length > 0 ? new PropsView(kit.scene, this.world, props.eids, kit.shadows) : null;
@@ -168,6 +172,7 @@ export class GameSession {
     this.settings = s;
     this.hud.showPerf(s.perfOverlay);
     this.camera.view = s.camera;
+    this.codriver.applySettings(s);
   }
 
   private captureCur(): void {
@@ -424,6 +429,7 @@ export class GameSession {
     this.hud.update({ speedMS: t.speedMS, rpm: t.rpm, redlineRpm: t.redlineRpm, maxRpm: t.maxRpm, gear: t.gear, timeS: this.run.timeS, damage: t.damage, units: this.settings.units });
     this.hud.setProgress((this.run.progressM - this.run.cfg.startM) / (this.run.cfg.finishM - this.run.cfg.startM));
     this.hud.tickToast(this.nowS);
+    this.codriver.update(this.world, this.car.eid, dt);
     if (this.run.phase === 'countdown') {
       const lit = Math.min(5, Math.floor(((this.run.cfg.countdownS - this.run.countdownLeftS) / this.run.cfg.countdownS) * 5) + 1);
       if (lit !== this.lastCountdownLit) {
@@ -459,6 +465,7 @@ export class GameSession {
     this.havokNotice?.remove();
     releaseGameRunWorld(this.world); // its Havok props instance back to the pool, reset: memory flat over Retries
     this.hud.dispose();
+    this.codriver.dispose();
     this.kit.scene.activeCamera = this.kit.menuCamera;
     this.camera.camera.dispose();
   }

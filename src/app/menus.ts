@@ -2,7 +2,7 @@
  * All screens of the game, registered in the screen registry (screens.ts). Everything is navigable with a
  * gamepad alone (d-pad/stick + A/B), the keyboard (arrows + Enter/Escape) or the mouse.
  */
-import { CAMERA_MODES } from './settings';
+import { CAMERA_MODES, CODRIVER_TIMINGS, CODRIVER_VOICES } from './settings';
 import { adjustable, html, registerScreen } from './screens';
 import { GameSession, type RunResult } from './game';
 import { drawStageMap, listStages, loadStageWithFiles, type StageSummary } from './stages';
@@ -303,6 +303,11 @@ function registerErrorScreen(): void {
   });
 }
 
+/** The value `d` steps from `v` in a list of choices, wrapping round. */
+function cycle<T>(choices: readonly T[], v: T, d: -1 | 1): T {
+  return choices[(choices.indexOf(v) + d + choices.length) % choices.length]!;
+}
+
 /** Settings rows, each adjusted with left/right (toggles once per press) and saved on every change. */
 function registerSettingsScreen(app: AppContext): void {
   registerScreen('settings', (ctx, params) => {
@@ -324,9 +329,14 @@ function registerSettingsScreen(app: AppContext): void {
         label: 'Camera',
         toggle: true,
         get: () => s.camera,
-        adjust: (d) => (s.camera = CAMERA_MODES[(CAMERA_MODES.indexOf(s.camera) + d + CAMERA_MODES.length) % CAMERA_MODES.length]!),
+        adjust: (d) => (s.camera = cycle(CAMERA_MODES, s.camera, d)),
       },
       { key: 'steerSpeed', label: 'Steering speed (keys)', get: () => s.steerSpeed.toFixed(1), adjust: (d) => (s.steerSpeed = step(s.steerSpeed, d, 0.5, 10, 0.5)) },
+      { key: 'codriver', label: 'Co-driver calls', get: () => (s.codriver ? 'on' : 'off'), adjust: () => (s.codriver = !s.codriver), toggle: true },
+      { key: 'codriverVolume', label: 'Co-driver volume', get: () => pct(s.codriverVolume), adjust: (d) => (s.codriverVolume = step(s.codriverVolume, d, 0, 1, 0.1)) },
+      { key: 'codriverTiming', label: 'Co-driver timing', get: () => s.codriverTiming, adjust: (d) => (s.codriverTiming = cycle(CODRIVER_TIMINGS, s.codriverTiming, d)), toggle: true },
+      { key: 'codriverVoice', label: 'Co-driver voice', get: () => (s.codriverVoice === 'clips' ? 'recorded' : 'system'), adjust: (d) => (s.codriverVoice = cycle(CODRIVER_VOICES, s.codriverVoice, d)), toggle: true },
+      { key: 'cornerBoards', label: 'Corner arrow boards (next stage)', get: () => (s.cornerBoards ? 'on' : 'off'), adjust: () => (s.cornerBoards = !s.cornerBoards), toggle: true },
       { key: 'rumble', label: 'Rumble', get: () => (s.rumble ? 'on' : 'off'), adjust: () => (s.rumble = !s.rumble), toggle: true },
       { key: 'perfOverlay', label: 'Performance overlay', get: () => (s.perfOverlay ? 'on' : 'off'), adjust: () => (s.perfOverlay = !s.perfOverlay), toggle: true },
       { key: 'shadows', label: 'Shadows (next load)', get: () => (s.shadows ? 'on' : 'off'), adjust: () => (s.shadows = !s.shadows), toggle: true },

@@ -41,6 +41,11 @@ const TuningSchema = z.object({ deadzone: z.number().min(0).max(0.9), linearity:
 export const CAMERA_MODES = ['chase', 'hood', 'bumper'] as const;
 export type CameraMode = (typeof CAMERA_MODES)[number];
 
+/** Co-driver call timing (src/systems/view/codriver/planner.ts CALL_LEAD_S: how long before a corner a call ends). */
+export const CODRIVER_TIMINGS = ['early', 'normal', 'late'] as const;
+/** Co-driver voice: the recorded eSpeak NG clips, or the browser's speech synthesis. */
+export const CODRIVER_VOICES = ['clips', 'system'] as const;
+
 export const SettingsSchema = z.object({
   units: z.enum(['kmh', 'mph']),
   masterVolume: z.number().min(0).max(1),
@@ -53,6 +58,11 @@ export const SettingsSchema = z.object({
   steerReturn: z.number().min(0.5).max(20),
   pedalSpeed: z.number().min(0.5).max(20),
   shadows: z.boolean(),
+  codriver: z.boolean(),
+  codriverVolume: z.number().min(0).max(1),
+  codriverTiming: z.enum(CODRIVER_TIMINGS),
+  codriverVoice: z.enum(CODRIVER_VOICES),
+  cornerBoards: z.boolean(),
   bindings: z.record(z.enum(ALL_ACTIONS as [Action, ...Action[]]), z.array(BindingSchema).max(MAX_BINDINGS_PER_ACTION)),
   tuning: z.record(z.enum(ANALOG_ACTIONS), TuningSchema),
   activeProfile: z.string().max(MAX_PAD_ID_LENGTH),
@@ -71,6 +81,13 @@ export type Settings = {
   steerReturn: number;
   pedalSpeed: number;
   shadows: boolean;
+  /** Co-driver calls (voice) on or off; the pace-note strip shows either way. */
+  codriver: boolean;
+  codriverVolume: number;
+  codriverTiming: (typeof CODRIVER_TIMINGS)[number];
+  codriverVoice: (typeof CODRIVER_VOICES)[number];
+  /** Chevron boards at the slow corners (severity ≤ 2, hairpins, squares). */
+  cornerBoards: boolean;
   bindings: Record<Action, Binding[]>;
   tuning: Record<AnalogAction, ActionTuning>;
   /** Gamepad id of the active profile ('' before any pad was seen). */
@@ -91,6 +108,11 @@ export function defaultSettings(): Settings {
     rumble: true,
     ...DEFAULT_SMOOTHING,
     shadows: true,
+    codriver: true,
+    codriverVolume: 0.9,
+    codriverTiming: 'normal',
+    codriverVoice: 'clips',
+    cornerBoards: true,
     bindings: structuredClone(DEFAULT_BINDINGS),
     tuning: structuredClone(DEFAULT_TUNING),
     activeProfile: '',

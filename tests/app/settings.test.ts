@@ -34,6 +34,20 @@ describe('settings', () => {
     expect(r.problems[0]).toMatch(/furlongs/);
     expect(r.problems[1]).toMatch(/bindings\.steer/);
   });
+  it('co-driver settings persist, and a bad one falls back to its default with a message', () => {
+    const st = new MemStore();
+    const s = defaultSettings();
+    Object.assign(s, { codriver: false, codriverVolume: 0.4, codriverTiming: 'early', codriverVoice: 'system', cornerBoards: false });
+    saveSettings(st, s);
+    expect(loadSettings(st).settings).toEqual(s);
+    const r = parseSettings({ codriverTiming: 'whenever', codriverVolume: 2, codriver: false });
+    expect(r.settings.codriverTiming).toBe('normal');
+    expect(r.settings.codriverVolume).toBe(defaultSettings().codriverVolume);
+    expect(r.settings.codriver).toBe(false);
+    expect(r.problems).toHaveLength(2);
+    expect(r.problems[0]).toMatch(/codriverVolume: .*found 2/);
+    expect(r.problems[1]).toMatch(/codriverTiming: .*found "whenever"/);
+  });
   it('broken JSON gives defaults and one message naming the storage key', () => {
     const st = new MemStore();
     st.setItem(SETTINGS_KEY, '{oops');

@@ -8,6 +8,8 @@
  *  - a test hook `window.__bitrally.replays` (list, export as base64, import bytes, viewer/ghost state).
  */
 import type { SceneKit } from '../../systems/view/scene';
+import type { GameAudio } from '../../systems/view/audio';
+import { CodriverView } from '../../systems/view/codriver/codriver';
 import type { Stage } from '../../../terrain/stage';
 import type { StageRun } from '../../run/stage-run';
 import { formatDelta } from '../../run/stage-run';
@@ -45,6 +47,7 @@ export interface ReplaySessionLike {
 
 export interface ReplayApp {
   kit: SceneKit;
+  audio: GameAudio;
   devices: InputDevices;
   settings: Settings;
   screens: ScreenManager;
@@ -279,6 +282,7 @@ async function loadViewer(app: ReplayApp, library: ReplayLibrary, opened: Promis
     const viewer = new ReplayViewer(app.kit, data, run, stage, el, app.settings.units);
     slot.viewer = viewer;
     viewer.onToast = (t) => slot.viewer?.toast(t);
+    viewer.codriver = new CodriverView(app.kit.scene, stage, el, app.audio.codriver, app.settings);
     const h = data.header;
     title.innerHTML = `<b>${esc(h.name)}</b> · ${esc(h.cars.map((c) => c.id).join(', '))} · ${(h.ticks * h.dt).toFixed(1)} s${h.result?.finished && h.result.stageTimeS !== null ? ` · stage time ${formatClock(h.result.stageTimeS)}` : ''}`;
     const total = Math.max(1, h.ticks);

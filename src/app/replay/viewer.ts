@@ -13,6 +13,7 @@ import { StageView } from '../../systems/view/stage-view';
 import { CarView } from '../../systems/view/car-view';
 import { GameCamera } from '../../systems/view/camera';
 import { Hud } from '../../systems/view/hud';
+import type { CodriverView } from '../../systems/view/codriver/codriver';
 import { Effects } from '../../systems/view/effects';
 import { Vector3 } from '@babylonjs/core/Maths/math.vector';
 import type { Stage, StagePose } from '../../../terrain/stage';
@@ -102,6 +103,9 @@ export class ReplayViewer {
   /** Orbit input for the free camera (stick / mouse), consumed per frame. */
   orbitInput = { dx: 0, dy: 0 };
   onToast?: (text: string) => void;
+  /** The co-driver reading to the recorded player's car (set by the replay screen), disposed with the viewer. */
+  codriver: CodriverView | null = null;
+  private readonly playerIndex: number;
   private nowS = 0;
 
   constructor(
@@ -128,6 +132,7 @@ export class ReplayViewer {
     this.stations = tvStations(stage);
     this.startTicks = countdownTicks(w.dt);
     const pc = Math.max(0, data.header.cars.findIndex((c) => c.role === 'player'));
+    this.playerIndex = pc;
     this.playerEditTicks = data.edits.filter((e) => e.car === pc).map((e) => e.tick);
     this.markTicks = [...data.header.marks, ...data.edits.map((e) => ({ tick: e.tick, kind: 'recovery', label: 'recovery' }))].sort((a, b) => a.tick - b.tick);
     const fin = data.header.marks.find((m) => m.kind === 'finish');
@@ -250,6 +255,8 @@ export class ReplayViewer {
     this.kit.sun.position.set(focus.x + 40, focus.y + 80, focus.z + 30);
     this.kit.sun.direction.set(-0.45, -0.8, -0.35);
     this.updateHud();
+    const player = this.cars[this.playerIndex];
+    if (player) this.codriver?.update(this.world, player.eid, dt);
   }
 
   /** Every car at its interpolated pose (and car 0's effects); returns car 0's pose for the camera. */
@@ -361,6 +368,7 @@ export class ReplayViewer {
     for (const v of this.carViews) v.dispose();
     this.effects.dispose();
     this.hud.dispose();
+    this.codriver?.dispose();
     this.kit.scene.activeCamera = this.kit.menuCamera;
     this.camera.camera.dispose();
   }

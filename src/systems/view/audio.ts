@@ -16,6 +16,7 @@ import {
   squealLoop,
   windLoop,
 } from '../../content/audio/synth';
+import { CodriverVoice } from './codriver/voice';
 
 export interface AudioFrame {
   rpm: number;
@@ -56,6 +57,8 @@ export class GameAudio {
   started = false;
   private vol: Volumes = { master: 0.8, engine: 0.8, effects: 0.8 };
   private lastImpactT = -1;
+  /** The co-driver's voice (clip sprite), loaded with the other sounds. */
+  readonly codriver = new CodriverVoice();
 
   /** Build all sounds; call from a user gesture handler. */
   start(): void {
@@ -71,6 +74,7 @@ export class GameAudio {
     this.shift = once(shiftSound());
     this.beepLow = once(beepSound(660));
     this.beepHigh = once(beepSound(1320));
+    this.codriver.start();
     Howler.volume(this.vol.master);
     // started outside a DOM gesture handler (first gamepad button): make sure the context runs
     void Howler.ctx?.resume?.().catch(() => undefined);
