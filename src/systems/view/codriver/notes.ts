@@ -5,7 +5,7 @@
  */
 import type { Stage } from '../../../../terrain/stage';
 import type { PaceNote } from '../../../../terrain/pacenotes/types';
-import { isClosedStage } from '../../../systems/sim/ai/autopilot';
+import { isClosedStage } from '../../../systems/sim/ai/stage-path';
 import { DEFAULT_SURFACES } from '../../../content/surfaces';
 import { STANDARD_GRAVITY_M_S2 } from '../../../content/world-constants';
 import type { SlowZone } from './motion';
