@@ -4,7 +4,9 @@
  * only at the crushed corner.
  */
 import { describe, expect, it } from 'vitest';
-import { BUILTIN_CARS, loadBuiltinCar } from '../../src/content/cars/index';
+import { BUILTIN_CARS, loadBuiltinCar, readBuiltin } from '../../src/content/cars/index';
+import { loadCarConfig } from '../../src/content/car-load';
+import { ContentError } from '../../src/validate/errors';
 import { lookConfig, LookSchema } from '../../src/content/car-look';
 import type { CarConfig } from '../../src/content/car-schema';
 import { buildCarBody } from '../../src/systems/view/car/car-body-mesh';
@@ -183,6 +185,33 @@ describe('[look] table', () => {
     expect(bad.error!.issues[0]!.message).toMatch(/expected a colour "#rrggbb"/);
     const style = LookSchema.safeParse({ style: 'estate' });
     expect(style.error!.issues[0]!.message).toMatch(/expected one of hatch, saloon, coupe/);
+  });
+});
+
+describe('[look] in a car file', () => {
+  const HATCH = BUILTIN_CARS.find((c) => c.id === 'hatch-gti')!;
+
+  it('a bad colour is refused with a ContentError naming the file, the key, the expected form and the value', () => {
+    const text = HATCH.text.replace(/primary = "#[0-9a-f]{6}"/, 'primary = "#12345"');
+    let err: unknown;
+    try {
+      loadCarConfig(text, 'bad-look.toml', readBuiltin);
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(ContentError);
+    const msg = (err as Error).message;
+    expect(msg).toContain('bad-look.toml');
+    expect(msg).toContain('look.primary');
+    expect(msg).toMatch(/expected a colour "#rrggbb"/);
+  });
+
+  it('never reaches the simulation: a car differing only in its look loads the same physics', () => {
+    const a = loadBuiltinCar('hatch-gti');
+    const b = loadCarConfig(HATCH.text.replace(/\[look\][\s\S]*$/, ''), HATCH.file, readBuiltin);
+    const physics = (c: CarConfig) => ({ ...c, look: null, source: null });
+    expect(physics(b)).toEqual(physics(a));
+    expect(b.look.primary).not.toEqual(a.look.primary);
   });
 });
 
