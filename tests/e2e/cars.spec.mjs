@@ -5,7 +5,7 @@
  * Screenshots land in test-results/e2e/ (car-<id>-{select,game,replay}.png).
  *   npm run test:e2e -- --files cars
  */
-import { runSpecList } from './spec-runner.mjs';
+import { runSpecList, waitFor } from './spec-runner.mjs';
 import { readFileSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -72,17 +72,6 @@ function checkHue(where, id, png, box, report) {
   report[`${id} ${where}`] = { wantHue: Math.round(want), gotHue: got.hue, share: Number(got.share.toFixed(4)) };
   if (hueDist(got.hue, want) > HUE_TOLERANCE_DEG + HUE_BIN_DEG / 2) throw new Error(`${id} in ${where}: dominant paint hue ${got.hue}°, its livery primary is ${want.toFixed(0)}°`);
   if (got.share < MIN_SHARE) throw new Error(`${id} in ${where}: only ${(got.share * 100).toFixed(2)} % of the car's region has its paint`);
-}
-
-async function waitFor(what, fn, timeoutMs = 60000) {
-  const t0 = Date.now();
-  let last;
-  while (Date.now() - t0 < timeoutMs) {
-    last = await fn();
-    if (last) return last;
-    await sleep(200);
-  }
-  throw new Error(`timed out after ${timeoutMs} ms waiting for ${what} (last: ${JSON.stringify(last)})`);
 }
 
 async function newPage(browser) {

@@ -53,3 +53,15 @@ export async function runSpecList({ specs, browser, base, out, filter, reportFil
   }
   return results;
 }
+
+/** Poll `fn` until it returns something truthy (returned), or throw after `timeoutMs` naming `what` and the last value. */
+export async function waitFor(what, fn, timeoutMs = 60000, pollMs = 200) {
+  const t0 = Date.now();
+  let last;
+  while (Date.now() - t0 < timeoutMs) {
+    last = await fn();
+    if (last) return last;
+    await new Promise((r) => setTimeout(r, pollMs));
+  }
+  throw new Error(`timed out after ${timeoutMs} ms waiting for ${what} (last: ${JSON.stringify(last)})`);
+}
