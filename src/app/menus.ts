@@ -9,8 +9,8 @@ import { drawStageMap, listStages, loadStageWithFiles, type StageSummary } from 
 import { CARS, carChoice, carShape, carTestStats } from './cars';
 import { CarTurntable } from './car-turntable';
 import { loadHavokBrowser } from './havok-browser';
-import { stagePropsEnabled } from './stage-colliders';
-import { formatDelta, formatTime } from './stage-run';
+import { stagePropsEnabled } from './game-setup';
+import { formatDelta, formatTime } from '../run/stage-run';
 import { registerControlsScreen } from './controls-screen';
 import { escapeHtml as esc } from './escape-html';
 import type { AppContext } from './app-context';
