@@ -5,7 +5,7 @@
  * Screenshots land in test-results/e2e/ (car-<id>-{select,game,replay}.png).
  *   npm run test:e2e -- --files cars
  */
-import { runSpecList, waitFor } from './spec-runner.mjs';
+import { openPage, runSpecList, waitFor } from './spec-runner.mjs';
 import { readFileSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -74,18 +74,6 @@ function checkHue(where, id, png, box, report) {
   if (got.share < MIN_SHARE) throw new Error(`${id} in ${where}: only ${(got.share * 100).toFixed(2)} % of the car's region has its paint`);
 }
 
-async function newPage(browser) {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
-  context.setDefaultNavigationTimeout(180000);
-  const page = await context.newPage();
-  const errors = [];
-  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-  page.on('pageerror', (e) => errors.push(String(e)));
-  const H = (fn, arg) => page.evaluate(fn, arg);
-  const screen = () => H(() => window.__bitrally?.screens?.());
-  return { page, context, errors, H, screen };
-}
-
 /** The chase camera frames the car in the middle of the lower half of the view. */
 const CHASE_BOX = [0.36, 0.64, 0.45, 0.9];
 
@@ -93,7 +81,7 @@ export const specs = [
   {
     name: 'cars: each car turns on the car select turntable in its own livery',
     async run({ browser, base, out, report }) {
-      const { page, context, errors, H, screen } = await newPage(browser);
+      const { page, context, errors, H, screen } = await openPage(browser);
       await page.goto(`${base}?scale=2`);
       await waitFor('title', async () => (await screen()) === 'title');
       await page.click('[data-go="stages"]');
@@ -123,7 +111,7 @@ export const specs = [
     name: 'cars: each car drives in its own livery (chase camera) and the replay viewer shows the same colour',
     async run({ browser, base, out, report }) {
       for (const id of CAR_IDS) {
-        const { page, context, errors, H, screen } = await newPage(browser);
+        const { page, context, errors, H, screen } = await openPage(browser);
         await page.goto(`${base}?scale=2&simcap=0.5&stage=test-short&car=${id}`);
         await waitFor('drive', async () => (await screen()) === 'drive', 180000);
         await waitFor('a few frames', () => H(() => (window.__bitrally.frame ?? 0) > 20), 60000);
