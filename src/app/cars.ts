@@ -19,13 +19,6 @@ import carStats from './car-stats.json';
 import type { CarAdapter } from '../run/cars';
 import type { ReplayCar } from '../replay/format';
 
-export const COLORS: [number, number, number][] = [
-  [0.08, 0.28, 0.85],
-  [0.85, 0.12, 0.1],
-  [0.95, 0.75, 0.1],
-  [0.1, 0.6, 0.25],
-];
-
 const configs = new Map<string, CarConfig>();
 function config(id: string): CarConfig {
   // issue 9: the garage's "apply" / dev live reload, and custom cars (src/app/garage)
@@ -42,13 +35,13 @@ function config(id: string): CarConfig {
 const RAD_TO_RPM = 30 / Math.PI;
 
 export function CARS(): CarInfo[] {
-  return [...BUILTIN_CARS.map((b) => b.id), ...drivableCustomIds()].map((id, i) => {
+  return [...BUILTIN_CARS.map((b) => b.id), ...drivableCustomIds()].map((id) => {
     const c = config(id);
     const kw = Math.max(...c.engine.curveOmega.map((w, k) => (w * c.engine.curveTorque[k]!) / 1000));
     return {
       id,
       name: c.name,
-      color: COLORS[i % COLORS.length]!,
+      color: c.look.primary,
       stats: [
         ['Drive', c.drivetrain.layout.toUpperCase()],
         ['Power', `${Math.round(kw)} kW`],
@@ -62,7 +55,8 @@ export function CARS(): CarInfo[] {
   });
 }
 
-function shapeOf(c: CarConfig, color: [number, number, number]): CarShape {
+/** What the car views draw: the file's dimensions and its `[look]` (the same body in every view). */
+function shapeOf(c: CarConfig): CarShape {
   return {
     lengthM: c.body.lengthM,
     widthM: c.body.widthM,
@@ -71,8 +65,13 @@ function shapeOf(c: CarConfig, color: [number, number, number]): CarShape {
       const t = w.front ? c.tires.front : c.tires.rear;
       return { x: w.position[0], y: w.position[1], z: w.position[2], radiusM: t.radius, widthM: t.width };
     }),
-    color,
+    look: c.look,
   };
+}
+
+/** The drawn shape of car `id` (the car select's turntable). */
+export function carShape(id: string): CarShape {
+  return shapeOf(config(id));
 }
 
 /** Everything the game needs to put one car into a run: its replay header entry and its drivable view. */
@@ -111,7 +110,7 @@ export function carChoice(id: string): CarChoice {
 
 /** The drivable view of a car entity (the game's cars, and replay cars with `place` refused: src/app/replay/replay-car.ts). */
 export function drivable(_world: SimWorld, eid: number, info: CarInfo, cfg: CarConfig, place?: DrivableCar['place']): DrivableCar {
-  const shape = shapeOf(cfg, info.color);
+  const shape = shapeOf(cfg);
   const tele: CarTelemetry = emptyCarTelemetry();
   const redline = cfg.engine.redline * RAD_TO_RPM;
   const limiter = cfg.engine.limiter * RAD_TO_RPM;

@@ -6,7 +6,8 @@ import { CAMERA_MODES, CODRIVER_TIMINGS, CODRIVER_VOICES } from './settings';
 import { adjustable, html, registerScreen } from './screens';
 import { GameSession, type RunResult } from './game';
 import { drawStageMap, listStages, loadStageWithFiles, type StageSummary } from './stages';
-import { CARS, carChoice, carTestStats } from './cars';
+import { CARS, carChoice, carShape, carTestStats } from './cars';
+import { CarTurntable } from './car-turntable';
 import { loadHavokBrowser } from './havok-browser';
 import { stagePropsEnabled } from './game-setup';
 import { formatDelta, formatTime } from '../run/stage-run';
@@ -130,8 +131,10 @@ function registerStagesScreen(app: AppContext): void {
 /** Car cards: the file's stats, then the car test's measured numbers when they arrive. */
 function registerCarsScreen(app: AppContext): void {
   registerScreen('cars', (ctx) => {
-    const el = html(`<h2>Choose a car</h2><div class="sub">${esc(choice.stage?.name ?? '')}</div><div class="cards"></div><div class="hint">A: select · B: back</div>`);
+    const el = html(`<h2>Choose a car</h2><div class="sub">${esc(choice.stage?.name ?? '')}</div><canvas class="turntable" data-turntable></canvas><div class="cards"></div><div class="hint">A: select · B: back</div>`);
     const cards = el.querySelector('.cards')!;
+    // the focused card's car turns on a small 3D stand (its own engine, freed when the screen is left)
+    const turntable = new CarTurntable(el.querySelector<HTMLCanvasElement>('[data-turntable]')!, () => cards.querySelector<HTMLElement>('.item.focused')?.dataset.car ?? choice.carId ?? null, carShape);
     for (const c of CARS()) {
       const b = document.createElement('button');
       b.className = 'item card' + (c.id === choice.carId ? ' default' : '');
@@ -154,6 +157,7 @@ function registerCarsScreen(app: AppContext): void {
     }
     return {
       el,
+      dispose: () => turntable.dispose(),
       back: () => ctx.show('stages'),
       onKey: (k) => {
         if (k === 'left' || k === 'right') {

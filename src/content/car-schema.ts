@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { CrashSchema, crashConfig, type CrashConfig } from './crash-schema';
 import { rangeOf, rangeText } from './car-ranges';
 import { STANDARD_GRAVITY_M_S2 } from './world-constants';
+import { LookSchema, lookConfig, type CarLook } from './car-look';
 
 /** A number inside the documented physical range of `key` (car-ranges.ts), described for the JSON Schema. */
 function num(key: string) {
@@ -163,6 +164,7 @@ export const CarFileSchema = z.strictObject({
   /** Tunable values: key path (e.g. "suspension.front.spring_rate_n_per_mm") → {min, max, step}. */
   setup: z.record(z.string(), RangeSchema).default({}).meta({ description: 'Tunable values: "key.path" = { min, max, step } (garage sliders)' }),
   crash: CrashSchema.meta({ description: 'Crash tests the crush parameters are identified from (Tongue §6; docs/collisions.md)' }), // crash tests for the crush identification (collision issue, crash-schema.ts)
+  look: LookSchema.optional().meta({ description: 'Body style and livery (presentation only: never read by the simulation)' }),
 });
 
 export type CarFile = z.output<typeof CarFileSchema>;
@@ -284,6 +286,8 @@ export interface CarConfig {
   /** Order FL, FR, RL, RR. */
   wheels: [WheelConfig, WheelConfig, WheelConfig, WheelConfig];
   setup: Record<string, { min: number; max: number; step: number }>;
+  /** Body style and livery from `[look]` (views only; the simulation never reads it). */
+  look: CarLook;
   /** The merged file data (after `extends`), in file units. */
   source: CarFile;
 }
@@ -533,6 +537,7 @@ export function toCarConfig(d: CarFile, id: string, file: string, g = STANDARD_G
     brakes: { maxTorque: d.brakes.max_torque_nm, frontBias: d.brakes.front_bias, handbrakeTorque: d.brakes.handbrake_torque_nm },
     wheels: [mk(true, true), mk(true, false), mk(false, true), mk(false, false)],
     setup: d.setup,
+    look: lookConfig(d.look),
     source: d,
   };
 }

@@ -9,7 +9,7 @@
  * input changes sign and the heading turns one way, then the other (window.__bitrally.steering).
  * Screenshots: controls-screen, controls-capture, controls-conflict, controls-drive-left / -right.
  */
-import { runSpecList } from './spec-runner.mjs';
+import { openPage, runSpecList } from './spec-runner.mjs';
 import { join } from 'node:path';
 import { PAD_INIT } from './pad.mjs';
 
@@ -133,12 +133,7 @@ export const specs = [
   {
     name: 'controls: standard names, Escape and B cancel a capture, steering bound to two keys, conflict warning + swap, drive left and right with the keys',
     async run({ browser, base, out, report }) {
-      const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
-      context.setDefaultNavigationTimeout(180000);
-      const page = await context.newPage();
-      const errors = [];
-      page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-      page.on('pageerror', (e) => errors.push(String(e)));
+      const { page, context, errors } = await openPage(browser);
       await page.addInitScript(PAD_INIT);
       try {
         await page.goto(base + '?scale=3&simcap=1');

@@ -8,7 +8,7 @@
  *  3. the viewer opens from the library, plays, seeks (forward and back), every checksum it meets matches;
  *  4. importing a corrupted copy shows the clear `<file>: <field>: expected …, found …` error and loses nothing.
  */
-import { runSpecList } from './spec-runner.mjs';
+import { openPage, runSpecList } from './spec-runner.mjs';
 import { writeFileSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -32,13 +32,7 @@ export const specs = [
   {
     name: 'replay: browser run saved, verifies with the Node CLI; viewer plays and seeks; corrupted import gives the clear error',
     async run({ browser, base, out, report }) {
-      const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
-      const page = await context.newPage();
-      const errors = [];
-      page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-      page.on('pageerror', (e) => errors.push(String(e)));
-      const H = (fn, arg) => page.evaluate(fn, arg);
-      const screen = () => H(() => window.__bitrally?.screens?.());
+      const { page, context, errors, H, screen } = await openPage(browser);
       // simcap: the software renderer is slow; let each frame simulate more so the run takes less wall time
       await page.goto(`${base}?simcap=0.5&scale=2`);
       await waitFor('title', async () => (await screen()) === 'title');

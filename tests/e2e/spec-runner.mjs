@@ -53,3 +53,31 @@ export async function runSpecList({ specs, browser, base, out, filter, reportFil
   }
   return results;
 }
+
+/** Poll `fn` until it returns something truthy (returned), or throw after `timeoutMs` naming `what` and the last value. */
+export async function waitFor(what, fn, timeoutMs = 60000, pollMs = 200) {
+  const t0 = Date.now();
+  let last;
+  while (Date.now() - t0 < timeoutMs) {
+    last = await fn();
+    if (last) return last;
+    await new Promise((r) => setTimeout(r, pollMs));
+  }
+  throw new Error(`timed out after ${timeoutMs} ms waiting for ${what} (last: ${JSON.stringify(last)})`);
+}
+
+/**
+ * A 1280×720 page in a fresh context that collects console and page errors: { page, context, errors, H, screen },
+ * H(fn, arg) evaluates in the page, screen() is the app's current screen name.
+ */
+export async function openPage(browser) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+  context.setDefaultNavigationTimeout(180000);
+  const page = await context.newPage();
+  const errors = [];
+  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  page.on('pageerror', (e) => errors.push(String(e)));
+  const H = (fn, arg) => page.evaluate(fn, arg);
+  const screen = () => H(() => window.__bitrally?.screens?.());
+  return { page, context, errors, H, screen };
+}

@@ -141,11 +141,8 @@ export class GhostRun {
   }
 
   attachView(scene: Scene, shape: CarShape): void {
-    this.view = new CarView(scene, { ...shape, color: [0.85, 0.9, 1] }, null);
-    for (const m of this.view.meshes) {
-      m.visibility = 0.35;
-      m.isPickable = false;
-    }
+    // the car's own livery, translucent
+    this.view = new CarView(scene, shape, null, { ghost: true });
   }
 
   /**

@@ -8,12 +8,12 @@ import type { SimWorld } from '../../ecs/world';
 import { carConfigOf } from '../../run/cars';
 import type { ReplayCar } from '../../replay/format';
 import type { DrivableCar } from '../car-link';
-import { COLORS, drivable } from '../cars';
+import { drivable } from '../cars';
 
 export function replayDrivable(world: SimWorld, eid: number, car: ReplayCar, index: number): DrivableCar {
   const cfg = carConfigOf(world, eid);
   if (!cfg) throw new Error(`replay viewer: car ${index} (${car.id}) was not spawned by the replay car adapter`);
-  const info = { id: car.id, name: cfg.name, stats: [], color: COLORS[index % COLORS.length]! };
+  const info = { id: car.id, name: cfg.name, stats: [], color: cfg.look.primary };
   return drivable(world, eid, info, cfg, () => {
     throw new Error('replay cars are placed by the replay (recorded edits) only');
   });
