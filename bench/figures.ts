@@ -37,13 +37,19 @@ export function writeFigures(file: string, figures: SavedFigures): void {
   writeFileSync(file, JSON.stringify(figures, null, 2) + '\n');
 }
 
-/** The README table: every saved row, then one line per suite saying where and when it ran. */
+/** The README table: every saved row, then one line per run saying which suites it measured, where and when. */
 export function figuresTable(figures: SavedFigures): string {
   const suites = Object.entries(figures.suites);
   const rows = suites.flatMap(([, s]) =>
     s.results.map((r) => `| ${r.suite} | ${r.name} | ${formatValue(r.value)} | ${r.unit} | ${formatGoal(r)} | ${goalStatus(r, false)} |`),
   );
-  const runs = suites.map(([name, s]) => `* ${name}: ${describeRun({ ...s, quick: false })}`);
+  // suites saved by the same run share one line
+  const byRun = new Map<string, string[]>();
+  for (const [name, s] of suites) {
+    const run = describeRun({ ...s, quick: false });
+    byRun.set(run, [...(byRun.get(run) ?? []), name]);
+  }
+  const runs = [...byRun].map(([run, names]) => `* ${names.join(', ')}: ${run}`);
   return ['| suite | figure | value | unit | goal | |', '|---|---|---|---|---|---|', ...rows, '', 'Measured:', '', ...runs].join('\n');
 }
 

@@ -105,12 +105,14 @@ describe('saved figures and the README table', () => {
     const both = readFileSync(paths.readmeFile, 'utf8');
     expect(both).toContain('| met | cost | 3.000 | µs | ≤ 5.000 | ok |');
     expect(both).toContain('| missed | too slow | 7.000 | ms | ≤ 5.000 | MISS |');
+    // two saves, two runs: one provenance line each (a single run covering both would give one "met, missed" line)
     expect(both.match(/^\* (met|missed): /gm)).toEqual(['* met: ', '* missed: ']);
   });
 
-  it('--table regenerates the table from the saved figures; a README without markers is refused (exit 2)', async () => {
-    await bench('--only', 'met', '--save');
+  it('--table regenerates the table from the saved figures (suites of one run on one line); a README without markers is refused (exit 2)', async () => {
+    expect((await bench('--only', 'met,later', '--save')).code).toBe(1);
     const saved = readFileSync(paths.readmeFile, 'utf8');
+    expect(saved).toMatch(/^\* later, met: \d{4}-\d\d-\d\dT.*, commit /m); // one run, one provenance line
     writeFileSync(paths.readmeFile, README);
     expect((await bench('--table')).code).toBe(0);
     expect(readFileSync(paths.readmeFile, 'utf8')).toBe(saved);
