@@ -6,7 +6,7 @@
  */
 import type { SimWorld } from '../../ecs/world';
 import { addBookkeepingHook, removeBookkeepingHook } from '../../systems/sim/replay-record';
-import { DEFAULT_SURFACES } from '../../content/surfaces';
+import { DEFAULT_SURFACES } from '../../content/surface-table';
 import { NCH, TelemetrySampler } from './channels';
 import { TelemetryRing } from './ring';
 import { RunLog } from './run-log';
