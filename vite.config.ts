@@ -1,12 +1,14 @@
 import { defineConfig } from 'vite';
 import { carHmr } from './vite/plugins/car-hmr';
+import { offline } from './vite/plugins/offline';
 
 // Havok ships its wasm beside the ES module; excluding it from dependency pre-bundling lets Vite serve the
 // wasm file as an asset instead of inlining a broken path.
 export default defineConfig({
   base: './',
   // dev only: car file edits swap the car in the running game (issue 9, docs/tuning.md)
-  plugins: [carHmr()],
+  // build only: web manifest, icons and the service worker that precaches the build (docs/game.md "Offline")
+  plugins: [carHmr(), offline()],
   optimizeDeps: { exclude: ['@babylonjs/havok'] },
   build: {
     target: 'es2022',

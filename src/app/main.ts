@@ -15,6 +15,7 @@ import type { GameSession } from './game';
 import { quickStart, registerAllScreens, type AppContext } from './menus';
 import { setStagePropsEnabled } from './stage-colliders';
 import { loadOnce, registerLazyScreens } from './lazy-screens';
+import { registerOfflineCache } from './offline';
 import { switchProfile } from './input/profiles';
 import { escapeHtml } from './escape-html';
 
@@ -201,6 +202,9 @@ kit.engine.runRenderLoop(() => {
   const r0 = performance.now();
   kit.scene.render();
   s?.noteRenderMs(performance.now() - r0);
-  if ((hook.frame as number)++ === 0) app.featuresReady().catch((e: Error) => console.warn(`features not loaded: ${e.message}`));
+  if ((hook.frame as number)++ === 0) {
+    app.featuresReady().catch((e: Error) => console.warn(`features not loaded: ${e.message}`));
+    void registerOfflineCache(); // the installable, offline game (src/app/offline.ts)
+  }
 });
 window.addEventListener('resize', () => kit.engine.resize());

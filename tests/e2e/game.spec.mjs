@@ -12,7 +12,7 @@ export const FAST = '?scale=2&simcap=0.5';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-async function hook(page, key) {
+export async function hook(page, key) {
   return page.evaluate((k) => {
     const h = window.__bitrally;
     if (!h) return undefined;
@@ -21,7 +21,7 @@ async function hook(page, key) {
   }, key);
 }
 
-async function waitFor(page, what, fn, timeoutMs = 60000) {
+export async function waitFor(page, what, fn, timeoutMs = 60000) {
   const t0 = Date.now();
   let last;
   while (Date.now() - t0 < timeoutMs) {
@@ -32,7 +32,7 @@ async function waitFor(page, what, fn, timeoutMs = 60000) {
   throw new Error(`timed out after ${timeoutMs} ms waiting for ${what} (last: ${JSON.stringify(last)})`);
 }
 
-const waitScreen = (page, name, ms) => waitFor(page, `screen "${name}"`, async () => (await hook(page, 'screens')) === name, ms);
+export const waitScreen = (page, name, ms) => waitFor(page, `screen "${name}"`, async () => (await hook(page, 'screens')) === name, ms);
 
 /** Frames the page has rendered (the app counts them in its frame loop). */
 const frameNo = (page) => page.evaluate(() => window.__bitrally?.frame ?? 0);
@@ -72,7 +72,7 @@ const focusedText = (page) => page.evaluate(() => document.querySelector('.item.
  * running would keep rendering and simulating and starve the next spec on a 2-core machine). */
 const openContexts = new Set();
 
-async function newPage(browser, ctx) {
+export async function newPage(browser, ctx) {
   const context = ctx ?? (await browser.newContext({ viewport: { width: 1280, height: 720 } }));
   openContexts.add(context);
   context.setDefaultNavigationTimeout(180000);
@@ -86,7 +86,7 @@ async function newPage(browser, ctx) {
   return { page, errors, context };
 }
 
-async function shot(page, out, name) {
+export async function shot(page, out, name) {
   await page.screenshot({ path: join(out, `${name}.png`) });
 }
 
@@ -108,7 +108,7 @@ async function padFocusCard(page, attr, id) {
 }
 
 /** Title → stage (by id) → car (by id) → drive, with the pad only. */
-async function padToStage(page, stageId, carId = 'hatch-gti') {
+export async function padToStage(page, stageId, carId = 'hatch-gti') {
   await waitScreen(page, 'title');
   await page.evaluate(() => window.__pad.connect());
   await press(page, A);
