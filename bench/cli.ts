@@ -11,7 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { parseCommand, type CommandSpec } from '../src/cli/args';
 import { EXIT_FAILED, EXIT_OK } from '../src/cli/errors';
 import { mergeFigures, readFigures, writeFigures, writeReadmeTable } from './figures';
-import { failedRows, formatGoal, formatValue, makeReport, reportMarkdown } from './report';
+import { failedRows, formatGoal, formatValue, makeReport, reportMarkdown, type MachineInfo } from './report';
 import type { BenchResult, BenchSuite } from './types';
 
 /** Where the suites are read and the figures written (the tests point these at a fixture folder). */
@@ -73,11 +73,15 @@ async function runSuites(dir: string, names: readonly string[], quick: boolean):
   return results;
 }
 
-/** The closing lines on stderr: which rows missed and whether that fails the run. */
-function verdict(failed: readonly BenchResult[], reportOnly: boolean): number {
+/**
+ * The closing lines on stderr: which rows missed and whether that fails the run, with the machine's load (most
+ * figures are wall-clock times: a machine busy with other work reads slower).
+ */
+function verdict(failed: readonly BenchResult[], reportOnly: boolean, machine: MachineInfo): number {
   if (failed.length === 0) return EXIT_OK;
   const rows = failed.map((r) => `  ${r.suite} / ${r.name}: ${formatValue(r.value)} ${r.unit}, goal ${formatGoal(r)}`);
-  console.error([`bench: ${failed.length} row(s) missed the goal${reportOnly ? ' (--report-only: exit 0)' : ''}:`, ...rows].join('\n'));
+  const load = `load ${machine.loadAvg1min.toFixed(1)} on ${machine.cores} cores`;
+  console.error([`bench: ${failed.length} row(s) missed the goal (${load})${reportOnly ? ' (--report-only: exit 0)' : ''}:`, ...rows].join('\n'));
   return reportOnly ? EXIT_OK : EXIT_FAILED;
 }
 
@@ -104,5 +108,5 @@ export async function benchMain(argv: readonly string[], paths: BenchPaths): Pro
     writeFigures(paths.figuresFile, figures);
     writeReadmeTable(paths.readmeFile, figures);
   }
-  return verdict(failedRows(report.results, o.quick), o['report-only']);
+  return verdict(failedRows(report.results, o.quick), o['report-only'], report.machine);
 }
