@@ -58,6 +58,7 @@ const CLIS: [string, string[], string[], string][] = [
   ['src/cli/circuit.ts', ['generate', '--help'], ['generate', '--seed', '9', '--out', tmp, '--radus', '120'], 'unknown option --radus; did you mean --radius?'],
   ['bench/run.ts', ['--help'], ['--quik'], 'unknown option --quik; did you mean --quick?'],
   ['bench/vehicle-profile.ts', ['--help'], ['midpoint', '--jsn'], 'unknown option --jsn; did you mean --json?'],
+  ['tests/e2e/run-e2e.mjs', ['--help'], ['--file', 'game'], 'unknown option --file; did you mean --files?'],
 ];
 
 describe.concurrent('each CLI, spawned', () => {

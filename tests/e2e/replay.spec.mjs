@@ -1,6 +1,6 @@
 /**
  * Replay e2e specs (issue 7), same format as game.spec.mjs: `specs` [{ name, run({ browser, base, out, report }) }]
- * and `runSpecs`. Run them with `npm run test:e2e:replay` (tests/e2e/run-replay-e2e.mjs: build, preview, Chromium).
+ * and `runSpecs`. Run them alone with `npm run test:e2e -- --files replay`.
  *
  * One spec, in one page (the library lives in that page's IndexedDB):
  *  1. the AI autopilot drives test-short to the finish; the run is saved to the library automatically;

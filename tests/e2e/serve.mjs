@@ -1,5 +1,5 @@
 /**
- * What the e2e runners share (tests/e2e/run-e2e.mjs, tests/e2e/run-replay-e2e.mjs): the one-run-per-machine
+ * What the e2e runners share (tests/e2e/run-e2e.mjs): the one-run-per-machine
  * lock, the build when dist/ is older than the sources, and `vite preview` on a free port.
  */
 import { spawn, spawnSync } from 'node:child_process';
