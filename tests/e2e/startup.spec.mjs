@@ -51,7 +51,9 @@ function cachedEntries(page) {
 }
 
 async function driveOffline({ browser, base, out, report }) {
-  const { page, errors, context } = await newPage(browser);
+  // the one spec with the game's service worker (spec-runner.mjs blocks it elsewhere)
+  const own = await browser.newContext({ viewport: { width: 1280, height: 720 }, serviceWorkers: 'allow' });
+  const { page, errors, context } = await newPage(browser, own);
   try {
     await page.goto(base + FAST);
     await waitScreen(page, 'title');
@@ -59,9 +61,11 @@ async function driveOffline({ browser, base, out, report }) {
     const cache = await cachedEntries(page);
     report.offline = { precached: files.length, cached: cache.entries };
     if (cache.entries !== files.length) throw new Error(`cache ${cache.name} holds ${cache.entries} entries, the precache list names ${files.length}`);
+    if (errors.length) throw new Error(`console errors online: ${errors.join(' | ')}`);
     await context.setOffline(true);
     const probe = await page.evaluate(() => fetch(`./not-in-the-cache-${Date.now()}.js`).then(() => 'fetched', () => 'failed'));
     if (probe !== 'failed') throw new Error(`offline, a file outside the cache was ${probe}: the context is not offline`);
+    errors.length = 0; // the probe's own "Failed to load resource"
     await page.reload();
     await shot(page, out, 'offline-title');
     await padToStage(page, 'test-short');

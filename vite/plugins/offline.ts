@@ -77,13 +77,14 @@ async function page(req) {
     return await fetch(req);
   } catch (err) {
     const c = await caches.open(CACHE);
-    const hit = (await c.match(req, { ignoreSearch: true })) ?? (await c.match(PAGE));
+    const hit = (await c.match(req, { ignoreSearch: true, ignoreVary: true })) ?? (await c.match(PAGE, { ignoreVary: true }));
     if (hit) return hit;
     throw err;
   }
 }
 async function asset(req) {
-  const hit = await caches.match(req, { cacheName: CACHE });
+  // ignoreVary: the server varies on Origin, and module scripts are fetched with one (addAll's requests were not)
+  const hit = await caches.match(req, { cacheName: CACHE, ignoreVary: true });
   return hit ?? fetch(req);
 }
 self.addEventListener('fetch', (e) => {
