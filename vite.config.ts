@@ -16,8 +16,9 @@ export default defineConfig({
     // dist/.vite/manifest.json: `npm run size` (tests/e2e/size.mjs) follows it to the startup chunks and fails
     // above their gzip budget
     manifest: true,
-    // kB, minified: the startup chunk holds Babylon's engine and scene (~950 kB); Vite warns above this
-    chunkSizeWarningLimit: 1000,
+    // kB, minified: the entry chunk holds Babylon's engine and scene and the boot's share of the simulation
+    // (~1200 kB, 415 KiB gzip with its static imports); Vite warns above this
+    chunkSizeWarningLimit: 1300,
   },
   server: { host: '127.0.0.1', port: 5173 },
   preview: { host: '127.0.0.1', port: 4173 },

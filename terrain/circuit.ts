@@ -17,11 +17,13 @@
  */
 import { createNoise2D } from 'simplex-noise';
 import { TerrainError } from './errors';
+import { formatPaceNotes } from './pacenotes/file';
 import { Heightfield, isPow2Plus1 } from './heightfield';
 import { createRng, randRange } from './prng';
 import { Road } from './road';
 import { loadStage, stageTomlToString, type Stage, type StageFiles, type StageToml } from './stage';
 import { surfaceCode, SurfaceMap, type SurfaceId } from './surface';
+import { dcos, dsin } from './dmath';
 
 export interface CircuitOptions {
   seed: number;
@@ -87,9 +89,9 @@ export function circuitCurve(seed: number, radiusM: number): { at: (theta: numbe
     const phases = [rng() * 2 * Math.PI, rng() * 2 * Math.PI, rng() * 2 * Math.PI];
     const at = (t: number): [number, number] => {
       let r = 1;
-      for (let k = 0; k < 3; k++) r += amps[k]! * Math.cos((k + 2) * t + phases[k]!);
+      for (let k = 0; k < 3; k++) r += amps[k]! * dcos((k + 2) * t + phases[k]!);
       r *= radiusM;
-      return [r * Math.sin(t), r * Math.cos(t)];
+      return [r * dsin(t), r * dcos(t)];
     };
     // check the minimum radius of curvature numerically (Menger curvature over 1° steps)
     let ok = true;
@@ -107,7 +109,7 @@ export function circuitCurve(seed: number, radiusM: number): { at: (theta: numbe
 }
 
 /** sin²(πσ): 0 with zero slope at both ends, 1 at the middle. */
-const bump = (t: number): number => (t <= 0 || t >= 1 ? 0 : Math.sin(Math.PI * t) ** 2);
+const bump = (t: number): number => (t <= 0 || t >= 1 ? 0 : dsin(Math.PI * t) ** 2);
 
 /** Largest distance from a road's centreline that the carving touches (edge + shoulder + falloff), m. */
 const carveReach = (halfW: number): number => halfW + 2 + 10;
@@ -153,8 +155,8 @@ export function planJoker(
   /** Main-road point at polyline distance d, offset o to the left. */
   const at = (d: number, o: number, out: number[]): void => {
     road.poseAt(d, pose);
-    out[0] = pose.x + o * Math.cos(pose.heading);
-    out[1] = pose.z - o * Math.sin(pose.heading);
+    out[0] = pose.x + o * dcos(pose.heading);
+    out[1] = pose.z - o * dsin(pose.heading);
   };
   const q = [0, 0];
   let best: { leaveD: number; side: number; score: number } | null = null;
@@ -301,6 +303,7 @@ export function generateCircuit(opts: CircuitOptions): GeneratedCircuit {
   };
   const files: StageFiles = { stageToml: stageTomlToString(toml), heightPng: hpng.bytes, surfacePng: smap.toPng() };
   const stage = loadStage(files, `${id}/stage.toml`);
+  files.paceNotesToml = formatPaceNotes(stage.paceNotes, { stageId: stage.id });
   return { files, names, stage, lapM: stage.lengthM, sections, joker };
 }
 
@@ -498,7 +501,7 @@ function circuitScenery(c: Loop, js: JokerShape): StageToml['scenery'] {
   const proj = { distanceM: 0, lateralM: 0, index: 0 };
   for (let d = 0; d < lapM; d += 10) {
     road0.poseAt(startD + d, pose);
-    const lx = Math.cos(pose.heading), lz = -Math.sin(pose.heading);
+    const lx = dcos(pose.heading), lz = -dsin(pose.heading);
     const off = halfW + shoulder + 2;
     const deg = Math.round((pose.heading * 180) / Math.PI);
     for (const sgn of [1, -1]) {

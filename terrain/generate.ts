@@ -15,6 +15,8 @@ import { Road } from './road';
 import { loadStage, stageTomlToString, type Stage, type StageFiles, type StageToml } from './stage';
 import { surfaceCode, SurfaceMap, type SurfaceId } from './surface';
 import { TerrainError } from './errors';
+import { formatPaceNotes } from './pacenotes/file';
+import { datan2, dcos, dsin } from './dmath';
 
 export type StageStyle = 'gravel' | 'tarmac' | 'snow';
 
@@ -189,9 +191,9 @@ class WalkState {
     // start near an edge, heading roughly to the centre
     const { cx, cz, side } = area;
     const a0 = rng() * 2 * Math.PI;
-    this.x = cx + Math.sin(a0) * side * 0.36;
-    this.z = cz + Math.cos(a0) * side * 0.36;
-    this.th = Math.atan2(cx - this.x, cz - this.z) + randRange(rng, -0.6, 0.6);
+    this.x = cx + dsin(a0) * side * 0.36;
+    this.z = cz + dcos(a0) * side * 0.36;
+    this.th = datan2(cx - this.x, cz - this.z) + randRange(rng, -0.6, 0.6);
     this.xs.push(this.x);
     this.zs.push(this.z);
     this.ks.push(0);
@@ -312,7 +314,7 @@ function pickSegment(w: WalkState, rng: Rng, st: Style, tries: number): { kc: nu
     acc += st.mix[type]!;
     if (r < acc) break;
   }
-  const phi = wrapAngle(Math.atan2(cx - w.x, cz - w.z) - w.th);
+  const phi = wrapAngle(datan2(cx - w.x, cz - w.z) - w.th);
   const dist = Math.hypot(cx - w.x, cz - w.z);
   const pToward = 0.5 + 0.45 * Math.min(1, dist / (0.3 * side));
   let dir = (rng() < pToward ? Math.sign(phi) : -Math.sign(phi)) || 1;
@@ -342,8 +344,8 @@ function traceSegment(w: WalkState, st: Style, kc: number, hold: number, ramp: n
   for (let s = 1; s <= steps; s++) {
     const kk = s <= ramp ? k + ((kc - k) * s) / ramp : kc;
     sth += kk;
-    sx += Math.sin(sth);
-    sz += Math.cos(sth);
+    sx += dsin(sth);
+    sz += dcos(sth);
     if (sx < lo || sx > hi || sz < loZ || sz > hiZ) return null;
     if (w.crowds(sx, sz, n0 + s - 1, st)) return null;
     // self-proximity within this segment (long arcs)
@@ -461,6 +463,7 @@ export function generateStage(opts: GenerateOptions): GeneratedStage {
   };
   const files: StageFiles = { stageToml: stageTomlToString(toml), heightPng: hpng.bytes, surfacePng: smap.toPng() };
   const stage = loadStage(files, `${id}/stage.toml`);
+  files.paceNotesToml = formatPaceNotes(stage.paceNotes, { stageId: stage.id });
   return { files, names, stage };
 }
 
@@ -508,7 +511,7 @@ function roadShape(road: Road): RoadShape {
   const heading = new Float64Array(n);
   for (let k = 0; k < n; k++) {
     const a = Math.max(0, k - 1), b = Math.min(n - 1, k + 1);
-    heading[k] = Math.atan2(P[3 * b]! - P[3 * a]!, P[3 * b + 2]! - P[3 * a + 2]!);
+    heading[k] = datan2(P[3 * b]! - P[3 * a]!, P[3 * b + 2]! - P[3 * a + 2]!);
   }
   let kappa: Float64Array = new Float64Array(n);
   for (let k = 1; k < n - 1; k++) {
@@ -667,7 +670,7 @@ function scenery(c: Ctx, shape: RoadShape, startD: number, finishD: number, cps:
   const arches: Items = [];
   const post = (d: number, kind: 'marker' | 'arch'): void => {
     const p = shape.road.poseAt(d);
-    const lx = Math.cos(p.heading), lz = -Math.sin(p.heading);
+    const lx = dcos(p.heading), lz = -dsin(p.heading);
     const deg = Math.round((p.heading * 180) / Math.PI);
     if (kind === 'arch') arches.push([r1(p.x), r1(p.z), deg, 1]);
     else {
@@ -726,7 +729,7 @@ function cornerFences(c: Ctx, shape: RoadShape, startD: number, finishD: number)
     if (!want || d < startD || d > finishD) continue;
     const side2 = -Math.sign(kappa[k]!) || 1; // outside of the turn: right when turning left
     const off = halfW + st.shoulder + 1.5;
-    const hx = Math.sin(heading[k]!), hz = Math.cos(heading[k]!);
+    const hx = dsin(heading[k]!), hz = dcos(heading[k]!);
     const lx = hz, lz = -hx; // left
     fences.push([r1(P[3 * k]! + side2 * off * lx), r1(P[3 * k + 2]! + side2 * off * lz), Math.round((heading[k]! * 180) / Math.PI), 1]);
   }

@@ -16,6 +16,7 @@
 import type { BSplineSurface, SurfaceSample } from './bspline';
 import { TerrainError } from './errors';
 import { isPow2Plus1 } from './heightfield';
+import { dlog2, dtan } from './dmath';
 
 /** Edge-variant flags: bit set → the neighbour on that side is one level coarser (stitch that edge). */
 export const EDGE_NEG_X = 1;
@@ -118,13 +119,13 @@ export class GeoMipmap {
     this.blockCells = bs - 1;
     this.blocksPerSide = (hf.width - 1) / this.blockCells;
     this.blockCount = this.blocksPerSide ** 2;
-    this.maxLevel = Math.log2(this.blockCells) + k;
+    this.maxLevel = dlog2(this.blockCells) + k;
     this.cell = hf.cellSize;
     this.ox = hf.origin.x;
     this.oz = hf.origin.z;
     this.levels = new Int32Array(this.blockCount);
     this.fullResTriangles = 2 * (hf.width - 1) * (hf.depth - 1);
-    this.treeDepth = Math.log2(this.blocksPerSide);
+    this.treeDepth = dlog2(this.blocksPerSide);
 
     // surface heights at the heightmap nodes (the "true" surface the levels approximate)
     const W = hf.width;
@@ -205,7 +206,7 @@ export class GeoMipmap {
 
   /** de Boer's C = v_res / (2 τ tan(fovY/2)): D_L = δ_L · C. */
   static switchFactor(fovY: number, viewportHeightPx: number, maxErrorPx: number): number {
-    return viewportHeightPx / (2 * maxErrorPx * Math.tan(fovY / 2));
+    return viewportHeightPx / (2 * maxErrorPx * dtan(fovY / 2));
   }
 
   /** Switch distance of block `id` at level L. */

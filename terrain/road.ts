@@ -4,6 +4,7 @@
  * heading θ is a rotation about +Y; forward = (sin θ, 0, cos θ), so θ = 0 faces +Z and θ = atan2(dx, dz).
  * A car facing θ has its body +X (left, glTF) at (cos θ, 0, −sin θ): `lateralM` > 0 means left of the road.
  */
+import { datan2 } from './dmath';
 export interface RoadProjection {
   /** Distance along the centreline of the nearest point, m. */
   distanceM: number;
@@ -208,7 +209,7 @@ export class Road {
     out.x = p[3 * lo]! + f * (p[3 * hi]! - p[3 * lo]!);
     out.y = p[3 * lo + 1]! + f * (p[3 * hi + 1]! - p[3 * lo + 1]!);
     out.z = p[3 * lo + 2]! + f * (p[3 * hi + 2]! - p[3 * lo + 2]!);
-    out.heading = Math.atan2(p[3 * hi]! - p[3 * lo]!, p[3 * hi + 2]! - p[3 * lo + 2]!);
+    out.heading = datan2(p[3 * hi]! - p[3 * lo]!, p[3 * hi + 2]! - p[3 * lo + 2]!);
     out.width = this.widths[lo]! + f * (this.widths[hi]! - this.widths[lo]!);
     return out;
   }

@@ -3,8 +3,6 @@
  * Flow: title → stages → cars → loading → drive (countdown lights, run) ⇄ pause → finish.
  * A test hook on window.__bitrally exposes state for the e2e tests (no pixel reading needed).
  */
-// first: deterministic Math for the simulation (replays verify bit-exactly in Node; src/ecs/dmath.ts)
-import '../ecs/dmath-install';
 import { createSceneKit, type SceneKit } from '../systems/view/scene';
 import { GameAudio } from '../systems/view/audio';
 import { InputDevices } from './input/devices';
@@ -13,7 +11,7 @@ import { BestTimes } from './storage';
 import { ScreenManager } from './screens';
 import type { GameSession } from './game';
 import { quickStart, registerAllScreens, type AppContext } from './menus';
-import { setStagePropsEnabled } from './stage-colliders';
+import { setStagePropsEnabled } from './game-setup';
 import { loadOnce, registerLazyScreens } from './lazy-screens';
 import { registerOfflineCache } from './offline';
 import { switchProfile } from './input/profiles';

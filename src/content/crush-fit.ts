@@ -16,6 +16,7 @@
  *
  */
 import type { CrushTest } from './crash-schema';
+import { dexp, dlog } from '../../terrain/dmath';
 
 export type { CrushTest };
 
@@ -72,11 +73,11 @@ export function bumperFromKb(mass: number, kb: number, xmax = BUMPER_DEAD_LENGTH
 /** §6.1: k_b such that a 5 mph impact deflects the bumper by exactly `xmax` (bisection, < 0.1 mm). */
 export function identifyBumper(mass: number, xmax = BUMPER_DEAD_LENGTH, zeta = 1): BumperParams {
   if (!(mass > 0) || !Number.isFinite(mass)) throw new Error(`crush: mass must be a finite number > 0 kg, found ${mass}`);
-  let lo = Math.log(1), hi = Math.log(1e9);
+  let lo = dlog(1), hi = dlog(1e9);
   let budget = CRUSH_FIT_STEP_BUDGET;
   for (let i = 0; i < 60; i++) {
     const mid = 0.5 * (lo + hi);
-    const kb = Math.exp(mid);
+    const kb = dexp(mid);
     const { Cb, gamma } = bumperFromKb(mass, kb, xmax, zeta);
     const r = simulateBumper(mass, kb, Cb, gamma, MPH5, 1e-4, budget, OVERSHOOT_STOP * xmax);
     budget -= r.steps;
@@ -85,7 +86,7 @@ export function identifyBumper(mass: number, xmax = BUMPER_DEAD_LENGTH, zeta = 1
     else hi = mid;
     if (Math.abs(r.xmax - xmax) < 1e-5) break;
   }
-  const kb = Math.exp(0.5 * (lo + hi));
+  const kb = dexp(0.5 * (lo + hi));
   const { Cb, gamma } = bumperFromKb(mass, kb, xmax, zeta);
   const r = simulateBumper(mass, kb, Cb, gamma, MPH5, 1e-5, CRUSH_FIT_STEP_BUDGET);
   if (r.steps >= CRUSH_FIT_STEP_BUDGET) throw new Error(`crush: the bumper fit for a ${mass} kg car did not converge within ${CRUSH_FIT_STEP_BUDGET} steps`);

@@ -5,6 +5,7 @@
 import type { z } from 'zod';
 import { rangeText } from '../validate/ranges';
 import { MAX_SCENARIO_TICKS, SCENARIO_LIMITS as L, scenarioTicks, SCENE_CELL_M } from './scenario-limits';
+import { dcos, dsin } from '../../terrain/dmath';
 
 type V3 = readonly [number, number, number];
 type XZ = readonly [number, number];
@@ -68,7 +69,7 @@ function obstacleBox(o: ScenarioShape['obstacles'][number]): [number, number, nu
   if (o.kind === 'wall') return [Math.min(o.a[0], o.b[0]), Math.max(o.a[0], o.b[0]), Math.min(o.a[1], o.b[1]), Math.max(o.a[1], o.b[1])];
   if (o.kind === 'cylinder') return [o.center[0] - o.radius, o.center[0] + o.radius, o.center[1] - o.radius, o.center[1] + o.radius];
   const r = (o.rot_y_deg * Math.PI) / 180;
-  const c = Math.abs(Math.cos(r)), s = Math.abs(Math.sin(r));
+  const c = Math.abs(dcos(r)), s = Math.abs(dsin(r));
   const ex = c * o.half_extents[0] + s * o.half_extents[1], ez = s * o.half_extents[0] + c * o.half_extents[1];
   return [o.center[0] - ex, o.center[0] + ex, o.center[1] - ez, o.center[1] + ez];
 }

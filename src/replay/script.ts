@@ -6,6 +6,7 @@
 import { Prng } from '../../terrain/prng';
 import { neutralInput, quantizeInput, type InputSource, type QuantizedInput } from '../ecs/controls';
 import type { SimWorld } from '../ecs/world';
+import { dsin } from '../../terrain/dmath';
 
 export class ScriptedDriver implements InputSource {
   private readonly rng: Prng;
@@ -29,8 +30,8 @@ export class ScriptedDriver implements InputSource {
       return this.current;
     }
     const r = this.rng;
-    const steer = 0.35 * Math.sin(0.45 * t + this.phase) + 0.2 * Math.sin(1.7 * t) + 0.05 * (r.next() - 0.5);
-    const braking = Math.sin(0.21 * t + this.phase) > 0.85;
+    const steer = 0.35 * dsin(0.45 * t + this.phase) + 0.2 * dsin(1.7 * t) + 0.05 * (r.next() - 0.5);
+    const braking = dsin(0.21 * t + this.phase) > 0.85;
     // the throttle foot moves a few times a second, not every frame
     if (r.next() < 0.06) this.throttle = 0.55 + 0.4 * r.next();
     this.current = quantizeInput({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dacos, dasin, datan, datan2, dcbrt, dcos, dexp, dlog, dlog2, dpow, dsin, dtan, nativeMath } from '../../src/ecs/dmath';
+import { dacos, dasin, datan, datan2, dcbrt, dcos, dexp, dlog, dlog2, dpow, dsin, dtan, nativeMath } from '../../terrain/dmath';
 import { Prng } from '../../terrain/prng';
 
 /** Distance in units in the last place between two doubles of the same sign. */

@@ -8,6 +8,7 @@
  * per-firing amplitude pulse and some combustion noise; at runtime the loop is replayed at rate
  * rpm / rpm_ref (pitch ∝ rpm) and neighbouring loops are crossfaded in log-rpm.
  */
+import { dcos, dexp, dlog, dpow, dsin } from '../../../terrain/dmath';
 export const SAMPLE_RATE = 22050;
 
 /** Deterministic noise (xorshift32). */
@@ -24,7 +25,7 @@ function noiseGen(seed: number): () => number {
 }
 
 /** One-pole low-pass coefficient for cutoff fc. */
-const lpK = (fc: number): number => 1 - Math.exp((-2 * Math.PI * fc) / SAMPLE_RATE);
+const lpK = (fc: number): number => 1 - dexp((-2 * Math.PI * fc) / SAMPLE_RATE);
 
 function normalize(buf: Float32Array, peak = 0.9): Float32Array {
   let m = 0;
@@ -65,9 +66,9 @@ export function engineLoop(spec: EngineLoopSpec): Float32Array {
     const t = i / SAMPLE_RATE;
     const ph = 2 * Math.PI * fExact * t;
     let s = 0;
-    spec.harmonics.forEach((a, h) => (s += a * Math.sin((h + 1) * ph + h * 0.7)));
-    s += 0.35 * Math.sin(0.5 * ph);
-    const pulse = 0.6 + 0.4 * Math.pow(0.5 + 0.5 * Math.cos(ph), 3); // combustion pulse per firing
+    spec.harmonics.forEach((a, h) => (s += a * dsin((h + 1) * ph + h * 0.7)));
+    s += 0.35 * dsin(0.5 * ph);
+    const pulse = 0.6 + 0.4 * dpow(0.5 + 0.5 * dcos(ph), 3); // combustion pulse per firing
     lp += k * (rnd() - lp);
     out[i] = s * pulse + spec.noise * 6 * lp * pulse;
   }
@@ -84,10 +85,10 @@ export function squealLoop(): Float32Array {
   let ph = 0;
   for (let i = 0; i < n; i++) {
     const t = i / SAMPLE_RATE;
-    const f = 820 + 60 * Math.sin(2 * Math.PI * 3 * t) + 25 * Math.sin(2 * Math.PI * 7 * t);
+    const f = 820 + 60 * dsin(2 * Math.PI * 3 * t) + 25 * dsin(2 * Math.PI * 7 * t);
     ph += (2 * Math.PI * f) / SAMPLE_RATE;
     lp += k * (rnd() - lp);
-    out[i] = 0.6 * Math.sin(ph) + 0.25 * Math.sin(2 * ph) + 1.5 * lp;
+    out[i] = 0.6 * dsin(ph) + 0.25 * dsin(2 * ph) + 1.5 * lp;
   }
   // crossfade the ends so the loop is seamless despite the non-integer wobble
   const fade = 800;
@@ -115,7 +116,7 @@ export function rollingLoop(kind: 'gravel' | 'snow' | 'tarmac'): Float32Array {
     let s = (lo - hi) * 3;
     if (kind === 'gravel') {
       if (rnd() > 0.9965) click = 0.9 * (rnd() > 0 ? 1 : -1);
-      s += click * Math.sin(i * 1.9);
+      s += click * dsin(i * 1.9);
       click *= 0.86;
     } else if (kind === 'snow') {
       if (rnd() > 0.999) click = 0.5;
@@ -145,7 +146,7 @@ export function windLoop(): Float32Array {
     const w = rnd();
     a += ka * (w - a);
     b += kb * (w - b);
-    const g = 0.7 + 0.3 * Math.sin((2 * Math.PI * i) / n);
+    const g = 0.7 + 0.3 * dsin((2 * Math.PI * i) / n);
     out[i] = (a - 0.5 * b) * g;
   }
   const fade = 1200;
@@ -166,7 +167,7 @@ export function impactSound(): Float32Array {
   for (let i = 0; i < n; i++) {
     const t = i / SAMPLE_RATE;
     lp += k * (rnd() - lp);
-    out[i] = Math.sin(2 * Math.PI * 60 * t) * Math.exp(-t * 12) + 1.6 * lp * Math.exp(-t * 9) + 0.25 * Math.sin(2 * Math.PI * 1730 * t) * Math.exp(-t * 20);
+    out[i] = dsin(2 * Math.PI * 60 * t) * dexp(-t * 12) + 1.6 * lp * dexp(-t * 9) + 0.25 * dsin(2 * Math.PI * 1730 * t) * dexp(-t * 20);
   }
   return normalize(out, 0.95);
 }
@@ -178,7 +179,7 @@ export function shiftSound(): Float32Array {
   const rnd = noiseGen(61);
   for (let i = 0; i < n; i++) {
     const t = i / SAMPLE_RATE;
-    out[i] = Math.sin(2 * Math.PI * 110 * t) * Math.exp(-t * 40) + 0.4 * rnd() * Math.exp(-t * 200);
+    out[i] = dsin(2 * Math.PI * 110 * t) * dexp(-t * 40) + 0.4 * rnd() * dexp(-t * 200);
   }
   return normalize(out, 0.8);
 }
@@ -190,7 +191,7 @@ export function beepSound(hz: number): Float32Array {
   for (let i = 0; i < n; i++) {
     const t = i / SAMPLE_RATE;
     const env = Math.min(1, t * 200) * Math.min(1, (0.25 - t) * 40);
-    out[i] = 0.6 * Math.sin(2 * Math.PI * hz * t) * env;
+    out[i] = 0.6 * dsin(2 * Math.PI * hz * t) * env;
   }
   return out;
 }
@@ -236,7 +237,7 @@ export function engineWeights(rpm: number, refs: readonly number[] = ENGINE_LOOP
   }
   for (let i = 0; i < refs.length - 1; i++) {
     if (r >= refs[i]! && r <= refs[i + 1]!) {
-      const t = Math.log(r / refs[i]!) / Math.log(refs[i + 1]! / refs[i]!);
+      const t = dlog(r / refs[i]!) / dlog(refs[i + 1]! / refs[i]!);
       w[i] = 1 - t;
       w[i + 1] = t;
     }

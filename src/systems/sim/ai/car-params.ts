@@ -7,6 +7,7 @@ import { DEFAULT_SURFACES, type SurfaceTable } from '../../../content/surface-ta
 import { AIR_DENSITY } from '../vehicle/registry';
 import { G } from './driver-model';
 import type { DriverVehicle } from './driver';
+import { dcbrt } from '../../../../terrain/dmath';
 
 /** Peak engine power from the torque table, W (max of T·ω over the table's points). */
 export function peakPower(cfg: CarConfig): number {
@@ -22,7 +23,7 @@ export function driverVehicleFromConfig(cfg: CarConfig): DriverVehicle {
   const r = cfg.tires.rear.radius;
   const P = peakPower(cfg);
   // top speed: the lower of the drag limit P = ½ ρ C_d A v³ and the redline in top gear
-  const vDrag = Math.cbrt((2 * P) / (AIR_DENSITY * b.dragCoefficient * b.frontalAreaM2));
+  const vDrag = dcbrt((2 * P) / (AIR_DENSITY * b.dragCoefficient * b.frontalAreaM2));
   const top = cfg.gearbox.ratios[cfg.gearbox.forwardGears]!;
   const vGear = (cfg.engine.redline / (top * cfg.gearbox.finalDrive)) * r;
   // brakes: total brake torque / radius / mass, limited by tarmac grip

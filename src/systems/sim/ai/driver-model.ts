@@ -5,6 +5,7 @@
  * (eqs 10–13). No world access here: driver.ts wires them to the car state; tests check them in isolation.
  */
 import { STANDARD_GRAVITY_M_S2 } from '../../../content/world-constants';
+import { datan } from '../../../../terrain/dmath';
 
 
 /** Gravity the driver model plans with (standard gravity: its belief, worked out before a world exists), m/s². */
@@ -31,7 +32,7 @@ export function arcSteerAngle(xForward: number, yLeft: number, wheelbaseM: numbe
   const l2 = xForward * xForward + yLeft * yLeft;
   if (l2 < 1e-12) return 0;
   // curvature 1/R = 2y / l²
-  return Math.atan((2 * wheelbaseM * yLeft) / l2);
+  return datan((2 * wheelbaseM * yLeft) / l2);
 }
 
 /**

@@ -24,6 +24,7 @@ import {
   wrapPi,
 } from './driver-model';
 import { AiPath, type PathLocation, type ProfileLimits } from './path';
+import { datan, datan2, dcos, dsin } from '../../../../terrain/dmath';
 
 /** What the driver needs to know about its car (from the car config; see car-params.ts). */
 export interface DriverVehicle {
@@ -246,7 +247,7 @@ export class AiDriver implements InputSource {
     if (rv.length > 0) {
       const b = world.c.RigidBody;
       const h = path.headingAt(s);
-      const fx = Math.sin(h), fz = Math.cos(h), lx = Math.cos(h), lz = -Math.sin(h);
+      const fx = dsin(h), fz = dcos(h), lx = dcos(h), lz = -dsin(h);
       const myLat = this.loc.lateral;
       const lane = this.laneOffsetM + this.passOffsetM;
       const range = 12 + 2.5 * Math.max(0, u);
@@ -416,7 +417,7 @@ export class AiDriver implements InputSource {
     this.path.locate(k.px, k.pz, this.loc.index, this.loc);
     k.s = this.loc.s;
     const pathHeading = this.path.headingAt(k.s);
-    k.carHeading = Math.atan2(fx, fz);
+    k.carHeading = datan2(fx, fz);
     k.headingErr = wrapPi(pathHeading - k.carHeading);
     this.last.headingErr = k.headingErr;
     this.last.u = k.u;
@@ -542,8 +543,8 @@ export class AiDriver implements InputSource {
     const { px, pz, fx, fz, lx, lz, vx, vz, u, speed, s, carHeading } = this.k;
     // Eq 7's arc is tangent to the direction of travel: with the car sliding (body slip β) that is the velocity,
     // not the body axis; the front wheels are then aimed at the arc plus β (counter-steer in a slide).
-    const beta = speed > 3 ? wrapPi(Math.atan2(vx, vz) - carHeading) : 0;
-    const cb = Math.cos(beta), sb = Math.sin(beta);
+    const beta = speed > 3 ? wrapPi(datan2(vx, vz) - carHeading) : 0;
+    const cb = dcos(beta), sb = dsin(beta);
     // travel frame: forward (tx, tz) = body forward rotated by β about +Y
     const ux = fx * cb + lx * sb, uz = fz * cb + lz * sb;
     const ulx = uz, ulz = -ux;
@@ -566,7 +567,7 @@ export class AiDriver implements InputSource {
     this.kInt = clamp(this.kInt + kErr * dt * g.kIntPerS, -0.05, 0.05);
     // the feedback may add at most ~7° beyond the kinematic angle: past the tyres' peak slip angle more lock
     // only scrubs speed (understeer is handled by slowing down, below)
-    const fb = clamp(Math.atan(this.vehicle.wheelbaseM * (g.kCurv * kErr + this.kInt)), -0.12, 0.12);
+    const fb = clamp(datan(this.vehicle.wheelbaseM * (g.kCurv * kErr + this.kInt)), -0.12, 0.12);
     const delta = pdSteer(deltaP, this.dDeltaP, g.cDSteer) + beta + fb;
     this.feelGrip(u, b.wy[eid]!, kD, kErr, fb, dt);
     if (Math.abs(beta) > 0.3) this.mode = 'slide';
@@ -594,8 +595,8 @@ export class AiDriver implements InputSource {
     const laneOff = this.laneOffsetM + pass + this.dodgeM;
     if (laneOff !== 0) {
       const h = path.headingAt(s + dS);
-      this.pt[0] = this.pt[0]! + laneOff * Math.cos(h);
-      this.pt[1] = this.pt[1]! - laneOff * Math.sin(h);
+      this.pt[0] = this.pt[0]! + laneOff * dcos(h);
+      this.pt[1] = this.pt[1]! - laneOff * dsin(h);
     }
   }
 

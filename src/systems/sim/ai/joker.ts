@@ -7,6 +7,7 @@
  */
 import type { Stage } from '../../../../terrain/stage';
 import { AiPath } from './path';
+import { dcos, dsin } from '../../../../terrain/dmath';
 
 export interface JokerRoute {
   /** Main-path arc lengths where the branch leaves and rejoins the racing line. */
@@ -78,7 +79,7 @@ export function jokerRoute(stage: Stage, main: AiPath, muAt: (x: number, z: numb
   const half = J.widthM / 2 + 0.5;
   for (let d = 6; d < jr.lengthM - 3; d += 6) {
     const p = jr.poseAt(d);
-    const lx = Math.cos(p.heading), lz = -Math.sin(p.heading);
+    const lx = dcos(p.heading), lz = -dsin(p.heading);
     markers.push([p.x + half * lx, p.z + half * lz], [p.x - half * lx, p.z - half * lz]);
   }
   return {

@@ -5,6 +5,7 @@
  * acceleration limits). Pure data + functions; built once per stage (and per driver skill for the profile).
  */
 import { cornerSpeed, G } from './driver-model';
+import { datan2 } from '../../../../terrain/dmath';
 
 export interface PathSource {
   /** Centreline xyz triples (~2 m apart), as terrain's Road / StageRoad.points. */
@@ -181,7 +182,7 @@ export class AiPath {
     const j = i + 1 < this.n ? i + 1 : this.closed ? 0 : i;
     const a = j === i ? i - 1 : i;
     const b = j === i ? i : j;
-    return Math.atan2(this.x[b]! - this.x[a]!, this.z[b]! - this.z[a]!);
+    return datan2(this.x[b]! - this.x[a]!, this.z[b]! - this.z[a]!);
   }
 
   /**

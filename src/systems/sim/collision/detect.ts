@@ -7,6 +7,7 @@ import { sqrt2 } from './impulse';
 import { clipSegment, newClip } from './cohen-sutherland';
 import { pushPoint, type PointList } from './contact-points';
 import { BOX, CYLINDER, WALL, type SceneColliders } from './scene';
+import { dcos, dsin } from '../../../../terrain/dmath';
 
 export interface CarPose {
   cx: number;
@@ -33,7 +34,7 @@ export function corners(p: CarPose, xs: Float64Array, zs: Float64Array): void {
 
 /** Pose advanced by s·(v dt) and s·(r dt) of yaw (R_y convention: +r turns +Z toward +X). */
 export function advancePose(p: CarPose, vx: number, vz: number, r: number, t: number, out: CarPose): void {
-  const a = r * t, c = Math.cos(a), s = Math.sin(a);
+  const a = r * t, c = dcos(a), s = dsin(a);
   out.cx = p.cx + vx * t;
   out.cz = p.cz + vz * t;
   out.fx = p.fx * c + p.fz * s;

@@ -30,6 +30,7 @@ import type { HavokPhysicsWithBindings, HP_BodyId, HP_CollectorId, HP_ShapeId, H
 import { CYLINDER, WALL, type SceneColliders } from './scene';
 import { collisionRuntime, type SceneQueries } from './runtime';
 import type { SimWorld } from '../../../ecs/world';
+import { dcos, dsin } from '../../../../terrain/dmath';
 
 const ALL: [number, number] = [0xffffffff, 0xffffffff];
 const NO_BODY: HP_BodyId = [BigInt(0)];
@@ -97,7 +98,7 @@ export class HavokSceneQueries implements SceneQueries {
     const body = this.ok(hp.HP_Body_Create(), 'HP_Body_Create');
     hp.HP_Body_SetShape(body, shape);
     hp.HP_Body_SetMotionType(body, hp.MotionType.STATIC);
-    hp.HP_Body_SetQTransform(body, [pos, [0, Math.sin(rotY / 2), 0, Math.cos(rotY / 2)]]);
+    hp.HP_Body_SetQTransform(body, [pos, [0, dsin(rotY / 2), 0, dcos(rotY / 2)]]);
     hp.HP_World_AddBody(this.world, body, false);
     this.bodies.push(body);
     this.index.set(body[0], i);

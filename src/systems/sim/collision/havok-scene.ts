@@ -5,6 +5,7 @@
  */
 import type { HavokPhysicsWithBindings, HP_BodyId, HP_ShapeId, HP_WorldId, HP_CollectorId } from '@babylonjs/havok';
 import type { ObstacleInit, SceneryLike } from './scene';
+import { datan2, dcos, dsin } from '../../../../terrain/dmath';
 
 export type PropKind = 'cone' | 'hay-bale' | 'barrel' | 'fence-post';
 export const PROP_KINDS: readonly PropKind[] = ['cone', 'hay-bale', 'barrel', 'fence-post'];
@@ -62,7 +63,7 @@ export class HavokScene {
     const body = this.ok(hp.HP_Body_Create(), 'HP_Body_Create');
     hp.HP_Body_SetShape(body, shape);
     hp.HP_Body_SetMotionType(body, hp.MotionType.STATIC);
-    hp.HP_Body_SetQTransform(body, [pos, [0, Math.sin(rotY / 2), 0, Math.cos(rotY / 2)]]);
+    hp.HP_Body_SetQTransform(body, [pos, [0, dsin(rotY / 2), 0, dcos(rotY / 2)]]);
     hp.HP_World_AddBody(this.world, body, false);
     this.statics.push(body);
     return body;
@@ -107,7 +108,7 @@ export class HavokScene {
       // a wall segment → a 0.1 m thick box along the segment
       const dx = o.b[0] - o.a[0], dz = o.b[1] - o.a[1];
       const len = Math.hypot(dx, dz);
-      const rot = Math.atan2(dx, dz); // box local +Z along the wall
+      const rot = datan2(dx, dz); // box local +Z along the wall
       this.addStaticShape(
         this.ok(hp.HP_Shape_CreateBox([0, h / 2, 0], [0, 0, 0, 1], [0.1, h, len]), 'box'),
         [(o.a[0] + o.b[0]) / 2, base, (o.a[1] + o.b[1]) / 2],
@@ -132,7 +133,7 @@ export class HavokScene {
           it.rotY,
         );
       } else if (it.kind === 'arch') {
-        const c = Math.cos(it.rotY), s = Math.sin(it.rotY), r = it.radius;
+        const c = dcos(it.rotY), s = dsin(it.rotY), r = it.radius;
         for (const sg of [-1, 1])
           this.addStaticShape(this.ok(hp.HP_Shape_CreateCylinder([0, 0, 0], [0, it.height, 0], 0.3), 'cylinder'), [it.x + sg * r * c, it.y, it.z - sg * r * s]);
       }
@@ -154,7 +155,7 @@ export class HavokScene {
     hp.HP_Body_SetMotionType(body, hp.MotionType.DYNAMIC);
     const mp = this.ok(hp.HP_Shape_BuildMassProperties(shape), 'HP_Shape_BuildMassProperties');
     hp.HP_Body_SetMassProperties(body, [mp[0], spec.mass, mp[2], mp[3]]);
-    hp.HP_Body_SetQTransform(body, [[x, y, z], [0, Math.sin(rotY / 2), 0, Math.cos(rotY / 2)]]);
+    hp.HP_Body_SetQTransform(body, [[x, y, z], [0, dsin(rotY / 2), 0, dcos(rotY / 2)]]);
     // added asleep (Havok still wakes it on its first ground contact; it settles, then rests until touched:
     // fewer Havok steps, whose results depend on the wasm heap's history — docs/collisions.md)
     hp.HP_World_AddBody(this.world, body, true);

@@ -5,6 +5,7 @@
  * walls or boxes (see `fromScenery`). Obstacles are queried in ascending id order (determinism).
  */
 import { SCENE_CELL_M } from '../../../content/scenario-limits';
+import { dcos, dsin } from '../../../../terrain/dmath';
 
 export { SCENE_CELL_M };
 export const WALL = 0;
@@ -81,8 +82,8 @@ export class SceneColliders {
       if (!(o.half_extents[0] > 0 && o.half_extents[1] > 0)) throw new Error(`obstacle ${this.names[i]}: half_extents must be > 0`);
       this.p4[i] = rot;
       // Box local axes: u = (cos, −sin) … we use world = R_y(rot)·local, R_y: (x,z) → (x cos + z sin, −x sin + z cos)
-      this.c[i] = Math.cos(rot);
-      this.s[i] = Math.sin(rot);
+      this.c[i] = dcos(rot);
+      this.s[i] = dsin(rot);
       const ex = Math.abs(this.c[i]!) * o.half_extents[0] + Math.abs(this.s[i]!) * o.half_extents[1];
       const ez = Math.abs(this.s[i]!) * o.half_extents[0] + Math.abs(this.c[i]!) * o.half_extents[1];
       this.minX[i] = o.center[0] - ex;
@@ -177,13 +178,13 @@ export function fromScenery(items: readonly SceneryLike[], scene = new SceneColl
         scene.add({ kind: 'cylinder', center: [it.x, it.z], radius: Math.max(0.05, it.radius), base_m: base, height_m: it.height, id });
         break;
       case 'fence': {
-        const c = Math.cos(it.rotY), s = Math.sin(it.rotY);
+        const c = dcos(it.rotY), s = dsin(it.rotY);
         const r = it.radius;
         scene.add({ kind: 'wall', a: [it.x - r * c, it.z + r * s], b: [it.x + r * c, it.z - r * s], base_m: base, height_m: it.height, id });
         break;
       }
       case 'arch': {
-        const c = Math.cos(it.rotY), s = Math.sin(it.rotY);
+        const c = dcos(it.rotY), s = dsin(it.rotY);
         const r = it.radius;
         scene.add({ kind: 'cylinder', center: [it.x - r * c, it.z + r * s], radius: 0.3, base_m: base, height_m: it.height, id: `${id}/left` });
         scene.add({ kind: 'cylinder', center: [it.x + r * c, it.z - r * s], radius: 0.3, base_m: base, height_m: it.height, id: `${id}/right` });

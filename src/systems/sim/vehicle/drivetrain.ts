@@ -27,6 +27,7 @@ import type { CarConfig, DiffConfig } from '../../../content/car-schema';
 import { hasComponent } from 'bitecs';
 import { refreshRuntime, vehicles, type CarRuntime } from './registry';
 import { curveTorque, engineFriction } from './engine-curve';
+import { datan, dtan } from '../../../../terrain/dmath';
 
 const AUTO_HOLD_S = 0.6;
 
@@ -170,9 +171,9 @@ function steering(world: SimWorld, rt: CarRuntime): void {
     const wc = cfg.wheels[i]!;
     let st = 0;
     if (wc.steered && !(Math.abs(a) < 1e-9)) {
-      const ta = Math.tan(a);
+      const ta = dtan(a);
       const side = wc.left ? 1 : -1; // inner wheel is on the side of the turn
-      const ack = Math.atan(L / (L / ta - side * (t / 2)));
+      const ack = datan(L / (L / ta - side * (t / 2)));
       st = a + k * (ack - a);
     }
     W.steer[w] = st;

@@ -17,6 +17,7 @@ import { drivetrainCar } from './drivetrain';
 import { tiresCar } from './tires';
 import { brakesAeroCar } from './brakes-aero';
 import { unsprungCar } from './unsprung';
+import { datan2 } from '../../../../terrain/dmath';
 
 export function vehicleForces(world: SimWorld): void {
   const list = vehicles(world).list;
@@ -54,7 +55,7 @@ export function vehicleAfterStep(world: SimWorld): void {
       }
       const vx = W.vx[w]!;
       const avx = Math.abs(vx);
-      W.slipAngle[w] = Math.atan2(-W.vy[w]!, avx > 0.5 ? avx : 0.5);
+      W.slipAngle[w] = datan2(-W.vy[w]!, avx > 0.5 ? avx : 0.5);
     }
   }
 }

@@ -1,11 +1,11 @@
 /**
- * Cars in headless scenarios (src/ecs/scenario.ts): spawning from `[[cars]]`, timed inputs, stage terrain,
+ * Cars in headless scenarios (src/run/scenario.ts): spawning from `[[cars]]`, timed inputs, stage terrain,
  * and per-car trace fields (`<car id>.<field>`, e.g. "car.rpm", "car.fl.slip_ratio").
  */
 import type { SimWorld } from '../../../ecs/world';
 import { FlatGround, SlopeGround, type Ground } from '../../../ecs/ground';
 import { quantizeInput, setInputSource, type InputSource, type QuantizedInput } from '../../../ecs/controls';
-import { spawnCar } from '../../../ecs/prefab-car';
+import { spawnCar } from './prefab-car';
 import type { Scenario } from '../../../content/scenario-schema';
 import { type CarConfig } from '../../../content/car-schema';
 import { loadCarConfig } from '../../../content/car-load';
@@ -17,6 +17,7 @@ import { MAX_PNG_FILE_BYTES } from '../../../../terrain/png-guard';
 import { MAX_TOML_BYTES } from '../../../validate/bounded-parse';
 import { StageGround } from './stage-ground';
 import { readCarTelemetry, emptyTelemetry } from './telemetry';
+import { dcos, dsin } from '../../../../terrain/dmath';
 
 export interface ScenarioResources {
   /** Load a stage by id or directory (default: Node fs, src/content/stages/<id>/). */
@@ -132,8 +133,8 @@ export function setupScenarioCars(world: SimWorld, s: Scenario, stage: Stage | n
       // Start line, side by side 3 m apart.
       const p = stage.start;
       const off = (i - (s.cars.length - 1) / 2) * 3;
-      x = p.x + Math.cos(p.heading) * off;
-      z = p.z - Math.sin(p.heading) * off;
+      x = p.x + dcos(p.heading) * off;
+      z = p.z - dsin(p.heading) * off;
       heading = p.heading;
     } else {
       x = i * 4;

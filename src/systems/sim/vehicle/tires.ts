@@ -25,6 +25,7 @@
  */
 import type { SimWorld } from '../../../ecs/world';
 import { vehicles, type CarRuntime } from './registry';
+import { dcos, dsin } from '../../../../terrain/dmath';
 
 export interface BrushOut {
   fx: number;
@@ -197,8 +198,8 @@ function wheelFrame(world: SimWorld, rt: CarRuntime, i: number, w: number): void
   const d = W.steer[w]!;
   if (d !== k.steerIn[i]) {
     k.steerIn[i] = d;
-    k.steerSin[i] = d === 0 ? 0 : Math.sin(d);
-    k.steerCos[i] = d === 0 ? 1 : Math.cos(d);
+    k.steerSin[i] = d === 0 ? 0 : dsin(d);
+    k.steerCos[i] = d === 0 ? 1 : dcos(d);
   }
   const sd = k.steerSin[i]!,
     cd = k.steerCos[i]!;

@@ -6,8 +6,9 @@
  * Derivatives (§4.3):
  *   ṙ = v,   Ṗ = F,   q̇ = ½ [0, ω] ⊗ q,   L̇ = τ
  */
-import { entitiesWith } from '../../ecs/queries';
-import type { SimWorld, StateBlock } from '../../ecs/world-types';
+import { entitiesWith } from './queries';
+import type { SimWorld, StateBlock } from './world-types';
+import { dcos, dsin } from '../../terrain/dmath';
 
 const STRIDE = 13;
 
@@ -287,8 +288,8 @@ export const rigidBodyBlock: StateBlock = {
       const wn = Math.sqrt(wx * wx + wy * wy + wz * wz); // (Math.hypot is slow in V8)
       if (wn > 0) {
         const h = 0.5 * wn * dt;
-        const s = Math.sin(h) / wn;
-        const dw = Math.cos(h),
+        const s = dsin(h) / wn;
+        const dw = dcos(h),
           dx = wx * s,
           dy = wy * s,
           dz = wz * s;

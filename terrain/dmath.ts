@@ -10,8 +10,10 @@
  * tan = sin/cos, asin/acos via atan2, pow = exp(y·log x) with exact integer powers by squaring; log2 is
  * exact on powers of two. Non-finite arguments go to the native function (special values are exact).
  *
- * `installDeterministicMath()` replaces those Math functions for the whole program (browser game, replay
- * CLI, bench): the simulation code keeps calling Math.* and is bit-identical across engines.
+ * Simulation and content code (terrain/, src/ecs, src/systems/sim, src/run, src/replay, src/content,
+ * src/validate) imports these instead of calling Math.sin & co. (an ESLint rule refuses the Math ones there);
+ * the page's own Math (Babylon, Howler, uPlot) is left alone. This file is in terrain/, the bottom layer, so
+ * every simulation folder may import it.
  */
 const F = new Float64Array(1);
 const U = new Uint32Array(F.buffer); // little-endian: U[0] low word, U[1] high word
@@ -35,6 +37,9 @@ const withHigh = (x: number, hi: number): number => {
   return F[0]!;
 };
 
+// The engine's own functions, kept for exact special values (±0, ±Infinity, NaN) and for the tests that bound
+// the ports against them: the one place in the simulation folders that may name them.
+/* eslint-disable no-restricted-properties */
 const native = {
   sin: Math.sin,
   cos: Math.cos,
@@ -50,6 +55,7 @@ const native = {
   pow: Math.pow,
   cbrt: Math.cbrt,
 };
+/* eslint-enable no-restricted-properties */
 
 // ---- exp (e_exp.c) ---------------------------------------------------------------------------------
 const O_THRESHOLD = 7.09782712893383973096e2;
@@ -454,39 +460,6 @@ export function dcbrt(x: number): number {
   r = (r - t) / (w + r);
   t = t + t * r;
   return sign ? -t : t;
-}
-
-let installed = false;
-
-/** Makes Math.sin, cos, tan, atan, atan2, asin, acos, exp, log, log2, log10, pow and cbrt the deterministic versions. */
-export function installDeterministicMath(): void {
-  if (installed) return;
-  installed = true;
-  const M = Math as unknown as Record<string, unknown>;
-  M.sin = dsin;
-  M.cos = dcos;
-  M.tan = dtan;
-  M.atan = datan;
-  M.atan2 = datan2;
-  M.asin = dasin;
-  M.acos = dacos;
-  M.exp = dexp;
-  M.log = dlog;
-  M.log2 = dlog2;
-  M.log10 = dlog10;
-  M.pow = dpow;
-  M.cbrt = dcbrt;
-}
-
-/** Puts the engine's own functions back (bench suites that install for their own measurement). */
-export function uninstallDeterministicMath(): void {
-  if (!installed) return;
-  installed = false;
-  Object.assign(Math as unknown as Record<string, unknown>, native);
-}
-
-export function deterministicMathInstalled(): boolean {
-  return installed;
 }
 
 /** The engine's own functions (tests compare against them). */
