@@ -8,6 +8,11 @@ export interface BenchResult {
   target?: number;
   lowerIsBetter?: boolean;
   note?: string;
+  /**
+   * Why a missed target does not fail `--quick` (the CI run): the goal belongs to unfinished work (an issue
+   * item), or the short run is too noisy near the goal. The full run always fails on a miss.
+   */
+  quickReportOnly?: string;
 }
 
 export interface BenchOptions {

@@ -14,6 +14,8 @@ import type { BenchResult, BenchSuite } from '../types';
 
 const STAGES = join(import.meta.dirname ?? new URL('.', import.meta.url).pathname, '../../src/content/stages');
 const CAR_IDS = ['rally-awd', 'hatch-gti', 'classic-rwd'];
+/** Issue #19: a 32-car field at ≥ 20× real time per CPU-second. */
+const FIELD_GOAL_RTF = 20;
 
 function field(n: number): CarConfig[] {
   const cfgs = CAR_IDS.map((id) => loadBuiltinCar(id));
@@ -67,7 +69,8 @@ export const suite: BenchSuite = {
       value: rtf,
       unit: '× real time',
       lowerIsBetter: false,
-      target: 1,
+      target: FIELD_GOAL_RTF,
+      quickReportOnly: 'the 20× goal is issue #19 item 1 (AI at a driver rate, fixed per-tick cost), not done yet',
       note: `${simS} s from a standing start, ${collisions} collision events, ${(usPerTick / 32).toFixed(1)} µs/car/tick`,
     });
     return out;

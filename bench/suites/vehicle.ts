@@ -91,6 +91,16 @@ const LIMITS: Record<IntegratorKind, string> = {
   rk4: '4 force evaluations + 4 driveline solves + 1 state gather + 4 fused stage writes per tick',
 };
 
+/**
+ * Which rows `--quick` only reports: one car carries the per-tick fixed cost (issue #19 item 1), and RK4's 16-car
+ * figure sits at the goal, inside the short run's batch-to-batch spread; the full run asserts both.
+ */
+function quickOnlyReason(integ: string, n: number): string | undefined {
+  if (n === 1) return 'one car carries the per-tick fixed cost, which is issue #19 item 1, not done yet';
+  if (integ === 'rk4') return 'RK4 with 16 cars measures at the goal, within the spread of 3 short batches';
+  return undefined;
+}
+
 export const suite: BenchSuite = {
   name: 'vehicle',
   async run({ quick }) {
@@ -110,6 +120,7 @@ export const suite: BenchSuite = {
           unit: 'µs CPU/car/tick',
           target: 5,
           lowerIsBetter: true,
+          quickReportOnly: quickOnlyReason(integ, n),
           note:
             `own process, median of 5 batches; wall ${t.wall.toFixed(2)} µs; CPU range ${t.cpuMin.toFixed(2)}–${t.cpuMax.toFixed(2)}; ` +
             `load ${load.toFixed(1)}; ${LIMITS[integ]}` +

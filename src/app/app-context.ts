@@ -18,5 +18,7 @@ export interface AppContext {
   /** Most simulated seconds per frame (URL flag simcap, default 0.1). */
   simCapS: number;
   saveSettings(s: Settings): void;
+  /** Loads and installs the features kept out of the startup chunk (garage, telemetry, replays, rallycross). */
+  featuresReady(): Promise<void>;
   startSession(s: GameSession | null): void;
 }

@@ -9,12 +9,11 @@ import { InputDevices } from './input/devices';
 import { loadSettings, saveSettings, type Settings } from './settings';
 import { BestTimes } from './storage';
 import { ScreenManager } from './screens';
-import { GameSession } from './game';
+import type { GameSession } from './game';
 import { quickStart, registerAllScreens, type AppContext } from './menus';
 import { setStagePropsEnabled } from './game-setup';
-import { installTuning } from './garage/install';
-import { installReplays } from './replay/install';
-import { installRallycross } from './rallycross/install';
+import { loadOnce, registerLazyScreens } from './lazy-screens';
+import { registerOfflineCache } from './offline';
 import { switchProfile } from './input/profiles';
 import { escapeHtml } from './escape-html';
 
@@ -113,11 +112,20 @@ const app: AppContext = {
     app.session?.dispose();
     app.session = s;
   },
+  featuresReady: () => Promise.all([loadTuning(), loadReplays(), loadRallycross()]).then(() => undefined),
 };
 registerAllScreens(app);
-installTuning(app, ui); // garage, telemetry panel (T), run analysis, dev car live reload (issue 9)
-installReplays(app); // replay library + viewer, auto-saved runs, ghost (issue 7)
-installRallycross(app); // rallycross race mode vs AI drivers (issue 8)
+// Not in the startup chunk: loaded after the first frame, or at once when one of their screens is opened
+// (src/app/lazy-screens.ts); a run starts only once all are installed (telemetry, replay saving, ghost).
+// garage, telemetry panel (T), run analysis, dev car live reload (issue 9)
+const loadTuning = loadOnce(() => import('./garage/install').then((m) => void m.installTuning(app, ui)));
+// replay library + viewer, auto-saved runs, ghost (issue 7)
+const loadReplays = loadOnce(() => import('./replay/install').then((m) => void m.installReplays(app)));
+// rallycross race mode vs AI drivers (issue 8)
+const loadRallycross = loadOnce(() => import('./rallycross/install').then((m) => m.installRallycross(app)));
+registerLazyScreens(['garage', 'analysis'], loadTuning);
+registerLazyScreens(['replays', 'replay-entry', 'replay'], loadReplays);
+registerLazyScreens(['rallycross', 'rallycross-race', 'rallycross-results'], loadRallycross);
 
 // audio needs a user gesture
 const startAudio = (): void => {
@@ -192,6 +200,9 @@ kit.engine.runRenderLoop(() => {
   const r0 = performance.now();
   kit.scene.render();
   s?.noteRenderMs(performance.now() - r0);
-  (hook.frame as number)++;
+  if ((hook.frame as number)++ === 0) {
+    app.featuresReady().catch((e: Error) => console.warn(`features not loaded: ${e.message}`));
+    void registerOfflineCache(); // the installable, offline game (src/app/offline.ts)
+  }
 });
 window.addEventListener('resize', () => kit.engine.resize());

@@ -4,11 +4,10 @@
  */
 import { CAMERA_MODES, CODRIVER_TIMINGS, CODRIVER_VOICES } from './settings';
 import { adjustable, html, registerScreen } from './screens';
-import { GameSession, type RunResult } from './game';
+import type { RunResult } from './game';
 import { drawStageMap, listStages, loadStageWithFiles, type StageSummary } from './stages';
 import { CARS, carChoice, carShape, carTestStats } from './cars';
 import { CarTurntable } from './car-turntable';
-import { loadHavokBrowser } from './havok-browser';
 import { stagePropsEnabled } from './game-setup';
 import { formatDelta, formatTime } from '../run/stage-run';
 import { registerControlsScreen } from './controls-screen';
@@ -179,10 +178,13 @@ function registerLoadingScreen(app: AppContext): void {
     void (async () => {
       try {
         const s = choice.stage!;
-        const [{ stage, files }] = await Promise.all([
+        // the session and its views (most of Babylon's meshes, materials, effects) are not in the startup chunk
+        const [{ stage, files }, { GameSession }] = await Promise.all([
           loadStageWithFiles(s),
+          import('./game'),
+          app.featuresReady(), // telemetry, replay saving and the ghost follow the run from its first tick
           // Havok (wasm) for the stage's props; without it the run has no props (warned)
-          stagePropsEnabled() ? loadHavokBrowser().catch((e: Error) => console.warn(`Havok not loaded, no props: ${e.message}`)) : null,
+          stagePropsEnabled() ? import('./havok-browser').then((m) => m.loadHavokBrowser()).catch((e: Error) => console.warn(`Havok not loaded, no props: ${e.message}`)) : null,
         ]);
         msg.textContent = 'Building the stage…';
         await new Promise((r) => setTimeout(r, 0));

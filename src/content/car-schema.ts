@@ -9,6 +9,9 @@ import { CrashSchema, crashConfig, type CrashConfig } from './crash-schema';
 import { rangeOf, rangeText } from './car-ranges';
 import { STANDARD_GRAVITY_M_S2 } from './world-constants';
 import { LookSchema, lookConfig, type CarLook } from './car-look';
+import { springForce } from './spring-force';
+
+export { springForce };
 
 /** A number inside the documented physical range of `key` (car-ranges.ts), described for the JSON Schema. */
 function num(key: string) {
@@ -404,14 +407,6 @@ function tire(t: CarFile['tires']['front'], nominalLoad: number): TireConfig {
     pressureUniformity: t.pressure_uniformity,
     nominalLoad,
   };
-}
-
-/** Spring force at compression s (without anti-roll): progressive spring + bump stop. */
-export function springForce(s: SuspensionConfig, x: number): number {
-  let f = s.springRate * x + s.progression * x * x;
-  const bs = s.travel - s.bumpStopGap;
-  if (x > bs) f += s.bumpStopRate * (x - bs) * (1 + (x - bs) / Math.max(s.bumpStopGap, 1e-3));
-  return f;
 }
 
 /** Invert springForce by bisection (static compression for a given load). */

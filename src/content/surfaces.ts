@@ -1,20 +1,12 @@
 /**
- * Surface friction table (src/content/surfaces.toml): loader + the built-in defaults the simulation uses
- * when no table is given. A test keeps DEFAULT_SURFACES equal to the shipped TOML file.
+ * Surface friction table files (src/content/surfaces.toml): the validating loader. The table type and the
+ * built-in defaults are in surface-table.ts (no zod: the simulation and the car-test worker import only that).
  */
 import { z } from 'zod';
 import { SURFACE_IDS, type SurfaceId } from '../../terrain/surface';
+import type { SurfaceTable } from './surface-table';
 import { ContentError, parseTomlFile, validate } from '../validate/errors';
 import { inRange } from '../validate/ranges';
-
-export interface SurfaceFriction {
-  id: SurfaceId;
-  muStatic: number;
-  muSliding: number;
-  slidingSpeedRef: number;
-  stiffnessScale: number;
-  rollingResistance: number;
-}
 
 /**
  * Physical ranges: μ from wet ice (≈ 0.05) to racing slicks on tarmac (≈ 2, 3 allows a test surface); the sliding
@@ -29,9 +21,6 @@ const Entry = z.strictObject({
 });
 
 const SurfacesSchema = z.strictObject(Object.fromEntries(SURFACE_IDS.map((id) => [id, Entry])) as Record<SurfaceId, typeof Entry>);
-
-/** Index = terrain surface code. */
-export type SurfaceTable = SurfaceFriction[];
 
 export function loadSurfaces(text: string, file: string): SurfaceTable {
   const raw = parseTomlFile(text, file);
@@ -53,16 +42,4 @@ export function loadSurfaces(text: string, file: string): SurfaceTable {
   return out;
 }
 
-/** Same numbers as src/content/surfaces.toml (tests/vehicle/config.test.ts checks it). */
-export const DEFAULT_SURFACES: SurfaceTable = [
-  { id: 'tarmac', muStatic: 1.15, muSliding: 0.95, slidingSpeedRef: 8, stiffnessScale: 1, rollingResistance: 0 },
-  { id: 'gravel', muStatic: 0.72, muSliding: 0.62, slidingSpeedRef: 5, stiffnessScale: 0.55, rollingResistance: 0.02 },
-  { id: 'snow', muStatic: 0.38, muSliding: 0.3, slidingSpeedRef: 4, stiffnessScale: 0.45, rollingResistance: 0.025 },
-  { id: 'ice', muStatic: 0.14, muSliding: 0.08, slidingSpeedRef: 2, stiffnessScale: 0.6, rollingResistance: 0 },
-  { id: 'grass', muStatic: 0.55, muSliding: 0.42, slidingSpeedRef: 4, stiffnessScale: 0.5, rollingResistance: 0.03 },
-];
-
-/** Surface code for a name, or −1. */
-export function surfaceIndex(name: string): number {
-  return SURFACE_IDS.indexOf(name as SurfaceId);
-}
+export { DEFAULT_SURFACES, surfaceIndex, type SurfaceFriction, type SurfaceTable } from './surface-table';

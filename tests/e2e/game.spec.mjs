@@ -32,7 +32,7 @@ export async function waitFor(page, what, fn, timeoutMs = 60000) {
   throw new Error(`timed out after ${timeoutMs} ms waiting for ${what} (last: ${JSON.stringify(last)})`);
 }
 
-const waitScreen = (page, name, ms) => waitFor(page, `screen "${name}"`, async () => (await hook(page, 'screens')) === name, ms);
+export const waitScreen = (page, name, ms) => waitFor(page, `screen "${name}"`, async () => (await hook(page, 'screens')) === name, ms);
 
 /** Frames the page has rendered (the app counts them in its frame loop). */
 const frameNo = (page) => page.evaluate(() => window.__bitrally?.frame ?? 0);

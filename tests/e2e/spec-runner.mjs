@@ -22,13 +22,28 @@ export function launchBrowser() {
 }
 
 /**
+ * The browser as specs see it: contexts block service workers unless a spec asks for them
+ * (`newContext({ serviceWorkers: 'allow' })`), so page.route sees every request (a worker's cache would answer
+ * first) and no spec starts from a cache another page filled (the game's worker: vite/plugins/offline.ts).
+ */
+function blockServiceWorkers(browser) {
+  return new Proxy(browser, {
+    get(target, key) {
+      if (key === 'newContext') return (options = {}) => target.newContext({ serviceWorkers: 'block', ...options });
+      const v = target[key];
+      return typeof v === 'function' ? v.bind(target) : v;
+    },
+  });
+}
+
+/**
  * Runs `specs` ({name, run}) whose name contains `filter` (all without one) in `browser` (a fresh one, closed
  * after, when none is given); writes `{results, ...report}` to `reportFile` under `out` when named, and prints the
  * report under `label`. Returns [{name, ok, ms, error?}].
  */
 export async function runSpecList({ specs, browser, base, out, filter, reportFile, label, afterEach }) {
   const own = browser ? null : await launchBrowser();
-  const b = browser ?? own;
+  const b = blockServiceWorkers(browser ?? own);
   const results = [];
   const report = {};
   try {

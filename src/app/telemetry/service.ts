@@ -6,7 +6,7 @@
  */
 import type { SimWorld } from '../../ecs/world';
 import type { RunObservers } from '../../run/step';
-import { DEFAULT_SURFACES } from '../../content/surfaces';
+import { DEFAULT_SURFACES } from '../../content/surface-table';
 import { NCH, TelemetrySampler } from './channels';
 import { TelemetryRing } from './ring';
 import { RunLog } from './run-log';

@@ -3,7 +3,7 @@
  * the driver expects on a surface (the surfaces table × the car's tyre grip).
  */
 import type { CarConfig } from '../../../content/car-schema';
-import { DEFAULT_SURFACES, type SurfaceTable } from '../../../content/surfaces';
+import { DEFAULT_SURFACES, type SurfaceTable } from '../../../content/surface-table';
 import { AIR_DENSITY } from '../vehicle/registry';
 import { G } from './driver-model';
 import type { DriverVehicle } from './driver';

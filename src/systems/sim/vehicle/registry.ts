@@ -5,7 +5,7 @@
 import type { SimWorld } from '../../../ecs/world';
 import type { CarConfig, DiffConfig, TireConfig, SuspensionConfig } from '../../../content/car-schema';
 import { curveTorque, engineFriction } from './engine-curve';
-import { DEFAULT_SURFACES, type SurfaceTable } from '../../../content/surfaces';
+import { DEFAULT_SURFACES, type SurfaceTable } from '../../../content/surface-table';
 import { tireDerived, type TireDerived } from './tire-derived';
 
 /**

@@ -10,7 +10,7 @@ import type { Scenario } from '../../../content/scenario-schema';
 import { type CarConfig } from '../../../content/car-schema';
 import { loadCarConfig } from '../../../content/car-load';
 import { BUILTIN_CARS, loadBuiltinCar, readBuiltin } from '../../../content/cars/index';
-import { surfaceIndex } from '../../../content/surfaces';
+import { surfaceIndex } from '../../../content/surface-table';
 import { loadStage, parseStageToml, type Stage } from '../../../../terrain/stage';
 import { TerrainError } from '../../../../terrain/errors';
 import { MAX_PNG_FILE_BYTES } from '../../../../terrain/png-guard';

@@ -18,7 +18,7 @@
  */
 import type { SimWorld } from '../../../ecs/world';
 import { groundSample } from '../../../ecs/ground';
-import { springForce } from '../../../content/car-schema';
+import { springForce } from '../../../content/spring-force';
 import type { CarRuntime } from './registry';
 
 const gs = groundSample();
