@@ -1,0 +1,106 @@
+/**
+ * Frame pacing e2e (issue 18 item 7; same format as game.spec.mjs: `specs` + `runSpecs`): rendering is slowed
+ * on purpose (the `framedelay` URL flag busy-waits 200 ms every frame: ≤ 5 fps) while the AI autopilot drives
+ * forest-gravel; over 10 s of the page's wall time the simulation must advance 10 s ± 2 % (the scheduler
+ * raises its tick cap from the measured cost per tick). The perf overlay must show the true frame rate and
+ * frame time (fps < 4 is shown as such: a second phase at 400 ms per frame) and Babylon's draw calls and
+ * active triangles, which the test hook reports too. Screenshot: test-results/e2e/pacing-overlay.png.
+ */
+import { runSpecList } from './spec-runner.mjs';
+import { join } from 'node:path';
+import { PAD_INIT } from './pad.mjs';
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+/** Allowed |simulated / wall − 1| over the measured window (the issue's ± 2 %). */
+const REAL_TIME_TOL = 0.02;
+
+async function waitFor(what, fn, timeoutMs = 60000) {
+  const t0 = Date.now();
+  let last;
+  while (Date.now() - t0 < timeoutMs) {
+    last = await fn();
+    if (last) return last;
+    await sleep(200);
+  }
+  throw new Error(`timed out after ${timeoutMs} ms waiting for ${what} (last: ${JSON.stringify(last)})`);
+}
+
+/** One frame's record: simulated time after the frame's ticks, and the frame's start (page clock, ms). */
+const sample = (page) => page.evaluate(() => ({ simS: window.__bitrally.simTimeS, atMs: window.__bitrally.frameAtMs, frame: window.__bitrally.frame, perf: window.__bitrally.perf }));
+
+/**
+ * Simulated vs wall time between two frames ≥ `wallS` apart (both read from the same frame's record, so the
+ * page's frame granularity does not enter), and the frame rate the frames counted give.
+ */
+async function measure(page, wallS) {
+  const a = await sample(page);
+  const b = await waitFor(`${wallS} s of page wall time`, async () => {
+    const s = await sample(page);
+    return s.atMs - a.atMs >= wallS * 1000 ? s : null;
+  }, wallS * 1000 + 60000);
+  const wall = (b.atMs - a.atMs) / 1000;
+  return { wallS: wall, simS: b.simS - a.simS, ratio: (b.simS - a.simS) / wall, countedFps: (b.frame - a.frame) / wall, perf: b.perf };
+}
+
+function checkOverlay(m, text, label) {
+  const p = m.perf;
+  // the overlay's rate is averaged over its last ≥ 0.5 s: within 25 % of the frames counted over the window
+  if (!(Math.abs(p.fps / m.countedFps - 1) < 0.25)) throw new Error(`${label}: overlay fps ${p.fps} vs counted ${m.countedFps}`);
+  if (!(Math.abs(p.frameMs * p.fps - 1000) < 1)) throw new Error(`${label}: frame time ${p.frameMs} ms is not 1000 / fps (${p.fps})`);
+  if (!(p.drawCalls > 0 && p.triangles > 0)) throw new Error(`${label}: draw calls ${p.drawCalls}, triangles ${p.triangles}`);
+  if (!/draw calls \d+/.test(text) || !/frame\s+\d/.test(text) || !new RegExp(`fps\\s+${p.fps.toFixed(1)}`).test(text)) throw new Error(`${label}: overlay text ${JSON.stringify(text)} (perf ${JSON.stringify(p)})`);
+}
+
+export const specs = [
+  {
+    name: 'pacing: at ≤ 5 fps (200 ms injected per frame) 10 s of wall time advance the simulation 10 s ± 2 %; the overlay shows the true fps (also < 4), frame time, draw calls, triangles',
+    async run({ browser, out, base, report }) {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+      try {
+        const page = await context.newPage();
+        const errors = [];
+        page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+        page.on('pageerror', (e) => errors.push(String(e)));
+        await page.addInitScript(PAD_INIT);
+        await page.goto(base + '?scale=2&stage=forest-gravel&car=hatch-gti');
+        await waitFor('drive', async () => (await page.evaluate(() => window.__bitrally?.screens?.())) === 'drive', 180000);
+        await page.keyboard.down('F3'); // perf overlay on
+        await waitFor('perf overlay', () => page.evaluate(() => !document.querySelector('[data-t="perf"]')?.hidden), 20000);
+        await page.keyboard.up('F3');
+        if (!(await page.evaluate(() => window.__bitrally.autopilot(true)))) throw new Error('autopilot did not engage');
+        await page.evaluate(() => window.__bitrally.setFrameDelayMs(200));
+        await sleep(3000); // the scheduler has measured its cost per tick; the overlay averages the slow frames
+        const slow = await measure(page, 10);
+        const text5 = await page.evaluate(() => document.querySelector('[data-t="perf"]')?.textContent ?? '');
+        await page.screenshot({ path: join(out, 'pacing-overlay.png') });
+        report.fps5 = { ...slow, overlay: text5 };
+        if (!(slow.countedFps <= 5.05)) throw new Error(`frames not slowed: ${slow.countedFps} fps`);
+        if (!(Math.abs(slow.ratio - 1) <= REAL_TIME_TOL)) throw new Error(`simulated ${slow.simS.toFixed(3)} s in ${slow.wallS.toFixed(3)} s of wall time (ratio ${slow.ratio.toFixed(4)})`);
+        checkOverlay(slow, text5, '5 fps');
+        // slower still: 400 ms a frame (≤ 2.5 fps) — shown as it is, and the simulation still keeps real time
+        await page.evaluate(() => window.__bitrally.setFrameDelayMs(400));
+        await sleep(3000);
+        const slower = await measure(page, 6);
+        const text2 = await page.evaluate(() => document.querySelector('[data-t="perf"]')?.textContent ?? '');
+        report.fps2 = { ...slower, overlay: text2 };
+        if (!(slower.perf.fps < 4)) throw new Error(`overlay fps ${slower.perf.fps} at 400 ms per frame`);
+        if (!(Math.abs(slower.ratio - 1) <= REAL_TIME_TOL)) throw new Error(`at ≤ 2.5 fps: simulated ${slower.simS.toFixed(3)} s in ${slower.wallS.toFixed(3)} s`);
+        checkOverlay(slower, text2, '2.5 fps');
+        // the simulation kept real time: no "simulation slowed" notice
+        const notice = await page.evaluate(() => {
+          const el = document.querySelector('[data-t="slow"]');
+          return el ? { hidden: el.hidden, text: el.textContent } : null;
+        });
+        if (!notice || !notice.hidden) throw new Error(`slowdown notice: ${JSON.stringify(notice)}`);
+        if (errors.length) throw new Error(`console errors: ${errors.join(' | ').slice(0, 800)}`);
+      } finally {
+        await context.close();
+      }
+    },
+  },
+];
+
+/** This file's specs in the shared browser (tests/e2e/spec-runner.mjs). */
+export function runSpecs({ browser, base, out, filter }) {
+  return runSpecList({ specs, browser, base, out, filter, reportFile: 'pacing-report.json', label: 'pacing e2e report' });
+}
