@@ -189,6 +189,7 @@ kit.engine.runRenderLoop(() => {
     hook.perf = { ...s.perf };
     hook.simTimeS = s.world.time;
     hook.frameAtMs = now;
+    hook.pacing = { droppedTicks: s.scheduler.droppedTicks, costPerTickUs: s.scheduler.costPerTickS * 1e6, tickCap: s.scheduler.tickCap };
     hook.carPos = s.carPosition();
     hook.steering = s.steeringState();
     hook.progressM = s.run.progressM;

@@ -18,8 +18,11 @@ export interface FixedStepOptions {
   simShare?: number;
 }
 
-/** Frames longer than this (a stall: hidden tab, debugger) count as this long for the tick budget, s. */
-export const MAX_PACED_FRAME_S = 1;
+/**
+ * A frame longer than this is a stall (hidden tab, debugger), not slow rendering: it counts as this long for
+ * the tick budget and the rest of its time is dropped, s. (A loaded software renderer runs at 0.5 fps.)
+ */
+export const STALL_FRAME_S = 5;
 /** Weight of the newest frame in the smoothed cost per tick (exponential moving average). */
 const COST_SMOOTHING = 0.2;
 /** The slowdown is reported over windows of this much wall time, s. */
@@ -60,7 +63,7 @@ export class FixedStepScheduler {
   /** The cap for a frame of `realSeconds`: the fixed one, raised to simShare of the frame at the measured cost. */
   capFor(realSeconds: number): number {
     if (this.costPerTickS <= 0) return this.maxTicksPerFrame;
-    const budgetS = this.simShare * Math.min(realSeconds, MAX_PACED_FRAME_S);
+    const budgetS = this.simShare * Math.min(realSeconds, STALL_FRAME_S);
     return Math.max(this.maxTicksPerFrame, Math.floor(budgetS / this.costPerTickS));
   }
 

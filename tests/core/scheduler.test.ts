@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FixedStepScheduler, MAX_PACED_FRAME_S } from '../../src/ecs/scheduler';
+import { FixedStepScheduler, STALL_FRAME_S } from '../../src/ecs/scheduler';
 import { Prng } from '../../terrain/prng';
 
 describe('fixed-step scheduler', () => {
@@ -70,14 +70,14 @@ describe('frame pacing (measured tick cost raises the cap)', () => {
     // lost share of real time = dropped / due = 38 / 100
     expect(s.slowedFraction).toBeCloseTo(0.38, 9);
   });
-  it('never goes below the fixed cap, and a stall counts as MAX_PACED_FRAME_S', () => {
+  it('never goes below the fixed cap, and a stall counts as STALL_FRAME_S', () => {
     const { s } = pacedScheduler(0.01); // 5 dt a tick: the budget allows 10 < 50
     s.advance(FRAME_S);
     expect(s.capFor(FRAME_S)).toBe(50);
     const fast = pacedScheduler(0.0001).s;
     fast.advance(FRAME_S);
-    expect(fast.capFor(60)).toBe(fast.capFor(MAX_PACED_FRAME_S));
-    expect(fast.capFor(MAX_PACED_FRAME_S)).toBe(Math.floor((0.5 * MAX_PACED_FRAME_S) / 0.0001));
+    expect(fast.capFor(60)).toBe(fast.capFor(STALL_FRAME_S));
+    expect(fast.capFor(STALL_FRAME_S)).toBe(Math.floor((0.5 * STALL_FRAME_S) / 0.0001));
   });
   it('refuses a simShare outside (0, 1]', () => {
     expect(() => new FixedStepScheduler({ dt: 0.002, simShare: 0 }, () => {})).toThrow(/simShare/);
