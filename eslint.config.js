@@ -43,29 +43,12 @@ const LAYERS = {
   'src/content': ['ecs', 'systems', 'replay', 'run', ...SIM_BANS],
   'src/ecs': ['systems', 'replay', 'run', ...SIM_BANS],
   'src/systems/sim': ['replay', 'run', ...SIM_BANS],
-  'src/run': SIM_BANS,
+  'src/run': ['replay', ...SIM_BANS],
   'src/replay': SIM_BANS,
 };
 
-/**
- * Files that cross their layer today, and the targets each may still import: until the run layer (#15 item 1)
- * moves world assembly (pipeline, prefabs, scenario runner, snapshot) and the replay's stage timing, run world
- * and car reconfigure out of these folders. Nothing else is exempt.
- */
-const UNTIL_RUN_LAYER = [
-  {
-    layer: 'src/ecs',
-    files: ['pipeline.ts', 'prefab-car.ts', 'prefabs.ts', 'scenario.ts', 'world.ts'],
-    allow: ['systems'],
-  },
-  { layer: 'src/ecs', files: ['snapshot.ts'], allow: ['systems', 'replay'] },
-  { layer: 'src/replay', files: ['cars.ts', 'timing.ts'], allow: ['app'] },
-];
-
-function importRule(layer, allow = []) {
-  const patterns = LAYERS[layer]
-    .filter((t) => !allow.includes(t))
-    .map((t) => ({ ...TARGET[t], ...(TYPES_OK.has(t) ? { allowTypeImports: true } : {}) }));
+function importRule(layer) {
+  const patterns = LAYERS[layer].map((t) => ({ ...TARGET[t], ...(TYPES_OK.has(t) ? { allowTypeImports: true } : {}) }));
   return ['error', { patterns }];
 }
 
@@ -130,10 +113,6 @@ const layerConfigs = [
         })),
       ],
     },
-  })),
-  ...UNTIL_RUN_LAYER.map(({ layer, files, allow }) => ({
-    files: files.map((f) => `${layer}/${f}`),
-    rules: { 'no-restricted-imports': importRule(layer, allow) },
   })),
 ];
 

@@ -6,8 +6,8 @@
  *   node --import tsx --cpu-prof bench/vehicle-profile.ts rk4
  */
 import { createSimWorld, DEFAULT_DT, INTEGRATORS } from '../src/ecs/world';
-import { spawnCar } from '../src/ecs/prefab-car';
-import { runTick } from '../src/ecs/pipeline';
+import { spawnCar } from '../src/systems/sim/vehicle/prefab-car';
+import { runTick } from '../src/run/pipeline';
 import { HeldInput, setInputSource } from '../src/ecs/controls';
 import { loadBuiltinCar } from '../src/content/cars/index';
 import { stateHash } from '../src/ecs/hash';

@@ -17,6 +17,7 @@
  */
 import { createNoise2D } from 'simplex-noise';
 import { TerrainError } from './errors';
+import { formatPaceNotes } from './pacenotes/file';
 import { Heightfield, isPow2Plus1 } from './heightfield';
 import { createRng, randRange } from './prng';
 import { Road } from './road';
@@ -302,6 +303,7 @@ export function generateCircuit(opts: CircuitOptions): GeneratedCircuit {
   };
   const files: StageFiles = { stageToml: stageTomlToString(toml), heightPng: hpng.bytes, surfacePng: smap.toPng() };
   const stage = loadStage(files, `${id}/stage.toml`);
+  files.paceNotesToml = formatPaceNotes(stage.paceNotes, { stageId: stage.id });
   return { files, names, stage, lapM: stage.lengthM, sections, joker };
 }
 

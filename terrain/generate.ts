@@ -15,6 +15,7 @@ import { Road } from './road';
 import { loadStage, stageTomlToString, type Stage, type StageFiles, type StageToml } from './stage';
 import { surfaceCode, SurfaceMap, type SurfaceId } from './surface';
 import { TerrainError } from './errors';
+import { formatPaceNotes } from './pacenotes/file';
 import { datan2, dcos, dsin } from './dmath';
 
 export type StageStyle = 'gravel' | 'tarmac' | 'snow';
@@ -462,6 +463,7 @@ export function generateStage(opts: GenerateOptions): GeneratedStage {
   };
   const files: StageFiles = { stageToml: stageTomlToString(toml), heightPng: hpng.bytes, surfacePng: smap.toPng() };
   const stage = loadStage(files, `${id}/stage.toml`);
+  files.paceNotesToml = formatPaceNotes(stage.paceNotes, { stageId: stage.id });
   return { files, names, stage };
 }
 

@@ -33,6 +33,7 @@ export {
   type SceneryKind,
   type Stage,
   type StageFiles,
+  PACE_NOTES_FILE,
   type StagePose,
   type StageRoad,
   type StageToml,
@@ -54,3 +55,7 @@ export {
   type BlockMesh,
 } from './geomipmap';
 export { SHIPPED_STAGES } from './shipped';
+export type { PaceNote, Severity, Direction, CornerModifier, Caution, RoadFeature, Link } from './pacenotes/types';
+export { generatePaceNotes, generatePaceNotesFromRoad, type PaceNoteRoadInput, type RoadObstacle } from './pacenotes/generate';
+export { parsePaceNotes, formatPaceNotes, mergeRegenerated } from './pacenotes/file';
+export { noteWords, VOCABULARY } from './pacenotes/words';

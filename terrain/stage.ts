@@ -14,6 +14,9 @@ import { STAGE_LIMITS } from './stage-limits';
 import { createRng } from './prng';
 import { Road, type RoadProjection } from './road';
 import { SURFACE_IDS, SurfaceMap, type SurfaceId } from './surface';
+import { checkPaceNotesOnStage, parsePaceNotes } from './pacenotes/file';
+import { generatePaceNotes } from './pacenotes/generate';
+import type { PaceNote } from './pacenotes/types';
 
 export const SCENERY_KINDS = ['tree', 'rock', 'fence', 'marker', 'arch', 'bush'] as const;
 export type SceneryKind = (typeof SCENERY_KINDS)[number];
@@ -178,13 +181,21 @@ export interface Stage {
   scenery: SceneryItem[];
   /** The validated stage.toml contents. */
   config: StageToml;
+  /** The co-driver's notes, start to finish in road order: from pacenotes.toml when the stage has one, else
+   * generated from the road (terrain/pacenotes, on first use). */
+  paceNotes: PaceNote[];
 }
 
 export interface StageFiles {
   stageToml: string;
   heightPng: Uint8Array;
   surfacePng: Uint8Array;
+  /** `pacenotes.toml` beside stage.toml, when the stage has one. Not part of the stage's content hash (replays). */
+  paceNotesToml?: string;
 }
+
+/** The file name of a stage's pace notes, beside its stage.toml. */
+export const PACE_NOTES_FILE = 'pacenotes.toml';
 
 function valueAt(obj: unknown, path: PropertyKey[]): unknown {
   let o: unknown = obj;
@@ -264,14 +275,7 @@ export function loadStage(files: StageFiles, fileName: string): Stage {
     return p;
   });
   const joker = cfg.joker ? loadJoker(cfg.joker, fileName, rd.start_distance_m, finishD, hf, poseAt, (x, zz) => bspline.heightMacro(x, zz)) : null;
-  const scenery: SceneryItem[] = [];
-  for (const g of cfg.scenery) {
-    for (const [x, zz, rot, scale] of g.items) {
-      // an arch spans the road: its posts go outside the road edges, not radius_m either side of the centre
-      const radius = g.kind === 'arch' ? poseAt(poly.project(x, zz).distanceM).width / 2 + GANTRY_MARGIN_M : g.radius_m * scale;
-      scenery.push({ kind: g.kind, x, y: bspline.heightMacro(x, zz), z: zz, rotY: (rot * Math.PI) / 180, scale, radius, height: g.height_m * scale });
-    }
-  }
+  const scenery = placeScenery(cfg.scenery, poly, (x, zz) => bspline.heightMacro(x, zz));
   const road: StageRoad = {
     points: poly.points,
     widths: poly.widths,
@@ -281,11 +285,13 @@ export function loadStage(files: StageFiles, fileName: string): Stage {
     poseAt,
     polyline: poly,
   };
-  return {
+  const lengthM = finishD - rd.start_distance_m;
+  let paceNotes = readPaceNotes(files, cfg, dir, finishD);
+  const stage: Stage = {
     id: cfg.id,
     name: cfg.name,
     surface: cfg.surface,
-    lengthM: finishD - rd.start_distance_m,
+    lengthM,
     heightfield: hf,
     surfaceMap,
     bspline,
@@ -296,7 +302,33 @@ export function loadStage(files: StageFiles, fileName: string): Stage {
     joker,
     scenery,
     config: cfg,
+    get paceNotes(): PaceNote[] {
+      return (paceNotes ??= generatePaceNotes(stage));
+    },
   };
+  return stage;
+}
+
+/** Scenery items on the ground; an arch spans the road, its posts outside the road edges. */
+function placeScenery(groups: StageToml['scenery'], poly: Road, heightAt: (x: number, z: number) => number): SceneryItem[] {
+  const scenery: SceneryItem[] = [];
+  for (const g of groups) {
+    for (const [x, zz, rot, scale] of g.items) {
+      // an arch spans the road: its posts go outside the road edges, not radius_m either side of the centre
+      const radius = g.kind === 'arch' ? poly.poseAt(poly.project(x, zz).distanceM).width / 2 + GANTRY_MARGIN_M : g.radius_m * scale;
+      scenery.push({ kind: g.kind, x, y: heightAt(x, zz), z: zz, rotY: (rot * Math.PI) / 180, scale, radius, height: g.height_m * scale });
+    }
+  }
+  return scenery;
+}
+
+/** The notes of pacenotes.toml (checked against the stage's id and extent), or null when the stage has none. */
+function readPaceNotes(files: StageFiles, cfg: StageToml, dir: string, finishD: number): PaceNote[] | null {
+  if (files.paceNotesToml === undefined) return null;
+  const file = dir + PACE_NOTES_FILE;
+  const notes = parsePaceNotes(files.paceNotesToml, file, cfg.id);
+  checkPaceNotesOnStage(notes, cfg.road.start_distance_m, finishD, file);
+  return notes;
 }
 
 /** Validates `[joker]` against the main road and builds its centreline. */

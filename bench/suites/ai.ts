@@ -8,7 +8,7 @@
 import { join } from 'node:path';
 import { loadStageFromDir } from '../../terrain/node';
 import { loadBuiltinCar } from '../../src/content/cars/index';
-import { RallycrossRace } from '../../src/systems/sim/ai/race';
+import { RallycrossRace } from '../../src/run/race';
 import type { CarConfig } from '../../src/content/car-schema';
 import type { BenchResult, BenchSuite } from '../types';
 

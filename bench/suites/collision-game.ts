@@ -10,12 +10,11 @@
  */
 import { loadStageFromDir } from '../../terrain/node';
 import { loadHavokNode } from '../../src/systems/sim/collision/havok-node';
-import { buildRunWorld } from '../../src/replay/run-world';
-import { runTick } from '../../src/ecs/pipeline';
+import { buildRunWorld } from '../../src/run/run-world';
+import { runTick } from '../../src/run/pipeline';
 import { HeldInput, setInputSource } from '../../src/ecs/controls';
 import { stateHash } from '../../src/ecs/hash';
 import { carChoice, gameCarAdapter } from '../../src/app/cars';
-import { setStagePropsEnabled } from '../../src/app/stage-colliders';
 import { RUN_SETUP } from '../../src/app/game-setup';
 import { collisionRuntime } from '../../src/systems/sim/collision/runtime';
 import { HavokProps } from '../../src/systems/sim/collision/props';
@@ -34,16 +33,14 @@ export const suite: BenchSuite = {
     const hashes: string[] = [];
     // warm-up world (JIT): without it the first measured mode reads 2-3× slower
     {
-      setStagePropsEnabled(false);
       const s = stage.start;
       const wu = buildRunWorld({ ...RUN_SETUP, ground: null, cars: [carChoice('hatch-gti').replayCar({ x: s.x, y: s.y, z: s.z, heading: s.heading })] }, stage, gameCarAdapter);
       for (let i = 0; i < (quick ? 500 : 2000); i++) runTick(wu.world);
     }
     for (const mode of ['ts', 'havok', 'havok+props'] as const) {
-      setStagePropsEnabled(mode === 'havok+props');
       const ch = carChoice('hatch-gti');
       const s = stage.start;
-      const run = buildRunWorld({ ...RUN_SETUP, ground: null, cars: [ch.replayCar({ x: s.x, y: s.y, z: s.z, heading: s.heading })] }, stage, gameCarAdapter);
+      const run = buildRunWorld({ ...RUN_SETUP, props: mode === 'havok+props', ground: null, cars: [ch.replayCar({ x: s.x, y: s.y, z: s.z, heading: s.heading })] }, stage, gameCarAdapter);
       const w = run.world;
       if (mode === 'ts') useTsSceneQueries(w);
       const eid = run.cars[0]!;
@@ -85,7 +82,6 @@ export const suite: BenchSuite = {
       note: `hashes ${hashes[1]} (Havok) / ${hashes[0]} (TS)`,
     });
     if (!havokOrNull()) setHavok(hp);
-    setStagePropsEnabled(true);
     return out;
   },
 };

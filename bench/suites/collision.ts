@@ -6,7 +6,7 @@
  */
 import { createSimWorld, DEFAULT_DT } from '../../src/ecs/world';
 import { spawnBody } from '../../src/ecs/prefabs';
-import { runTick } from '../../src/ecs/pipeline';
+import { runTick } from '../../src/run/pipeline';
 import { collisionPass, propsPass } from '../../src/systems/sim/collision/system';
 import { attachCarCollider } from '../../src/systems/sim/collision/car-collider';
 import { collisionRuntime } from '../../src/systems/sim/collision/runtime';

@@ -5,15 +5,15 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runTick } from '../../src/ecs/pipeline';
+import { stepRun } from '../../src/run/step';
 import { setInputSource } from '../../src/ecs/controls';
 import { Prng } from '../../terrain/prng';
-import { vehicleCarAdapter } from '../../src/replay/cars';
+import { vehicleCarAdapter } from '../../src/run/cars';
 import { decodeReplay, type ReplayCar } from '../../src/replay/format';
 import { ReplayPlayer } from '../../src/replay/player';
 import { ReplayRecorder } from '../../src/replay/recorder';
 import { recordRun } from '../../src/replay/record-run';
-import { buildRunWorld } from '../../src/replay/run-world';
+import { buildRunWorld } from '../../src/run/run-world';
 import { ScriptedDriver } from '../../src/replay/script';
 import type { BenchResult, BenchSuite } from '../types';
 import { DEFAULT_DT, STANDARD_GRAVITY_M_S2 } from '../../src/content/world-constants';
@@ -30,11 +30,11 @@ const car = (): ReplayCar => ({
 function overheadPerTick(ticks: number): { plain: number; rec: number } {
   const run = (record: boolean): number => {
     const r = buildRunWorld({ ...SETUP, ground: { kind: 'flat', height_m: 0 }, cars: [car()] }, null, vehicleCarAdapter);
-    if (record) new ReplayRecorder(r.world, { stage: null, cars: [{ car: car(), eid: r.cars[0]! }] });
+    const recorder = record ? new ReplayRecorder(r.world, { stage: null, cars: [{ car: car(), eid: r.cars[0]! }] }) : null;
     setInputSource(r.world, r.cars[0]!, new ScriptedDriver(3));
-    for (let i = 0; i < 2000; i++) runTick(r.world);
+    for (let i = 0; i < 2000; i++) stepRun(r.world, { recorder });
     const t0 = performance.now();
-    for (let i = 0; i < ticks; i++) runTick(r.world);
+    for (let i = 0; i < ticks; i++) stepRun(r.world, { recorder });
     return ((performance.now() - t0) * 1000) / ticks;
   };
   // interleave to share the machine's noise between both

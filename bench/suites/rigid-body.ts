@@ -4,7 +4,7 @@
  */
 import { createSimWorld, DEFAULT_DT, INTEGRATORS } from '../../src/ecs/world';
 import { spawnBody, setAppliedForce } from '../../src/ecs/prefabs';
-import { runTick } from '../../src/ecs/pipeline';
+import { runTick } from '../../src/run/pipeline';
 import type { BenchResult, BenchSuite } from '../types';
 
 function measure(integrator: (typeof INTEGRATORS)[number], bodies: number, ticks: number): number {

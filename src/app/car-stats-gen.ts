@@ -1,12 +1,12 @@
 /**
- * Regenerates src/app/car-stats.json: the car test (src/systems/sim/vehicle/car-test.ts: 0–100 km/h, top
+ * Regenerates src/app/car-stats.json: the car test (src/run/car-test.ts: 0–100 km/h, top
  * speed, 100–0 km/h, max lateral g, understeer gradient; tarmac, midpoint, 500 Hz) of every built-in car,
  * keyed by the CRC-32 of the car file text. The car select screen shows these; a car whose text changed
  * since (hash mismatch) is tested in the car test worker instead. Run: `npx tsx src/app/car-stats-gen.ts`.
  */
 import { writeFileSync } from 'node:fs';
 import { BUILTIN_CARS, loadBuiltinCar } from '../content/cars';
-import { runCarTests } from '../systems/sim/vehicle/car-test';
+import { runCarTests } from '../run/car-test';
 import { crc32 } from '../../terrain/crc32';
 
 const out: Record<string, { crc32: number; results: { name: string; value: number; unit: string }[] }> = {};

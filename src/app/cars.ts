@@ -12,11 +12,11 @@ import { emptyTelemetry as emptyCarTelemetry, readCarTelemetry, type CarTelemetr
 import { SURFACE_IDS } from '../../terrain/surface';
 import type { CarInfo, CarTelemetryView, DrivableCar, Pose } from './car-link';
 import type { CarShape } from '../systems/view/car-view';
-import { replayCarFromText, vehicleCarAdapter } from '../replay/cars';
+import { replayCarFromText, vehicleCarAdapter } from '../run/cars';
 import { crc32 } from '../../terrain/crc32';
 import { CarTestRunner } from './car-test/runner';
 import carStats from './car-stats.json';
-import type { CarAdapter } from '../replay/run-world';
+import type { CarAdapter } from '../run/cars';
 import type { ReplayCar } from '../replay/format';
 
 export const COLORS: [number, number, number][] = [

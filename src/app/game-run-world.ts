@@ -7,17 +7,23 @@
 import type { SimWorld } from '../ecs/world';
 import type { Stage } from '../../terrain/stage';
 import type { ReplayCar } from '../replay/format';
-import { buildRunWorld, type RunWorld } from '../replay/run-world';
+import { buildRunWorld, type RunWorld } from '../run/run-world';
 import { releaseCollisionWorld } from '../systems/sim/collision/runtime';
 import { gameCarAdapter, type CarChoice } from './cars';
-import { RUN_SETUP } from './game-setup';
-import './stage-colliders'; // registers the stage's static collision scene and props with buildRunWorld
+import { RUN_SETUP, stagePropsEnabled } from './game-setup';
 
 /** The run world with the chosen car at the stage start — the same builder the replay player and `replay verify` use. */
 export function buildGameRunWorld(stage: Stage, car: CarChoice): { run: RunWorld; replayCar: ReplayCar } {
   const s = stage.start;
   const replayCar = car.replayCar({ x: s.x, y: s.y, z: s.z, heading: s.heading });
-  return { run: buildRunWorld({ ...RUN_SETUP, ground: null, cars: [replayCar] }, stage, gameCarAdapter), replayCar };
+  return {
+    run: buildRunWorld(
+      { ...RUN_SETUP, props: stagePropsEnabled(), ground: null, cars: [replayCar] },
+      stage,
+      gameCarAdapter,
+    ),
+    replayCar,
+  };
 }
 
 /** The run is over (Retry, Restart, Quit): frees its Havok worlds; nothing may step the world afterwards. */

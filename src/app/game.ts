@@ -5,20 +5,20 @@
  * scheduler.alpha. Views only read the world.
  */
 import type { SimEvent, SimWorld } from '../ecs/world';
-import { runTick } from '../ecs/pipeline';
+import { stepRun, type RunObservers } from '../run/step';
 import { FixedStepScheduler } from '../ecs/scheduler';
 import { Button, HeldInput, neutralInput, quantizeInput, setInputSource } from '../ecs/controls';
 import type { Stage, StageFiles } from '../../terrain/stage';
-import type { RoadProjection } from '../../terrain/road';
-import { stageHash } from '../replay/run-world';
+import { stageHash } from '../replay/stage-check';
 import { buildGameRunWorld, releaseGameRunWorld } from './game-run-world';
 import { ReplayRecorder } from '../replay/recorder';
 import { AiDriver } from '../systems/sim/ai/driver';
-import { DEFAULT_DRIVER, stagePath } from '../systems/sim/ai/autopilot';
+import { DEFAULT_DRIVER, stagePath } from '../systems/sim/ai/stage-path';
 import { driverVehicleFromConfig } from '../systems/sim/ai/car-params';
 import type { CarChoice } from './cars';
-import { stagePropsEnabled } from './stage-colliders'; // registers the stage's static collision scene with buildRunWorld
-import { StageRun, DEFAULT_RUN, formatDelta, formatTime } from './stage-run';
+import { stagePropsEnabled } from './game-setup';
+import { formatDelta, formatTime, type StageRun } from '../run/stage-run';
+import { StageTiming } from '../run/stage-timing';
 import { emptyTelemetry, type DrivableCar } from './car-link';
 import type { SceneKit } from '../systems/view/scene';
 import { TerrainView } from '../systems/view/terrain-view';
@@ -81,6 +81,10 @@ export class GameSession {
   /** Re-wrapped by a live config swap (`onCarSwapped`); the entity stays the same. */
   car: DrivableCar;
   readonly run: StageRun;
+  /** Called after each tick, in stepRun's order: the recorder; telemetry while its service is attached. */
+  readonly observers: RunObservers;
+  /** The stage rules fed from the player car after each tick (the replay verifier uses the same). */
+  private readonly timing: StageTiming;
   readonly scheduler: FixedStepScheduler;
   /** Records this run (inputs, recoveries, checksums, keyframes) into a `.bitrally` replay. */
   readonly recorder: ReplayRecorder;
@@ -94,7 +98,6 @@ export class GameSession {
   private readonly input = new HeldInput();
   private readonly mixer = new ActionMixer();
   private readonly tele = emptyTelemetry();
-  private readonly proj: RoadProjection = { distanceM: 0, lateralM: 0, index: 0 };
   private readonly terrain: TerrainView;
   private readonly stageView: StageView;
   private carView: CarView;
@@ -148,15 +151,10 @@ export class GameSession {
       stage: { id: stage.id, hash: stageHash(stageFiles) },
       cars: [{ car: replayCar, eid: this.car.eid }],
     });
+    this.observers = { recorder: this.recorder };
     setInputSource(this.world, this.car.eid, this.input);
-    this.run = new StageRun({
-      ...DEFAULT_RUN,
-      checkpointsM: stage.checkpoints.map((c) => c.distanceM),
-      finishM: stage.finish.distanceM,
-      startM: stage.start.distanceM,
-      bestSplitsS: opts.bestSplitsS,
-      bestTimeS: opts.bestTimeS,
-    });
+    this.timing = new StageTiming(stage, this.car.eid, { bestSplitsS: opts.bestSplitsS, bestTimeS: opts.bestTimeS });
+    this.run = this.timing.run;
     // frame pacing: the measured cost per tick raises the cap up to half of each frame (src/ecs/scheduler.ts)
     const clock = (): number => performance.now() / 1000;
     this.scheduler = new FixedStepScheduler({ dt: this.world.dt, maxTicksPerFrame: Math.ceil((opts.simCapS ?? 0.1) / this.world.dt), clock }, () => this.tick());
@@ -212,17 +210,10 @@ export class GameSession {
       n.brake = 1000;
       this.input.input = n;
     }
-    runTick(this.world);
+    stepRun(this.world, this.observers);
     this.captureCur();
-    const b = this.world.c.RigidBody;
     const e = this.car.eid;
-    this.stage.road.project(b.px[e]!, b.pz[e]!, this.proj);
-    const hw = (this.stage.road.widths[this.proj.index] ?? 7) / 2;
-    const speed = Math.hypot(b.vx[e]!, b.vy[e]!, b.vz[e]!);
-    // the consumed (quantised) throttle, as the replay timing replica sees it
-    const throttle = this.world.c.Controls.throttle[e]!;
-    const events = this.run.tick({ dt: this.world.dt, distanceM: this.proj.distanceM, lateralM: this.proj.lateralM, roadHalfWidthM: hw, speedMS: speed, throttle });
-    for (const ev of events) {
+    for (const ev of this.timing.tick(this.world)) {
       if (ev === 'start') {
         this.drivableAtMs ??= performance.now();
         this.audio.beep(true);
@@ -275,7 +266,7 @@ export class GameSession {
     this.car.place(this.world, pose);
     this.recorder.edit(0, pose);
     this.autopilot?.resetTracking();
-    this.run.recovered();
+    this.timing.recovered();
     this.captureCur();
     this.prev.set(this.cur);
     this.camera.snap();
@@ -322,7 +313,7 @@ export class GameSession {
    * views derived from the old config follows at once — the drawn car is rebuilt (body size, wheel positions
    * and radii, static ride height that wheel travel is drawn from), the HUD tacho gets the new redline and
    * rev range through the re-wrapped car's telemetry, the autopilot re-plans with the new car. Recovery
-   * re-spawns from the car adapter's config, which the swap hook updates (src/replay/cars.ts
+   * re-spawns from the car adapter's config, which the swap hook updates (src/run/cars.ts
    * `carConfigSwapped`, called by src/app/garage/live-car.ts with the swap).
    */
   onCarSwapped(cfg: CarConfig): void {

@@ -11,7 +11,7 @@ import { BestTimes } from './storage';
 import { ScreenManager } from './screens';
 import { GameSession } from './game';
 import { quickStart, registerAllScreens, type AppContext } from './menus';
-import { setStagePropsEnabled } from './stage-colliders';
+import { setStagePropsEnabled } from './game-setup';
 import { installTuning } from './garage/install';
 import { installReplays } from './replay/install';
 import { installRallycross } from './rallycross/install';

@@ -1,9 +1,10 @@
 /**
  * Stage catalogue in the browser: the stage folders under src/content/stages/ are found with
  * import.meta.glob (TOML as raw text, PNGs as asset URLs fetched on demand) and decoded by terrain's
- * `loadStage`. Summaries (name, surface, length, map outline) come from the TOML alone.
+ * `loadStage` (with the folder's pacenotes.toml when it has one). Summaries (name, surface, length, map outline) come from the TOML alone.
  */
 import { parseStageToml, loadStage, type Stage, type StageFiles, type StageToml } from '../../terrain/stage';
+import { withPaceNotes } from './stage-pacenotes';
 
 const tomls = import.meta.glob('/src/content/stages/*/stage.toml', { query: '?raw', import: 'default' }) as Record<string, () => Promise<string>>;
 const assets = import.meta.glob('/src/content/stages/*/*.png', { query: '?url', import: 'default' }) as Record<string, () => Promise<string>>;
@@ -73,7 +74,7 @@ async function stageFilesAt(dir: string, cfg: StageToml): Promise<StageFiles> {
   if (!hUrl) throw new Error(`${tomlPath}: heightmap.file: expected a PNG beside stage.toml, found no file ${hPath}`);
   if (!sUrl) throw new Error(`${tomlPath}: surface_map.file: expected a PNG beside stage.toml, found no file ${sPath}`);
   const [heightPng, surfacePng] = await Promise.all([fetchBytes(await hUrl(), hPath), fetchBytes(await sUrl(), sPath)]);
-  return { stageToml: text, heightPng, surfacePng };
+  return withPaceNotes(dir, { stageToml: text, heightPng, surfacePng });
 }
 
 /** A shipped stage decoded, with its raw files (the replay recorder hashes them). Cached per id. */

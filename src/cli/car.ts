@@ -13,7 +13,7 @@ import { performance } from 'node:perf_hooks';
 import { carJsonSchema } from '../content/car-schema';
 import { surfaceIndex } from '../content/surfaces';
 import { SURFACE_IDS } from '../../terrain/surface';
-import { runCarTests } from '../systems/sim/vehicle/car-test';
+import { runCarTests } from '../run/car-test';
 import { INTEGRATORS } from '../ecs/world';
 import { parseCommand, selectCommand, type CommandSpec, type ProgramSpec } from './args';
 import { exitWith, runCommand } from './errors';

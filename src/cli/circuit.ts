@@ -6,7 +6,8 @@
  */
 import { join } from 'node:path';
 import { generateCircuit, SHIPPED_CIRCUITS, type CircuitOptions } from '../../terrain/circuit';
-import { writeStageFiles } from '../../terrain/node';
+import { keepEditedPaceNotes, writeStageFiles } from '../../terrain/node';
+import { formatPaceNotes } from '../../terrain/pacenotes/file';
 import { parseCommand, selectCommand, type CommandSpec, type ProgramSpec } from './args';
 import { exitWith, runCommand } from './errors';
 
@@ -38,6 +39,8 @@ export const CIRCUIT_PROGRAM = {
 
 function build(opts: CircuitOptions, out: string): void {
   const g = generateCircuit(opts);
+  // a circuit regenerated over its own folder keeps the hand-edited pace notes there
+  g.files.paceNotesToml = formatPaceNotes(keepEditedPaceNotes(out, g.stage, g.stage.paceNotes), { stageId: g.stage.id });
   writeStageFiles(out, g.files, g.names);
   const sec = g.sections.map(([d, s]) => `${s}@${d.toFixed(0)}m`).join(' ');
   const J = g.stage.joker;

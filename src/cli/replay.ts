@@ -10,17 +10,16 @@
  */
 // the game's stage setup (static scenery colliders + Havok props) for every world built from a replay
 import '../systems/sim/collision/havok-preload-node';
-import { setStagePropsEnabled } from '../app/stage-colliders';
 import { writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { loadStage } from '../../terrain/stage';
 import { decodeReplay, describeReplay, type ReplayCar } from '../replay/format';
-import { embedCarFiles, vehicleCarAdapter } from '../replay/cars';
+import { embedCarFiles, vehicleCarAdapter } from '../run/cars';
 import { nodeStageSource, readCarFile } from '../replay/node';
 import { recordRun } from '../replay/record-run';
 import { ScriptedDriver } from '../replay/script';
 import { verifyReplayData } from '../replay/verify';
-import { formatTime } from '../app/stage-run';
+import { formatTime } from '../run/stage-run';
 import { parseCommand, selectCommand, type CommandSpec, type ProgramSpec } from './args';
 import { EXIT_FAILED, EXIT_OK, exitWith, readingFile, runCommandAsync } from './errors';
 import { builtinCarIds, readUserFile, shippedStageIds } from './inputs';
@@ -107,7 +106,6 @@ async function verify(argv: string[]): Promise<number> {
   const t0 = performance.now();
   const r = await readingFile(file, async () => {
     const d = decodeReplay(bytes, file);
-    setStagePropsEnabled(d.header.props === true); // the run's Havok props setting (game URL flag props=1)
     return verifyReplayData(d, { stages: nodeStageSource, cars: vehicleCarAdapter, file, budget: { nowSeconds: () => performance.now() / 1000 } });
   });
   const wall = (performance.now() - t0) / 1000;

@@ -8,7 +8,8 @@
 import { performance } from 'node:perf_hooks';
 import { loadStageFromDir } from '../../terrain/node';
 import { INTEGRATORS, type IntegratorKind } from '../ecs/world';
-import { DEFAULT_DRIVER, driveStage } from '../systems/sim/ai/autopilot';
+import { driveStage } from '../run/autopilot';
+import { DEFAULT_DRIVER } from '../systems/sim/ai/stage-path';
 import type { OptionSpec } from './args';
 import { EXIT_FAILED, EXIT_OK } from './errors';
 import { loadCarArg, stageDirArg } from './inputs';

@@ -9,7 +9,7 @@ import '../systems/sim/collision/havok-preload-node';
 import { writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { parseScenario } from '../content/scenario-schema';
-import { buildScenario, resolveTraceField, runScenario, type ScenarioRun } from '../ecs/scenario';
+import { buildScenario, resolveTraceField, runScenario, type ScenarioRun } from '../run/scenario';
 import { parseCommand, type CommandSpec, type Parsed } from './args';
 import { exitWith, readingFile, runCommand } from './errors';
 import { readUserFile } from './inputs';

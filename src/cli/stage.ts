@@ -3,12 +3,19 @@
  *                  [--size 1025] [--cell-size 2] [--relief 1] [--checkpoints 300,600]`
  * `npm run stage -- info <dir | shipped id>`  loads a stage and prints a summary (validates user stages).
  * `npm run stage -- build-shipped [--only id,id]` regenerates the stages shipped in src/content/stages/.
+ * `npm run stage -- pacenotes <dir | shipped id> [--regenerate]` writes or checks the stage's pacenotes.toml.
  * `--help` on any command lists its options; exit code 2 on bad arguments or a bad stage.
  */
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { generateStage, SHIPPED_STAGES, type GenerateOptions } from '../../terrain/index';
-import { loadStageFromDir, writeStageFiles } from '../../terrain/node';
+import { keepEditedPaceNotes, loadStageFromDir, writeStageFiles } from '../../terrain/node';
+import { formatPaceNotes } from '../../terrain/pacenotes/file';
+import { generatePaceNotes } from '../../terrain/pacenotes/generate';
+import type { PaceNote } from '../../terrain/pacenotes/types';
+import { noteWords } from '../../terrain/pacenotes/words';
+import { PACE_NOTES_FILE } from '../../terrain/stage';
 import { parseCommand, selectCommand, type CommandSpec, type ProgramSpec } from './args';
 import { exitWith, runCommand } from './errors';
 import { stageDirArg } from './inputs';
@@ -43,20 +50,58 @@ const BUILD_SHIPPED = {
   options: { only: { type: 'list', value: 'id,id', kind: 'stage', choices: SHIPPED_STAGES.map((s) => s.id), help: 'only these stages' } },
 } as const satisfies CommandSpec;
 
+const PACENOTES = {
+  usage: 'npm run stage -- pacenotes',
+  summary: "Writes the stage's pacenotes.toml from its road when it has none; checks and summarises the one it has.",
+  details: [
+    'With --regenerate the notes are generated again: notes marked origin = "edited" are kept as written, the rest replaced.',
+    'A bad stage or pacenotes.toml is refused (file, key, expected, found) with exit code 2.',
+  ],
+  positionals: [{ name: 'dir', help: 'a stage directory, or the id of a shipped stage' }],
+  options: { regenerate: { type: 'boolean', help: 'regenerate the notes, keeping the hand-edited ones' } },
+  examples: ['npm run stage -- pacenotes forest-gravel --regenerate', 'npm run stage -- pacenotes /tmp/my-stage'],
+} as const satisfies CommandSpec;
+
 export const STAGE_PROGRAM = {
   usage: 'npm run stage --',
-  summary: 'Stages: generate one, check and summarise one, regenerate the shipped ones.',
-  commands: { generate: GENERATE, info: INFO, 'build-shipped': BUILD_SHIPPED },
+  summary: 'Stages: generate one, check and summarise one, regenerate the shipped ones, write their pace notes.',
+  commands: { generate: GENERATE, info: INFO, 'build-shipped': BUILD_SHIPPED, pacenotes: PACENOTES },
 } as const satisfies ProgramSpec;
+
+/** One line: how many notes, how many edited, and the first call. */
+function describeNotes(notes: readonly PaceNote[]): string {
+  const corners = notes.filter((n) => n.kind === 'corner').length;
+  const edited = notes.filter((n) => n.origin === 'edited').length;
+  const first = notes[0] ? `; first call "${noteWords(notes[0]).join(' ')}" at ${notes[0].atM.toFixed(0)} m` : '';
+  return `${notes.length} notes (${corners} corners, ${notes.length - corners} features; ${edited} edited)${first}`;
+}
+
+function paceNotes(argv: string[]): number {
+  const { args, options } = parseCommand(PACENOTES, argv);
+  const dir = stageDirArg(args.dir);
+  const stage = loadStageFromDir(dir); // refuses a bad pacenotes.toml
+  const path = join(dir, PACE_NOTES_FILE);
+  if (existsSync(path) && !options.regenerate) {
+    process.stdout.write(`${stage.id}: ${path} is valid: ${describeNotes(stage.paceNotes)}\n`);
+    return 0;
+  }
+  const notes = keepEditedPaceNotes(dir, stage, generatePaceNotes(stage));
+  writeFileSync(path, formatPaceNotes(notes, { stageId: stage.id }));
+  process.stdout.write(`${stage.id}: ${describeNotes(notes)} → ${path}\n`);
+  return 0;
+}
 
 function generate(opts: GenerateOptions, out: string): void {
   const t0 = performance.now();
   const g = generateStage(opts);
+  // a stage regenerated over its own folder keeps the hand-edited pace notes there
+  g.files.paceNotesToml = formatPaceNotes(keepEditedPaceNotes(out, g.stage, g.stage.paceNotes), { stageId: g.stage.id });
   writeStageFiles(out, g.files, g.names);
   const s = g.stage;
   process.stdout.write(
     `${s.id}: ${(s.lengthM / 1000).toFixed(2)} km ${s.surface}, ${s.checkpoints.length} checkpoint(s), ${s.scenery.length} scenery items; ` +
-      `height.png ${g.files.heightPng.length} B, surface.png ${g.files.surfacePng.length} B, stage.toml ${g.files.stageToml.length} B; ` +
+      `height.png ${g.files.heightPng.length} B, surface.png ${g.files.surfacePng.length} B, stage.toml ${g.files.stageToml.length} B, ` +
+      `${g.stage.paceNotes.length} pace notes; ` +
       `${((performance.now() - t0) / 1000).toFixed(1)} s → ${out}\n`,
   );
 }
@@ -92,6 +137,7 @@ export function main(argv: string[]): number {
     const { name, rest } = selectCommand(STAGE_PROGRAM, argv);
     if (name === 'generate') return generateCommand(rest);
     if (name === 'info') return info(rest);
+    if (name === 'pacenotes') return paceNotes(rest);
     return buildShipped(rest);
   });
 }

@@ -64,7 +64,8 @@ export const neutralInput = (): QuantizedInput => ({ steer: 0, throttle: 0, brak
 
 /**
  * Where each car's input for the coming tick comes from. Set per car eid by the app (device), the AI system
- * or the replay player before the tick; `onConsumed` lets the replay recorder see exactly what was used.
+ * or the replay player before the tick; what each car consumed this tick is kept in `consumed` for the replay
+ * recorder, which reads it after the tick.
  */
 export interface InputSource {
   next(world: SimWorld, eid: number): QuantizedInput;
@@ -72,9 +73,8 @@ export interface InputSource {
 
 export interface ControlsResources {
   sources: Map<number, InputSource>;
-  /** Last input consumed per car (what the replay records). */
+  /** The input each car consumed in the last controls pass (what the replay records); cleared every pass. */
   consumed: Map<number, QuantizedInput>;
-  onConsumed?: (world: SimWorld, eid: number, input: QuantizedInput) => void;
 }
 
 export function controlsResources(world: SimWorld): ControlsResources {
@@ -101,6 +101,7 @@ export class HeldInput implements InputSource {
 export function applyControls(world: SimWorld): void {
   const c = world.c.Controls;
   const res = controlsResources(world);
+  res.consumed.clear(); // a car without Controls any more consumed nothing this tick
   for (const eid of entitiesWith(world, c)) {
     const src = res.sources.get(eid);
     const input = src ? src.next(world, eid) : neutralInput();
@@ -115,6 +116,5 @@ export function applyControls(world: SimWorld): void {
     c.shift[eid] = pressed & Button.ShiftUp ? 1 : pressed & Button.ShiftDown ? -1 : 0;
     c.buttons[eid] = input.buttons;
     res.consumed.set(eid, input);
-    res.onConsumed?.(world, eid, input);
   }
 }

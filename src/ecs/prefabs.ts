@@ -3,7 +3,7 @@
  */
 import type { SimWorld } from './world';
 import { attach, spawnEntity } from './world';
-import { updateDerived } from '../systems/sim/rigid-body';
+import { updateDerived } from './rigid-body';
 
 export interface BodyInit {
   mass: number;

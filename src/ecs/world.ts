@@ -8,7 +8,7 @@ import { createComponents } from './components';
 import type { IntegratorKind, SimWorld, SimWorldContext } from './world-types';
 import { Prng } from '../../terrain/prng';
 import { FlatGround, type Ground } from './ground';
-import { rigidBodyBlock } from '../systems/sim/rigid-body';
+import { rigidBodyBlock } from './rigid-body';
 import { DEFAULT_DT, STANDARD_GRAVITY_M_S2 } from '../content/world-constants';
 
 export type { IntegratorKind, SimEvent, StateBlock, SimWorldContext, SimWorld } from './world-types';

@@ -20,7 +20,8 @@
  */
 import { deflateSync, inflateSync } from 'fflate';
 import { z } from 'zod';
-import { decodeSnapshot, decodeSnapshotSet, encodeSnapshotSet, SnapshotError, type WorldSnapshot } from '../ecs/snapshot';
+import { SnapshotError, type WorldSnapshot } from '../ecs/snapshot';
+import { decodeSnapshot, decodeSnapshotSet, encodeSnapshotSet } from './snapshot-codec';
 import { ByteReader, ByteWriter, crc32, ReplayFormatError } from './bytes';
 import { decodeInputs, type InputStreams } from './inputs';
 import { checkKeyframes } from './keyframe-check';

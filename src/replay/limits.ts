@@ -5,7 +5,7 @@
  * `MAX_REPLAY_LOAD_BYTES` while loading, or re-simulate more than `MAX_REPLAY_CAR_TICKS` car-ticks.
  * docs/replays.md "Limits" lists them with their reasons.
  */
-import { MAX_SNAPSHOT_OBJECTS } from '../ecs/snapshot';
+import { MAX_SNAPSHOT_OBJECTS } from './snapshot-codec';
 
 const MiB = 1024 * 1024;
 /** What one small decoded JS object (a record, a Map, an empty typed array) costs at most, for the memory cap. */

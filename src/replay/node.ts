@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readStageFiles } from '../../terrain/node';
-import type { StageSource } from './run-world';
+import type { StageSource } from './stage-check';
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const CONTENT_DIR = resolve(here, '..', 'content');

@@ -1,6 +1,6 @@
 /**
  * Plays a replay back by deterministic re-simulation: every car's input source reads the recorded
- * quantised inputs, recorded edits are applied between ticks, and pass 10 compares the state hash with
+ * quantised inputs, recorded edits are applied between ticks, and after each tick (`stepRun`) the state hash is compared with
  * every recorded checksum. The first mismatch is kept (tick, hashes, and the differing fields as soon as a
  * recorded keyframe is reached); from then on the player resyncs on each recorded keyframe so that a viewer
  * shows recorded truth rather than a diverged simulation (`trusted` is false in between).
@@ -9,16 +9,17 @@
  * player cached while playing) and re-simulates the rest.
  */
 import { controlsResources, neutralInput, type InputSource, type QuantizedInput } from '../ecs/controls';
-import { runTick } from '../ecs/pipeline';
+import { stepRun, type RunObservers } from '../run/step';
 import { stateHash } from '../ecs/hash';
-import { diffSnapshots, restoreSnapshot, saveSnapshot, type SnapshotDifference, type WorldSnapshot } from '../ecs/snapshot';
+import { diffSnapshots, saveSnapshot, type SnapshotDifference, type WorldSnapshot } from '../ecs/snapshot';
+import { restoreSnapshot } from '../run/snapshot';
 import type { SimWorld } from '../ecs/world';
-import { addBookkeepingHook, removeBookkeepingHook } from '../systems/sim/replay-record';
 import type { CarFilesSource, ReplayData, ReplayEdit } from './format';
 import { InputCursor } from './inputs';
 import { checkTickBudget } from './budget';
-import { completedTickHash } from './recorder';
-import { buildRunWorld, checkReplayCars, type CarAdapter, type RunWorld } from './run-world';
+import { buildRunWorld, type RunWorld } from '../run/run-world';
+import { checkReplayCars } from './stage-check';
+import { type CarAdapter } from '../run/cars';
 import type { Stage } from '../../terrain/stage';
 import { collisionRuntime, releaseCollisionWorld } from '../systems/sim/collision/runtime';
 import { HavokProps } from '../systems/sim/collision/props';
@@ -94,9 +95,11 @@ export class ReplayPlayer {
   checksumsChecked = 0;
   checksumsMatched = 0;
   resyncs = 0;
-  private readonly hook = (w: SimWorld): void => this.check(w);
   /** Called after each played tick (views, timing). */
   onTick?: (p: ReplayPlayer) => void;
+
+  /** What `step` calls after each tick: this player's checksum check (src/run/step.ts). */
+  private readonly observers: RunObservers = { checker: this };
 
   constructor(
     readonly data: ReplayData,
@@ -129,7 +132,6 @@ export class ReplayPlayer {
     this.resync = opts.resync ?? true;
     const res = controlsResources(this.world);
     this.cars.forEach((eid, i) => res.sources.set(eid, new RecordedInput(this, i)));
-    addBookkeepingHook(this.world, this.hook);
     const h0 = this.checksums.get(0);
     if (h0 !== undefined) this.compare(0, h0, stateHash(this.world));
   }
@@ -154,10 +156,11 @@ export class ReplayPlayer {
     if (!this.desync) this.desync = { tick, timeS: tick * this.world.dt, expected, found, differences: [], comparedAtTick: null };
   }
 
-  private check(world: SimWorld): void {
-    const done = world.tick + 1;
+  /** After each tick of `step` (world.tick = ticks completed): compares the recorded checksum of this tick. */
+  afterTick(world: SimWorld): void {
+    const done = world.tick;
     const h = this.checksums.get(done);
-    if (h !== undefined) this.compare(done, h, completedTickHash(world));
+    if (h !== undefined) this.compare(done, h, stateHash(world));
   }
 
   /** Plays one tick; returns false when the replay has ended. */
@@ -172,7 +175,7 @@ export class ReplayPlayer {
         else this.carAdapter.setConfig!(w, this.cars[e.car]!, e, 'swap');
       }
     }
-    runTick(w);
+    stepRun(w, this.observers);
     w.events.length = 0;
     const kf = this.fileKeyframes.get(w.tick);
     if (kf && !this.desync && this.lineageConfirmed) this.confirmKeyframe(w.tick, kf);
@@ -309,7 +312,6 @@ export class ReplayPlayer {
 
   /** The playback is over (viewer closed, ghost gone, verification done): the world's Havok worlds are freed too. */
   dispose(): void {
-    removeBookkeepingHook(this.world, this.hook);
     const res = controlsResources(this.world);
     for (const eid of this.cars) res.sources.delete(eid);
     releaseCollisionWorld(this.world); // its props instance back to the pool (havok-instance.ts)

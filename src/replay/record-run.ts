@@ -4,12 +4,14 @@
  * car finishes the stage. Used by `npm run replay -- record`, the tests and the bench.
  */
 import { setInputSource, type InputSource } from '../ecs/controls';
-import { runTick } from '../ecs/pipeline';
+import { stepRun } from '../run/step';
 import type { Stage } from '../../terrain/stage';
 import type { ReplayCar, ReplayHeader, StageFilesData } from './format';
 import { ReplayRecorder } from './recorder';
-import { buildRunWorld, defaultCarAdapter, stageHash, type CarAdapter, type RunWorld } from './run-world';
-import { ReplayTiming } from './timing';
+import { buildRunWorld, type RunWorld } from '../run/run-world';
+import { stageHash } from './stage-check';
+import { vehicleCarAdapter, type CarAdapter } from '../run/cars';
+import { StageTiming } from '../run/stage-timing';
 
 export interface RecordRunOptions {
   setup: Pick<ReplayHeader, 'dt' | 'integrator' | 'seed' | 'gravity_m_s2'>;
@@ -34,11 +36,11 @@ export interface RecordedRun {
   bytes: Uint8Array;
   run: RunWorld;
   recorder: ReplayRecorder;
-  timing: ReplayTiming | null;
+  timing: StageTiming | null;
 }
 
 export function recordRun(o: RecordRunOptions): RecordedRun {
-  const adapter = o.adapter ?? defaultCarAdapter();
+  const adapter = o.adapter ?? vehicleCarAdapter;
   const stage = o.stage ?? null;
   const ground = stage ? null : ({ kind: 'flat', height_m: o.groundHeightM ?? 0 } as const);
   const run = buildRunWorld({ ...o.setup, ground, cars: o.cars }, stage?.stage ?? null, adapter);
@@ -54,12 +56,12 @@ export function recordRun(o: RecordRunOptions): RecordedRun {
   });
   run.cars.forEach((eid, i) => setInputSource(run.world, eid, o.sources[i]!));
   const playerIdx = o.cars.findIndex((c) => c.role === 'player');
-  const timing = stage && playerIdx >= 0 ? new ReplayTiming(stage.stage, run.cars[playerIdx]!) : null;
+  const timing = stage && playerIdx >= 0 ? new StageTiming(stage.stage, run.cars[playerIdx]!) : null;
   const ticks = Math.round(o.maxSeconds / o.setup.dt);
   const stopAtFinish = o.stopAtFinish ?? true;
   for (let i = 0; i < ticks; i++) {
     o.beforeTick?.(run, rec);
-    runTick(run.world);
+    stepRun(run.world, { recorder: rec });
     for (const ev of run.world.events) if (ev.kind.includes('collision')) rec.mark('collision', ev.kind);
     run.world.events.length = 0;
     if (timing) {

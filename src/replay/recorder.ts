@@ -1,14 +1,15 @@
 /**
- * Records a run: hooks `controlsResources(world).onConsumed` to capture, per car per tick, exactly the
- * quantised input the controls pass consumed (whatever its source: device, AI, script, another replay), and
- * pass 10 to take a state checksum every N ticks and a full keyframe every K seconds. Edits made to the
- * world between ticks (recovery) are recorded with `edit()`. `finish()` returns the `.bitrally` bytes.
+ * Records a run: after each tick (`afterTick`, called by its run's `stepRun`, src/run/step.ts) it reads, per
+ * car, exactly the quantised input the controls pass consumed (`controlsResources(world).consumed`, whatever
+ * its source: device, AI, script, another replay), and takes a state checksum every N ticks and a full
+ * keyframe every K seconds. Edits made to the world between ticks (recovery) are recorded with `edit()`.
+ * `finish()` returns the `.bitrally` bytes.
  */
-import { controlsResources, neutralInput, type QuantizedInput } from '../ecs/controls';
+import { controlsResources, neutralInput } from '../ecs/controls';
 import { stateHash } from '../ecs/hash';
-import { encodeSnapshot, saveSnapshot } from '../ecs/snapshot';
+import { saveSnapshot } from '../ecs/snapshot';
+import { encodeSnapshot } from './snapshot-codec';
 import type { SimWorld } from '../ecs/world';
-import { addBookkeepingHook, removeBookkeepingHook } from '../systems/sim/replay-record';
 import { encodeReplay, REPLAY_FORMAT, type CarFilesSource, type Checksum, type ReplayCar, type ReplayEdit, type ReplayHeader, type ReplayPose, type StageFilesData } from './format';
 import { InputStreamEncoder } from './inputs';
 import { collisionRuntime } from '../systems/sim/collision/runtime';
@@ -35,16 +36,6 @@ export interface RecorderOptions {
   cars: { car: ReplayCar; eid: number }[];
 }
 
-/** Hash of the state after the tick now finishing in pass 10 (tick counted as completed, like stateHash after runTick). */
-export function completedTickHash(world: SimWorld): string {
-  world.tick += 1;
-  try {
-    return stateHash(world);
-  } finally {
-    world.tick -= 1;
-  }
-}
-
 const attached = new WeakMap<SimWorld, ReplayRecorder>();
 
 /** The recorder recording `world` (attached and not stopped), if any. */
@@ -57,7 +48,6 @@ export class ReplayRecorder {
   readonly startTick: number;
   private readonly enc: InputStreamEncoder;
   private readonly carIndex = new Map<number, number>();
-  private readonly seen: Uint8Array;
   private readonly checksums: Checksum[] = [];
   private readonly keyframes: { tick: number; snapshot: Uint8Array }[] = [];
   private readonly edits: ReplayEdit[] = [];
@@ -67,15 +57,6 @@ export class ReplayRecorder {
   private result: ReplayHeader['result'] = null;
   private propsTouchedTick: number | null = null;
   private ticks = 0;
-  private prevConsumed: ((world: SimWorld, eid: number, input: QuantizedInput) => void) | undefined;
-  private readonly hook = (w: SimWorld): void => this.bookkeeping(w);
-  private readonly consumed = (w: SimWorld, eid: number, input: QuantizedInput): void => {
-    this.prevConsumed?.(w, eid, input);
-    const i = this.carIndex.get(eid);
-    if (i === undefined || this.stopped) return;
-    this.enc.push(i, input);
-    this.seen[i] = 1;
-  };
   /** Set when a car stopped consuming input (recorded as neutral filler). */
   problem: string | null = null;
   stopped = false;
@@ -88,37 +69,35 @@ export class ReplayRecorder {
     this.startTick = world.tick;
     this.enc = new InputStreamEncoder(opts.cars.length);
     opts.cars.forEach((c, i) => this.carIndex.set(c.eid, i));
-    this.seen = new Uint8Array(opts.cars.length);
     this.checksumEvery = opts.checksumEveryTicks ?? DEFAULT_CHECKSUM_EVERY_TICKS;
     this.keyframeEvery = Math.max(1, Math.round((opts.keyframeEverySeconds ?? DEFAULT_KEYFRAME_EVERY_S) / world.dt));
-    const res = controlsResources(world);
-    this.prevConsumed = res.onConsumed;
-    res.onConsumed = this.consumed;
-    addBookkeepingHook(world, this.hook);
     attached.set(world, this);
     // no keyframe at tick 0: a player saves its freshly built world (format 2)
     this.checksums.push({ tick: 0, hash: stateHash(world) });
   }
 
-  private bookkeeping(world: SimWorld): void {
+  /** After each tick (src/run/step.ts `stepRun` calls it: world.tick = ticks completed). */
+  afterTick(world: SimWorld): void {
     if (this.stopped) return;
-    for (let i = 0; i < this.seen.length; i++) {
-      if (!this.seen[i]) {
+    const consumed = controlsResources(world).consumed;
+    for (let i = 0; i < this.opts.cars.length; i++) {
+      const input = consumed.get(this.opts.cars[i]!.eid);
+      if (input) this.enc.push(i, input);
+      else {
         // The car consumed nothing (no Controls any more): a filler keeps the streams aligned; playback
         // does not consume it either.
-        this.problem ??= `car ${i} (eid ${this.opts.cars[i]!.eid}) consumed no input from tick ${world.tick}`;
+        this.problem ??= `car ${i} (eid ${this.opts.cars[i]!.eid}) consumed no input from tick ${world.tick - 1}`;
         this.enc.push(i, NEUTRAL);
       }
     }
-    this.seen.fill(0);
-    const done = world.tick + 1;
+    const done = world.tick;
     this.ticks = done;
     if (this.propsTouchedTick === null) {
       if (collisionRuntime(world).props instanceof HavokProps && anyContact(world, 'propContact')) this.propsTouchedTick = done;
     }
     // every keyframe tick has a checksum too: a keyframe is checked against it when a replay loads
-    if (done % this.checksumEvery === 0 || done % this.keyframeEvery === 0) this.checksums.push({ tick: done, hash: completedTickHash(world) });
-    if (done % this.keyframeEvery === 0) this.keyframes.push({ tick: done, snapshot: encodeSnapshot(saveSnapshot(world, done)) });
+    if (done % this.checksumEvery === 0 || done % this.keyframeEvery === 0) this.checksums.push({ tick: done, hash: stateHash(world) });
+    if (done % this.keyframeEvery === 0) this.keyframes.push({ tick: done, snapshot: encodeSnapshot(saveSnapshot(world)) });
   }
 
   /** Records a world edit made between ticks (call it right when the edit is made). */
@@ -154,10 +133,6 @@ export class ReplayRecorder {
   detach(): void {
     if (this.stopped) return;
     this.stopped = true;
-    const res = controlsResources(this.world);
-    if (res.onConsumed === this.consumed) res.onConsumed = this.prevConsumed;
-    else this.prevConsumed = undefined;
-    removeBookkeepingHook(this.world, this.hook);
     if (attached.get(this.world) === this) attached.delete(this.world);
   }
 

@@ -9,12 +9,14 @@
 import { stateHash } from '../ecs/hash';
 import { decodeReplay, type ReplayData } from './format';
 import { ReplayPlayer, type Desync, type KeyframeMismatch } from './player';
-import { buildRunWorld, checkReplayCars, defaultCarAdapter, resolveStage, type CarAdapter, type RunWorld, type StageSource } from './run-world';
+import { buildRunWorld, type RunWorld } from '../run/run-world';
+import { checkReplayCars, resolveStage, type StageSource } from './stage-check';
+import { vehicleCarAdapter, type CarAdapter } from '../run/cars';
 import { ReplayFormatError } from './bytes';
 import type { Stage } from '../../terrain/stage';
 import { checkTickBudget, WallBudget, type BudgetExceeded } from './budget';
 import { WALL_CHECK_EVERY_TICKS, type ReplayBudget } from './limits';
-import { ReplayTiming } from './timing';
+import { StageTiming } from '../run/stage-timing';
 import { SIM_VERSION } from './version';
 
 export interface VerifyReport {
@@ -68,7 +70,7 @@ function spawnChecked(data: ReplayData, stage: Stage | null, cars: CarAdapter, f
 }
 
 export async function verifyReplayData(data: ReplayData, env: VerifyEnv): Promise<VerifyReport> {
-  const cars = env.cars ?? defaultCarAdapter();
+  const cars = env.cars ?? vehicleCarAdapter;
   const wall = new WallBudget(data.header, env.budget);
   checkTickBudget(data.header, env.budget?.maxCarTicks, env.file);
   checkReplayCars(data, cars, env.file);
@@ -76,7 +78,7 @@ export async function verifyReplayData(data: ReplayData, env: VerifyEnv): Promis
   const run = spawnChecked(data, stage, cars, env.file);
   const player = new ReplayPlayer(data, run, cars, { resync: false, cacheEveryTicks: 1 << 30, maxCarTicks: env.budget?.maxCarTicks, file: env.file });
   const playerCar = data.header.cars.findIndex((c) => c.role === 'player');
-  const timing = stage && playerCar >= 0 ? new ReplayTiming(stage, run.cars[playerCar]!) : null;
+  const timing = stage && playerCar >= 0 ? new StageTiming(stage, run.cars[playerCar]!) : null;
   if (timing) {
     const recoveriesAt = new Map<number, number>();
     for (const e of data.edits) if (e.car === playerCar) recoveriesAt.set(e.tick, (recoveriesAt.get(e.tick) ?? 0) + 1);

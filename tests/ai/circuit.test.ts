@@ -4,7 +4,7 @@ import { circuitCurve, CIRCUIT_MIN_RADIUS_M, generateCircuit, isCircuit, SHIPPED
 import { loadStageFromDir, readStageFiles } from '../../terrain/node';
 import { loadStage, TerrainError } from '../../terrain';
 import { loadBuiltinCar } from '../../src/content/cars/index';
-import { RallycrossRace } from '../../src/systems/sim/ai/race';
+import { RallycrossRace } from '../../src/run/race';
 import { AiPath } from '../../src/systems/sim/ai/path';
 
 describe('rallycross circuit generator', () => {

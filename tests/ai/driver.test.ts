@@ -3,11 +3,11 @@ import { loadStageFromDir } from '../../terrain/node';
 import { loadBuiltinCar } from '../../src/content/cars/index';
 import { createSimWorld } from '../../src/ecs/world';
 import { setInputSource } from '../../src/ecs/controls';
-import { spawnCar } from '../../src/ecs/prefab-car';
-import { runTick } from '../../src/ecs/pipeline';
+import { spawnCar } from '../../src/systems/sim/vehicle/prefab-car';
+import { runTick } from '../../src/run/pipeline';
 import { StageGround } from '../../src/systems/sim/vehicle/stage-ground';
 import { AiDriver, driverGains } from '../../src/systems/sim/ai/driver';
-import { stagePath } from '../../src/systems/sim/ai/autopilot';
+import { stagePath } from '../../src/systems/sim/ai/stage-path';
 import { driverVehicleFromConfig } from '../../src/systems/sim/ai/car-params';
 import { wrapPi } from '../../src/systems/sim/ai/driver-model';
 

@@ -8,7 +8,7 @@ import { readdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadStageFromDir } from '../../terrain/node';
 import { loadBuiltinCar } from '../../src/content/cars/index';
-import { driveStage } from '../../src/systems/sim/ai/autopilot';
+import { driveStage } from '../../src/run/autopilot';
 
 /** The AI's stage time must be within this factor of the good-human target (docs/ai.md). */
 export const AI_TARGET_FACTOR = 1.4;

@@ -9,7 +9,7 @@
 import { expect, it } from 'vitest';
 import { loadStageFromDir } from '../../terrain/node';
 import { loadBuiltinCar } from '../../src/content/cars/index';
-import { driveStage } from '../../src/systems/sim/ai/autopilot';
+import { driveStage } from '../../src/run/autopilot';
 
 it('classic-rwd on forest-gravel in the game world: stalls on an obstacle, gets itself out, finishes', { timeout: 300_000 }, () => {
   const stage = loadStageFromDir('src/content/stages/forest-gravel');

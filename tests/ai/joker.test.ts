@@ -9,8 +9,8 @@
 import { describe, expect, it } from 'vitest';
 import { loadStageFromDir } from '../../terrain/node';
 import { loadBuiltinCar } from '../../src/content/cars/index';
-import { RallycrossRace } from '../../src/systems/sim/ai/race';
-import { DEFAULT_DRIVER } from '../../src/systems/sim/ai/autopilot';
+import { RallycrossRace } from '../../src/run/race';
+import { DEFAULT_DRIVER } from '../../src/systems/sim/ai/stage-path';
 
 const stage = loadStageFromDir('src/content/stages/rallycross-bitring');
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { loadStageFromDir } from '../../terrain/node';
 import { loadBuiltinCar } from '../../src/content/cars/index';
 import { AiPath } from '../../src/systems/sim/ai/path';
-import { gridSlots, LapTracker, racePositions, RallycrossRace } from '../../src/systems/sim/ai/race';
+import { gridSlots, LapTracker, racePositions, RallycrossRace } from '../../src/run/race';
 import { stateHash } from '../../src/ecs/hash';
 
 function circlePath(R: number): AiPath {

@@ -11,7 +11,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadStageFromDir } from '../../terrain/node';
 import { loadBuiltinCar } from '../../src/content/cars/index';
-import { JOKER_PENALTY_S, JUMP_START_PENALTY_S, JUMP_START_TOLERANCE_M, LapTracker, racePositions, RallycrossRace } from '../../src/systems/sim/ai/race';
+import { JOKER_PENALTY_S, JUMP_START_PENALTY_S, JUMP_START_TOLERANCE_M, LapTracker, racePositions, RallycrossRace } from '../../src/run/race';
 import { RECOVER_PENALTY_S } from '../../src/systems/sim/vehicle/recovery';
 import { quantizeInput } from '../../src/ecs/controls';
 import { stateHash } from '../../src/ecs/hash';

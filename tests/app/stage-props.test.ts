@@ -1,11 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadStageFromDir } from '../../terrain/node';
 import { loadHavokNode } from '../../src/systems/sim/collision/havok-node';
-import { buildRunWorld } from '../../src/replay/run-world';
-import { runTick } from '../../src/ecs/pipeline';
+import { buildRunWorld } from '../../src/run/run-world';
+import { runTick } from '../../src/run/pipeline';
 import { stateHash } from '../../src/ecs/hash';
 import { carChoice, gameCarAdapter } from '../../src/app/cars';
-import { propSites, setStagePropsEnabled } from '../../src/app/stage-colliders';
+import { propSites } from '../../src/run/stage-colliders';
 import { collisionRuntime } from '../../src/systems/sim/collision/runtime';
 import { HavokProps } from '../../src/systems/sim/collision/props';
 import { RUN_SETUP } from '../../src/app/game-setup';
@@ -15,13 +15,12 @@ const stage = loadStageFromDir('src/content/stages/test-short');
 function world() {
   const ch = carChoice('hatch-gti');
   const s = stage.start;
-  return buildRunWorld({ ...RUN_SETUP, ground: null, cars: [ch.replayCar({ x: s.x, y: s.y, z: s.z, heading: s.heading })] }, stage, gameCarAdapter);
+  return buildRunWorld({ ...RUN_SETUP, props: true, ground: null, cars: [ch.replayCar({ x: s.x, y: s.y, z: s.z, heading: s.heading })] }, stage, gameCarAdapter);
 }
 
 describe('stage props and static scene in the game world', () => {
   beforeAll(async () => {
     await loadHavokNode();
-    setStagePropsEnabled(true);
   });
 
   it('props stand beside the road, on the terrain, at rest after 1 s; the scenery is in the static scene', () => {

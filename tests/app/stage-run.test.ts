@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_RUN, StageRun, formatTime } from '../../src/app/stage-run';
+import { DEFAULT_RUN, StageRun, formatTime } from '../../src/run/stage-run';
 
 const cfg = { ...DEFAULT_RUN, checkpointsM: [100, 200], finishM: 300, startM: 20, bestSplitsS: [10, 21], bestTimeS: 30 };
 const tick = (r: StageRun, d: number, opts: Partial<{ lat: number; v: number; thr: number }> = {}) =>

@@ -4,7 +4,6 @@
  * one message and no stack trace. Each CLI is spawned (through tsx) for --help and one typo — the real exit
  * code and streams; the other cases call the CLI's exported main in-process, which returns the exit code.
  */
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,30 +13,13 @@ import { crushMain } from '../../src/cli/car-crush';
 import { main as simMain } from '../../src/cli/sim';
 import { main as stageMain } from '../../src/cli/stage';
 import { main as circuitMain } from '../../src/cli/circuit';
+import { spawnCli, type Ran } from './spawn';
 
 afterEach(() => vi.restoreAllMocks());
 
 const tmp = mkdtempSync(join(tmpdir(), 'bitrally-cli-'));
 /** A stack trace line as Node prints it. */
 const STACK = /^\s+at .+[:(]/m;
-
-interface Ran {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function spawnCli(script: string, args: string[]): Promise<Ran> {
-  return new Promise((resolve, reject) => {
-    const p = spawn(process.execPath, ['--import', 'tsx', script, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    p.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    p.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    p.on('error', reject);
-    p.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 function inProcess(run: () => number | Promise<number>): Promise<Ran> {
   const out: string[] = [];

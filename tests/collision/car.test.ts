@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { parseScenario } from '../../src/content/scenario-schema';
-import { buildScenario, runScenario } from '../../src/ecs/scenario';
+import { buildScenario, runScenario } from '../../src/run/scenario';
 import { loadBuiltinCar } from '../../src/content/cars/index';
 import { colliderParamsFromConfig } from '../../src/systems/sim/collision/car-collider';
 import { collisionRuntime } from '../../src/systems/sim/collision/runtime';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createSimWorld } from '../../src/ecs/world';
 import { setAppliedForce, spawnBody } from '../../src/ecs/prefabs';
-import { runTick } from '../../src/ecs/pipeline';
-import { applyImpulseAtPoint } from '../../src/systems/sim/rigid-body';
+import { runTick } from '../../src/run/pipeline';
+import { applyImpulseAtPoint } from '../../src/ecs/rigid-body';
 import { SceneColliders } from '../../src/systems/sim/collision/scene';
 import { carCarPoints, newPose, obstacleNormal, obstaclePoints, missesCentralBox } from '../../src/systems/sim/collision/detect';
 import { newContactGeom, newPointList, reducePoints } from '../../src/systems/sim/collision/contact-points';

@@ -11,8 +11,8 @@ import { execFileSync } from 'node:child_process';
 import { loadHavokNode } from '../../src/systems/sim/collision/havok-node';
 import { MAX_POOLED_HAVOK, freshHavokStats, havokOrNull, pooledHavokCount } from '../../src/systems/sim/collision/havok-instance';
 import { parseScenario } from '../../src/content/scenario-schema';
-import { buildScenario, runScenario } from '../../src/ecs/scenario';
-import { runTick } from '../../src/ecs/pipeline';
+import { buildScenario, runScenario } from '../../src/run/scenario';
+import { runTick } from '../../src/run/pipeline';
 import { stateHash } from '../../src/ecs/hash';
 import { collisionRuntime, releaseCollisionWorld } from '../../src/systems/sim/collision/runtime';
 import { HavokProps } from '../../src/systems/sim/collision/props';
@@ -99,20 +99,18 @@ describe('a pristine Havok instance per props world', () => {
   // built one after another WITHOUT releasing the previous ones
   it('game stage worlds built one after another, none released: identical runs', async () => {
     const { loadStageFromDir } = await import('../../terrain/node');
-    const { buildRunWorld } = await import('../../src/replay/run-world');
+    const { buildRunWorld } = await import('../../src/run/run-world');
     const { carChoice, gameCarAdapter } = await import('../../src/app/cars');
-    const { setStagePropsEnabled } = await import('../../src/app/stage-colliders');
     const { RUN_SETUP } = await import('../../src/app/game-setup');
     const { HeldInput, setInputSource } = await import('../../src/ecs/controls');
     const stage = loadStageFromDir('src/content/stages/forest-gravel');
     const ch = carChoice('hatch-gti');
     const s = stage.start;
-    setStagePropsEnabled(true);
     const hashes: string[] = [];
     const worlds = [];
     try {
       for (let k = 0; k < 5; k++) {
-        const run = buildRunWorld({ ...RUN_SETUP, ground: null, cars: [ch.replayCar({ x: s.x, y: s.y, z: s.z, heading: s.heading })] }, stage, gameCarAdapter);
+        const run = buildRunWorld({ ...RUN_SETUP, props: true, ground: null, cars: [ch.replayCar({ x: s.x, y: s.y, z: s.z, heading: s.heading })] }, stage, gameCarAdapter);
         expect(collisionRuntime(run.world).props).toBeInstanceOf(HavokProps);
         const input = new HeldInput();
         input.input = { steer: 0, throttle: 1000, brake: 0, clutch: 0, handbrake: 0, buttons: 0 };
@@ -123,7 +121,6 @@ describe('a pristine Havok instance per props world', () => {
         worlds.push(run.world);
       }
     } finally {
-      setStagePropsEnabled(false);
       for (const w of worlds) releaseCollisionWorld(w);
     }
     expect(new Set(hashes).size).toBe(1);

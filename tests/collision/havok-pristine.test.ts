@@ -13,8 +13,8 @@ import { loadHavokNode } from '../../src/systems/sim/collision/havok-node';
 import { freshHavokStats, havokOrNull, moduleFactory, pooledHavokCount, releaseFreshHavok } from '../../src/systems/sim/collision/havok-instance';
 import { havokMemoryOf } from '../../src/systems/sim/collision/havok-pristine';
 import { parseScenario } from '../../src/content/scenario-schema';
-import { buildScenario, type ScenarioRun } from '../../src/ecs/scenario';
-import { runTick } from '../../src/ecs/pipeline';
+import { buildScenario, type ScenarioRun } from '../../src/run/scenario';
+import { runTick } from '../../src/run/pipeline';
 import { collisionRuntime, releaseCollisionWorld } from '../../src/systems/sim/collision/runtime';
 import { HavokProps } from '../../src/systems/sim/collision/props';
 

@@ -16,12 +16,12 @@ import { newPose, obstaclePoints } from '../../src/systems/sim/collision/detect'
 import { newPointList } from '../../src/systems/sim/collision/contact-points';
 import { createSimWorld, type SimEvent, type SimWorld } from '../../src/ecs/world';
 import { spawnBody } from '../../src/ecs/prefabs';
-import { runTick } from '../../src/ecs/pipeline';
+import { runTick } from '../../src/run/pipeline';
 import { stateHash } from '../../src/ecs/hash';
 import { attachCarCollider } from '../../src/systems/sim/collision/car-collider';
 import { collisionRuntime } from '../../src/systems/sim/collision/runtime';
 import { parseScenario } from '../../src/content/scenario-schema';
-import { buildScenario, runScenario } from '../../src/ecs/scenario';
+import { buildScenario, runScenario } from '../../src/run/scenario';
 import { pack } from '../../bench/suites/collision';
 
 let hp: HavokPhysicsWithBindings;

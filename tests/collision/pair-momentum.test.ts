@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { createSimWorld, type SimWorld } from '../../src/ecs/world';
 import { spawnBody } from '../../src/ecs/prefabs';
-import { pipeline } from '../../src/ecs/pipeline';
+import { pipeline } from '../../src/run/pipeline';
 import { attachCarCollider } from '../../src/systems/sim/collision/car-collider';
 import { collisionPass } from '../../src/systems/sim/collision/system';
 

@@ -3,11 +3,11 @@ import { readFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { loadHavokNode } from '../../src/systems/sim/collision/havok-node';
 import { parseScenario } from '../../src/content/scenario-schema';
-import { buildScenario, runScenario } from '../../src/ecs/scenario';
+import { buildScenario, runScenario } from '../../src/run/scenario';
 import { createSimWorld } from '../../src/ecs/world';
 import { spawnBody } from '../../src/ecs/prefabs';
-import { updateDerived } from '../../src/systems/sim/rigid-body';
-import { runTick } from '../../src/ecs/pipeline';
+import { updateDerived } from '../../src/ecs/rigid-body';
+import { runTick } from '../../src/run/pipeline';
 import { stateHash } from '../../src/ecs/hash';
 import { attachCarCollider } from '../../src/systems/sim/collision/car-collider';
 import { enableHavokProps, spawnProp } from '../../src/systems/sim/collision/props';
@@ -93,19 +93,17 @@ describe('Havok props', () => {
   // (havok-instance.ts), so the runs are identical with the release (here) and without it (havok-fresh.test.ts)
   it('game stage worlds built one after another, each released when done (GameSession.dispose): identical runs', async () => {
     const { loadStageFromDir } = await import('../../terrain/node');
-    const { buildRunWorld } = await import('../../src/replay/run-world');
+    const { buildRunWorld } = await import('../../src/run/run-world');
     const { carChoice, gameCarAdapter } = await import('../../src/app/cars');
-    const { setStagePropsEnabled } = await import('../../src/app/stage-colliders');
     const { RUN_SETUP } = await import('../../src/app/game-setup');
     const { HeldInput, setInputSource } = await import('../../src/ecs/controls');
     const stage = loadStageFromDir('src/content/stages/forest-gravel');
     const ch = carChoice('hatch-gti');
     const s = stage.start;
-    setStagePropsEnabled(true);
     const hashes: string[] = [];
-    try {
+    {
       for (let k = 0; k < 4; k++) {
-        const run = buildRunWorld({ ...RUN_SETUP, ground: null, cars: [ch.replayCar({ x: s.x, y: s.y, z: s.z, heading: s.heading })] }, stage, gameCarAdapter);
+        const run = buildRunWorld({ ...RUN_SETUP, props: true, ground: null, cars: [ch.replayCar({ x: s.x, y: s.y, z: s.z, heading: s.heading })] }, stage, gameCarAdapter);
         const input = new HeldInput();
         input.input = { steer: 0, throttle: 1000, brake: 0, clutch: 0, handbrake: 0, buttons: 0 };
         setInputSource(run.world, run.cars[0]!, input);
@@ -113,8 +111,6 @@ describe('Havok props', () => {
         hashes.push(stateHash(run.world));
         releaseCollisionWorld(run.world);
       }
-    } finally {
-      setStagePropsEnabled(false);
     }
     expect(new Set(hashes).size).toBe(1);
   }, 120_000);

@@ -1,10 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { parseScenario } from '../../src/content/scenario-schema';
-import { buildScenario } from '../../src/ecs/scenario';
-import { runTick } from '../../src/ecs/pipeline';
+import { buildScenario } from '../../src/run/scenario';
+import { runTick } from '../../src/run/pipeline';
 import { stateHash } from '../../src/ecs/hash';
-import { restoreSnapshot, saveSnapshot } from '../../src/ecs/snapshot';
+import { saveSnapshot } from '../../src/ecs/snapshot';
+import { restoreSnapshot } from '../../src/run/snapshot';
 import { loadHavokNode } from '../../src/systems/sim/collision/havok-node';
 
 beforeAll(async () => {

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { parseScenario } from '../../src/content/scenario-schema';
-import { buildScenario, runScenario, type ScenarioRun } from '../../src/ecs/scenario';
+import { buildScenario, runScenario, type ScenarioRun } from '../../src/run/scenario';
 import { createSimWorld, type SimEvent } from '../../src/ecs/world';
 import { spawnBody } from '../../src/ecs/prefabs';
-import { runTick } from '../../src/ecs/pipeline';
+import { runTick } from '../../src/run/pipeline';
 import { stateHash } from '../../src/ecs/hash';
 import { attachCarCollider } from '../../src/systems/sim/collision/car-collider';
 import { collisionRuntime } from '../../src/systems/sim/collision/runtime';

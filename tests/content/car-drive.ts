@@ -3,8 +3,8 @@
  * first tick at which its state stops being finite (or runs away). Used by the car property tests.
  */
 import { createSimWorld, type IntegratorKind } from '../../src/ecs/world';
-import { spawnCar } from '../../src/ecs/prefab-car';
-import { runTick } from '../../src/ecs/pipeline';
+import { spawnCar } from '../../src/systems/sim/vehicle/prefab-car';
+import { runTick } from '../../src/run/pipeline';
 import { HeldInput, setInputSource } from '../../src/ecs/controls';
 import { carRuntime } from '../../src/systems/sim/vehicle/registry';
 import type { CarConfig } from '../../src/content/car-schema';

@@ -17,7 +17,7 @@ import { BUILTIN_CARS, readBuiltin } from '../../src/content/cars/index';
 import { checkCarDraft, setupSliders } from '../../src/app/garage/car-draft';
 import { scanToml, TomlScanError } from '../../src/app/garage/toml-spans';
 import { CRUSH_FIT_STEP_BUDGET, identifyCrush } from '../../src/systems/sim/collision/crush';
-import { accelerationTest } from '../../src/systems/sim/vehicle/car-test';
+import { accelerationTest } from '../../src/run/car-test';
 import { main as carCli } from '../../src/cli/car';
 import { driveProblem } from './car-drive';
 import { BASE_CARS } from './car-mutations';

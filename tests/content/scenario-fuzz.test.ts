@@ -11,7 +11,7 @@ import { parse as parseToml, stringify } from 'smol-toml';
 import { parseScenario, SCENARIO_LIMITS, type Scenario } from '../../src/content/scenario-schema';
 import { ContentError } from '../../src/validate/errors';
 import { MAX_TOML_BYTES } from '../../src/validate/bounded-parse';
-import { buildScenario, runScenario } from '../../src/ecs/scenario';
+import { buildScenario, runScenario } from '../../src/run/scenario';
 import { loadBuiltinCar } from '../../src/content/cars/index';
 import type { CarConfig } from '../../src/content/car-schema';
 import { loadStageFromDir } from '../../terrain/node';
@@ -19,8 +19,8 @@ import type { Stage } from '../../terrain/stage';
 import { applyMutation, byteStringArb, mutationsArb, namesAKey } from './mutate';
 
 // The AI path of a stage for a car is a pure function of both (~3 s on this machine): computed once per pair.
-vi.mock('../../src/systems/sim/ai/autopilot', async (importOriginal) => {
-  const mod = await importOriginal<typeof import('../../src/systems/sim/ai/autopilot')>();
+vi.mock('../../src/systems/sim/ai/stage-path', async (importOriginal) => {
+  const mod = await importOriginal<typeof import('../../src/systems/sim/ai/stage-path')>();
   const memo = new Map<unknown, Map<unknown, ReturnType<typeof mod.stagePath>>>();
   const stagePath: typeof mod.stagePath = (stage, car, opts) => {
     if (opts) return mod.stagePath(stage, car, opts);

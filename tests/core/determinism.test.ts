@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { parseScenario } from '../../src/content/scenario-schema';
-import { buildScenario, runScenario } from '../../src/ecs/scenario';
+import { buildScenario, runScenario } from '../../src/run/scenario';
 import { stateHash } from '../../src/ecs/hash';
 
 const file = 'src/content/scenarios/spin.toml';

@@ -5,13 +5,14 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createSimWorld, type SimEvent, type SimWorld } from '../../src/ecs/world';
-import { spawnCar } from '../../src/ecs/prefab-car';
-import { runTick } from '../../src/ecs/pipeline';
+import { spawnCar } from '../../src/systems/sim/vehicle/prefab-car';
+import { runTick } from '../../src/run/pipeline';
 import { HeldInput, quantizeInput, setInputSource } from '../../src/ecs/controls';
 import { loadBuiltinCar } from '../../src/content/cars/index';
 import { FlatGround, SlopeGround, type Ground } from '../../src/ecs/ground';
 import { stateHash } from '../../src/ecs/hash';
-import { restoreSnapshot, saveSnapshot, type WorldSnapshot } from '../../src/ecs/snapshot';
+import { saveSnapshot, type WorldSnapshot } from '../../src/ecs/snapshot';
+import { restoreSnapshot } from '../../src/run/snapshot';
 import { vehicles } from '../../src/systems/sim/vehicle/registry';
 import { placeCarAtRest } from '../../src/systems/sim/vehicle/recovery';
 import { HALT_BELOW_TERRAIN, HALT_MAX_SPEED } from '../../src/systems/sim/halt-guard';

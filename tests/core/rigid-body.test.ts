@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createSimWorld, INTEGRATORS, type IntegratorKind } from '../../src/ecs/world';
 import { spawnBody, setAppliedForce } from '../../src/ecs/prefabs';
-import { runTick } from '../../src/ecs/pipeline';
-import { kineticEnergy } from '../../src/systems/sim/rigid-body';
+import { runTick } from '../../src/run/pipeline';
+import { kineticEnergy } from '../../src/ecs/rigid-body';
 
 const G = 9.81;
 

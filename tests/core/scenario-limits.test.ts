@@ -9,7 +9,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MAX_SCENARIO_TICKS, parseScenario, SCENARIO_LIMITS } from '../../src/content/scenario-schema';
 import { ContentError } from '../../src/validate/errors';
-import { buildScenario, checkTickBudget, runScenario } from '../../src/ecs/scenario';
+import { buildScenario, checkTickBudget, runScenario } from '../../src/run/scenario';
 import { scenarioRefusal } from './scenario-helpers';
 
 const body = `[[bodies]]\nid = "a"\nmass_kg = 1\ninertia_kg_m2 = [1, 1, 1]\n`;

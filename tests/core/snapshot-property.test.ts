@@ -13,11 +13,13 @@ import { readStageFiles } from '../../terrain/node';
 import { loadStage, type Stage } from '../../terrain/stage';
 import { PEDAL_SCALE, setInputSource, STEER_SCALE, type InputSource, type QuantizedInput } from '../../src/ecs/controls';
 import { stateHash } from '../../src/ecs/hash';
-import { runTick } from '../../src/ecs/pipeline';
-import { decodeSnapshot, encodeSnapshot, restoreSnapshot, saveSnapshot } from '../../src/ecs/snapshot';
+import { runTick } from '../../src/run/pipeline';
+import { saveSnapshot } from '../../src/ecs/snapshot';
+import { decodeSnapshot, encodeSnapshot } from '../../src/replay/snapshot-codec';
+import { restoreSnapshot } from '../../src/run/snapshot';
 import type { IntegratorKind } from '../../src/ecs/world-types';
-import { vehicleCarAdapter } from '../../src/replay/cars';
-import { buildRunWorld, type RunWorld } from '../../src/replay/run-world';
+import { vehicleCarAdapter } from '../../src/run/cars';
+import { buildRunWorld, type RunWorld } from '../../src/run/run-world';
 import { releaseCollisionWorld } from '../../src/systems/sim/collision/runtime';
 import { hatchCar, SETUP } from '../replay/helpers';
 

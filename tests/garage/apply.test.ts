@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { createSimWorld } from '../../src/ecs/world';
-import { spawnCar } from '../../src/ecs/prefab-car';
-import { runTick } from '../../src/ecs/pipeline';
+import { spawnCar } from '../../src/systems/sim/vehicle/prefab-car';
+import { runTick } from '../../src/run/pipeline';
 import { stateHash } from '../../src/ecs/hash';
 import { HeldInput, setInputSource } from '../../src/ecs/controls';
 import { BUILTIN_CARS, loadBuiltinCar, readBuiltin } from '../../src/content/cars/index';

@@ -6,7 +6,8 @@ import { RunLog, runChannel } from '../../src/app/telemetry/run-log';
 import { CH, NCH, TelemetrySampler } from '../../src/app/telemetry/channels';
 import { createSimWorld } from '../../src/ecs/world';
 import { setAppliedForce, spawnBody } from '../../src/ecs/prefabs';
-import { runTick } from '../../src/ecs/pipeline';
+import { runTick } from '../../src/run/pipeline';
+import { stepRun } from '../../src/run/step';
 
 /** Samples of a run with distance d(t), every h seconds for T seconds. */
 function run(d: (t: number) => number, h: number, T: number, extra?: (t: number) => number) {
@@ -136,8 +137,8 @@ describe('telemetry buffers', () => {
 });
 
 describe('telemetry service: per-tick samples of a driving car, stored with the finished run', () => {
-  it('samples every tick (pass 10), keeps distance and speed, stores the run log on finish', async () => {
-    const { spawnCar } = await import('../../src/ecs/prefab-car');
+  it('samples every tick (after the pipeline, through the session observers), keeps distance and speed, stores the run log on finish', async () => {
+    const { spawnCar } = await import('../../src/systems/sim/vehicle/prefab-car');
     const { loadBuiltinCar } = await import('../../src/content/cars/index');
     const { HeldInput, setInputSource } = await import('../../src/ecs/controls');
     const { TelemetryService } = await import('../../src/app/telemetry/service');
@@ -155,13 +156,14 @@ describe('telemetry service: per-tick samples of a driving car, stored with the 
       stage: { id: 'straight', road: { project: (_x: number, z: number, out: { distanceM: number }) => ((out.distanceM = z), out) } },
       finished: false,
       run: { finishTimeS: null as number | null, timeS: 0 },
+      observers: {},
     };
     const host = { session: null as typeof session | null };
     const svc = new TelemetryService(host);
     host.session = session;
     svc.poll();
     const ticks = Math.round(3 / world.dt);
-    for (let i = 0; i < ticks; i++) runTick(world);
+    for (let i = 0; i < ticks; i++) stepRun(world, session.observers);
     expect(svc.ring.count).toBe(ticks);
     const last = svc.ring.count - 1;
     expect(svc.ring.at(last, CH.t)).toBeCloseTo(world.time, 12);

@@ -3,15 +3,15 @@ import { join } from 'node:path';
 import { readStageFiles } from '../../terrain/node';
 import { loadStage } from '../../terrain/stage';
 import { recordRun } from '../../src/replay/record-run';
-import { carConfigFromReplay, replayCarFromText, vehicleCarAdapter } from '../../src/replay/cars';
+import { carConfigFromReplay, replayCarFromText, vehicleCarAdapter } from '../../src/run/cars';
 import { decodeReplay } from '../../src/replay/format';
-import { buildRunWorld } from '../../src/replay/run-world';
+import { buildRunWorld } from '../../src/run/run-world';
 import { ReplayPlayer } from '../../src/replay/player';
 import { nodeStageSource, readCarFile } from '../../src/replay/node';
 import { verifyReplayData } from '../../src/replay/verify';
 import { stateHash } from '../../src/ecs/hash';
 import { AiDriver } from '../../src/systems/sim/ai/driver';
-import { DEFAULT_DRIVER, stagePath } from '../../src/systems/sim/ai/autopilot';
+import { DEFAULT_DRIVER, stagePath } from '../../src/systems/sim/ai/stage-path';
 import { driverVehicleFromConfig } from '../../src/systems/sim/ai/car-params';
 
 const dir = join(__dirname, '../../src/content/stages/test-short');

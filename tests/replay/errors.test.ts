@@ -3,7 +3,7 @@ import { deflateSync } from 'fflate';
 import { decodeReplay, encodeReplay, MAX_REPLAY_FILE_BYTES, REPLAY_FORMAT, ReplayFormatError } from '../../src/replay/format';
 import { recordRun } from '../../src/replay/record-run';
 import { ScriptedDriver } from '../../src/replay/script';
-import { vehicleCarAdapter } from '../../src/replay/cars';
+import { vehicleCarAdapter } from '../../src/run/cars';
 import { crc32 } from '../../src/replay/bytes';
 import { hatchCar, SETUP } from './helpers';
 

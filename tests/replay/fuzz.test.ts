@@ -10,7 +10,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { applyCarText } from '../../src/app/garage/live-car';
-import { vehicleCarAdapter } from '../../src/replay/cars';
+import { vehicleCarAdapter } from '../../src/run/cars';
 import { decodeReplay, openContainer, packReplay, ReplayFormatError, type ReplayData } from '../../src/replay/format';
 import { recordRun } from '../../src/replay/record-run';
 import { ScriptedDriver } from '../../src/replay/script';

@@ -4,12 +4,12 @@ import { readStageFiles } from '../../terrain/node';
 import { loadStage } from '../../terrain/stage';
 import { recordRun } from '../../src/replay/record-run';
 import { ScriptedDriver } from '../../src/replay/script';
-import { vehicleCarAdapter } from '../../src/replay/cars';
+import { vehicleCarAdapter } from '../../src/run/cars';
 import { nodeStageSource } from '../../src/replay/node';
 import { decodeReplay } from '../../src/replay/format';
-import { buildRunWorld } from '../../src/replay/run-world';
+import { buildRunWorld } from '../../src/run/run-world';
 import { ReplayPlayer } from '../../src/replay/player';
-import { ReplayTiming } from '../../src/replay/timing';
+import { StageTiming } from '../../src/run/stage-timing';
 import { GhostRun, GHOST_LEAD_S } from '../../src/app/replay/ghost';
 import { hatchCar, SETUP } from './helpers';
 
@@ -28,7 +28,7 @@ describe('ghost', () => {
     const data = decodeReplay(rec.bytes);
     const run = buildRunWorld(data.header, stage, vehicleCarAdapter);
     const live = new ReplayPlayer(data, run, vehicleCarAdapter);
-    const timing = new ReplayTiming(stage, run.cars[0]!);
+    const timing = new StageTiming(stage, run.cars[0]!);
     const lead = Math.round(GHOST_LEAD_S / run.world.dt);
     const p = new Float64Array(7);
     let gains = 0;
@@ -64,7 +64,7 @@ describe('ghost', () => {
     const data = decodeReplay(rec.bytes);
     const run = buildRunWorld(data.header, stage, vehicleCarAdapter);
     const live = new ReplayPlayer(data, run, vehicleCarAdapter);
-    const timing = new ReplayTiming(stage, run.cars[0]!);
+    const timing = new StageTiming(stage, run.cars[0]!);
     const pairs: [number, number][] = [];
     while (live.step()) {
       timing.tick(run.world);

@@ -5,16 +5,17 @@
  * every prop was asleep since the start (recorded per keyframe) or from the start, and this test proves the
  * result equals linear playback bit for bit at targets while the props fly, tumble and settle.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { loadHavokNode } from '../../src/systems/sim/collision/havok-node';
 import { enableHavokProps, spawnProp } from '../../src/systems/sim/collision/props';
 import { neutralInput, type InputSource, type QuantizedInput } from '../../src/ecs/controls';
 import { diffSnapshots, saveSnapshot, type WorldSnapshot } from '../../src/ecs/snapshot';
-import { vehicleCarAdapter } from '../../src/replay/cars';
+import { vehicleCarAdapter, type CarAdapter } from '../../src/run/cars';
+import { collisionRuntime } from '../../src/systems/sim/collision/runtime';
 import { decodeReplay, type ReplayData } from '../../src/replay/format';
 import { ReplayPlayer } from '../../src/replay/player';
 import { recordRun } from '../../src/replay/record-run';
-import { buildRunWorld, runWorldSetupHooks, type RunWorldSetupHook } from '../../src/replay/run-world';
+import { buildRunWorld } from '../../src/run/run-world';
 import type { HavokPhysicsWithBindings } from '@babylonjs/havok';
 import { hatchCar, SETUP } from './helpers';
 
@@ -27,9 +28,16 @@ class Straight implements InputSource {
 }
 
 let hp: HavokPhysicsWithBindings;
-// flat worlds built while this test runs get the props (as the game's stage hook does for stages)
-const hook: RunWorldSetupHook = (world, stage) => {
-  if (stage) return;
+// the worlds of this run get props on the flat ground before their car (as stage worlds get the stage's props):
+// the cars enter through an adapter that lays the props out first
+const propsCars: CarAdapter = {
+  ...vehicleCarAdapter,
+  spawn(world, car) {
+    if (!collisionRuntime(world).props) layProps(world);
+    return vehicleCarAdapter.spawn(world, car);
+  },
+};
+function layProps(world: Parameters<CarAdapter['spawn']>[0]): void {
   enableHavokProps(world, hp, 0);
   for (const [kind, x, z] of [
     ['cone', 0.3, 14],
@@ -40,7 +48,7 @@ const hook: RunWorldSetupHook = (world, stage) => {
   ] as const) {
     spawnProp(world, kind, x, 0, z);
   }
-};
+}
 
 const propsMoving = (s: WorldSnapshot): boolean => {
   const P = s.components.find((c) => c.name === 'Prop')!;
@@ -51,20 +59,16 @@ describe('seeking while Havok props move is exact', () => {
   let data: ReplayData;
   beforeAll(async () => {
     hp = await loadHavokNode();
-    runWorldSetupHooks.push(hook);
-    const rec = recordRun({ setup: SETUP, cars: [hatchCar()], sources: [new Straight()], maxSeconds: 12, checksumEveryTicks: 250, keyframeEverySeconds: 1, adapter: vehicleCarAdapter });
+    const rec = recordRun({ setup: SETUP, cars: [hatchCar()], sources: [new Straight()], maxSeconds: 12, checksumEveryTicks: 250, keyframeEverySeconds: 1, adapter: propsCars });
     data = decodeReplay(rec.bytes, 'props.bitrally');
   }, 120_000);
-  afterAll(() => {
-    runWorldSetupHooks.splice(runWorldSetupHooks.indexOf(hook), 1);
-  });
 
   it('linear playback matches; keyframes taken while props move are not used for seeking', () => {
     expect(data.header.props).toBe(true);
     const moving = data.keyframes.filter((k) => propsMoving(k.snapshot)).map((k) => k.tick);
     // the car really hit the props: several keyframes have a prop in motion
     expect(moving.length).toBeGreaterThanOrEqual(2);
-    const p = new ReplayPlayer(data, buildRunWorld(data.header, null, vehicleCarAdapter), vehicleCarAdapter, { cacheEveryTicks: 1 << 30 });
+    const p = new ReplayPlayer(data, buildRunWorld(data.header, null, propsCars), propsCars, { cacheEveryTicks: 1 << 30 });
     for (const t of moving) expect(p.seekableKeyframe(t)).toBe(false);
     expect(p.seekableKeyframe(500)).toBe(true); // before the car reaches the first cone
   });
@@ -72,12 +76,12 @@ describe('seeking while Havok props move is exact', () => {
   it('a fresh player seeking to points while props fly and after they settle equals linear playback bit for bit', () => {
     const targets = [1_777, 2_345, 2_900, 3_456, 4_100, 5_010, 5_999];
     const truth = new Map<number, WorldSnapshot>();
-    const linear = new ReplayPlayer(data, buildRunWorld(data.header, null, vehicleCarAdapter), vehicleCarAdapter, { cacheEveryTicks: 1 << 30 });
+    const linear = new ReplayPlayer(data, buildRunWorld(data.header, null, propsCars), propsCars, { cacheEveryTicks: 1 << 30 });
     while (linear.step()) if (targets.includes(linear.tick)) truth.set(linear.tick, saveSnapshot(linear.world));
     expect(linear.desync).toBeNull();
     expect(targets.some((t) => propsMoving(truth.get(t)!))).toBe(true);
     // backwards and forwards, with the player's own cached keyframes enabled (1 s) as in the viewer
-    const p = new ReplayPlayer(data, buildRunWorld(data.header, null, vehicleCarAdapter), vehicleCarAdapter);
+    const p = new ReplayPlayer(data, buildRunWorld(data.header, null, propsCars), propsCars);
     for (const t of [5_010, 2_345, 3_456, 1_777, 5_999, 2_900, 4_100, 2_345]) {
       p.seek(t);
       expect(p.tick).toBe(t);

@@ -6,9 +6,9 @@ import { decodeReplay } from '../../src/replay/format';
 import { recordRun } from '../../src/replay/record-run';
 import { ScriptedDriver } from '../../src/replay/script';
 import { verifyReplay, verifyReplayData } from '../../src/replay/verify';
-import { vehicleCarAdapter } from '../../src/replay/cars';
+import { vehicleCarAdapter } from '../../src/run/cars';
 import { ReplayPlayer } from '../../src/replay/player';
-import { buildRunWorld } from '../../src/replay/run-world';
+import { buildRunWorld } from '../../src/run/run-world';
 import { stateHash } from '../../src/ecs/hash';
 import { hatchCar, CAR_FILE, SETUP, inputSample, setInputSample } from './helpers';
 

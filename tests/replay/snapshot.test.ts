@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { createSimWorld } from '../../src/ecs/world';
 import { spawnBody, setAppliedForce } from '../../src/ecs/prefabs';
-import { runTick } from '../../src/ecs/pipeline';
+import { runTick } from '../../src/run/pipeline';
 import { stateHash } from '../../src/ecs/hash';
-import { decodeSnapshot, decodeSnapshotSet, diffSnapshots, encodeSnapshot, encodeSnapshotSet, restoreSnapshot, saveSnapshot, SnapshotError, type WorldSnapshot } from '../../src/ecs/snapshot';
-import { buildRunWorld } from '../../src/replay/run-world';
-import { vehicleCarAdapter } from '../../src/replay/cars';
+import { diffSnapshots, saveSnapshot, SnapshotError, type WorldSnapshot } from '../../src/ecs/snapshot';
+import { decodeSnapshot, decodeSnapshotSet, encodeSnapshot, encodeSnapshotSet } from '../../src/replay/snapshot-codec';
+import { restoreSnapshot } from '../../src/run/snapshot';
+import { buildRunWorld } from '../../src/run/run-world';
+import { vehicleCarAdapter } from '../../src/run/cars';
 import { HeldInput, setInputSource } from '../../src/ecs/controls';
 import { hatchCar, SETUP } from './helpers';
 

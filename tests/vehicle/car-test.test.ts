@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { loadBuiltinCar } from '../../src/content/cars/index';
-import { runCarTests } from '../../src/systems/sim/vehicle/car-test';
+import { runCarTests } from '../../src/run/car-test';
 
 const RANGES: Record<string, Record<string, [number, number]>> = {
   'hatch-gti': {

@@ -3,7 +3,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { rig } from './helpers';
-import { evaluateForces } from '../../src/ecs/pipeline';
+import { evaluateForces } from '../../src/run/pipeline';
 import { drivelineAccelerations } from '../../src/systems/sim/vehicle/vehicle-block';
 import { carRuntime } from '../../src/systems/sim/vehicle/registry';
 import { drivelineWheelSpeed, totalRatio } from '../../src/systems/sim/vehicle/drivetrain';

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { rig } from './helpers';
 import { INTEGRATORS, type SimWorld } from '../../src/ecs/world';
 import { SlopeGround } from '../../src/ecs/ground';
-import { kineticEnergy } from '../../src/systems/sim/rigid-body';
+import { kineticEnergy } from '../../src/ecs/rigid-body';
 import { carRuntime, AIR_DENSITY } from '../../src/systems/sim/vehicle/registry';
 import { springForce } from '../../src/content/car-schema';
 import { loadCarConfig } from '../../src/content/car-load';

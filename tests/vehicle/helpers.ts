@@ -1,7 +1,7 @@
 /** Shared helpers for the vehicle tests: build a world with one car and drive it with held inputs. */
 import { createSimWorld, type IntegratorKind } from '../../src/ecs/world';
-import { spawnCar, type CarOptions, type CarPose } from '../../src/ecs/prefab-car';
-import { runTick } from '../../src/ecs/pipeline';
+import { spawnCar, type CarOptions, type CarPose } from '../../src/systems/sim/vehicle/prefab-car';
+import { runTick } from '../../src/run/pipeline';
 import { HeldInput, setInputSource } from '../../src/ecs/controls';
 import { loadBuiltinCar } from '../../src/content/cars/index';
 import type { CarConfig } from '../../src/content/car-schema';

@@ -26,7 +26,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { parseScenario } from '../../src/content/scenario-schema';
-import { buildScenario, resolveTraceField, runScenario } from '../../src/ecs/scenario';
+import { buildScenario, resolveTraceField, runScenario } from '../../src/run/scenario';
 import { loadBuiltinCar } from '../../src/content/cars/index';
 import { DEFAULT_SURFACES } from '../../src/content/surfaces';
 import { loadFactor } from '../../src/systems/sim/vehicle/tires';

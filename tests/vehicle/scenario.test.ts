@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseScenario } from '../../src/content/scenario-schema';
-import { buildScenario, resolveTraceField, runScenario } from '../../src/ecs/scenario';
+import { buildScenario, resolveTraceField, runScenario } from '../../src/run/scenario';
 
 const launch = readFileSync(new URL('../../src/content/scenarios/car-launch.toml', import.meta.url), 'utf8');
 

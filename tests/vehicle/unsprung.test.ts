@@ -10,7 +10,7 @@ import { loadCarConfig } from '../../src/content/car-load';
 import { readBuiltin } from '../../src/content/cars/index';
 import { carRuntime } from '../../src/systems/sim/vehicle/registry';
 import { INTEGRATORS, type IntegratorKind } from '../../src/ecs/world';
-import { evaluateForces } from '../../src/ecs/pipeline';
+import { evaluateForces } from '../../src/run/pipeline';
 import type { Ground, GroundSample } from '../../src/ecs/ground';
 
 const G = 9.81;

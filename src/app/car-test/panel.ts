@@ -3,7 +3,7 @@
  * as shipped / last applied / last saved), with the difference.
  */
 import type { CarConfig } from '../../content/car-schema';
-import type { CarTestResult } from '../../systems/sim/vehicle/car-test';
+import type { CarTestResult } from '../../run/car-test';
 import { CarTestRunner } from './runner';
 import { escapeHtml as esc } from '../escape-html';
 

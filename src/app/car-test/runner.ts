@@ -3,7 +3,7 @@
  * results by car file text, so "previous version" results are computed once.
  */
 import type { CarConfig } from '../../content/car-schema';
-import type { CarTestResult } from '../../systems/sim/vehicle/car-test';
+import type { CarTestResult } from '../../run/car-test';
 import type { CarTestReply, CarTestRequest } from './worker';
 
 export class CarTestRunner {
@@ -47,7 +47,7 @@ export class CarTestRunner {
         w.postMessage(req);
       });
     } else {
-      p = import('../../systems/sim/vehicle/car-test').then((m) => m.runCarTests(config));
+      p = import('../../run/car-test').then((m) => m.runCarTests(config));
     }
     p.catch(() => this.cache.delete(key));
     this.cache.set(key, p);

@@ -2,7 +2,7 @@
  * Web Worker running the vehicle's headless car tests (0–100 km/h, braking, skidpad, understeer gradient)
  * off the UI thread. Input: a validated CarConfig (plain data, structured-cloned); output: the results.
  */
-import { runCarTests, type CarTestResult } from '../../systems/sim/vehicle/car-test';
+import { runCarTests, type CarTestResult } from '../../run/car-test';
 import type { CarConfig } from '../../content/car-schema';
 
 export interface CarTestRequest {

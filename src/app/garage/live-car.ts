@@ -10,8 +10,8 @@
 import type { SimWorld } from '../../ecs/world';
 import type { CarConfig } from '../../content/car-schema';
 import { checkCarDraft, type DraftProblem, type ReadExtends } from './car-draft';
-import { reconfigureCar } from './reconfigure';
-import { carConfigSwapped } from '../../replay/cars';
+import { reconfigureCar } from '../../systems/sim/vehicle/reconfigure';
+import { carConfigSwapped } from '../../replay/car-swap';
 
 export interface CarSwapTarget {
   world: SimWorld;

@@ -1,7 +1,7 @@
 /**
  * A rallycross race in the browser (issue 8): the player and up to 7 AI cars on a closed mixed-surface circuit,
  * standing start (lights), laps and live positions, car–car collisions in play. The race rules and the world
- * live in src/systems/sim/ai/race.ts (pure); this class feeds the player's device input into the race's
+ * live in src/run/race.ts (pure); this class feeds the player's device input into the race's
  * HeldInput, steps it with the fixed-step scheduler, and draws every car (views only read the world).
  */
 import { Mesh } from '@babylonjs/core/Meshes/mesh';
@@ -13,7 +13,7 @@ import { Matrix } from '@babylonjs/core/Maths/math.vector';
 import { FixedStepScheduler } from '../../ecs/scheduler';
 import { quantizeInput } from '../../ecs/controls';
 import type { Stage } from '../../../terrain/stage';
-import { JOKER_PENALTY_S, JUMP_START_PENALTY_S, RallycrossRace } from '../../systems/sim/ai/race';
+import { JOKER_PENALTY_S, JUMP_START_PENALTY_S, RallycrossRace } from '../../run/race';
 import { RECOVER_PENALTY_S } from '../../systems/sim/vehicle/recovery';
 import type { SceneKit } from '../../systems/view/scene';
 import { TerrainView } from '../../systems/view/terrain-view';

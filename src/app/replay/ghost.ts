@@ -12,8 +12,10 @@
 import type { Scene } from '@babylonjs/core/scene';
 import { decodeReplay } from '../../replay/format';
 import { ReplayPlayer } from '../../replay/player';
-import { buildRunWorld, resolveStage, type CarAdapter, type StageSource } from '../../replay/run-world';
-import { ReplayTiming } from '../../replay/timing';
+import { buildRunWorld } from '../../run/run-world';
+import { resolveStage, type StageSource } from '../../replay/stage-check';
+import { type CarAdapter } from '../../run/cars';
+import { StageTiming } from '../../run/stage-timing';
 import { CarView, type CarShape } from '../../systems/view/car-view';
 
 const RING = 8192;
@@ -32,7 +34,7 @@ export class GhostRun {
 
   private constructor(
     readonly player: ReplayPlayer,
-    readonly timing: ReplayTiming,
+    readonly timing: StageTiming,
     readonly name: string,
     readonly carEid: number,
   ) {
@@ -53,7 +55,7 @@ export class GhostRun {
     const run = buildRunWorld(data.header, stage, cars);
     const player = new ReplayPlayer(data, run, cars, { cacheEveryTicks: 1 << 30 });
     const pc = Math.max(0, data.header.cars.findIndex((c) => c.role === 'player'));
-    const timing = new ReplayTiming(stage, run.cars[pc]!);
+    const timing = new StageTiming(stage, run.cars[pc]!);
     const recoveriesAt = new Map<number, number>();
     for (const e of data.edits) if (e.car === pc) recoveriesAt.set(e.tick, (recoveriesAt.get(e.tick) ?? 0) + 1);
     const g = new GhostRun(player, timing, data.header.name, run.cars[pc]!);

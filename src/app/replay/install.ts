@@ -9,15 +9,16 @@
  */
 import type { SceneKit } from '../../systems/view/scene';
 import type { Stage } from '../../../terrain/stage';
-import type { StageRun } from '../stage-run';
-import { formatDelta } from '../stage-run';
+import type { StageRun } from '../../run/stage-run';
+import { formatDelta } from '../../run/stage-run';
 import { adjustable, html, registerScreen, type ScreenManager } from '../screens';
 import type { InputDevices } from '../input/devices';
 import type { Settings } from '../settings';
 import { decodeReplay, ReplayFormatError } from '../../replay/format';
-import { buildRunWorld, resolveStage } from '../../replay/run-world';
+import { buildRunWorld } from '../../run/run-world';
+import { resolveStage } from '../../replay/stage-check';
 import { verifyReplay } from '../../replay/verify';
-import { vehicleCarAdapter } from '../../replay/cars';
+import { vehicleCarAdapter } from '../../run/cars';
 import { ReplayLibrary, type ReplayEntry } from './library';
 import { registerLibraryScreens } from './library-screen';
 import { browserStageSource } from './stage-source';
@@ -27,18 +28,7 @@ import { pickGhost } from './ghost-choice';
 import { replayDrivable } from './replay-car';
 import { formatClock } from '../../systems/view/hud';
 import { loadHavokBrowser } from '../havok-browser';
-import { setStagePropsEnabled, stagePropsEnabled } from '../stage-colliders';
 
-/** Builds worlds for a replay with the props setting it was recorded with, then puts the game's back. */
-async function withPropsOf<T>(props: boolean | undefined, f: () => T | Promise<T>): Promise<T> {
-  const before = stagePropsEnabled();
-  setStagePropsEnabled(props === true);
-  try {
-    return await f();
-  } finally {
-    setStagePropsEnabled(before);
-  }
-}
 import './replay.css';
 import { escapeHtml as esc } from '../escape-html';
 
@@ -124,7 +114,7 @@ function installTestHook(library: ReplayLibrary): Record<string, unknown> {
     const e = await library.get(id);
     if (!e) return null;
     await loadHavokBrowser().catch(() => undefined);
-    const r = await withPropsOf(decodeReplay(e.bytes, e.name).header.props, () => verifyReplay(e.bytes, { stages: browserStageSource, cars: vehicleCarAdapter, file: e.name }));
+    const r = await verifyReplay(e.bytes, { stages: browserStageSource, cars: vehicleCarAdapter, file: e.name });
     return { ok: r.ok, ticks: r.ticks, checked: r.checksumsChecked, matched: r.checksumsMatched, desync: r.firstDesync ? { tick: r.firstDesync.tick, differences: r.firstDesync.differences.slice(0, 12) } : null, stageTimeS: r.stageTimeS, recordedStageTimeS: r.recordedStageTimeS };
   };
   return hook;
@@ -284,7 +274,7 @@ async function loadViewer(app: ReplayApp, library: ReplayLibrary, opened: Promis
     if (!stage) throw new ReplayFormatError(name, 'stage', 'a stage replay (the viewer shows stages)', 'flat ground');
     // the stage setup hooks add Havok props when Havok is loaded, as for the recorded run
     await loadHavokBrowser().catch((e: Error) => console.warn(`Havok not loaded, no props: ${e.message}`));
-    const run = await withPropsOf(data.header.props, () => buildRunWorld(data.header, stage, vehicleCarAdapter));
+    const run = buildRunWorld(data.header, stage, vehicleCarAdapter);
     if (slot.disposed) return;
     const viewer = new ReplayViewer(app.kit, data, run, stage, el, app.settings.units);
     slot.viewer = viewer;
@@ -436,7 +426,7 @@ class GhostSlot {
     if (!entry || token !== this.token) return;
     try {
       await loadHavokBrowser().catch(() => undefined);
-      const g = await withPropsOf(decodeReplay(entry.bytes, entry.name).header.props, () => GhostRun.create(entry.bytes, entry.name, browserStageSource, vehicleCarAdapter));
+      const g = await GhostRun.create(entry.bytes, entry.name, browserStageSource, vehicleCarAdapter);
       if (token !== this.token || app.session !== s) {
         g.dispose();
         return;

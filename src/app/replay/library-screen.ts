@@ -6,7 +6,7 @@
  * its `<file>: <field>: expected …, found …` error here.
  */
 import { html, registerScreen } from '../screens';
-import { formatTime } from '../stage-run';
+import { formatTime } from '../../run/stage-run';
 import type { ReplayEntry, ReplayLibrary } from './library';
 import { setGhostChoice, ghostChoice } from './ghost-choice';
 import { escapeHtml as esc } from '../escape-html';

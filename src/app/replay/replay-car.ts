@@ -5,7 +5,7 @@
  * Replay cars are placed by the recorded edits only.
  */
 import type { SimWorld } from '../../ecs/world';
-import { carConfigOf } from '../../replay/cars';
+import { carConfigOf } from '../../run/cars';
 import type { ReplayCar } from '../../replay/format';
 import type { DrivableCar } from '../car-link';
 import { COLORS, drivable } from '../cars';

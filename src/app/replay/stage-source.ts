@@ -1,12 +1,14 @@
 /**
- * Shipped stages as raw files in the browser (stage.toml text + both PNGs, byte for byte), for replays: the
+ * Shipped stages as raw files in the browser (stage.toml text + both PNGs, byte for byte, + pacenotes.toml, which
+ * the stage hash leaves out), for replays: the
  * recorder stores the stage id with the content hash of these bytes, and the viewer / ghost / verifier
  * resolve a replay's stage through `browserStageSource` (the hash is checked by `resolveStage`).
  * Same `import.meta.glob` as src/app/stages.ts (Vite shares the asset URLs).
  */
 import type { StageFiles } from '../../../terrain/stage';
 import { parseStageToml } from '../../../terrain/stage';
-import type { StageSource } from '../../replay/run-world';
+import type { StageSource } from '../../replay/stage-check';
+import { withPaceNotes } from '../stage-pacenotes';
 
 const tomls = import.meta.glob('/src/content/stages/*/stage.toml', { query: '?raw', import: 'default' }) as Record<string, () => Promise<string>>;
 const assets = import.meta.glob('/src/content/stages/*/*.png', { query: '?url', import: 'default' }) as Record<string, () => Promise<string>>;
@@ -31,7 +33,7 @@ async function load(id: string): Promise<StageFiles> {
     const s = assets[`${dir}${cfg.surface_map.file}`];
     if (!h || !s) throw new Error(`${path}: the heightmap / surface map PNG named in stage.toml is missing`);
     const [heightPng, surfacePng] = await Promise.all([fetchBytes(await h(), `${dir}${cfg.heightmap.file}`), fetchBytes(await s(), `${dir}${cfg.surface_map.file}`)]);
-    return { stageToml, heightPng, surfacePng };
+    return withPaceNotes(dir, { stageToml, heightPng, surfacePng });
   }
   const have = Object.keys(tomls).map((p) => p.split('/').slice(-2, -1)[0]);
   throw new Error(`no shipped stage "${id}" (have ${have.join(', ')})`);

@@ -19,10 +19,10 @@ import type { Stage, StagePose } from '../../../terrain/stage';
 import type { RoadProjection } from '../../../terrain/road';
 import type { ReplayData } from '../../replay/format';
 import { ReplayPlayer } from '../../replay/player';
-import { carConfigOf, vehicleCarAdapter } from '../../replay/cars';
+import { carConfigOf, vehicleCarAdapter } from '../../run/cars';
 import type { CarConfig } from '../../content/car-schema';
-import type { RunWorld } from '../../replay/run-world';
-import { DEFAULT_RUN, formatTime } from '../stage-run';
+import type { RunWorld } from '../../run/run-world';
+import { DEFAULT_RUN, formatTime } from '../../run/stage-run';
 import { emptyTelemetry, type CarTelemetryView, type DrivableCar } from '../car-link';
 import { replayDrivable } from './replay-car';
 

@@ -1,11 +1,11 @@
 /**
- * Telemetry of the running session: a per-tick hook in pass 10 (bookkeeping, read-only) samples the car
+ * Telemetry of the running session: an observer the session's `stepRun` calls after each tick (read-only) samples the car
  * into the live ring buffer and the run log; when the run finishes the log is stored with the run
  * (run-store.ts) for the analysis screen. The service polls the host once per animation frame to notice
  * new sessions and finishes; it never writes simulation state.
  */
 import type { SimWorld } from '../../ecs/world';
-import { addBookkeepingHook, removeBookkeepingHook } from '../../systems/sim/replay-record';
+import type { RunObservers } from '../../run/step';
 import { DEFAULT_SURFACES } from '../../content/surfaces';
 import { NCH, TelemetrySampler } from './channels';
 import { TelemetryRing } from './ring';
@@ -18,6 +18,8 @@ export interface TelemetrySession {
   stage: { id: string; road: { project(x: number, z: number, out: { distanceM: number; lateralM: number; index: number }): unknown } };
   finished: boolean;
   run: { finishTimeS: number | null; timeS: number };
+  /** What the session's `stepRun` calls after each tick: the service sets `telemetry` while attached. */
+  observers: RunObservers;
 }
 
 export interface TelemetryHost {
@@ -34,7 +36,6 @@ export class TelemetryService {
   private sampler: TelemetrySampler | null = null;
   private readonly sample = new Float64Array(NCH);
   private readonly proj = { distanceM: 0, lateralM: 0, index: 0 };
-  private hook: ((w: SimWorld) => void) | null = null;
   private saved = false;
   private seq = 0;
   /** Text of the car file the session drives (set by the garage / game when known). */
@@ -59,9 +60,8 @@ export class TelemetryService {
   }
 
   private attach(s: TelemetrySession | null): void {
-    if (this.session && this.hook) removeBookkeepingHook(this.session.world, this.hook);
+    if (this.session) this.session.observers.telemetry = null;
     this.session = s;
-    this.hook = null;
     this.ring.clear();
     this.log = null;
     this.saved = false;
@@ -69,17 +69,15 @@ export class TelemetryService {
     const surfaces = DEFAULT_SURFACES;
     this.sampler = new TelemetrySampler(s.car.eid, (code) => surfaces[code]?.muStatic ?? 1);
     this.log = new RunLog(6); // 120 Hz ticks → 20 Hz stored
-    const hook = (w: SimWorld): void => {
+    const afterTick = (w: SimWorld): void => {
       const b = w.c.RigidBody;
       const e = s.car.eid;
       s.stage.road.project(b.px[e]!, b.pz[e]!, this.proj);
-      // pass 10 runs before world.tick advances: the state is that of tick+1
-      this.sampler!.sample(w, this.proj.distanceM, this.sample, (w.tick + 1) * w.dt);
+      this.sampler!.sample(w, this.proj.distanceM, this.sample, w.time);
       this.ring.push(this.sample);
       this.log!.offer(this.sample);
     };
-    this.hook = hook;
-    addBookkeepingHook(s.world, hook);
+    s.observers.telemetry = { afterTick };
   }
 
   dispose(): void {

@@ -4,7 +4,7 @@
  */
 import { entitiesWith } from '../../ecs/queries';
 import type { SimWorld } from '../../ecs/world';
-import { applyForceAtPoint } from './rigid-body';
+import { applyForceAtPoint } from '../../ecs/rigid-body';
 
 export function applyBodyForces(world: SimWorld): void {
   const b = world.c.RigidBody;

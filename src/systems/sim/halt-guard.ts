@@ -18,7 +18,7 @@
 import type { SimWorld } from '../../ecs/world';
 import { emitEvent } from '../../ecs/world';
 import { groundSample } from '../../ecs/ground';
-import { updateDerived } from './rigid-body';
+import { updateDerived } from '../../ecs/rigid-body';
 import { syncRunningCars, vehicles, type CarRuntime } from './vehicle/registry';
 import { collisionRuntime } from './collision/runtime';
 

@@ -8,7 +8,7 @@ import { setInputSource } from '../../../ecs/controls';
 import type { Stage } from '../../../../terrain/stage';
 import { vehicles } from '../vehicle/registry';
 import { AiDriver } from './driver';
-import { stagePath } from './autopilot';
+import { stagePath } from './stage-path';
 import { driverVehicleFromConfig } from './car-params';
 
 /** AI drivers created for a scenario, by car id (for traces and tests). */

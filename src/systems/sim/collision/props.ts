@@ -13,7 +13,7 @@ import { sqrt2 } from './impulse';
 import { addComponent } from 'bitecs';
 import { emitEvent, spawnEntity, type SimWorld } from '../../../ecs/world';
 import { entitiesWith } from '../../../ecs/queries';
-import { applyImpulseAtPoint } from '../rigid-body';
+import { applyImpulseAtPoint } from '../../../ecs/rigid-body';
 import { angleToNormal, wuE, wuMu } from './coefficients';
 import { newContactGeom, newPointList, pushPoint, reducePoints } from './contact-points';
 import { absorbEnergy, type CrushEnd } from './crush';

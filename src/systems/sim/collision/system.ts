@@ -17,7 +17,7 @@
 import { sqrt2 } from './impulse';
 import { entitiesWith } from '../../../ecs/queries';
 import { emitEvent, type SimWorld } from '../../../ecs/world';
-import { applyImpulseAtPoint } from '../rigid-body';
+import { applyImpulseAtPoint } from '../../../ecs/rigid-body';
 import {
   angleToNormal, angleToSurface, knightE, knightMu, knightP, wuE, wuMu, WU_MINOR_E,
 } from './coefficients';

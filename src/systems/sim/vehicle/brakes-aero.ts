@@ -10,7 +10,7 @@
  * Aero (Deák §5.1): drag −½ρC_dA|v|v at the CG; optional downforce ½ρ(C_LA)v² along body −Y at the axles.
  */
 import type { SimWorld } from '../../../ecs/world';
-import { applyForceAtPoint } from '../rigid-body';
+import { applyForceAtPoint } from '../../../ecs/rigid-body';
 import { AIR_DENSITY, vehicles, type CarRuntime } from './registry';
 
 /** Pass 5 for one car: brake torques on the wheels, then drag and downforce on the body. */

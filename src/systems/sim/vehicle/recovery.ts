@@ -2,15 +2,15 @@
  * Recovery, the one rule: the car is put at rest RECOVER_BACK_M behind where it was along the road (a stage) or
  * the circuit (rallycross), facing along it, and RECOVER_PENALTY_S is added to its time. `placeCarAtRest` is the
  * one implementation of the placing, used by the game and replays (the replay car adapter's `place`,
- * src/replay/cars.ts) and the rallycross race (src/systems/sim/ai/race.ts): the car is spawned fresh in a scratch
+ * src/run/cars.ts) and the rallycross race (src/run/race.ts): the car is spawned fresh in a scratch
  * world on the same ground and its state copied into the entity, so a placed car is exactly a spawned car.
  */
 import { hasComponent } from 'bitecs';
 import { componentSpecs } from '../../../ecs/components';
-import { spawnCar } from '../../../ecs/prefab-car';
+import { spawnCar } from './prefab-car';
 import { createSimWorld, type SimWorld } from '../../../ecs/world';
 import type { CarConfig } from '../../../content/car-schema';
-import { updateDerived } from '../rigid-body';
+import { updateDerived } from '../../../ecs/rigid-body';
 
 /** How far back along the road or circuit a recovered car is put, m. */
 export const RECOVER_BACK_M = 5;

@@ -1,11 +1,11 @@
 /**
- * Cars in headless scenarios (src/ecs/scenario.ts): spawning from `[[cars]]`, timed inputs, stage terrain,
+ * Cars in headless scenarios (src/run/scenario.ts): spawning from `[[cars]]`, timed inputs, stage terrain,
  * and per-car trace fields (`<car id>.<field>`, e.g. "car.rpm", "car.fl.slip_ratio").
  */
 import type { SimWorld } from '../../../ecs/world';
 import { FlatGround, SlopeGround, type Ground } from '../../../ecs/ground';
 import { quantizeInput, setInputSource, type InputSource, type QuantizedInput } from '../../../ecs/controls';
-import { spawnCar } from '../../../ecs/prefab-car';
+import { spawnCar } from './prefab-car';
 import type { Scenario } from '../../../content/scenario-schema';
 import { type CarConfig } from '../../../content/car-schema';
 import { loadCarConfig } from '../../../content/car-load';

@@ -2,7 +2,8 @@
  * The rules of one stage run, independent of rendering: countdown, start, checkpoints (split times and
  * deltas to the personal best), finish, off-road recovery with a time penalty, stuck detection.
  * Driven once per simulation tick with the car's distance along the road and lateral offset, so timing is
- * tied to simulation time (ticks × dt), not to the frame rate. Pure; tested in tests/app/stage-run.test.ts.
+ * tied to simulation time (ticks × dt), not to the frame rate. Pure; tested in tests/app/stage-run.test.ts. Fed
+ * by src/run/stage-timing.ts.
  */
 import { RECOVER_PENALTY_S } from '../systems/sim/vehicle/recovery';
 
@@ -46,6 +47,9 @@ export interface TickInfo {
   throttle: number;
 }
 
+/** What a tick of the stage run can report. */
+export type RunEvent = 'start' | 'checkpoint' | 'finish' | 'stuck';
+
 export interface Split {
   index: number;
   timeS: number;
@@ -78,8 +82,8 @@ export class StageRun {
   }
 
   /** Advance by one simulation tick; returns the events that happened this tick. */
-  tick(t: TickInfo): Array<'start' | 'checkpoint' | 'finish' | 'stuck'> {
-    const ev: Array<'start' | 'checkpoint' | 'finish' | 'stuck'> = [];
+  tick(t: TickInfo): RunEvent[] {
+    const ev: RunEvent[] = [];
     if (this.phase === 'countdown') {
       this.countdownLeftS -= t.dt;
       if (this.countdownLeftS <= 1e-9) {

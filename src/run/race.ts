@@ -4,22 +4,22 @@
  * AI drivers with their own aggressiveness, skill and lane offset), with car–car collisions (issue 5's collider
  * on every car). Pure and headless: the rallycross screen (src/app/rallycross/) and the benchmark use it.
  */
-import type { Stage } from '../../../../terrain/stage';
-import type { CarConfig } from '../../../content/car-schema';
-import { createSimWorld, DEFAULT_DT, type IntegratorKind, type SimWorld } from '../../../ecs/world';
-import { Button, HeldInput, setInputSource, type InputSource, type QuantizedInput } from '../../../ecs/controls';
-import { spawnCar } from '../../../ecs/prefab-car';
-import { runTick } from '../../../ecs/pipeline';
-import { Prng } from '../../../../terrain/prng';
-import { StageGround } from '../vehicle/stage-ground';
-import { placeCarAtRest, RECOVER_BACK_M, RECOVER_PENALTY_S } from '../vehicle/recovery';
-import { attachCarColliderFromConfig } from '../collision/car-collider';
-import { AiDriver, type DriverParams } from './driver';
-import type { AiPath } from './path';
-import { DEFAULT_DRIVER, stagePath } from './autopilot';
-import { driverVehicleFromConfig, plannedMu } from './car-params';
-import { jokerRoute, type JokerRoute } from './joker';
-import { dcos, dsin } from '../../../../terrain/dmath';
+import type { Stage } from '../../terrain/stage';
+import type { CarConfig } from '../content/car-schema';
+import { createSimWorld, DEFAULT_DT, type IntegratorKind, type SimWorld } from '../ecs/world';
+import { Button, HeldInput, setInputSource, type InputSource, type QuantizedInput } from '../ecs/controls';
+import { spawnCar } from '../systems/sim/vehicle/prefab-car';
+import { stepRun } from './step';
+import { Prng } from '../../terrain/prng';
+import { StageGround } from '../systems/sim/vehicle/stage-ground';
+import { placeCarAtRest, RECOVER_BACK_M, RECOVER_PENALTY_S } from '../systems/sim/vehicle/recovery';
+import { attachCarColliderFromConfig } from '../systems/sim/collision/car-collider';
+import { AiDriver, type DriverParams } from '../systems/sim/ai/driver';
+import type { AiPath } from '../systems/sim/ai/path';
+import { DEFAULT_DRIVER, stagePath } from '../systems/sim/ai/stage-path';
+import { driverVehicleFromConfig, plannedMu } from '../systems/sim/ai/car-params';
+import { jokerRoute, type JokerRoute } from '../systems/sim/ai/joker';
+import { dcos, dsin } from '../../terrain/dmath';
 
 /** Time added for a jump start (moving off the grid before the lights go out), s. */
 export const JUMP_START_PENALTY_S = 5;
@@ -323,7 +323,7 @@ export class RallycrossRace {
       const inp = this.playerInput.input;
       if (inp.throttle === 0) this.playerInput.input = { ...inp, brake: 1000 };
     }
-    runTick(this.world);
+    stepRun(this.world);
     const b = this.world.c.RigidBody;
     if (this.phase === 'countdown') {
       // jump start: moved more than the tolerance along the circuit before the lights went out

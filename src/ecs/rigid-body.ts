@@ -6,9 +6,9 @@
  * Derivatives (§4.3):
  *   ṙ = v,   Ṗ = F,   q̇ = ½ [0, ω] ⊗ q,   L̇ = τ
  */
-import { entitiesWith } from '../../ecs/queries';
-import type { SimWorld, StateBlock } from '../../ecs/world-types';
-import { dcos, dsin } from '../../../terrain/dmath';
+import { entitiesWith } from './queries';
+import type { SimWorld, StateBlock } from './world-types';
+import { dcos, dsin } from '../../terrain/dmath';
 
 const STRIDE = 13;
 

@@ -1,10 +1,10 @@
 /**
  * Builds a world from a validated scenario and steps it; pure (no fs, no clock) so tests and the CLI share it.
  */
-import { createSimWorld, type SimWorld, type SimEvent } from './world';
-import { spawnBody, setAppliedForce } from './prefabs';
-import { runTick } from './pipeline';
-import { stateHash } from './hash';
+import { createSimWorld, type SimWorld, type SimEvent } from '../ecs/world';
+import { spawnBody, setAppliedForce } from '../ecs/prefabs';
+import { stepRun } from './step';
+import { stateHash } from '../ecs/hash';
 import { carTraceField, scenarioGround, setupScenarioCars, type ScenarioResources } from '../systems/sim/vehicle/scenario-cars';
 import { setupScenarioAi } from '../systems/sim/ai/scenario-ai';
 import type { Scenario } from '../content/scenario-schema';
@@ -146,7 +146,7 @@ export function runScenario(run: ScenarioRun, opts: RunOptions = {}): ScenarioSu
   const ticks = checkTickBudget(scenario, budget);
   const events: SimEvent[] = [];
   for (let i = 0; i < ticks; i++) {
-    runTick(world);
+    stepRun(world);
     if (world.events.length) {
       events.push(...world.events);
       world.events.length = 0;

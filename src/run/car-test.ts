@@ -2,15 +2,15 @@
  * Standard car tests, headless (used by `npm run car -- test`, the vehicle tests and the README table).
  * Each result carries the method used. Pure simulation code: no fs, no clock.
  */
-import { createSimWorld, type IntegratorKind, type SimWorld } from '../../../ecs/world';
-import { FlatGround } from '../../../ecs/ground';
-import { spawnCar } from '../../../ecs/prefab-car';
-import { runTick } from '../../../ecs/pipeline';
-import { quantizeInput, setInputSource, type QuantizedInput, type RawInput } from '../../../ecs/controls';
-import type { CarConfig } from '../../../content/car-schema';
-import { STANDARD_GRAVITY_M_S2 as G0 } from '../../../content/world-constants';
-import { readCarTelemetry, emptyTelemetry, type CarTelemetry } from './telemetry';
-import { datan2 } from '../../../../terrain/dmath';
+import { createSimWorld, type IntegratorKind, type SimWorld } from '../ecs/world';
+import { FlatGround } from '../ecs/ground';
+import { spawnCar } from '../systems/sim/vehicle/prefab-car';
+import { stepRun } from './step';
+import { quantizeInput, setInputSource, type QuantizedInput, type RawInput } from '../ecs/controls';
+import type { CarConfig } from '../content/car-schema';
+import { STANDARD_GRAVITY_M_S2 as G0 } from '../content/world-constants';
+import { readCarTelemetry, emptyTelemetry, type CarTelemetry } from '../systems/sim/vehicle/telemetry';
+import { datan2 } from '../../terrain/dmath';
 
 export interface CarTestResult {
   name: string;
@@ -80,7 +80,7 @@ function launchDriver(cfg: CarConfig, go: { at: number }): Driver {
 export function accelerationTest(cfg: CarConfig, opts: CarTestOptions = {}): CarTestResult[] {
   const go = { at: Infinity };
   const { world, eid, tel } = setup(cfg, opts, 0, launchDriver(cfg, go));
-  for (let i = 0; i < Math.round(1 / world.dt); i++) runTick(world); // settle on the brake at idle
+  for (let i = 0; i < Math.round(1 / world.dt); i++) stepRun(world); // settle on the brake at idle
   const t0 = world.time;
   go.at = t0 - world.dt / 2; // inputs sampled from the next tick on: brake off, throttle down
   let t100 = NaN;
@@ -88,7 +88,7 @@ export function accelerationTest(cfg: CarConfig, opts: CarTestOptions = {}): Car
   let lastGain = world.time;
   const maxTicks = Math.ceil(ACCEL_RUN_S / world.dt);
   for (let i = 0; i < maxTicks; i++) {
-    runTick(world);
+    stepRun(world);
     readCarTelemetry(world, eid, tel);
     const v = tel.speedMs;
     if (Number.isNaN(t100) && v >= 100 / 3.6) t100 = world.time - t0;
@@ -112,7 +112,7 @@ export function brakingTest(cfg: CarConfig, opts: CarTestOptions = {}): CarTestR
     z0 = b.pz[eid]!;
   const maxTicks = Math.ceil(BRAKE_RUN_S / world.dt);
   for (let i = 0; i < maxTicks; i++) {
-    runTick(world);
+    stepRun(world);
     readCarTelemetry(world, eid, tel);
     if (tel.speedMs < 0.05) break;
   }
@@ -164,7 +164,7 @@ export function skidpadTest(cfg: CarConfig, opts: CarTestOptions = {}, radius = 
   for (let i = 0; i < SKIDPAD_RUN_S * perSec; i++) {
     const settle = i < 5 * perSec;
     if (!settle) vTarget += rate * world.dt;
-    runTick(world);
+    stepRun(world);
     readCarTelemetry(world, eid, tel);
     const r = Math.hypot(b.px[eid]! - cx, b.pz[eid]!);
     const held = Math.abs(r - radius) < 0.5;

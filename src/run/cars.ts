@@ -1,21 +1,60 @@
 /**
- * The vehicle car adapter for replays (and the live game): a replay car is spawned from its embedded car
- * file text (`loadCarConfig` with `extends` resolved from the embedded files, never from disk), so editing a
- * car file after recording changes nothing in the replay. `place` (recovery) re-runs `spawnCar` in a scratch
+ * How cars enter a run world: a car is spawned from its embedded car file text (`loadCarConfig` with
+ * `extends` resolved from the embedded files, never from disk), so editing a car file after recording
+ * changes nothing in the replay. `place` (recovery) re-runs `spawnCar` in a scratch
  * world on the same ground and copies the fresh car state over, so a placed car is exactly a spawned car.
  */
 import { hasComponent } from 'bitecs';
-import { spawnCar } from '../ecs/prefab-car';
 import type { SimWorld } from '../ecs/world';
+import { spawnCar } from '../systems/sim/vehicle/prefab-car';
 import { placeCarAtRest } from '../systems/sim/vehicle/recovery';
 import { loadCarConfig } from '../content/car-load';
 import { attachCarColliderFromConfig } from '../systems/sim/collision/car-collider';
 import type { CarConfig } from '../content/car-schema';
-import type { CarFilesSource, ReplayCar, ReplayPose } from './format';
-import { reconfigureCar } from '../app/garage/reconfigure';
+import { reconfigureCar } from '../systems/sim/vehicle/reconfigure';
 import { carRuntime, openSplit } from '../systems/sim/vehicle/registry';
-import { recorderOf } from './recorder';
-import { setDefaultCarAdapter, type CarAdapter } from './run-world';
+
+/** A car's start (or recovery) pose: position, m, and heading, rad. */
+export interface CarPose {
+  x: number;
+  y: number;
+  z: number;
+  heading: number;
+}
+
+/** A car file and the files it extends, by name (a replay header car, a recorded config edit). */
+export interface CarFilesSource {
+  /** Name of the main car file inside `files`. */
+  main: string;
+  files: Record<string, string>;
+}
+
+/** One car of a run: its id, role, file texts and start pose (a replay header stores exactly this). */
+export interface RunCar extends CarFilesSource {
+  id: string;
+  role: 'player' | 'ai';
+  pose: CarPose;
+}
+
+/** How cars enter a world (the vehicle cars below; tests may pass their own). */
+export interface CarAdapter {
+  /** Spawns the car from its embedded file text at its start pose; returns the car entity. */
+  spawn(world: SimWorld, car: RunCar): number;
+  /** Puts the car at rest at `pose` (recovery). */
+  place(world: SimWorld, eid: number, pose: CarPose): void;
+  /**
+   * Gives the car the configuration of `source` (the same object always yields the same config object):
+   * 'swap' = a recorded mid-run swap, applied exactly as the game applied it (state kept, reconfigured);
+   * 'restore' = only the configuration, before a keyframe restore writes the state (seeking).
+   * Adapters without it cannot play replays that contain config edits.
+   */
+  setConfig?(world: SimWorld, eid: number, source: CarFilesSource, how: 'swap' | 'restore'): void;
+  /**
+   * Parses the embedded car files of a header car or a config edit with the game's car loader (throws its
+   * ContentError on a bad file): replays are checked with it before they run (`checkReplayCars`).
+   */
+  parse?(source: CarFilesSource & { id?: string }): unknown;
+}
 
 const parsed = new WeakMap<CarFilesSource, CarConfig>();
 
@@ -65,7 +104,7 @@ export const vehicleCarAdapter: CarAdapter = {
     m.set(eid, cfg);
     return eid;
   },
-  place(world, eid, pose: ReplayPose) {
+  place(world, eid, pose: CarPose) {
     const cfg = configs.get(world)?.get(eid);
     if (!cfg) throw new Error(`replay: entity ${eid} is not a car spawned by the vehicle adapter`);
     placeCarAtRest(world, eid, cfg, pose);
@@ -84,18 +123,12 @@ export const vehicleCarAdapter: CarAdapter = {
   },
 };
 
-setDefaultCarAdapter(vehicleCarAdapter);
-
 /**
- * THE hook of a mid-run car swap in the game (garage "apply", dev live reload: src/app/garage/live-car.ts
- * calls it right after `reconfigureCar`): later recoveries place the car with the new configuration, and the
- * recorder attached to the world (if any) records a config edit with the new file text and every file it
- * extends, at this tick, in order with the other edits.
+ * A mid-run car swap in the game (garage "apply", dev live reload): later recoveries place the car with the
+ * new configuration (the replay recorder records the edit: src/replay/car-swap.ts).
  */
-export function carConfigSwapped(world: SimWorld, eid: number, cfg: CarConfig, file: string, text: string, read?: (name: string) => string): void {
+export function setCarConfigOf(world: SimWorld, eid: number, cfg: CarConfig): void {
   configs.get(world)?.set(eid, cfg);
-  const files = embedCarFiles(file, text, read ?? ((name) => { throw new Error(`car swap: ${file} extends "${name}" but no file reader was given`); }));
-  recorderOf(world)?.configEdit(eid, { main: file, files });
 }
 
 /** The config a car entity was spawned with by `vehicleCarAdapter` (viewers, ghosts), or undefined. */
@@ -103,7 +136,7 @@ export function carConfigOf(world: SimWorld, eid: number): CarConfig | undefined
   return configs.get(world)?.get(eid);
 }
 
-/** A header car for a car file: its full text and the texts of every file it extends, embedded. */
-export function replayCarFromText(o: { id: string; main: string; text: string; read: (name: string) => string; pose: ReplayPose; role?: 'player' | 'ai' }): ReplayCar {
+/** A run car for a car file: its full text and the texts of every file it extends, embedded. */
+export function replayCarFromText(o: { id: string; main: string; text: string; read: (name: string) => string; pose: CarPose; role?: 'player' | 'ai' }): RunCar {
   return { id: o.id, role: o.role ?? 'player', main: o.main, files: embedCarFiles(o.main, o.text, o.read), pose: { ...o.pose } };
 }

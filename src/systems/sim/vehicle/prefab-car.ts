@@ -2,16 +2,16 @@
  * spawnCar: a car entity (RigidBody + Controls + Car) and four wheel entities (Wheel), placed on the world's
  * ground at its static ride height, body aligned with the ground normal, optionally moving forward.
  */
-import type { SimWorld } from './world';
-import { attach, spawnEntity } from './world';
-import { groundSample } from './ground';
-import { spawnBody } from './prefabs';
-import type { CarConfig } from '../content/car-schema';
-import { openSplit, registerCar, unregisterCar, vehicles } from '../systems/sim/vehicle/registry';
-import { DRIVELINE_SCRATCH_SIZE, vehicleBlock } from '../systems/sim/vehicle/vehicle-block';
-import { totalRatio } from '../systems/sim/vehicle/drivetrain';
+import type { SimWorld } from '../../../ecs/world';
+import { attach, spawnEntity } from '../../../ecs/world';
+import { groundSample } from '../../../ecs/ground';
+import { spawnBody } from '../../../ecs/prefabs';
+import type { CarConfig } from '../../../content/car-schema';
+import { openSplit, registerCar, unregisterCar, vehicles } from './registry';
+import { DRIVELINE_SCRATCH_SIZE, vehicleBlock } from './vehicle-block';
+import { totalRatio } from './drivetrain';
 import { removeEntity } from 'bitecs';
-import { dcos, dsin } from '../../terrain/dmath';
+import { dcos, dsin } from '../../../../terrain/dmath';
 
 export interface CarPose {
   x: number;

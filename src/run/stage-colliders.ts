@@ -1,15 +1,14 @@
 /**
- * The stage's collision scene for a run world, registered as a `runWorldSetupHook` (so every world
- * `buildRunWorld` makes for a stage — the game, the browser replay player, ghosts — has the same one; Node
- * tools that verify game replays import this module too, see docs/game.md "Replays"):
+ * The stage's collision scene for a run world (`buildRunWorld` calls it, so every world made for a stage — the
+ * game, the replay player and verifier, ghosts — has the same one):
  *
  * 1. static scene: trees, rocks, markers, fences and the start/finish arches of the stage scenery become
  *    the collision issue's scene colliders (`fromScenery`: cylinders and walls), tested by its
  *    detection/response pass against every car's CarCollider; bushes do not stop a car;
  * 2. the scenery as a Havok static world that finds each car's candidate obstacles when Havok is loaded
  *    (`useHavokSceneQueries`; contacts bit-identical with the TS grid, which runs when Havok is not loaded);
- * 3. Havok props (when enabled with `setStagePropsEnabled(true)` — the game's default — and Havok is loaded:
- *    `loadHavokBrowser()` before the world is built): hay bales on both
+ * 3. Havok props (when the run setup asks for them — the game's default, recorded in a replay's header — and
+ *    Havok is loaded: `loadHavokBrowser()` before the world is built): hay bales on both
  *    road edges at the two sharpest corners and cones beside the start line, each cluster standing on a
  *    Havok heightfield patch sampled from the stage's B-spline surface (the props world's own ground plane
  *    is put far below the stage so it never touches them). Props are hashed sim state (Prop component).
@@ -23,7 +22,6 @@ import { addObstacleToProps, enableHavokProps, spawnProp } from '../systems/sim/
 import { useHavokSceneQueries, useTsSceneQueries } from '../systems/sim/collision/havok-queries';
 import type { PropKind } from '../systems/sim/collision/havok-scene';
 import type { HavokPhysicsWithBindings } from '@babylonjs/havok';
-import { runWorldSetupHooks } from '../replay/run-world';
 import { dcos, dsin } from '../../terrain/dmath';
 
 export interface PropSite {
@@ -65,23 +63,13 @@ export function propSites(stage: Stage): PropSite[] {
   return out;
 }
 
-let propsEnabled = false;
 /**
- * Havok props on/off for the worlds built from now on. The game turns them on unless the URL says `props=0`
- * (main.ts): resting props skip the Havok step (props.ts), so they cost next to nothing until a car reaches
- * them (bench `collision-game`). Off here by default so Node tools build worlds without props unless asked
- * (`replay verify` follows the replay header). Worlds built while it is off have no props, so a replay must be
- * played with the setting it records.
+ * Sets the stage's scene colliders and scene queries on `world`, and the Havok props when `props` is on and
+ * Havok is loaded (worlds built without props have none, so a replay is played with the setting it records).
  */
-export function setStagePropsEnabled(on: boolean): void {
-  propsEnabled = on;
-}
-export const stagePropsEnabled = (): boolean => propsEnabled;
-
-export function buildStageColliders(world: SimWorld, stage: Stage | null): void {
-  if (!stage) return;
+export function buildStageColliders(world: SimWorld, stage: Stage, props: boolean): void {
   const hp = havokOrNull();
-  const sites = hp && propsEnabled ? propSites(stage) : [];
+  const sites = hp && props ? propSites(stage) : [];
   const scene = fromScenery(stage.scenery);
   setSceneColliders(world, scene);
   if (hp && sites.length > 0) addProps(world, stage, hp, sites, scene);
@@ -109,5 +97,3 @@ function addProps(world: SimWorld, stage: Stage, hp: HavokPhysicsWithBindings, s
   for (const s of sites) props.scene.addGroundPatch(h, s.x, s.z, 3, 0.5);
   for (const s of sites) spawnProp(world, s.kind, s.x, h(s.x, s.z), s.z, s.rotY);
 }
-
-if (!runWorldSetupHooks.includes(buildStageColliders)) runWorldSetupHooks.push(buildStageColliders);

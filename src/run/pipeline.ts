@@ -3,11 +3,10 @@
  * `forcePasses` (passes 2–5) are also re-run by the integrator at each midpoint / RK4 stage.
  */
 import { commitRemovals } from 'bitecs';
-import type { SimWorld } from './world';
+import type { SimWorld } from '../ecs/world';
 import { applyBodyForces } from '../systems/sim/apply-body-forces';
 import { makeIntegrateBodies } from '../systems/sim/integrate-bodies';
-import { applyControls } from './controls';
-import { replayRecordPass } from '../systems/sim/replay-record';
+import { applyControls } from '../ecs/controls';
 import { collisionPass, propsPass } from '../systems/sim/collision/system';
 import { vehicleTickLogic } from '../systems/sim/vehicle/drivetrain';
 import { vehicleAfterStep, vehicleForces } from '../systems/sim/vehicle/forces';
@@ -50,9 +49,9 @@ export const pipeline: System[] = [
   propsPass,
   // 9b. last line of defence: a car with a non-finite or runaway state is stopped with a `car-halted` event
   haltGuardPass,
-  // 10. bookkeeping
-  replayRecordPass, // replay checksums / keyframes (recorder), checksum comparison (player)
 ];
+// After the tick, what the run's owner attached (replay recorder, replay player check, telemetry) reads the
+// completed state: src/run/step.ts `stepRun`.
 
 /** Run one fixed tick and advance the clock. */
 export function runTick(world: SimWorld): void {

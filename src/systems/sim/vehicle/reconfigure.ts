@@ -10,15 +10,15 @@
  *
  * The swap is a pure function of (world state, config): the same swap at the same tick gives the same bits.
  * Replays record it (format 2 'config' edit with the full car text, via the hook in live-car.ts
- * `applyCarText` → src/replay/cars.ts `carConfigSwapped`) and re-apply it at the same tick on playback.
+ * `applyCarText` → src/replay/car-swap.ts `carConfigSwapped`) and re-apply it at the same tick on playback.
  */
 import { hasComponent } from 'bitecs';
-import type { SimWorld } from '../../ecs/world';
-import type { CarConfig } from '../../content/car-schema';
-import { setAngularVelocity } from '../../ecs/prefabs';
-import { updateDerived } from '../../systems/sim/rigid-body';
-import { carRuntime, openSplit } from '../../systems/sim/vehicle/registry';
-import { attachCarColliderFromConfig } from '../../systems/sim/collision/car-collider';
+import type { SimWorld } from '../../../ecs/world';
+import type { CarConfig } from '../../../content/car-schema';
+import { setAngularVelocity } from '../../../ecs/prefabs';
+import { updateDerived } from '../../../ecs/rigid-body';
+import { carRuntime, openSplit } from './registry';
+import { attachCarColliderFromConfig } from '../collision/car-collider';
 
 export function reconfigureCar(world: SimWorld, eid: number, cfg: CarConfig): void {
   const rt = carRuntime(world, eid);
