@@ -23,7 +23,7 @@ export interface FixedStepOptions {
  * the tick budget and the rest of its time is dropped, s. (A loaded software renderer runs at 0.5 fps.)
  */
 export const STALL_FRAME_S = 5;
-/** Weight of the newest frame in the smoothed cost per tick (exponential moving average). */
+/** Weight of the newest frame in the smoothed tick time and tick count (exponential moving averages). */
 const COST_SMOOTHING = 0.2;
 /** The slowdown is reported over windows of this much wall time, s. */
 export const SLOWDOWN_WINDOW_S = 1;
@@ -43,6 +43,8 @@ export class FixedStepScheduler {
   /** Share of real time the simulation lost (dropped backlog) over the last full window, 0..1. */
   slowedFraction = 0;
   private pendingSingleSteps = 0;
+  private avgTickTimeS = 0;
+  private avgTicks = 0;
   private windowRealS = 0;
   private windowDropped = 0;
   private readonly clock: (() => number) | null;
@@ -82,7 +84,7 @@ export class FixedStepScheduler {
       this.accumulator = Math.max(0, this.accumulator - this.dt);
       ran++;
     }
-    if (this.clock && ran > 0) this.noteCost((this.clock() - t0) / ran);
+    if (this.clock && ran > 0) this.noteCost(this.clock() - t0, ran);
     let drop = 0;
     if (this.accumulator >= this.dt) {
       drop = Math.floor(this.accumulator / this.dt);
@@ -103,8 +105,15 @@ export class FixedStepScheduler {
     return ran;
   }
 
-  private noteCost(perTickS: number): void {
-    this.costPerTickS = this.costPerTickS > 0 ? this.costPerTickS + COST_SMOOTHING * (perTickS - this.costPerTickS) : perTickS;
+  /**
+   * Cost per tick = smoothed time / smoothed ticks (not a mean of per-frame ratios): a frame of a few ticks
+   * that the OS preempted weighs by its ticks, so it cannot lower the next frame's cap much.
+   */
+  private noteCost(elapsedS: number, ran: number): void {
+    const first = this.avgTicks === 0;
+    this.avgTickTimeS += first ? elapsedS : COST_SMOOTHING * (elapsedS - this.avgTickTimeS);
+    this.avgTicks += first ? ran : COST_SMOOTHING * (ran - this.avgTicks);
+    this.costPerTickS = this.avgTickTimeS / this.avgTicks;
   }
 
   private noteSlowdown(realS: number, dropped: number): void {

@@ -79,6 +79,24 @@ describe('frame pacing (measured tick cost raises the cap)', () => {
     expect(fast.capFor(60)).toBe(fast.capFor(STALL_FRAME_S));
     expect(fast.capFor(STALL_FRAME_S)).toBe(Math.floor((0.5 * STALL_FRAME_S) / 0.0001));
   });
+  it('weighs the measured cost by ticks: one preempted 2-tick frame (20 ms) does not make a 5-fps frame drop', () => {
+    let clockS = 0;
+    let stall = 0;
+    const s = new FixedStepScheduler({ dt: 0.002, maxTicksPerFrame: 50, clock: () => clockS }, () => {
+      clockS += 0.0002 + stall;
+      stall = 0;
+    });
+    for (let f = 0; f < 10; f++) s.advance(0.2); // 100 ticks of 0.2 ms a frame
+    stall = 0.02; // the OS takes 20 ms during the first tick of a short frame
+    s.advance(0.004);
+    // smoothed time / smoothed ticks ≈ (0.8 · 20 ms + 0.2 · 20.4 ms) / (0.8 · 100 + 0.2 · 2) ≈ 0.25 ms (ticks ran
+    // 99–101 a frame); a mean of per-frame ratios would give 0.8 · 0.2 ms + 0.2 · 10.2 ms = 2.2 ms and a cap of 45
+    expect(s.costPerTickS).toBeGreaterThan(0.0002);
+    expect(s.costPerTickS).toBeLessThan(0.00026);
+    const dropped = s.droppedTicks;
+    expect(s.advance(0.2)).toBeGreaterThanOrEqual(99); // cap ⌊0.1 / 0.2498 ms⌋ = 400 ≥ 100 due
+    expect(s.droppedTicks).toBe(dropped);
+  });
   it('refuses a simShare outside (0, 1]', () => {
     expect(() => new FixedStepScheduler({ dt: 0.002, simShare: 0 }, () => {})).toThrow(/simShare/);
     expect(() => new FixedStepScheduler({ dt: 0.002, simShare: 1.5 }, () => {})).toThrow(/simShare/);

@@ -8,22 +8,10 @@
  */
 import { runSpecList } from './spec-runner.mjs';
 import { join } from 'node:path';
-import { PAD_INIT } from './pad.mjs';
+import { padPage, sleep, waitFor } from './page-helpers.mjs';
 
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 /** Allowed |simulated / wall − 1| over the measured window (the issue's ± 2 %). */
 const REAL_TIME_TOL = 0.02;
-
-async function waitFor(what, fn, timeoutMs = 60000) {
-  const t0 = Date.now();
-  let last;
-  while (Date.now() - t0 < timeoutMs) {
-    last = await fn();
-    if (last) return last;
-    await sleep(200);
-  }
-  throw new Error(`timed out after ${timeoutMs} ms waiting for ${what} (last: ${JSON.stringify(last)})`);
-}
 
 /** One frame's record: simulated time after the frame's ticks, and the frame's start (page clock, ms). */
 const sample = (page) => page.evaluate(() => ({ simS: window.__bitrally.simTimeS, atMs: window.__bitrally.frameAtMs, frame: window.__bitrally.frame, pacing: window.__bitrally.pacing }));
@@ -61,13 +49,8 @@ export const specs = [
   {
     name: 'pacing: at ≤ 5 fps (200 ms injected per frame) 10 s of wall time advance the simulation 10 s ± 2 %; the overlay shows the true fps (also < 4), frame time, draw calls, triangles',
     async run({ browser, out, base, report }) {
-      const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+      const { context, page, errors } = await padPage(browser);
       try {
-        const page = await context.newPage();
-        const errors = [];
-        page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-        page.on('pageerror', (e) => errors.push(String(e)));
-        await page.addInitScript(PAD_INIT);
         await page.goto(base + '?scale=4&stage=forest-gravel&car=hatch-gti');
         await waitFor('drive', async () => (await page.evaluate(() => window.__bitrally?.screens?.())) === 'drive', 180000);
         await page.keyboard.down('F3'); // perf overlay on
