@@ -27,6 +27,7 @@ import { CarView } from '../systems/view/car-view';
 import { GameCamera, type CameraView } from '../systems/view/camera';
 import { Hud } from '../systems/view/hud';
 import { CodriverView } from '../systems/view/codriver/codriver';
+import { RenderStats } from '../systems/view/render-stats';
 import type { GameAudio } from '../systems/view/audio';
 import { Effects } from '../systems/view/effects';
 import { PropsView } from '../systems/view/props-view';
@@ -65,7 +66,16 @@ export interface PerfNumbers {
   ticks: number;
   triangles: number;
   fps: number;
+  /** Mean wall time between frames, ms. */
+  frameMs: number;
+  drawCalls: number;
+  tickCap: number;
+  /** Share of real time the simulation lost (dropped backlog), 0..1. */
+  slowed: number;
 }
+
+/** Views, input smoothing and effects step at most this much per frame, s (the simulation keeps real time). */
+const MAX_VIEW_STEP_S = 0.25;
 
 export class GameSession {
   readonly world: SimWorld;
@@ -111,7 +121,8 @@ export class GameSession {
   paused = false;
   finished = false;
   onFinish?: (r: RunResult) => void;
-  perf: PerfNumbers = { simMs: 0, viewMs: 0, renderMs: 0, ticks: 0, triangles: 0, fps: 0 };
+  perf: PerfNumbers = { simMs: 0, viewMs: 0, renderMs: 0, ticks: 0, triangles: 0, fps: 0, frameMs: 0, drawCalls: 0, tickCap: 0, slowed: 0 };
+  private readonly renderStats: RenderStats;
   private perfAcc = { sim: 0, view: 0, render: 0, ticks: 0, frames: 0, t: 0 };
   private lastGear = 0;
   private lastCountdownLit = -1;
@@ -147,7 +158,10 @@ export class GameSession {
     setInputSource(this.world, this.car.eid, this.input);
     this.timing = new StageTiming(stage, this.car.eid, { bestSplitsS: opts.bestSplitsS, bestTimeS: opts.bestTimeS });
     this.run = this.timing.run;
-    this.scheduler = new FixedStepScheduler({ dt: this.world.dt, maxTicksPerFrame: Math.ceil((opts.simCapS ?? 0.1) / this.world.dt) }, () => this.tick());
+    // frame pacing: the measured cost per tick raises the cap up to half of each frame (src/ecs/scheduler.ts)
+    const clock = (): number => performance.now() / 1000;
+    this.scheduler = new FixedStepScheduler({ dt: this.world.dt, maxTicksPerFrame: Math.ceil((opts.simCapS ?? 0.1) / this.world.dt), clock }, () => this.tick());
+    this.renderStats = new RenderStats(kit.scene);
     this.terrain = new TerrainView(kit.scene, stage);
     this.stageView = new StageView(kit.scene, stage, kit.shadows);
     this.carView = new CarView(kit.scene, this.car.shape, kit.shadows);
@@ -336,8 +350,9 @@ export class GameSession {
     this.camera.snap();
   }
 
-  /** Called every animation frame with the real elapsed time. */
-  frame(dt: number): void {
+  /** Called every animation frame with the real elapsed time (unclamped: the simulation keeps real time). */
+  frame(frameS: number): void {
+    const dt = Math.min(frameS, MAX_VIEW_STEP_S);
     this.nowS += dt;
     this.frameCount++;
     const r = readActions(this.devices.snapshot(), this.settings.bindings, this.settings.tuning);
@@ -362,7 +377,7 @@ export class GameSession {
     }
     this.prevButtons = { camera: a.camera, recover: a.recover, perf: a.perf, telemetry: padTelemetry };
     const t0 = performance.now();
-    const ticks = this.finished ? 0 : this.scheduler.advance(dt);
+    const ticks = this.finished ? 0 : this.scheduler.advance(frameS);
     const t1 = performance.now();
     this.updateViews(dt, this.scheduler.alpha);
     const t2 = performance.now();
@@ -371,17 +386,22 @@ export class GameSession {
     pa.view += t2 - t1;
     pa.ticks += ticks;
     pa.frames++;
-    pa.t += dt;
+    pa.t += frameS;
     if (pa.t >= 0.5) {
       this.perf = {
         simMs: pa.sim / pa.frames,
         viewMs: pa.view / pa.frames,
         renderMs: pa.render / pa.frames,
         ticks: pa.ticks / pa.frames,
-        triangles: this.kit.scene.getActiveIndices() / 3,
+        triangles: this.renderStats.activeTriangles(),
         fps: pa.frames / pa.t,
+        frameMs: (1000 * pa.t) / pa.frames,
+        drawCalls: this.renderStats.drawCalls(),
+        tickCap: this.scheduler.tickCap,
+        slowed: this.scheduler.slowedFraction,
       };
       this.hud.updatePerf(this.perf);
+      this.hud.setSlowdown(this.finished || this.paused ? 0 : this.perf.slowed);
       pa.sim = pa.view = pa.render = pa.ticks = pa.frames = pa.t = 0;
     }
   }
@@ -466,6 +486,7 @@ export class GameSession {
     releaseGameRunWorld(this.world); // its Havok props instance back to the pool, reset: memory flat over Retries
     this.hud.dispose();
     this.codriver.dispose();
+    this.renderStats.dispose();
     this.kit.scene.activeCamera = this.kit.menuCamera;
     this.camera.camera.dispose();
   }

@@ -26,8 +26,9 @@ declare global {
 const t0 = performance.now();
 /**
  * Test / tuning URL flags: `scale=N` renders at 1/N resolution (engine hardware scaling), `simcap=S` lets
- * one frame run up to S seconds of simulation (default 0.1; the e2e tests raise it so a slow software
- * renderer does not slow the simulated clock down as much).
+ * one frame always run S seconds of simulation (default 0.1; the measured cost per tick raises it further:
+ * docs/game.md "Frame pacing"), `framedelay=MS` busy-waits MS milliseconds every frame (test-only: a slow
+ * renderer for the frame-pacing test).
  */
 const urlFlags = new URLSearchParams(window.location.search);
 const flagNumber = (k: string, lo: number, hi: number): number | null => {
@@ -56,6 +57,7 @@ try {
 const scale = flagNumber('scale', 0.25, 8);
 if (scale !== null) kit.engine.setHardwareScalingLevel(scale);
 const simCapS = flagNumber('simcap', 0.02, 1) ?? 0.1;
+let frameDelayMs = flagNumber('framedelay', 0, 2000) ?? 0;
 setStagePropsEnabled(urlFlags.get('props') !== '0'); // Havok props on by default (docs/collisions.md "Game"); props=0 turns them off
 const devices = new InputDevices(window);
 const audio = new GameAudio();
@@ -80,6 +82,10 @@ const hook: Record<string, unknown> = {
   /** Last menu presses seen (screen:key@frame), for test diagnostics. */
   menuKeys: [],
   screens: () => screens.currentName,
+  /** Test hook: change the `framedelay` busy-wait per frame, ms (the frame-pacing test's slow renderer). */
+  setFrameDelayMs: (ms: number) => {
+    frameDelayMs = Math.min(2000, Math.max(0, ms));
+  },
   /** Test hook: hand the car to the AI autopilot (true) or back to the devices (false). */
   autopilot: (on: boolean) => app.session?.setAutopilot(on) ?? false,
   /** The finished run's replay file, base64 (null before the finish). */
@@ -157,7 +163,9 @@ if (qsStage) void quickStart(app, qsStage, urlFlags.get('car') ?? 'hatch-gti');
 let last = performance.now();
 kit.engine.runRenderLoop(() => {
   const now = performance.now();
-  const dt = Math.min(Math.max(0.25, simCapS), (now - last) / 1000);
+  // the stage session gets the true frame time (frame pacing); screens step at most max(0.25 s, simcap)
+  const frameS = (now - last) / 1000;
+  const dt = Math.min(Math.max(0.25, simCapS), frameS);
   last = now;
   devices.poll();
   if (!audioStarted && devices.padConnected && devices.snapshot().buttons.some((b) => b > 0.5)) {
@@ -179,7 +187,7 @@ kit.engine.runRenderLoop(() => {
   screens.update(dt);
   const s = app.session;
   if (s) {
-    s.frame(dt);
+    s.frame(frameS);
     const tele = s.hudTelemetry();
     hook.speedKmh = tele.speedMS * 3.6;
     hook.stageTimeS = s.run.timeS;
@@ -187,6 +195,9 @@ kit.engine.runRenderLoop(() => {
     hook.splits = s.run.splits.map((x) => ({ ...x }));
     hook.lastSplit = s.run.lastSplit ? { ...s.run.lastSplit } : null;
     hook.perf = { ...s.perf };
+    hook.simTimeS = s.world.time;
+    hook.frameAtMs = now;
+    hook.pacing = { droppedTicks: s.scheduler.droppedTicks, costPerTickUs: s.scheduler.costPerTickS * 1e6, tickCap: s.scheduler.tickCap };
     hook.carPos = s.carPosition();
     hook.steering = s.steeringState();
     hook.progressM = s.run.progressM;
@@ -200,6 +211,7 @@ kit.engine.runRenderLoop(() => {
   const r0 = performance.now();
   kit.scene.render();
   s?.noteRenderMs(performance.now() - r0);
+  if (frameDelayMs > 0) for (const until = performance.now() + frameDelayMs; performance.now() < until; ); // test-only slow frame
   if ((hook.frame as number)++ === 0) {
     app.featuresReady().catch((e: Error) => console.warn(`features not loaded: ${e.message}`));
     void registerOfflineCache(); // the installable, offline game (src/app/offline.ts)

@@ -1,8 +1,8 @@
 /**
  * The driving HUD (DOM over the canvas): speedometer (km/h or mph), tachometer arc with a redline band
  * and needle, gear, stage timer, split delta, damage indicator (per corner), countdown lights, toasts;
- * and the perf overlay (sim ms, view ms, ticks per frame, triangles, fps). Reads numbers, writes DOM only
- * when they change.
+ * the perf overlay (true fps and frame time, sim/view/render ms, ticks per frame, draw calls, active
+ * triangles) and the "simulation slowed" notice. Reads numbers, writes DOM only when they change.
  */
 export interface HudFrame {
   speedMS: number;
@@ -24,7 +24,15 @@ export interface PerfFrame {
   ticks: number;
   triangles: number;
   fps: number;
+  /** Mean wall time between frames, ms (1000 / fps). */
+  frameMs: number;
+  drawCalls: number;
+  /** Ticks the scheduler may run this frame (raised from the measured cost per tick). */
+  tickCap: number;
 }
+
+/** Share of real time lost above which the HUD says the simulation slowed (below it: one dropped frame). */
+export const SLOW_NOTICE_MIN = 0.02;
 
 const ARC_START = -220;
 const ARC_END = 40;
@@ -56,6 +64,7 @@ export class Hud {
   private readonly lights: HTMLElement;
   private readonly toast: HTMLElement;
   private readonly perf: HTMLElement;
+  private readonly slow: HTMLElement;
   private readonly progress: HTMLElement;
   private toastUntil = 0;
   private lastRed = -1;
@@ -81,7 +90,8 @@ export class Hud {
         <div class="hud-speed"><span data-t="speed">0</span><small data-t="unit">km/h</small></div>
         <div class="hud-damage" title="damage">${'<i></i>'.repeat(4)}</div>
       </div>
-      <pre class="hud-perf" data-t="perf" hidden></pre>`;
+      <pre class="hud-perf" data-t="perf" hidden></pre>
+      <div class="hud-slow" data-t="slow" hidden></div>`;
     parent.appendChild(el);
     const q = (k: string): HTMLElement => el.querySelector(`[data-t="${k}"]`)!;
     this.el = el;
@@ -96,6 +106,7 @@ export class Hud {
     this.lights = q('lights');
     this.toast = q('toast');
     this.perf = q('perf');
+    this.slow = q('slow');
     this.progress = q('progress');
   }
 
@@ -181,8 +192,15 @@ export class Hud {
     if (this.perf.hidden) return;
     this.set(
       this.perf,
-      `fps ${p.fps.toFixed(0).padStart(4)}\nsim ${p.simMs.toFixed(2).padStart(6)} ms\nview ${p.viewMs.toFixed(2).padStart(5)} ms\nrender ${p.renderMs.toFixed(1).padStart(5)} ms\nticks/frame ${p.ticks}\ntris ${Math.round(p.triangles)}`,
+      `fps ${p.fps.toFixed(1).padStart(5)}\nframe ${p.frameMs.toFixed(1).padStart(6)} ms\nsim ${p.simMs.toFixed(2).padStart(6)} ms\nview ${p.viewMs.toFixed(2).padStart(5)} ms\nrender ${p.renderMs.toFixed(1).padStart(5)} ms\nticks/frame ${p.ticks.toFixed(1)} (cap ${p.tickCap})\ndraw calls ${p.drawCalls}\ntris ${Math.round(p.triangles)}`,
     );
+  }
+
+  /** The slowdown notice: shown while the simulation lost more than SLOW_NOTICE_MIN of real time. */
+  setSlowdown(fraction: number): void {
+    const on = fraction > SLOW_NOTICE_MIN;
+    this.slow.hidden = !on;
+    if (on) this.set(this.slow, `simulation slowed: ${Math.round(fraction * 100)} %`);
   }
 
   dispose(): void {
