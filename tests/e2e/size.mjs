@@ -9,11 +9,33 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, extname } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { parseArgs } from 'node:util';
+import { closest } from '../../src/validate/suggest.ts';
 
 /** Issue #19: the startup JS, gzip. */
 export const STARTUP_GZIP_BUDGET_KIB = 450;
 
-const dir = join(process.argv[2] ?? 'dist');
+const USAGE = `usage: npm run size -- [dist folder]
+  dist folder  the build to measure (default dist)
+  -h, --help   this text`;
+let args;
+try {
+  args = parseArgs({ options: { help: { type: 'boolean', short: 'h' } }, allowPositionals: true });
+} catch (e) {
+  const typo = /option '(-[^']+)'/.exec(e.message)?.[1];
+  const near = typo ? closest(typo.replace(/^-+/, ''), ['help']) : undefined;
+  console.error(`size: ${typo ? `unknown option ${typo}` : e.message}${near ? `; did you mean --${near}?` : ''} (--help lists the options)`);
+  process.exit(2);
+}
+if (args.values.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
+if (args.positionals.length > 1) {
+  console.error(`size: expected at most one dist folder, found ${args.positionals.length}: ${args.positionals.join(' ')} (--help lists the options)`);
+  process.exit(2);
+}
+const dir = join(args.positionals[0] ?? 'dist');
 const manifestFile = join(dir, '.vite', 'manifest.json');
 if (!existsSync(manifestFile)) {
   console.error(`size: expected ${manifestFile} (vite.config.ts build.manifest), found none: run npm run build first`);
