@@ -3,6 +3,7 @@
  * wobbles, graded by their minimum radius and deflection (table.ts), with length, tightens/opens, `don't cut`
  * and caution modifiers.
  */
+import { raiseCaution } from './dropaway';
 import type { RoadProfile } from './profile';
 import {
   APPROACH_ACCEL_M_S2,
@@ -116,8 +117,9 @@ export function addCautions(corners: PaceNote[], startM: number): void {
     const gap = Math.max(0, c.atM - endPrev);
     const vApproach = Math.min(FEATURE_SPEED_CAP_M_S, Math.sqrt(vPrev * vPrev + 2 * APPROACH_ACCEL_M_S2 * gap));
     const v = Math.min(FEATURE_SPEED_CAP_M_S, cornerSpeed(c.minRadiusM ?? Infinity));
-    if (v < DOUBLE_CAUTION_SPEED_RATIO * vApproach) c.caution = 'double caution';
-    else if (v < CAUTION_SPEED_RATIO * vApproach) c.caution = 'caution';
+    // raised, never lowered: a corner may already carry a caution where the road drops away (dropaway.ts)
+    if (v < DOUBLE_CAUTION_SPEED_RATIO * vApproach) raiseCaution(c, 'double caution');
+    else if (v < CAUTION_SPEED_RATIO * vApproach) raiseCaution(c, 'caution');
     vPrev = v;
     endPrev = c.endM;
   }
