@@ -3,7 +3,6 @@
  * wobbles, graded by their minimum radius and deflection (table.ts), with length, tightens/opens, `don't cut`
  * and caution modifiers.
  */
-import { raiseCaution } from './dropaway';
 import type { RoadProfile } from './profile';
 import {
   APPROACH_ACCEL_M_S2,
@@ -22,7 +21,7 @@ import {
   VERY_LONG_DEFLECTION_RAD,
   VERY_LONG_LENGTH_M,
 } from './table';
-import type { CornerModifier, PaceNote } from './types';
+import type { Caution, CornerModifier, PaceNote } from './types';
 
 /** A corner as point indices [first, last] on the profile, turning left (+1) or right (−1). */
 export interface CornerSpan {
@@ -104,6 +103,13 @@ export function cornerNote(p: RoadProfile, c: CornerSpan, insideHazard: boolean)
     endM: p.s[c.last]!,
     origin: 'generated',
   };
+}
+
+const CAUTION_RANK: Readonly<Record<Caution, number>> = { caution: 1, 'double caution': 2 };
+
+/** Sets the note's caution to `c` unless it already has a stronger one. */
+export function raiseCaution(note: PaceNote, c: Caution | undefined): void {
+  if (c && (!note.caution || CAUTION_RANK[c] > CAUTION_RANK[note.caution])) note.caution = c;
 }
 
 /**

@@ -7,7 +7,7 @@ import { dcos, dsin } from '../dmath';
 import type { CornerSpan } from './corners';
 import type { RoadProfile } from './profile';
 import { CAUTION_DROP_M, DOUBLE_CAUTION_DROP_M, DROP_PROBE_OFFSETS_M } from './table';
-import type { Caution, PaceNote } from './types';
+import type { Caution } from './types';
 
 /** Terrain height at a world position (x, z), m: a stage's B-spline surface, or any synthetic ground. */
 export type SideHeightSampler = (x: number, z: number) => number;
@@ -33,11 +33,4 @@ export function outsideDropM(p: RoadProfile, points: ArrayLike<number>, c: Corne
 export function dropCaution(dropM: number): Caution | undefined {
   if (dropM > DOUBLE_CAUTION_DROP_M) return 'double caution';
   return dropM > CAUTION_DROP_M ? 'caution' : undefined;
-}
-
-const CAUTION_RANK: Readonly<Record<Caution, number>> = { caution: 1, 'double caution': 2 };
-
-/** Sets the note's caution to `c` unless it already has a stronger one. */
-export function raiseCaution(note: PaceNote, c: Caution | undefined): void {
-  if (c && (!note.caution || CAUTION_RANK[c] > CAUTION_RANK[note.caution])) note.caution = c;
 }

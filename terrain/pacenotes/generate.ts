@@ -5,8 +5,8 @@
  */
 import { Road } from '../road';
 import type { SurfaceId } from '../surface';
-import { addCautions, cornerNote, findCornerSpans, type CornerSpan } from './corners';
-import { dropCaution, outsideDropM, raiseCaution, type SideHeightSampler } from './dropaway';
+import { addCautions, cornerNote, findCornerSpans, raiseCaution, type CornerSpan } from './corners';
+import { dropCaution, outsideDropM, type SideHeightSampler } from './dropaway';
 import { narrowsNotes, surfaceNotes, verticalNotes } from './features';
 import { linkNotes } from './links';
 import { roadProfile, type RoadProfile } from './profile';
