@@ -21,7 +21,7 @@ import {
   VERY_LONG_DEFLECTION_RAD,
   VERY_LONG_LENGTH_M,
 } from './table';
-import type { CornerModifier, PaceNote } from './types';
+import type { Caution, CornerModifier, PaceNote } from './types';
 
 /** A corner as point indices [first, last] on the profile, turning left (+1) or right (−1). */
 export interface CornerSpan {
@@ -105,6 +105,13 @@ export function cornerNote(p: RoadProfile, c: CornerSpan, insideHazard: boolean)
   };
 }
 
+const CAUTION_RANK: Readonly<Record<Caution, number>> = { caution: 1, 'double caution': 2 };
+
+/** Sets the note's caution to `c` unless it already has a stronger one. */
+export function raiseCaution(note: PaceNote, c: Caution | undefined): void {
+  if (c && (!note.caution || CAUTION_RANK[c] > CAUTION_RANK[note.caution])) note.caution = c;
+}
+
 /**
  * Cautions by the speed to shed (table.ts): each corner's approach speed is the previous corner's speed (rest at
  * `startM`) plus what the car gains accelerating along the gap, capped; corners far slower than that get cautions.
@@ -116,8 +123,9 @@ export function addCautions(corners: PaceNote[], startM: number): void {
     const gap = Math.max(0, c.atM - endPrev);
     const vApproach = Math.min(FEATURE_SPEED_CAP_M_S, Math.sqrt(vPrev * vPrev + 2 * APPROACH_ACCEL_M_S2 * gap));
     const v = Math.min(FEATURE_SPEED_CAP_M_S, cornerSpeed(c.minRadiusM ?? Infinity));
-    if (v < DOUBLE_CAUTION_SPEED_RATIO * vApproach) c.caution = 'double caution';
-    else if (v < CAUTION_SPEED_RATIO * vApproach) c.caution = 'caution';
+    // raised, never lowered: a corner may already carry a caution where the road drops away (dropaway.ts)
+    if (v < DOUBLE_CAUTION_SPEED_RATIO * vApproach) raiseCaution(c, 'double caution');
+    else if (v < CAUTION_SPEED_RATIO * vApproach) raiseCaution(c, 'caution');
     vPrev = v;
     endPrev = c.endM;
   }

@@ -19,7 +19,8 @@ import {
 } from './table';
 import type { PaceNote, RoadFeature } from './types';
 
-function featureNote(feature: RoadFeature, atM: number, endM = atM): PaceNote {
+/** A generated feature note from `atM` to `endM`. */
+export function featureNote(feature: RoadFeature, atM: number, endM = atM): PaceNote {
   return { atM, kind: 'feature', feature, modifiers: [], link: null, distanceToNextM: null, endM, origin: 'generated' };
 }
 

@@ -5,10 +5,12 @@
  */
 import { Road } from '../road';
 import type { SurfaceId } from '../surface';
-import { addCautions, cornerNote, findCornerSpans, type CornerSpan } from './corners';
+import { addCautions, cornerNote, findCornerSpans, raiseCaution, type CornerSpan } from './corners';
+import { dropCaution, outsideDropM, type SideHeightSampler } from './dropaway';
 import { narrowsNotes, surfaceNotes, verticalNotes } from './features';
 import { linkNotes } from './links';
 import { roadProfile, type RoadProfile } from './profile';
+import { bumpyNotes } from './roughness';
 import { DONT_CUT_MARGIN_M } from './table';
 import type { PaceNote } from './types';
 
@@ -27,6 +29,8 @@ export interface PaceNoteRoadInput {
   /** Surface under each centreline point (omitted: no surface notes). */
   surfaces?: readonly SurfaceId[];
   obstacles?: readonly RoadObstacle[];
+  /** Ground height beside the road (the stage's B-spline surface); omitted: no cautions for a road that drops away. */
+  sideHeightAt?: SideHeightSampler;
   /** Stage start and finish along the centreline, m (default: the whole road). */
   startM?: number;
   finishM?: number;
@@ -37,6 +41,7 @@ export interface PaceNoteStageView {
   lengthM: number;
   road: { points: Float64Array; widths: Float32Array };
   surfaceMap: { surfaceIdAt(x: number, z: number): SurfaceId };
+  bspline: { heightMacro(x: number, z: number): number };
   scenery: readonly { kind: string; x: number; z: number; radius: number }[];
   config: { road: { start_distance_m: number } };
 }
@@ -89,25 +94,29 @@ export function generatePaceNotesFromRoad(input: PaceNoteRoadInput): PaceNote[] 
   const finishM = input.finishM ?? p.s[p.n - 1]!;
   const spans = findCornerSpans(p);
   const hazards = insideHazards(input, p, spans);
-  const corners = clipToStage(
-    spans.map((c, i) => cornerNote(p, c, hazards[i]!)),
-    startM,
-    finishM,
-  );
+  const sideHeightAt = input.sideHeightAt;
+  const all = spans.map((c, i) => {
+    const note = cornerNote(p, c, hazards[i]!);
+    if (sideHeightAt) raiseCaution(note, dropCaution(outsideDropM(p, input.points, c, sideHeightAt)));
+    return note;
+  });
+  const corners = clipToStage(all, startM, finishM);
   addCautions(corners, startM);
-  const features = clipToStage([...verticalNotes(p), ...narrowsNotes(p), ...(input.surfaces ? surfaceNotes(p, input.surfaces) : [])], startM, finishM);
+  const features = clipToStage([...verticalNotes(p), ...bumpyNotes(p), ...narrowsNotes(p), ...(input.surfaces ? surfaceNotes(p, input.surfaces) : [])], startM, finishM);
   const finish: PaceNote = { atM: finishM, kind: 'feature', feature: 'finish', modifiers: [], link: null, distanceToNextM: null, endM: finishM, origin: 'generated' };
   const notes = [...corners, ...features.filter((f) => f.atM < finishM), finish];
   roundPositions(notes);
   return linkNotes(notes);
 }
 
-/** The notes of a loaded stage: its road, surfaces under the centreline, trees and rocks, start to finish. */
+/** The notes of a loaded stage: its road, surfaces under the centreline, trees and rocks, the ground beside the
+ * road (its B-spline surface, as under the road), start to finish. */
 export function generatePaceNotes(stage: PaceNoteStageView): PaceNote[] {
   const pts = stage.road.points;
   const surfaces: SurfaceId[] = [];
   for (let k = 0; k < pts.length / 3; k++) surfaces.push(stage.surfaceMap.surfaceIdAt(pts[3 * k]!, pts[3 * k + 2]!));
   const obstacles = stage.scenery.filter((o) => SOLID_KINDS.has(o.kind)).map((o) => ({ x: o.x, z: o.z, radiusM: o.radius }));
   const startM = stage.config.road.start_distance_m;
-  return generatePaceNotesFromRoad({ points: pts, widths: stage.road.widths, surfaces, obstacles, startM, finishM: startM + stage.lengthM });
+  const sideHeightAt = (x: number, z: number): number => stage.bspline.heightMacro(x, z);
+  return generatePaceNotesFromRoad({ points: pts, widths: stage.road.widths, surfaces, obstacles, sideHeightAt, startM, finishM: startM + stage.lengthM });
 }

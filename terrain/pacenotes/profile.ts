@@ -15,6 +15,8 @@ export interface RoadProfile {
   heading: Float64Array;
   /** Driven-line curvature, 1/m, positive to the left. */
   kappa: Float64Array;
+  /** Elevation of the centreline at each point, m. */
+  y: Float64Array;
   /** Vertical curvature d²y/ds², 1/m (negative on a crest). */
   vertical: Float64Array;
   /** Road width at each point, m. */
@@ -98,6 +100,7 @@ export function roadProfile(points: ArrayLike<number>, widths: ArrayLike<number>
     s,
     heading,
     kappa: windowCurvature(s, heading, DRIVEN_LINE_WINDOW_M),
+    y,
     vertical: verticalCurvature(s, y, VERTICAL_WINDOW_M),
     width,
   };

@@ -87,6 +87,30 @@ export const APPROACH_ACCEL_M_S2 = 3;
 export const CAUTION_SPEED_RATIO = 0.5;
 export const DOUBLE_CAUTION_SPEED_RATIO = 0.35;
 
+/**
+ * `double caution` / `caution` where the road drops away: the terrain beside the corner's OUTSIDE edge is probed at
+ * `DROP_PROBE_OFFSETS_M` beyond the edge; the deepest drop below the road over the corner decides. A drop of
+ * `DOUBLE_CAUTION_DROP_M` within 6 m (a slope steeper than 1:2, twice a car's height) rolls a car that slides off;
+ * `CAUTION_DROP_M` (1:3, well over a car's ~1.4 m height) is a drop a car does not drive back up from. Lower
+ * banks (the shipped forest stages' cut-and-fill, mostly under 2 m) stay silent so that `caution` keeps its weight.
+ */
+export const DROP_PROBE_OFFSETS_M: readonly number[] = [2, 4, 6];
+export const DOUBLE_CAUTION_DROP_M = 3;
+export const CAUTION_DROP_M = 2;
+
+/**
+ * `bumpy`: the road's roughness at car-relevant wavelengths. The elevation minus its local quadratic trend over
+ * `BUMPY_TREND_WINDOW_M` (which keeps waves shorter than ~20 m, the ones the suspension must absorb, and takes out
+ * crests and dips, which have notes of their own), as an RMS over `BUMPY_RMS_WINDOW_M`. From `BUMPY_MIN_RMS_M`
+ * a sinusoidal ripple spans 2√2 × 0.04 ≈ 0.11 m peak to peak, more than a rally car's ~0.1 m of suspension travel
+ * each side of ride height at speed: the suspension tops and bottoms out and the wheels hop (grip lost).
+ * Bumpy stretches less than `BUMPY_MERGE_GAP_M` apart are one note.
+ */
+export const BUMPY_TREND_WINDOW_M = 20;
+export const BUMPY_RMS_WINDOW_M = 50;
+export const BUMPY_MIN_RMS_M = 0.04;
+export const BUMPY_MERGE_GAP_M = 50;
+
 /** `narrows`: the width falls to at most this fraction of the width before, within `NARROWS_WITHIN_M`. */
 export const NARROWS_RATIO = 0.8;
 export const NARROWS_WITHIN_M = 50;

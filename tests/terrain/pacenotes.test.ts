@@ -10,7 +10,11 @@ import { roundCallDistance } from '../../terrain/pacenotes/links';
 import {
   APPROACH_ACCEL_M_S2,
   BAND_GRAVITY_M_S2,
+  BUMPY_MIN_RMS_M,
+  BUMPY_RMS_WINDOW_M,
   CALL_DISTANCES_M,
+  CAUTION_DROP_M,
+  DOUBLE_CAUTION_DROP_M,
   CREST_MIN_G,
   DOUBLE_CAUTION_SPEED_RATIO,
   FEATURE_SPEED_CAP_M_S,
@@ -142,6 +146,58 @@ describe('hazards, surfaces, width', () => {
   });
 });
 
+describe('bumpy and a road that drops away', () => {
+  // a ripple of wavelength 10 m (shorter than the 20 m trend window) on 200 m of a 600 m straight; the RMS of a
+  // sinusoid of amplitude A is A/√2, so the amplitude for a target RMS is √2 × RMS
+  const RIPPLE_FROM_M = 200;
+  const RIPPLE_TO_M = 400;
+  const ripple = (amplitudeM: number) => (s: number): number => 20 + (s >= RIPPLE_FROM_M && s <= RIPPLE_TO_M ? amplitudeM * Math.sin((2 * Math.PI * s) / 10) : 0);
+  const bumpy = (heightAt: (s: number) => number): PaceNote[] => notesOf([straight(600)], heightAt).filter((n) => n.feature === 'bumpy');
+
+  it('a ripple of twice the threshold RMS is bumpy over the ripple; half of it, a smooth road, a grade and a crest are not', () => {
+    const rough = bumpy(ripple(Math.SQRT2 * 2 * BUMPY_MIN_RMS_M));
+    expect(rough).toHaveLength(1);
+    // the RMS window (±25 m) spreads the rough stretch by at most half a window each side
+    expect(rough[0]!.atM).toBeGreaterThanOrEqual(RIPPLE_FROM_M - BUMPY_RMS_WINDOW_M / 2);
+    expect(rough[0]!.atM).toBeLessThan(RIPPLE_FROM_M + BUMPY_RMS_WINDOW_M / 2);
+    expect(rough[0]!.endM).toBeGreaterThan(RIPPLE_TO_M - BUMPY_RMS_WINDOW_M / 2);
+    expect(rough[0]!.endM).toBeLessThanOrEqual(RIPPLE_TO_M + BUMPY_RMS_WINDOW_M / 2);
+    expect(noteWords(rough[0]!)[0]).toBe('bumpy');
+    expect(bumpy(ripple((Math.SQRT2 * BUMPY_MIN_RMS_M) / 2))).toEqual([]);
+    expect(bumpy(() => 20)).toEqual([]);
+    expect(bumpy((s) => 0.08 * s)).toEqual([]); // an 8 % grade is exactly linear: no roughness
+    expect(bumpy((s) => 50 - ((s - 300) * (s - 300)) / 400)).toEqual([]); // a 200 m-radius crest is exactly quadratic
+  });
+
+  // a 40 m left corner on level road (no speed caution after a 150 m straight), the ground beside it flat or falling
+  const pieces = [straight(150), arc(40, 90), straight(150)];
+  const pts = buildRoad(pieces, () => 100);
+  const centre = { x: 40, z: 150 }; // the left arc turns about this point (the rock test above)
+  /** Ground `depthM` below the road beyond `edgeM` from the arc's centre (outside the left arc), else level with it. */
+  const dropBeyond = (edgeM: number, depthM: number) => (x: number, z: number): number => (Math.hypot(x - centre.x, z - centre.z) > edgeM ? 100 - depthM : 100);
+  const withGround = (sideHeightAt?: (x: number, z: number) => number): PaceNote => corners(generatePaceNotesFromRoad({ points: pts, widths: WIDTH_M, sideHeightAt }))[0]!;
+
+  it('a corner with a 5 m drop beside its outside edge gets double caution; on flat ground, none', () => {
+    const dropM = 5;
+    expect(dropM).toBeGreaterThan(DOUBLE_CAUTION_DROP_M);
+    const edge = 40 + WIDTH_M / 2;
+    const c = withGround(dropBeyond(edge + 1, dropM));
+    expect(c.caution).toBe('double caution');
+    expect(noteWords(c)[0]).toBe('double caution');
+    expect(withGround(() => 100).caution).toBeUndefined();
+    expect(withGround().caution).toBeUndefined();
+    // the same drop on the INSIDE of the corner (towards the centre) is not where a car runs wide
+    expect(withGround((x, z) => (Math.hypot(x - centre.x, z - centre.z) < 40 - WIDTH_M / 2 - 1 ? 100 - dropM : 100)).caution).toBeUndefined();
+    // a drop that starts further out than the probes reach (6 m past the edge) is not called
+    expect(withGround(dropBeyond(edge + 8, dropM)).caution).toBeUndefined();
+  });
+
+  it('a smaller drop (between the caution and double-caution depths) gets caution', () => {
+    expect(withGround(dropBeyond(40 + WIDTH_M / 2 + 1, (CAUTION_DROP_M + DOUBLE_CAUTION_DROP_M) / 2)).caution).toBe('caution');
+    expect(withGround(dropBeyond(40 + WIDTH_M / 2 + 1, CAUTION_DROP_M / 2)).caution).toBeUndefined();
+  });
+});
+
 describe('links and called distances', () => {
   it('rounds a gap to a neighbouring call distance, the one keeping the running total closest', () => {
     expect(roundCallDistance(120, 0)).toBe(100);
@@ -170,10 +226,14 @@ describe('links and called distances', () => {
 
   it('the same road gives byte-identical notes', () => {
     const pieces: Piece[] = [straight(80), arc(30, 70), straight(40), arc(-12, 170), arc(90, 50), straight(300), arc(-140, 25), straight(100)];
-    const heightAt = (s: number): number => 10 * Math.sin(s / 37);
-    const run = (): string => formatPaceNotes(generatePaceNotesFromRoad({ points: buildRoad(pieces, heightAt), widths: WIDTH_M, obstacles: [{ x: 10, z: 90, radiusM: 1 }] }), { stageId: 'synthetic' });
+    const heightAt = (s: number): number => 10 * Math.sin(s / 37) + (s > 500 ? 0.2 * Math.sin(s / 1.7) : 0);
+    const sideHeightAt = (x: number, z: number): number => 10 * Math.sin(x / 23) - 0.1 * z;
+    const run = (): string =>
+      formatPaceNotes(generatePaceNotesFromRoad({ points: buildRoad(pieces, heightAt), widths: WIDTH_M, obstacles: [{ x: 10, z: 90, radiusM: 1 }], sideHeightAt }), { stageId: 'synthetic' });
     const a = run();
     expect(run()).toBe(a);
     expect(a).toContain('[[note]]');
+    expect(a).toContain('bumpy'); // the new notes are in the compared text
+    expect(a).toContain('caution');
   });
 });
