@@ -7,7 +7,6 @@ import { adjustable, html, registerScreen } from './screens';
 import type { RunResult } from './game';
 import { drawStageMap, listStages, loadStageWithFiles, type StageSummary } from './stages';
 import { CARS, carChoice, carShape, carTestStats } from './cars';
-import { CarTurntable } from './car-turntable';
 import { stagePropsEnabled } from './game-setup';
 import { formatDelta, formatTime } from '../run/stage-run';
 import { registerControlsScreen } from './controls-screen';
@@ -132,8 +131,16 @@ function registerCarsScreen(app: AppContext): void {
   registerScreen('cars', (ctx) => {
     const el = html(`<h2>Choose a car</h2><div class="sub">${esc(choice.stage?.name ?? '')}</div><canvas class="turntable" data-turntable></canvas><div class="cards"></div><div class="hint">A: select · B: back</div>`);
     const cards = el.querySelector('.cards')!;
-    // the focused card's car turns on a small 3D stand (its own engine, freed when the screen is left)
-    const turntable = new CarTurntable(el.querySelector<HTMLCanvasElement>('[data-turntable]')!, () => cards.querySelector<HTMLElement>('.item.focused')?.dataset.car ?? choice.carId ?? null, carShape);
+    // the focused card's car turns on a small 3D stand (its own engine, freed when the screen is left); its
+    // geometry code loads with the screen, not at startup
+    let turntable: { dispose(): void } | null = null;
+    let left = false;
+    import('./car-turntable')
+      .then(({ CarTurntable }) => {
+        if (left) return;
+        turntable = new CarTurntable(el.querySelector<HTMLCanvasElement>('[data-turntable]')!, () => cards.querySelector<HTMLElement>('.item.focused')?.dataset.car ?? choice.carId ?? null, carShape);
+      })
+      .catch((e: Error) => console.warn(`car turntable not loaded: ${e.message}`));
     for (const c of CARS()) {
       const b = document.createElement('button');
       b.className = 'item card' + (c.id === choice.carId ? ' default' : '');
@@ -156,7 +163,10 @@ function registerCarsScreen(app: AppContext): void {
     }
     return {
       el,
-      dispose: () => turntable.dispose(),
+      dispose: () => {
+        left = true;
+        turntable?.dispose();
+      },
       back: () => ctx.show('stages'),
       onKey: (k) => {
         if (k === 'left' || k === 'right') {
