@@ -43,8 +43,16 @@ export class ReplayLibrary {
   private db: IDBPDatabase | null = null;
   private readonly mem = new Map<string, ReplayEntry>();
   private counter = 0;
+  /** The database open in flight: every read and write waits for it, so nothing lands in the session-only map
+   * (and is lost on the next page load) because it came before IndexedDB answered. */
+  private opening: Promise<void> | null = null;
 
-  async open(): Promise<void> {
+  open(): Promise<void> {
+    this.opening ??= this.openDb();
+    return this.opening;
+  }
+
+  private async openDb(): Promise<void> {
     if (typeof indexedDB === 'undefined') return;
     try {
       this.db = await openDB(DB, 1, {
@@ -62,16 +70,19 @@ export class ReplayLibrary {
   }
 
   private async put(e: ReplayEntry): Promise<void> {
+    await this.open();
     if (this.db) await this.db.put(STORE, e);
     else this.mem.set(e.id, e);
   }
 
   async list(): Promise<ReplayEntry[]> {
+    await this.open();
     const all = this.db ? ((await this.db.getAll(STORE)) as ReplayEntry[]) : [...this.mem.values()];
     return all.sort((a, b) => (a.date < b.date ? 1 : -1));
   }
 
   async get(id: string): Promise<ReplayEntry | undefined> {
+    await this.open();
     return this.db ? ((await this.db.get(STORE, id)) as ReplayEntry | undefined) : this.mem.get(id);
   }
 
@@ -91,6 +102,7 @@ export class ReplayLibrary {
   }
 
   async remove(id: string): Promise<void> {
+    await this.open();
     if (this.db) await this.db.delete(STORE, id);
     else this.mem.delete(id);
   }
