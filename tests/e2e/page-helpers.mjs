@@ -6,17 +6,7 @@ import { PAD_INIT } from './pad.mjs';
 
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-/** Poll `fn` every `pollMs` until it returns a truthy value (returned) or `timeoutMs` passes (throws). */
-export async function waitFor(what, fn, timeoutMs = 60000, pollMs = 200) {
-  const t0 = Date.now();
-  let last;
-  while (Date.now() - t0 < timeoutMs) {
-    last = await fn();
-    if (last) return last;
-    await sleep(pollMs);
-  }
-  throw new Error(`timed out after ${timeoutMs} ms waiting for ${what} (last: ${JSON.stringify(last)})`);
-}
+export { waitFor } from './spec-runner.mjs';
 
 /** A 1280×720 context and page with the pad; `errors` collects console errors and page errors. Close `context`. */
 export async function padPage(browser) {
