@@ -17,7 +17,7 @@ function solveFirst(m: readonly number[], r: readonly number[]): number {
   return det([r[0]!, m[1]!, m[2]!, r[1]!, m[4]!, m[5]!, r[2]!, m[7]!, m[8]!]) / d;
 }
 
-/** Height of each point above the least-squares parabola through the points within ± half the window. */
+/** Height of each point above the least-squares parabola through the points within ± half the window length. */
 function detrendedHeights(p: RoadProfile, windowM: number): Float64Array {
   const out = new Float64Array(p.n);
   const h = windowM / 2;
