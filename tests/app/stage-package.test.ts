@@ -8,13 +8,14 @@ import fc from 'fast-check';
 import { deflateSync, strToU8, zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { exportStagePackage, importStagePackage, importStagePackageInto, MAX_STAGE_PACKAGE_BYTES } from '../../src/app/stage-gen/package';
+import { stagePreview } from '../../src/app/stage-gen/preview';
 import type { StoredStageData } from '../../src/app/stage-gen/stage-db';
 import { stageHash } from '../../src/replay/stage-check';
 import { ContentError } from '../../src/validate/errors';
 import { GENERATOR_VERSION, generateStage } from '../../terrain/generate';
 
 const g = generateStage({ seed: 7, lengthKm: 0.6, surface: 'gravel', size: 257, relief: 0.05, id: 'gen-test', name: 'Package test' });
-const STAGE: StoredStageData = { id: 'gen-test', name: 'Package test', params: null, generatorVersion: GENERATOR_VERSION, files: { ...g.files, paceNotesToml: g.files.paceNotesToml! }, hash: stageHash(g.files) };
+const STAGE: StoredStageData = { id: 'gen-test', name: 'Package test', params: null, generatorVersion: GENERATOR_VERSION, files: { ...g.files, paceNotesToml: g.files.paceNotesToml! }, hash: stageHash(g.files), preview: stagePreview(g.stage) };
 const PKG = exportStagePackage(STAGE);
 
 /** The one-line message of the ContentError `f` throws (fails the test for anything else). */
@@ -60,6 +61,7 @@ describe('stage packages', () => {
     expect(back.files.surfacePng).toEqual(STAGE.files.surfacePng);
     expect(back.files.paceNotesToml).toBe(STAGE.files.paceNotesToml);
     expect([back.id, back.name, back.generatorVersion, back.params]).toEqual(['gen-test', 'Package test', GENERATOR_VERSION, null]);
+    expect(back.preview).toEqual(STAGE.preview);
     expect(exportStagePackage(STAGE)).toEqual(PKG);
   });
 

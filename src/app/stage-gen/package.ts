@@ -9,7 +9,8 @@
 import { zipSync, strToU8, type Zippable } from 'fflate';
 import { z } from 'zod';
 import { MAX_PNG_FILE_BYTES } from '../../../terrain/png-guard';
-import { loadStage, PACE_NOTES_FILE, parseStageToml, type StageFiles } from '../../../terrain/stage';
+import { loadStage, PACE_NOTES_FILE, parseStageToml, type Stage, type StageFiles } from '../../../terrain/stage';
+import { stagePreview } from './preview';
 import { stageHash } from '../../replay/stage-check';
 import { MAX_TOML_BYTES } from '../../validate/bounded-parse';
 import { ContentError, parseJsonFile, validate } from '../../validate/errors';
@@ -93,8 +94,9 @@ export function importStagePackage(bytes: Uint8Array, file: string): StoredStage
   const hash = stageHash(files);
   if (hash !== m.hash) throw new ContentError(file, [`${MANIFEST}: hash: expected the content hash of the stage files, ${hash}, found ${m.hash} (files changed after export)`]);
   const stage = loadStageInPackage(files, file);
+  const generatorVersion = parseStageToml(files.stageToml, FILES.stageToml).generator?.version ?? null;
   if (stage.id !== m.id) throw new ContentError(file, [`${MANIFEST}: id: expected the id in stage.toml, "${stage.id}", found "${m.id}"`]);
-  return { id: stage.id, name: stage.name, params: null, generatorVersion: stage.generatorVersion, files: { ...files, paceNotesToml: files.paceNotesToml ?? '' }, hash };
+  return { id: stage.id, name: stage.name, params: null, generatorVersion, files: { ...files, paceNotesToml: files.paceNotesToml ?? '' }, hash, preview: stagePreview(stage) };
 }
 
 function need(entries: Map<string, Uint8Array>, name: string, file: string): Uint8Array {
@@ -104,14 +106,12 @@ function need(entries: Map<string, Uint8Array>, name: string, file: string): Uin
 }
 
 /** The stage loader's verdict on the package's files (the PNGs must be the package's own height.png / surface.png). */
-function loadStageInPackage(files: StageFiles, file: string): { id: string; name: string; generatorVersion: number | null } {
-  let stage;
+function loadStageInPackage(files: StageFiles, file: string): Stage {
   try {
-    stage = loadStage(files, `${FILES.stageToml}`);
+    return loadStage(files, FILES.stageToml);
   } catch (e) {
     throw new ContentError(file, [(e as Error).message.split('\n')[0]!]);
   }
-  return { id: stage.id, name: stage.name, generatorVersion: parseStageToml(files.stageToml, FILES.stageToml).generator?.version ?? null };
 }
 
 /** Where an imported stage goes, and which ids it may not take. */
