@@ -11,22 +11,11 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openPage, runSpecList, waitFor } from './spec-runner.mjs';
+import { padPress, sleep } from './page-helpers.mjs';
 import { PAD_INIT } from './pad.mjs';
 
 const A = 0, UP = 12, DOWN = 13, LEFT = 14, RIGHT = 15;
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-const frameNo = (page) => page.evaluate(() => window.__bitrally?.frame ?? 0);
-async function frames(page, n) {
-  const f0 = await frameNo(page);
-  await waitFor(`${n} frames`, async () => (await frameNo(page)) >= f0 + n);
-}
-/** Press and release a pad button, each acknowledged by the frame loop. */
-async function press(page, button) {
-  await page.evaluate((b) => window.__pad.set({ buttons: { [b]: 1 } }), button);
-  await frames(page, 2);
-  await page.evaluate((b) => window.__pad.set({ buttons: { [b]: 0 } }), button);
-  await frames(page, 2);
-}
+const press = padPress;
 const screen = (page) => page.evaluate(() => window.__bitrally?.screens?.());
 const waitScreen = (page, name, ms = 60000) => waitFor(`screen "${name}"`, async () => (await screen(page)) === name, ms);
 const focusedKey = (page) => page.evaluate(() => {
