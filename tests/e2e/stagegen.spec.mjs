@@ -87,24 +87,21 @@ async function generateWithCancel(page, out) {
   if (!/cancelled/.test(c.message)) throw new Error(`cancel message: ${c.message}`);
   await padFocus(page, 'generate', UP);
   await press(page, A);
-  const seen = new Set();
-  let shotTaken = false;
+  let shotP = null;
   await waitFor('generated', async () => {
     const g = await gen(page);
-    if (g.state === 'generating') {
-      seen.add(Math.round(g.fraction * 100));
-      if (!shotTaken && g.fraction > 0.3) {
-        shotTaken = true;
-        await shot(page, out, 'stagegen-progress');
-      }
-    }
+    if (!shotP && g.state === 'generating' && g.fraction > 0.2) shotP = shot(page, out, 'stagegen-progress');
     return g.state === 'done' || g.state === 'error' ? g : null;
   }, 180000, 40);
+  await shotP;
   const g = await gen(page);
   if (g.state !== 'done') throw new Error(`generation: ${g.message}`);
-  if (seen.size < 3) throw new Error(`the progress bar showed too few values: ${[...seen]}`);
+  // the bar's values: rising step by step from 0 through every phase to 1
+  const log = g.progressLog;
+  const seen = new Set(log.map((f) => Math.round(f * 100)));
+  if (log[0] !== 0 || log[log.length - 1] !== 1 || seen.size < 8 || log.some((f, i) => i > 0 && f < log[i - 1])) throw new Error(`progress values: ${log.map((f) => f.toFixed(2)).join(' ')}`);
   const bar = await page.evaluate(() => document.querySelector('[data-bar]').style.width);
-  if (bar !== '100.0%') throw new Error(`bar at the end: ${bar}`);
+  if (!/^100(\.0)?%$/.test(bar)) throw new Error(`bar at the end: ${bar}`);
   return { g, progressValues: [...seen].sort((a, b) => a - b) };
 }
 

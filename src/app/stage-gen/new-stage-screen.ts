@@ -18,6 +18,7 @@ import { saveUserStage, type StoredStageData } from './stage-db';
 import { loadLastParams, saveLastParams } from './last-params';
 
 const MIX_STEP = 0.1;
+const MAX_PROGRESS_LOG = 1000;
 const PHASE_NAMES: Record<string, string> = { terrain: 'Shaping the terrain', road: 'Laying the road', profile: 'Grading the road', carve: 'Carving the road', surface: 'Surfacing', scenery: 'Planting trees', files: 'Writing the stage' };
 
 /** What the screen shows and tests read (window.__bitrally.stageGen). */
@@ -25,6 +26,8 @@ interface GenState {
   state: 'idle' | 'generating' | 'done' | 'cancelled' | 'error';
   fraction: number;
   phase: string;
+  /** Every fraction the bar showed in the current generation (tests check it rose step by step to 1). */
+  progressLog: number[];
   result: { id: string; hash: string; cached: boolean; ms: number; corners: number; lengthM: number } | null;
   message: string;
 }
@@ -66,7 +69,7 @@ class NewStageScreen {
   private params: StageGenParamsChecked = loadLastParams();
   private current: StoredStageData | null = null;
   private abort: AbortController | null = null;
-  private readonly hook: GenState = { state: 'idle', fraction: 0, phase: '', result: null, message: '' };
+  private readonly hook: GenState = { state: 'idle', fraction: 0, phase: '', progressLog: [], result: null, message: '' };
 
   constructor(
     private readonly app: AppContext,
@@ -153,6 +156,7 @@ class NewStageScreen {
   private progress(fraction: number, phase: string): void {
     this.hook.fraction = fraction;
     this.hook.phase = phase;
+    if (this.hook.progressLog.length < MAX_PROGRESS_LOG) this.hook.progressLog.push(fraction);
     this.q('[data-bar]').style.width = `${(fraction * 100).toFixed(1)}%`;
     this.q('[data-phase]').textContent = phase ? `${PHASE_NAMES[phase] ?? phase}… ${Math.round(fraction * 100)} %` : '\u00a0';
   }
@@ -168,6 +172,7 @@ class NewStageScreen {
     const params = checkStageGenParams({ ...this.params });
     const t0 = performance.now();
     this.hook.state = 'generating';
+    this.hook.progressLog = [];
     this.message('');
     this.progress(0, 'terrain');
     for (const a of ['drive', 'save', 'export']) this.setEnabled(a, false);
@@ -175,7 +180,7 @@ class NewStageScreen {
     this.focusAction('cancel');
     let done = false;
     try {
-      const r = await getGeneratedStage(params, { signal: ctl.signal, onProgress: (phase, f) => this.progress(f, phase) });
+      const r = await getGeneratedStage(params, { signal: ctl.signal, onProgress: (phase, f) => !ctl.signal.aborted && this.progress(f, phase) });
       if (ctl.signal.aborted) return;
       this.shown(r, performance.now() - t0);
       done = true;
