@@ -135,6 +135,9 @@ async function driveIt(page, out, id) {
   await padFocus(page, 'drive', UP);
   await press(page, A);
   await waitScreen(page, 'cars');
+  // the car select names the chosen stage: the generated one
+  const sub = await page.evaluate(() => document.querySelector('.screen .sub')?.textContent ?? '');
+  if (!/^Mountain tarmac 2029 \(1\.5 km, 30 % gravel\)$/.test(sub)) throw new Error(`car select for stage "${sub}"`);
   await press(page, A);
   await waitScreen(page, 'drive', 180000);
   await waitFor('lights out', () => page.evaluate(() => window.__bitrally.phase === 'running'), 120000);
@@ -142,11 +145,10 @@ async function driveIt(page, out, id) {
   if (!(await page.evaluate(() => window.__bitrally.autopilot(true)))) throw new Error('autopilot did not engage');
   await waitFor('3 s of stage time', () => page.evaluate(() => window.__bitrally.stageTimeS > 3), 120000);
   const p1 = await page.evaluate(() => window.__bitrally.carPos);
-  const moved = Math.hypot(p1.x - p0.x, p1.z - p0.z);
+  const moved = Math.hypot(p1[0] - p0[0], p1[2] - p0[2]);
   if (!(moved > 5)) throw new Error(`the car moved ${moved} m`);
   await shot(page, out, 'stagegen-drive');
-  const stageId = await page.evaluate(() => window.__bitrally.stageId ?? null);
-  return { moved, stageId, id };
+  return { moved, stage: sub, id };
 }
 
 /** A copy of the zip with one entry's declared (uncompressed) size set to `size`. */

@@ -202,6 +202,7 @@ class NewStageScreen {
     this.hook.state = 'done';
     this.hook.result = { id: r.id, hash: r.hash, cached: r.cached ?? false, ms, corners: r.preview.corners, lengthM: r.preview.lengthM };
     this.progress(1, 'files');
+    this.q('[data-phase]').textContent = r.cached === undefined ? 'Imported.' : r.cached ? 'Ready (from the cache, nothing generated).' : `Ready: generated in ${(ms / 1000).toFixed(1)} s.`;
     drawPreviewMap(this.q<HTMLCanvasElement>('[data-map]'), r.preview);
     drawElevationProfile(this.q<HTMLCanvasElement>('[data-profile]'), r.preview);
     this.q('[data-stats]').innerHTML = statsHtml(r);
