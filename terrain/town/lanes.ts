@@ -13,10 +13,11 @@ export const LANE_WIDTH_M = 3.5;
 /** Distance from the edge of the crossing carriageway back to the stop line (room for a zebra crossing), m. */
 export const STOP_LINE_SETBACK_M = 4;
 /**
- * Two connectors of one node conflict when their centre lines come closer than this anywhere (a van's
- * width, 2 m, plus the off-tracking of a 5 m body on a 6 m arc and a margin), m.
+ * Two connectors of one node conflict when their centre lines come closer than this anywhere: a van's width
+ * (2 m) plus the swing of a 4–5.5 m body whose heading lags its path by up to 0.35 rad in a tight turn (the
+ * look-ahead steering cuts corners), m. Straight movements side by side from one arm never conflict.
  */
-export const CONFLICT_CLEARANCE_M = 3.2;
+export const CONFLICT_CLEARANCE_M = 4;
 /** Sampling step of the conflict test, m. */
 const CONFLICT_SAMPLE_M = 0.5;
 
@@ -174,7 +175,11 @@ function markConflicts(ids: number[], paths: TownPath[]): void {
   for (let i = 0; i < ids.length; i++)
     for (let j = i + 1; j < ids.length; j++) {
       const a = paths[ids[i]!]!, b = paths[ids[j]!]!;
-      if (a.next[0] === b.next[0] || a.from === b.from || closerThan(pts[i]!, pts[j]!, CONFLICT_CLEARANCE_M)) {
+      const ea = paths[a.next[0]!]!, eb = paths[b.next[0]!]!;
+      // two movements from different arms into lanes side by side converge at an angle: one at a time
+      const sideBySide = ea.edge === eb.edge && ea.dir === eb.dir && a.arm !== b.arm;
+      const parallel = a.arm === b.arm && a.turn === 'straight' && b.turn === 'straight';
+      if (a.next[0] === b.next[0] || a.from === b.from || sideBySide || (!parallel && closerThan(pts[i]!, pts[j]!, CONFLICT_CLEARANCE_M))) {
         a.conflicts.push(b.id);
         b.conflicts.push(a.id);
       }
