@@ -6,6 +6,7 @@ export { VAN, trafficTypeFromCar, type TrafficVehicleType } from './vehicle-type
 export { stepBicycle, stepLateral, steadyYawRate, TRAFFIC_MU } from './bicycle';
 export { desiredGap, STANDSTILL_GAP_M, leaderRef, targetRef } from './references';
 export { visibilityAngle } from './junction';
+export { findPlayerLeader, type Leader } from './leader';
 export { boxesOverlap } from './collisions';
 export { STREET_SPEED_MS } from './spawn';
 export { ZONE_AHEAD_M, ZONE_BEHIND_M, ZONE_HALF_WIDTH_M } from './zone';

@@ -59,3 +59,29 @@ export function findLeader(sim: TrafficSim, k: number, out: Leader): Leader {
   else consider(sim, k, n2, -1, offset, out);
   return out;
 }
+
+/** The traffic vehicle ahead of the player's car along its route (its path, then the next one). */
+export function findPlayerLeader(sim: TrafficSim, next2: number, out: Leader): Leader {
+  out.gap = Infinity;
+  out.u = 0;
+  out.slot = -1;
+  const pl = sim.player;
+  if (!pl || pl.path < 0) return out;
+  const b = sim.buckets;
+  let offset = -pl.s;
+  let from = pl.s;
+  for (const p of [pl.path, pl.next1, next2]) {
+    if (p < 0) break;
+    const i = b.firstAhead(p, from, EXTERNAL);
+    if (i >= 0) {
+      const j = b.items[i]!;
+      out.gap = offset + b.itemS[i]! - (pl.lengthM + sim.typeOf(j).lengthM) / 2;
+      out.u = sim.state.u[j]!;
+      out.slot = j;
+      return out;
+    }
+    offset += sim.town.paths[p]!.length;
+    from = -1;
+  }
+  return out;
+}

@@ -26,7 +26,7 @@ const SPAWN_LANE_END_M = 40;
 /** Removal margin outside the zone, m; spawn point inside its edge, m. */
 const REMOVE_MARGIN_M = 5;
 const ENTRY_INSIDE_M = 3;
-const FILL_TRIES_PER_CAR = 30;
+const FILL_TRIES_PER_CAR = 100;
 
 const pt = pathPoint();
 
