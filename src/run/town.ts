@@ -23,6 +23,7 @@ import {
   VAN,
   desiredGap,
   findPlayerLeader,
+  grantPlayer,
   hashTraffic,
   startTraffic,
   stepTraffic,
@@ -164,9 +165,9 @@ export class TownRun {
     const u = Math.max(0, pl.u);
     let need = desiredGap(u, PLAYER_HEADWAY_S) + Math.max(0, u * u - this.leader.u * this.leader.u) / (2 * PLAYER_BRAKE_PLAN_MS2);
     let gap = this.leader.gap;
-    // a connector ahead that crosses a granted one: treat its stop line as a stopped car
+    // the junction ahead not granted (a conflicting connector is taken): treat its stop line as a stopped car
     const p = this.town.paths[pl.path]!;
-    if (p.kind === 'lane' && this.town.paths[pl.next1]!.conflicts.some((c) => sim.granted[c]! > 0)) {
+    if (p.kind === 'lane' && !grantPlayer(sim)) {
       const toLine = p.length - pl.s - pl.lengthM / 2;
       if (toLine > 0 && toLine < gap) {
         gap = toLine;

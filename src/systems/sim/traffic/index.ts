@@ -5,7 +5,7 @@ export { TrafficState, hashTraffic } from './state';
 export { VAN, trafficTypeFromCar, type TrafficVehicleType } from './vehicle-types';
 export { stepBicycle, stepLateral, steadyYawRate, TRAFFIC_MU } from './bicycle';
 export { desiredGap, STANDSTILL_GAP_M, leaderRef, targetRef } from './references';
-export { visibilityAngle } from './junction';
+export { visibilityAngle, grantPlayer } from './junction';
 export { findPlayerLeader, type Leader } from './leader';
 export { boxesOverlap } from './collisions';
 export { STREET_SPEED_MS } from './spawn';

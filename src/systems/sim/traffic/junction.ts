@@ -175,3 +175,23 @@ export function release(sim: TrafficSim, k: number): void {
   sim.state.held[k] = -1;
   sim.state.approach[k] = APPROACH_FREE;
 }
+
+/**
+ * The player's car asks for the connector ahead like a traffic driver on a priority arm (occupancy only), so
+ * the junction stops handing conflicting connectors to traffic; the grant is dropped once its tail is out.
+ * Returns true when the player holds its next connector (or needs none).
+ */
+export function grantPlayer(sim: TrafficSim): boolean {
+  const pl = sim.player;
+  if (!pl || pl.path < 0) return true;
+  const p = sim.town.paths[pl.path]!;
+  if (p.kind !== 'lane') return true;
+  if (sim.playerHeld >= 0 && sim.playerHeld !== pl.next1 && pl.s > pl.lengthM / 2 + 0.5) sim.playerHeld = -1;
+  if (sim.playerHeld === pl.next1) return true;
+  const d = p.length - pl.s - pl.lengthM / 2;
+  if (d > (pl.u * pl.u) / (2 * COMFORT_DECEL_MS2) + REQUEST_MARGIN_M) return true;
+  // like a traffic driver, only the first in its lane asks
+  if (sim.playerHeld >= 0 || sim.buckets.firstAhead(pl.path, pl.s, EXTERNAL) >= 0 || !conflictsFree(sim, pl.next1)) return false;
+  sim.playerHeld = pl.next1;
+  return true;
+}

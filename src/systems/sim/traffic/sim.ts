@@ -71,7 +71,11 @@ export class TrafficSim {
   /** Zebra crossings on each lane path: [s, crossing index] pairs. */
   readonly crossingsOn: number[][];
   readonly zone: ControlZone;
+  /** Connectors leading into each lane path. */
+  readonly feeders: number[][];
   player: PlayerPose | null = null;
+  /** Connector the player's car holds (its autopilot asked for it like a traffic driver), −1. */
+  playerHeld = -1;
   readonly stats: TrafficStats = { spawned: 0, removed: 0, distanceM: 0, redLightStops: 0, redLightCrossings: 0, crossingViolations: 0, collisions: 0, playerContacts: 0, lightChanges: 0 };
   /** Pairs overlapping at the last check (serial keys), to count each contact once. */
   touching = new Set<number>();
@@ -91,6 +95,8 @@ export class TrafficSim {
     this.crossingsOn = town.paths.map(() => []);
     for (const c of town.laneCrossings) this.crossingsOn[c.path]!.push(c.s, c.crossing);
     this.zone = new ControlZone(town);
+    this.feeders = town.paths.map(() => []);
+    for (const p of town.paths) if (p.kind === 'connector') this.feeders[p.next[0]!]!.push(p.id);
     this.haltedAtLight = new Uint8Array(this.state.capacity);
   }
 
@@ -100,6 +106,6 @@ export class TrafficSim {
 
   /** Connector occupancy including the player's car. */
   occupancy(c: number): number {
-    return this.granted[c]! + (this.player && this.player.path === c ? 1 : 0);
+    return this.granted[c]! + (this.player && (this.player.path === c || this.playerHeld === c) ? 1 : 0);
   }
 }

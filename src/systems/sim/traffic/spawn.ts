@@ -27,6 +27,9 @@ const SPAWN_LANE_END_M = 40;
 const REMOVE_MARGIN_M = 5;
 const ENTRY_INSIDE_M = 3;
 const FILL_TRIES_PER_CAR = 100;
+/** Clearance to any vehicle around a new one, m; near a lane's start, the connectors into it must be empty, m. */
+const SPAWN_CLEAR_M = 3;
+const SPAWN_FEEDER_CLEAR_M = 20;
 
 const pt = pathPoint();
 
@@ -39,7 +42,15 @@ function placeFree(sim: TrafficSim, path: number, s: number, len: number, u: num
     if (!clear(st.s[k]!, sim.typeOf(k).lengthM)) return false;
   }
   const pl = sim.player;
-  return !(pl && pl.path === path && !clear(pl.s, pl.lengthM));
+  if (pl && pl.path === path && !clear(pl.s, pl.lengthM)) return false;
+  // nobody about to arrive from a connector into the lane, nobody nearby off the lane (in a junction)
+  if (s < SPAWN_FEEDER_CLEAR_M) for (const c of sim.feeders[path]!) if (sim.occupancy(c) > 0) return false;
+  evalPath(sim.town.paths[path]!.prims, s, pt);
+  const x = pt.x, z = pt.z;
+  for (let k = 0; k < st.capacity; k++) {
+    if (st.alive[k] && Math.hypot(st.x[k]! - x, st.z[k]! - z) < (len + sim.typeOf(k).lengthM) / 2 + SPAWN_CLEAR_M) return false;
+  }
+  return !(pl && Math.hypot(pl.x - x, pl.z - z) < (len + pl.lengthM) / 2 + SPAWN_CLEAR_M);
 }
 
 /** Creates a vehicle on lane `path` at arc length s with speed u; returns its slot or −1. */
@@ -83,6 +94,13 @@ export function fillZone(sim: TrafficSim): void {
   }
 }
 
+/** A zebra crossing within SPAWN_LANE_END_M ahead of arc length s on lane `path` (no room to stop for it). */
+function crossingAhead(sim: TrafficSim, path: number, s: number): boolean {
+  const list = sim.crossingsOn[path]!;
+  for (let i = 0; i < list.length; i += 2) if (list[i]! > s && list[i]! - s < SPAWN_LANE_END_M) return true;
+  return false;
+}
+
 /** Creates vehicles at the zone's entry points while fewer than the target are alive. */
 export function spawnAtEntries(sim: TrafficSim): void {
   const st = sim.state;
@@ -93,7 +111,7 @@ export function spawnAtEntries(sim: TrafficSim): void {
   for (let i = 0; i < entries.length && st.count < sim.target; i++) {
     const e = entries[(first + i) % entries.length]!;
     const p = sim.town.paths[e.path]!;
-    if (p.length - e.s < SPAWN_LANE_END_M) continue;
+    if (p.length - e.s < SPAWN_LANE_END_M || crossingAhead(sim, e.path, e.s)) continue;
     const typeDraw = st.rng.next(), aggr = st.rng.next();
     const len = sim.types[Math.min(sim.types.length - 1, Math.floor(typeDraw * sim.types.length))]!.lengthM;
     if (placeFree(sim, e.path, e.s, len, ENTRY_SPEED_MS)) createVehicle(sim, e.path, e.s, ENTRY_SPEED_MS, typeDraw, aggr);

@@ -9,9 +9,11 @@ import { dcos, dsin } from '../../../../terrain/dmath';
 import { evalPath, pathPoint, type Town } from '../../../../terrain/town/index';
 
 /** Zone size around the player: ahead, behind, to each side, m. */
-export const ZONE_AHEAD_M = 320;
-export const ZONE_BEHIND_M = 140;
-export const ZONE_HALF_WIDTH_M = 240;
+export const ZONE_AHEAD_M = 400;
+export const ZONE_BEHIND_M = 200;
+export const ZONE_HALF_WIDTH_M = 320;
+/** A lane starting this close inside the zone's edge is an entry too (the edge crossed its junction), m. */
+const ENTRY_BAND_M = 60;
 /** Margin around the town of the fixed zone, m. */
 const TOWN_MARGIN_M = 60;
 
@@ -122,7 +124,11 @@ export class ControlZone {
     for (const id of this.lanesInZone()) {
       const p = this.town.paths[id]!;
       evalPath(p.prims, 0, p0);
-      if (this.contains(p0.x, p0.z)) continue;
+      if (this.contains(p0.x, p0.z)) {
+        // the edge cut through the junction before this lane: traffic from outside enters at the lane's start
+        if (!this.contains(p0.x, p0.z, -ENTRY_BAND_M)) out.push({ path: id, s: insideM });
+        continue;
+      }
       this.local(p0.x, p0.z, a);
       const pe = evalPath(p.prims, p.length, pathPoint());
       this.local(pe.x, pe.z, b);
