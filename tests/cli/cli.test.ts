@@ -43,6 +43,7 @@ const CLIS: [string, string[], string[], string][] = [
   ['tests/e2e/run-e2e.mjs', ['--help'], ['--file', 'game'], 'unknown option --file; did you mean --files?'],
   ['src/cli/voice.ts', ['--help'], ['--wmp', '200'], 'unknown option --wmp; did you mean --wpm?'],
   ['tests/e2e/size.mjs', ['--help'], ['--hlp'], 'unknown option --hlp; did you mean --help?'],
+  ['src/cli/traffic.ts', ['--help'], ['--minuts', '1'], 'unknown option --minuts; did you mean --minutes?'],
 ];
 
 describe.concurrent('each CLI, spawned', () => {

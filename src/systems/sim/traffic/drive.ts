@@ -14,6 +14,7 @@ import { considerLaneChange, ACROSS_M } from './lane-change';
 import { choosePathAfter, routePoint } from './route';
 import { APPROACH_FREE } from './state';
 import type { TrafficSim } from './sim';
+import type { TrafficVehicleType } from './vehicle-types';
 
 /**
  * Look-ahead (eq 6): t_s from 0.5 s (passive) to 0.35 s (aggressive), d_0 = 2.5 m: short enough that a car
@@ -180,19 +181,27 @@ function countLightStop(sim: TrafficSim, k: number, node: number, c: number): vo
   sim.stats.redLightStops++;
 }
 
-/** Eqs 10–13: throttle or brake pedal for the reference acceleration a_r (resistance compensated). */
-function pedals(sim: TrafficSim, k: number, aR: number, dt: number): [number, number] {
-  const st = sim.state, t = sim.typeOf(k), u = st.u[k]!;
-  const dAr = (aR - st.prevAr[k]!) / dt;
-  st.prevAr[k] = aR;
+/**
+ * Eqs 10–13: throttle or brake pedal for the reference acceleration a_r (and its rate), with the resistance
+ * the driver knows its vehicle has added to what it asks of the engine or taken from what it asks of the
+ * brakes. A standing vehicle with a_r ≤ 0 holds the brakes.
+ */
+export function pedalsFor(t: TrafficVehicleType, aggr: number, u: number, aR: number, dAr: number): [number, number] {
   if (u < HOLD_SPEED_MS && aR <= 0) return [0, 1];
   const res = resistanceDecel(t, u);
   if (aR + res >= 0) {
-    const aM = A_MEAN_MS2 + A_MEAN_SPREAD_MS2 * st.aggr[k]!;
+    const aM = A_MEAN_MS2 + A_MEAN_SPREAD_MS2 * aggr;
     const aCap = fullThrottleAcceleration(u, TRAFFIC_MU, t.drivenWeightFraction, t.powerW, t.massKg);
     return [throttlePedal(aR + res, dAr, aM, aCap, THROTTLE_CD_S), 0];
   }
   return [0, brakePedal(aR + res, TRAFFIC_MU * G)];
+}
+
+function pedals(sim: TrafficSim, k: number, aR: number, dt: number): [number, number] {
+  const st = sim.state;
+  const dAr = (aR - st.prevAr[k]!) / dt;
+  st.prevAr[k] = aR;
+  return pedalsFor(sim.typeOf(k), st.aggr[k]!, st.u[k]!, aR, dAr);
 }
 
 /** One step of automatic vehicle k. */

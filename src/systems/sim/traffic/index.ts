@@ -10,3 +10,5 @@ export { findPlayerLeader, type Leader } from './leader';
 export { boxesOverlap } from './collisions';
 export { STREET_SPEED_MS } from './spawn';
 export { ZONE_AHEAD_M, ZONE_BEHIND_M, ZONE_HALF_WIDTH_M } from './zone';
+export { pedalsFor } from './drive';
+export { SPEED_TAU_S, GAP_TAU_S } from './references';
