@@ -3,7 +3,7 @@
  *   npm run traffic -- [--seed N] [--cars 200] [--minutes 10] [--player hatch-gti | --no-player] [--json]
  * Generates the town of the seed, fills the control zone with traffic (Félez et al. model, docs/traffic.md)
  * around the player's car (driven by the autopilot round the ring road), runs it and prints: vehicles simulated,
- * km driven, stops at red lights, red-light crossings, pedestrian-crossing violations, collisions (traffic–
+ * km driven, lane changes, stops at red lights, red-light crossings, pedestrian-crossing violations, collisions (traffic–
  * traffic and with the player), the realtime factor and the state hash. Exit 1 when a rule was broken
  * (a collision between traffic vehicles, a red light or a zebra crossing run), 2 on a bad command line.
  */
@@ -50,6 +50,7 @@ export function trafficMain(argv: string[]): number {
       vehicles_alive: run.traffic.state.count,
       km_driven: distanceDrivenM(run.traffic) / 1000,
       red_light_stops: st.redLightStops,
+      lane_changes: st.laneChanges,
       red_light_crossings: st.redLightCrossings,
       zebra_crossing_violations: st.crossingViolations,
       collisions: st.collisions,
@@ -61,6 +62,7 @@ export function trafficMain(argv: string[]): number {
     else {
       console.log(`town seed ${o.seed} (${report.town_hash}), ${o.minutes} min simulated${player ? `, player ${player.id}` : ', no player'}`);
       console.log(`vehicles simulated ${report.vehicles_simulated} (alive at the end ${report.vehicles_alive}), ${report.km_driven.toFixed(1)} km driven`);
+      console.log(`lane changes ${report.lane_changes}`);
       console.log(`stops at red lights ${report.red_light_stops}; red-light crossings ${report.red_light_crossings}; zebra-crossing violations ${report.zebra_crossing_violations}`);
       console.log(`collisions ${report.collisions} (traffic–traffic), ${report.player_contacts} with the player`);
       console.log(`realtime factor ${report.realtime_factor.toFixed(1)}×; state hash ${report.state_hash}`);

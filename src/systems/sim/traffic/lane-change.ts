@@ -62,6 +62,7 @@ export function considerLaneChange(sim: TrafficSim, k: number, leader: Leader): 
     st.next1[k] = choosePathAfter(sim, q);
     st.next2[k] = choosePathAfter(sim, st.next1[k]!);
     st.laneChangeS[k] = 0;
+    sim.stats.laneChanges++;
     return;
   }
 }

@@ -27,6 +27,8 @@ export interface TrafficStats {
   collisions: number;
   /** Contacts between a traffic vehicle and the player's car. */
   playerContacts: number;
+  /** Lane changes made (Félez §6.3.1). */
+  laneChanges: number;
 }
 
 /** The player's car as traffic sees it: its pose and where it is on the lane network. */
@@ -75,7 +77,7 @@ export class TrafficSim {
   player: PlayerPose | null = null;
   /** Connector the player's car holds (its autopilot asked for it like a traffic driver), −1. */
   playerHeld = -1;
-  readonly stats: TrafficStats = { spawned: 0, removed: 0, distanceM: 0, redLightStops: 0, redLightCrossings: 0, crossingViolations: 0, collisions: 0, playerContacts: 0 };
+  readonly stats: TrafficStats = { spawned: 0, removed: 0, distanceM: 0, redLightStops: 0, redLightCrossings: 0, crossingViolations: 0, collisions: 0, playerContacts: 0, laneChanges: 0 };
   /** Pairs overlapping at the last check (serial keys), to count each contact once. */
   touching = new Set<number>();
   readonly contacts: TrafficContact[] = [];
