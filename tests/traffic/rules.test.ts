@@ -1,7 +1,7 @@
 /**
  * Rules hold (issue 23 "Must show"): 200 traffic cars for 10 simulated minutes with no instructor accident
  * give zero collisions, no car crosses a red stop line and none drives onto a zebra crossing with a pedestrian
- * on it. The full 10-minute run takes 15–25 s here (measured on the shared 2-core machine; `npm run traffic -- --minutes 10` runs the same
+ * on it. The full 10-minute run takes 12–25 s here (measured on the shared 2-core machine; `npm run traffic -- --minutes 10` runs the same
  * with the player and exits 1 on any broken rule). A 2-minute run with the player's car checks the same
  * rules while the control zone moves (vehicles created at its entries and removed at its exits).
  * Traffic must also actually flow: distance driven and stops at red lights are well above zero.
