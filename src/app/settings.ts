@@ -19,6 +19,7 @@ import {
 import { bindingsIn, slotsOf, isBipolar, isPadBinding, halfOfFullAxis, MAX_BINDINGS_PER_ACTION, type Bindings } from './input/bindings';
 import { defaultProfile, MAX_PAD_ID_LENGTH, MAX_PROFILES, syncActiveProfile, type PadProfile } from './input/profiles';
 import { bindingLabel } from './input/labels';
+import { GRAPHICS_PRESETS, type GraphicsPresetName } from '../systems/view/graphics-presets';
 
 export const SETTINGS_KEY = 'bitrally.settings.v1';
 /** Format version written by this code (the storage key stays: old blobs are migrated in place). */
@@ -57,7 +58,7 @@ export const SettingsSchema = z.object({
   steerSpeed: z.number().min(0.5).max(20),
   steerReturn: z.number().min(0.5).max(20),
   pedalSpeed: z.number().min(0.5).max(20),
-  shadows: z.boolean(),
+  graphics: z.enum(GRAPHICS_PRESETS),
   codriver: z.boolean(),
   codriverVolume: z.number().min(0).max(1),
   codriverTiming: z.enum(CODRIVER_TIMINGS),
@@ -80,7 +81,8 @@ export type Settings = {
   steerSpeed: number;
   steerReturn: number;
   pedalSpeed: number;
-  shadows: boolean;
+  /** Graphics preset (src/systems/view/graphics-presets.ts): shadows, trees, draw distance, resolution, particles. */
+  graphics: GraphicsPresetName;
   /** Co-driver calls (voice) on or off; the pace-note strip shows either way. */
   codriver: boolean;
   codriverVolume: number;
@@ -107,7 +109,7 @@ export function defaultSettings(): Settings {
     perfOverlay: false,
     rumble: true,
     ...DEFAULT_SMOOTHING,
-    shadows: true,
+    graphics: 'medium',
     codriver: true,
     codriverVolume: 0.9,
     codriverTiming: 'normal',

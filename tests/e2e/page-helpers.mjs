@@ -3,6 +3,7 @@
  * the virtual pad injected and its console errors / page errors collected.
  */
 import { PAD_INIT } from './pad.mjs';
+import { waitFor } from './spec-runner.mjs';
 
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -17,4 +18,23 @@ export async function padPage(browser) {
   page.on('pageerror', (e) => errors.push(String(e)));
   await page.addInitScript(PAD_INIT);
   return { context, page, errors };
+}
+
+/** Standard-mapping gamepad button indices used by the menus. */
+export const PAD_BUTTON = { a: 0, b: 1, up: 12, down: 13, left: 14, right: 15 };
+
+/** Renders `n` more frames of the page (its `window.__bitrally.frame` counter). */
+export async function waitFrames(page, n, timeoutMs = 60000) {
+  const frame = () => page.evaluate(() => window.__bitrally.frame);
+  const f0 = await frame();
+  await waitFor(`${n} frames`, async () => (await frame()) >= f0 + n, timeoutMs, 50);
+}
+
+/** Presses a virtual pad button (a PAD_BUTTON name) and releases it, each acknowledged by two polled frames. */
+export async function pressPad(page, name) {
+  const b = PAD_BUTTON[name];
+  await page.evaluate((i) => window.__pad.set({ buttons: { [i]: 1 } }), b);
+  await waitFrames(page, 2);
+  await page.evaluate((i) => window.__pad.set({ buttons: { [i]: 0 } }), b);
+  await waitFrames(page, 2);
 }

@@ -17,6 +17,8 @@ import type { ShadowGenerator } from '@babylonjs/core/Lights/Shadows/shadowGener
 import { GANTRY_MARGIN_M, type Stage, type StagePose } from '../../../terrain/stage';
 import { GROUND_COLORS } from './terrain-view';
 import { SURFACE_IDS } from '../../../terrain/surface';
+import { SceneryCells, type SceneryGroup } from './scenery-cells';
+import type { GraphicsPreset } from './graphics-presets';
 
 function mat(scene: Scene, name: string, c: [number, number, number], opts: { emissive?: number } = {}): StandardMaterial {
   const m = new StandardMaterial(name, scene);
@@ -28,7 +30,10 @@ function mat(scene: Scene, name: string, c: [number, number, number], opts: { em
 
 export class StageView {
   readonly meshes: Mesh[] = [];
+  /** Triangles of everything the view holds (all scenery at full density). */
   triangles = 0;
+  private readonly protos: Mesh[] = [];
+  private scenery!: SceneryCells;
 
   constructor(
     private readonly scene: Scene,
@@ -154,13 +159,12 @@ export class StageView {
     const bush = CreateIcoSphere('bush', { radius: 1, subdivisions: 1 }, s);
     bush.bakeTransformIntoVertices(Matrix.Scaling(1, 0.7, 1).multiply(Matrix.Translation(0, 0.4, 0)));
     bush.material = bushMat;
-    const groups = new Map<string, { protos: Mesh[]; mats: Matrix[] }>([
-      ['tree', { protos: [trunk, crown], mats: [] }],
-      ['rock', { protos: [rock], mats: [] }],
-      ['fence', { protos: [fence], mats: [] }],
-      ['marker', { protos: [marker], mats: [] }],
-      ['arch', { protos: [marker], mats: [] }],
-      ['bush', { protos: [bush], mats: [] }],
+    const groups = new Map<string, SceneryGroup>([
+      ['tree', { protos: [trunk, crown], mats: [], thinned: true }],
+      ['rock', { protos: [rock], mats: [], thinned: false }],
+      ['fence', { protos: [fence], mats: [], thinned: false }],
+      ['marker', { protos: [marker], mats: [], thinned: false }],
+      ['bush', { protos: [bush], mats: [], thinned: true }],
     ]);
     const q = new Quaternion();
     for (const it of this.stage.scenery) {
@@ -170,25 +174,10 @@ export class StageView {
       const r = it.kind === 'fence' || it.kind === 'marker' ? 1 : it.radius;
       g.mats.push(Matrix.Compose(new Vector3(r, it.height, r), q, new Vector3(it.x, it.y - 0.1, it.z)));
     }
-    for (const [, g] of groups) {
-      for (const p of g.protos) {
-        if (g.mats.length === 0) {
-          p.setEnabled(false);
-          continue;
-        }
-        if (p.thinInstanceCount > 0) {
-          // marker shared by 'marker' and 'arch'
-          for (const m of g.mats) p.thinInstanceAdd(m, false);
-          p.thinInstanceRefreshBoundingInfo(false);
-        } else {
-          p.thinInstanceAdd(g.mats, true);
-          p.thinInstanceRefreshBoundingInfo(false);
-        }
-        p.isPickable = false;
-        p.receiveShadows = true;
-        if (!this.meshes.includes(p)) this.meshes.push(p);
-      }
-    }
+    // the prototypes stay disabled (and are disposed with the view); the cells draw their instances
+    this.protos.push(trunk, crown, rock, fence, marker, bush);
+    this.scenery = new SceneryCells(groups);
+    this.meshes.push(...this.scenery.meshes);
     void shadows; // scenery does not cast into the car-focused shadow map (keeps it sharp)
   }
 
@@ -243,7 +232,18 @@ export class StageView {
     }
   }
 
+  /** A graphics preset's tree density and scenery distance (src/systems/view/graphics-presets.ts). */
+  setGraphics(p: Pick<GraphicsPreset, 'treeDensity' | 'sceneryDistanceM'>): void {
+    this.scenery.configure(p.treeDensity, p.sceneryDistanceM);
+  }
+
+  /** Shows the scenery cells within the preset's distance of the camera at (x, z). */
+  updateVisibility(x: number, z: number): void {
+    this.scenery.updateVisibility(x, z);
+  }
+
   dispose(): void {
     for (const m of this.meshes) m.dispose(false, true);
+    for (const m of this.protos) m.dispose(false, true);
   }
 }
