@@ -7,7 +7,7 @@ import { quantizeInput, type InputSource, type QuantizedInput } from '../ecs/con
 import type { SimWorld } from '../ecs/world';
 import type { AiDriver } from '../systems/sim/ai/driver';
 
-/** Brake pedal share while rolling out (a gentle stop: about 0.3 g with the shipped cars). */
+/** Brake pedal share while rolling out (a firm but gentle stop: about 0.45 g with hatch-gti, tests/app/coast-stop.test.ts). */
 export const COAST_BRAKE = 0.3;
 /** Below this ground speed the car counts as stopped and is held on the brakes, m/s. */
 export const COAST_STOPPED_MS = 0.3;

@@ -223,6 +223,7 @@ kit.engine.runRenderLoop(() => {
     hook.impacts = s.impacts;
     hook.damage = s.hudTelemetry().damage.slice();
     hook.gear = tele.gear;
+    hook.shiftTo = tele.shiftTo;
     hook.rpm = tele.rpm;
     if (s.drivableAtMs !== null && hook.drivableMs === null) hook.drivableMs = s.drivableAtMs - t0;
   }
