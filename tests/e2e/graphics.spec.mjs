@@ -65,7 +65,7 @@ async function measureStage(page, base, out, stage, limits) {
       const lim = limits[preset];
       if (!(c.triangles > 0 && c.drawCalls > 0)) misses.push(`${stage} ${preset} @${Math.round(d)} m: nothing counted (${JSON.stringify(c)})`);
       if (c.triangles > lim.triangles || c.drawCalls > lim.drawCalls) misses.push(`${stage} ${preset} @${Math.round(d)} m: ${c.triangles} triangles / ${c.drawCalls} draw calls > budget ${lim.triangles} / ${lim.drawCalls}`);
-      if (stage === 'forest-gravel' && k === 2) await page.screenshot({ path: join(out, `graphics-${preset}.png`) });
+      if (stage === 'forest-gravel' && k === 2) await page.screenshot({ path: join(out, `graphics-${preset}.png`), timeout: 120000 });
     }
   }
   return { rows, misses };

@@ -135,7 +135,7 @@ export const specs = [
         await waitFor('lights out', async () => (await page.evaluate(() => window.__bitrally.phase)) === 'running', 120000);
         await sleep(1500);
         const rows = await page.evaluate(measureContrast);
-        await page.screenshot({ path: join(out, 'hud-snow.png') });
+        await page.screenshot({ path: join(out, 'hud-snow.png'), timeout: 120000 });
         report.hudContrast = rows;
         if (rows.length < 4) throw new Error(`only ${rows.length} HUD texts found: ${JSON.stringify(rows)}`);
         const bad = rows.filter((r) => !(r.contrast >= MIN_CONTRAST));
@@ -180,7 +180,7 @@ export const specs = [
         }), 120000);
         if (!vh.ready) throw new Error(`viewer: ${vh.error}`);
         const title = await page.evaluate(() => document.querySelector('[data-title]')?.textContent ?? '');
-        await page.screenshot({ path: join(out, 'hud-watch-replay.png') });
+        await page.screenshot({ path: join(out, 'hud-watch-replay.png'), timeout: 120000 });
         report.hudReplay = { ...vh, title };
         if (!title.includes('stage time')) throw new Error(`viewer title "${title}" lacks the recorded stage time`);
         await page.evaluate(() => document.querySelector('[data-a="exit"]').click());

@@ -57,6 +57,9 @@ export class SceneryCells {
         const [ix, iz] = key.split(',').map(Number) as [number, number];
         const meshes = g.protos.map((p) => {
           const c = p.clone(`${p.name}_${kind}_${key}`, null, true)!;
+          // its own vertex buffers: clones sharing one geometry share its cached vertex array objects, which
+          // hold the first clone's instance buffer (WebGL drew every cell with it, or with nothing after a refill)
+          c.makeGeometryUnique();
           c.setEnabled(true);
           c.isPickable = false;
           c.receiveShadows = true;
