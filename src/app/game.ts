@@ -124,6 +124,8 @@ export class GameSession {
   finished = false;
   /** After the finish: the autopilot rolls the car to a stop (coast-stop.ts); the simulation ticks until it stands. */
   coasting = false;
+  /** Put on the road by `viewAt` (view tests): held on the brakes, the devices do not drive. */
+  private parked = false;
   onFinish?: (r: RunResult) => void;
   perf: PerfNumbers = { simMs: 0, viewMs: 0, renderMs: 0, ticks: 0, triangles: 0, fps: 0, frameMs: 0, drawCalls: 0, tickCap: 0, slowed: 0 };
   private readonly renderStats: RenderStats;
@@ -212,7 +214,7 @@ export class GameSession {
     this.prev.set(this.cur);
     const a = this.actions;
     if (this.autopilot) this.autopilot.hold = !this.run.canDrive || this.finished;
-    if (a && this.run.canDrive && !this.finished) {
+    if (a && this.run.canDrive && !this.finished && !this.parked) {
       this.input.input = quantizeInput(toRawInput(a));
     } else {
       // before the lights go out: handbrake on, no throttle (the car waits on the line)
@@ -332,11 +334,13 @@ export class GameSession {
   }
 
   /**
-   * Puts the car at rest on the road `distanceM` from its start and the camera behind it (the render budget
-   * test measures views along every stage this way; nothing is recorded for it).
+   * Puts the car at rest on the road `distanceM` from its start, held on the brakes, and the camera behind it
+   * (the render budget test measures views along every stage this way; nothing is recorded for it).
    */
   viewAt(distanceM: number): void {
     const p = this.stage.road.poseAt(distanceM);
+    this.parked = true;
+    this.setAutopilot(false);
     this.car.place(this.world, { x: p.x, y: p.y, z: p.z, heading: p.heading });
     this.captureCur();
     this.prev.set(this.cur);

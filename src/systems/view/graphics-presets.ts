@@ -37,14 +37,14 @@ export interface RenderBudget {
 export const GRAPHICS: Record<GraphicsPresetName, GraphicsPreset> = {
   low: { shadows: false, shadowMapPx: 512, treeDensity: 0.35, drawDistanceM: 450, sceneryDistanceM: 220, terrainErrorPx: 6, hardwareScaling: 1.5, particles: 0.35 },
   medium: { shadows: true, shadowMapPx: 1024, treeDensity: 0.7, drawDistanceM: 800, sceneryDistanceM: 400, terrainErrorPx: 3, hardwareScaling: 1.2, particles: 0.7 },
-  high: { shadows: true, shadowMapPx: 2048, treeDensity: 1, drawDistanceM: 1400, sceneryDistanceM: 700, terrainErrorPx: 2, hardwareScaling: 1, particles: 1 },
+  high: { shadows: true, shadowMapPx: 2048, treeDensity: 1, drawDistanceM: 1200, sceneryDistanceM: 700, terrainErrorPx: 2, hardwareScaling: 1, particles: 1 },
 };
 
 /** Per-preset budgets (issue 18: low ≤ 80 k triangles and ≤ 150 draw calls). */
 export const RENDER_BUDGETS: Record<GraphicsPresetName, RenderBudget> = {
   low: { triangles: 80_000, drawCalls: 150 },
-  medium: { triangles: 200_000, drawCalls: 300 },
-  high: { triangles: 400_000, drawCalls: 500 },
+  medium: { triangles: 150_000, drawCalls: 300 },
+  high: { triangles: 300_000, drawCalls: 600 },
 };
 
 /** What a running session draws that a preset changes (terrain LOD, scenery density and distance, particles). */
