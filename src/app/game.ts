@@ -25,6 +25,7 @@ import { TerrainView } from '../systems/view/terrain-view';
 import { StageView } from '../systems/view/stage-view';
 import { CarView } from '../systems/view/car-view';
 import { GameCamera, type CameraView } from '../systems/view/camera';
+import { CockpitView } from '../systems/view/cockpit-view';
 import { Hud } from '../systems/view/hud';
 import { CodriverView } from '../systems/view/codriver/codriver';
 import { RenderStats } from '../systems/view/render-stats';
@@ -104,6 +105,8 @@ export class GameSession {
   private readonly terrain: TerrainView;
   private readonly stageView: StageView;
   private carView: CarView;
+  /** The interior the cockpit camera sees (on the car view's root). */
+  private cockpit: CockpitView;
   /** The config the car drives with now (the chosen car's, or the last live swap's). */
   private carCfg: CarConfig;
   readonly camera: GameCamera;
@@ -173,6 +176,8 @@ export class GameSession {
     this.carView = new CarView(kit.scene, this.car.shape, kit.shadows);
     this.camera = new GameCamera(kit.scene, (x, z) => stage.bspline.height(x, z));
     this.camera.view = settings.camera;
+    this.cockpit = new CockpitView(kit.scene, this.car.shape, this.carView.root);
+    this.camera.setCockpitEye(this.cockpit.eye);
     this.hud = new Hud(hudParent);
     this.hud.showPerf(settings.perfOverlay);
     const runLen = this.run.cfg.finishM - this.run.cfg.startM;
@@ -378,6 +383,9 @@ export class GameSession {
     this.carView.dispose();
     this.carView = new CarView(this.kit.scene, this.car.shape, this.kit.shadows);
     this.carView.setCrush(crush);
+    this.cockpit.dispose();
+    this.cockpit = new CockpitView(this.kit.scene, this.car.shape, this.carView.root);
+    this.camera.setCockpitEye(this.cockpit.eye);
     if (this.autopilot) {
       this.setAutopilot(false);
       this.setAutopilot(true);
@@ -492,6 +500,7 @@ export class GameSession {
     const t = this.tele;
     this.carView.update(x, y, z, { w: qw, x: qx, y: qy, z: qz }, t.wheels, t.brake > 0.05);
     this.carView.setCrush(t.damage);
+    this.cockpit.update(this.camera.view === 'cockpit', (t.wheels[0]!.steer + t.wheels[1]!.steer) / 2);
     // body axes from the quaternion: forward = R·(0,0,1), up = R·(0,1,0)
     const fx = 2 * (qx * qz + qw * qy), fy = 2 * (qy * qz - qw * qx), fz = 1 - 2 * (qx * qx + qy * qy);
     const ux = 2 * (qx * qy - qw * qz), uy = 1 - 2 * (qx * qx + qz * qz), uz = 2 * (qy * qz + qw * qx);
@@ -536,6 +545,7 @@ export class GameSession {
     this.audio.stopLoops();
     this.terrain.dispose();
     this.stageView.dispose();
+    this.cockpit.dispose();
     this.carView.dispose();
     this.effects.dispose();
     this.propsView?.dispose();

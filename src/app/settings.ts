@@ -39,7 +39,8 @@ const BindingSchema = z.discriminatedUnion('type', [
 
 const TuningSchema = z.object({ deadzone: z.number().min(0).max(0.9), linearity: z.number().min(0.2).max(5) });
 
-export const CAMERA_MODES = ['chase', 'hood', 'bumper'] as const;
+/** The driving cameras in the order the camera button cycles them (src/systems/view/camera.ts). */
+export const CAMERA_MODES = ['chase', 'chase-far', 'hood', 'cockpit', 'bumper'] as const;
 export type CameraMode = (typeof CAMERA_MODES)[number];
 
 /** Co-driver call timing (src/systems/view/codriver/planner.ts CALL_LEAD_S: how long before a corner a call ends). */

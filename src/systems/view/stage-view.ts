@@ -20,6 +20,11 @@ import { SURFACE_IDS } from '../../../terrain/surface';
 import { SceneryCells, type SceneryGroup } from './scenery-cells';
 import type { GraphicsPreset } from './graphics-presets';
 
+/** A gantry beam closer than this to the camera (horizontally) is drawn faded, m. */
+export const GANTRY_FADE_M = 20;
+/** A faded beam's visibility (0 = invisible, 1 = opaque). */
+export const GANTRY_FADED_VISIBILITY = 0.2;
+
 function mat(scene: Scene, name: string, c: [number, number, number], opts: { emissive?: number } = {}): StandardMaterial {
   const m = new StandardMaterial(name, scene);
   m.diffuseColor = new Color3(c[0], c[1], c[2]);
@@ -33,6 +38,8 @@ export class StageView {
   /** Triangles of everything the view holds (all scenery at full density). */
   triangles = 0;
   private readonly protos: Mesh[] = [];
+  /** The start and finish gantries' beams (faded while the camera is under or near one). */
+  readonly beams: Mesh[] = [];
   private scenery!: SceneryCells;
 
   constructor(
@@ -202,6 +209,7 @@ export class StageView {
     beam.rotation.y = p.heading;
     beam.material = m;
     parts.push(beam);
+    this.beams.push(beam);
     // chequered line on the road
     const line = CreateBox(`line_${_label}`, { width: p.width, height: 0.02, depth: 0.6 }, s);
     line.position.set(p.x, this.stage.bspline.height(p.x, p.z) + 0.06, p.z);
@@ -237,9 +245,16 @@ export class StageView {
     this.scenery.configure(p.treeDensity, p.sceneryDistanceM);
   }
 
-  /** Shows the scenery cells within the preset's distance of the camera at (x, z). */
+  /**
+   * Shows the scenery cells within the preset's distance of the camera at (x, z), and fades a gantry beam the
+   * camera is near, so that the beam never hides the car (a chase camera passes under it at the start).
+   */
   updateVisibility(x: number, z: number): void {
     this.scenery.updateVisibility(x, z);
+    for (const b of this.beams) {
+      const v = Math.hypot(b.position.x - x, b.position.z - z) < GANTRY_FADE_M ? GANTRY_FADED_VISIBILITY : 1;
+      if (b.visibility !== v) b.visibility = v;
+    }
   }
 
   dispose(): void {
