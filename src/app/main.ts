@@ -100,6 +100,8 @@ const hook: Record<string, unknown> = {
   /** Test hook: the engine's hardware scaling level (the preset's resolution scale) and whether the shadow pass runs. */
   hardwareScaling: () => kit.engine.getHardwareScalingLevel(),
   shadowPass: () => kit.sun.shadowEnabled,
+  /** Test hook: the driving camera, as the settings screen would set it. */
+  setCamera: (name: Settings['camera']) => app.saveSettings({ ...app.settings, camera: name }),
   /** Test hook: Babylon's counters of the last rendered frame. */
   renderCounts: () => app.session?.renderCounts() ?? null,
   /** Test hook: the car's ground speed and whether it is still coasting after the finish. */

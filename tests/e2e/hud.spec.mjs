@@ -10,7 +10,7 @@
  *      ratio = (L_light + 0.05) / (L_dark + 0.05).
  *    The same text straight on the pixels (no plate) must fall below 4.5:1 somewhere: the snow and sky behind
  *    it are bright enough that the plate is what makes the HUD readable. The progress bar has one tick per
- *    checkpoint of the stage. Screenshot: test-results/e2e/hud-snow.png.
+ *    checkpoint of the stage. Screenshots: test-results/e2e/hud-snow.png, camera-chase-far.png, camera-cockpit.png.
  *  - Target gear: while the autopilot drives, every change of the gear display is logged with the gearbox
  *    state of that frame; during a shift (gearbox in neutral, a target gear set) the display shows the target.
  *  - Finish: the car rolls to a stop under the autopilot after the line; "Watch replay" (pad) opens the run
@@ -19,7 +19,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runSpecList } from './spec-runner.mjs';
-import { padPage, pressPad, sleep, waitFor } from './page-helpers.mjs';
+import { padPage, pressPad, sleep, waitFor, waitFrames } from './page-helpers.mjs';
 import { root } from './serve.mjs';
 
 /** WCAG 2.1 AA minimum contrast for normal text. */
@@ -143,6 +143,13 @@ export const specs = [
         // the test means something only if the backdrop alone would not do: some text fails without its plate
         const bare = Math.min(...rows.map((r) => r.bareContrast));
         if (!(bare < MIN_CONTRAST)) throw new Error(`the snow/sky behind the HUD is not bright here (bare contrast ≥ ${bare.toFixed(2)}): the check proves nothing`);
+        // the cameras on snow (looked at, not measured): far chase and the cockpit with its wheel
+        for (const cam of ['chase-far', 'cockpit']) {
+          await page.evaluate((c) => window.__bitrally.setCamera(c), cam);
+          await waitFrames(page, 3);
+          await page.screenshot({ path: join(out, `camera-${cam}.png`), timeout: 120000 });
+        }
+        await page.evaluate(() => window.__bitrally.setCamera('chase'));
         const ticks = await page.evaluate(() => document.querySelectorAll('.hud-progress i').length);
         const want = checkpointCount('snow-ridge');
         if (ticks !== want) throw new Error(`progress bar: ${ticks} checkpoint ticks, stage has ${want}`);
