@@ -20,7 +20,7 @@ import type { BodyPoint } from './camera';
 export const STEERING_RATIO = 12;
 /** Steering wheel rim diameter, m. */
 const WHEEL_DIAMETER_M = 0.36;
-/** The wheel's plane leans back from vertical by this, rad. */
+/** The wheel's top leans toward the dash by this from vertical, rad (its axis points forward and down). */
 const WHEEL_RAKE_RAD = 0.45;
 /** The driver sits this share of the body width left of the centre line (+X left: a left-hand-drive car). */
 const SEAT_OFFSET_OF_WIDTH = 0.22;
@@ -52,13 +52,14 @@ export class CockpitView {
     trim.diffuseColor = new Color3(0.25, 0.25, 0.27);
     const dash = CreateBox('dash', { width: shape.widthM * 0.92, height: 0.14, depth: L.dash.depth }, scene);
     dash.position.set(0, L.dash.y, L.dash.z);
-    const lining = CreateBox('roofLining', { width: shape.widthM * 0.9, height: 0.03, depth: 1.2 }, scene);
-    lining.position.set(0, L.roofY - 0.08, L.eye.z - 0.2);
-    // the wheel: a node at the hub, raked back, turning about its own axis (local Y before the rake)
+    const lining = CreateBox('roofLining', { width: shape.widthM * 0.9, height: 0.03, depth: 0.9 }, scene);
+    lining.position.set(0, L.roofY - 0.08, L.eye.z - 0.35);
+    // the wheel: a node at the hub whose local Y (the wheel's axis) points forward and down into the dash; the
+    // rim and spokes turn about it
     const hub = new TransformNode('steeringHub', scene);
     hub.parent = this.root;
     hub.position.set(L.wheel.x, L.wheel.y, L.wheel.z);
-    hub.rotation.x = Math.PI / 2 - WHEEL_RAKE_RAD;
+    hub.rotation.x = Math.PI / 2 + WHEEL_RAKE_RAD;
     this.spinner = new TransformNode('steeringSpin', scene);
     this.spinner.parent = hub;
     const rim = CreateTorus('steeringRim', { diameter: WHEEL_DIAMETER_M, thickness: 0.03, tessellation: 20 }, scene);
@@ -74,7 +75,7 @@ export class CockpitView {
     for (const m of [rim, ...spokes]) m.parent = this.spinner;
     for (const m of [dash, lining]) m.parent = this.root;
     for (const m of [dash, lining, rim, ...spokes, column]) {
-      m.material = m === dash || m === lining || m === column ? dark : trim;
+      m.material = m === dash || m === column ? dark : trim;
       m.isPickable = false;
       this.meshes.push(m);
     }
