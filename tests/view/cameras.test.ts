@@ -98,6 +98,8 @@ describe('cockpit', () => {
       expect(L.eye.z).toBeGreaterThan(p.rearZ);
       expect(L.wheel.z).toBeGreaterThan(L.eye.z);
       expect(L.wheel.y).toBeLessThan(L.eye.y);
+      // the dash stands ahead of the wheel (the rim's top leans toward it, but never into it)
+      expect(L.dash.z - L.dash.depth / 2).toBeGreaterThan(L.wheel.z + 0.1);
       const v = new CockpitView(scene, shape, new TransformNode('carRoot', scene));
       v.update(true, 0.1);
       const spin = scene.getTransformNodeByName('steeringSpin')!;

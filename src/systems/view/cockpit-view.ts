@@ -22,6 +22,9 @@ export const STEERING_RATIO = 12;
 const WHEEL_DIAMETER_M = 0.36;
 /** The wheel's top leans toward the dash by this from vertical, rad (its axis points forward and down). */
 const WHEEL_RAKE_RAD = 0.45;
+/** Dashboard height, m, and its gap ahead of the steering wheel's hub, m. */
+const DASH_HEIGHT_M = 0.14;
+const DASH_CLEARANCE_M = 0.15;
 /** The driver sits this share of the body width left of the centre line (+X left: a left-hand-drive car). */
 const SEAT_OFFSET_OF_WIDTH = 0.22;
 
@@ -30,8 +33,10 @@ export function cockpitLayout(shape: CarShape): { eye: BodyPoint; wheel: BodyPoi
   const p = bodyProfile(shape);
   const x = SEAT_OFFSET_OF_WIDTH * shape.widthM;
   const eye = { x, y: p.beltY + 0.6 * (p.roofY - p.beltY), z: p.glass.top - 0.35 };
-  const wheel = { x, y: p.beltY - 0.02, z: eye.z + 0.5 };
-  return { eye, wheel, dash: { y: p.beltY, z: (p.glass.base + wheel.z) / 2, depth: Math.max(0.2, p.glass.base - wheel.z) }, roofY: p.roofY };
+  const wheel = { x, y: p.beltY, z: eye.z + 0.45 };
+  // the dash: its top on the belt line, from a hand's width ahead of the wheel to the windscreen base
+  const dashRear = wheel.z + DASH_CLEARANCE_M;
+  return { eye, wheel, dash: { y: p.beltY - DASH_HEIGHT_M / 2, z: (p.glass.base + dashRear) / 2, depth: Math.max(0.2, p.glass.base - dashRear) }, roofY: p.roofY };
 }
 
 export class CockpitView {
@@ -50,7 +55,7 @@ export class CockpitView {
     dark.specularColor = new Color3(0.1, 0.1, 0.1);
     const trim = new StandardMaterial('cockpitTrim', scene);
     trim.diffuseColor = new Color3(0.25, 0.25, 0.27);
-    const dash = CreateBox('dash', { width: shape.widthM * 0.92, height: 0.14, depth: L.dash.depth }, scene);
+    const dash = CreateBox('dash', { width: shape.widthM * 0.92, height: DASH_HEIGHT_M, depth: L.dash.depth }, scene);
     dash.position.set(0, L.dash.y, L.dash.z);
     const lining = CreateBox('roofLining', { width: shape.widthM * 0.9, height: 0.03, depth: 0.9 }, scene);
     lining.position.set(0, L.roofY - 0.08, L.eye.z - 0.35);
