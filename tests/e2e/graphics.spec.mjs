@@ -13,7 +13,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runSpecList } from './spec-runner.mjs';
-import { padPage, pressPad, sleep, waitFor, waitFrames } from './page-helpers.mjs';
+import { frames, padPage, padPress, PAD_BUTTON, sleep, waitFor } from './page-helpers.mjs';
 import { root } from './serve.mjs';
 
 const PRESETS = ['low', 'medium', 'high'];
@@ -41,7 +41,7 @@ function budgets() {
 /** Counters at one road distance with the current preset. */
 async function measureAt(page, distanceM) {
   await page.evaluate((d) => window.__bitrally.viewAt(d), distanceM);
-  await waitFrames(page, SETTLE_FRAMES);
+  await frames(page, SETTLE_FRAMES);
   return page.evaluate(() => window.__bitrally.renderCounts());
 }
 
@@ -75,15 +75,15 @@ async function measureStage(page, base, out, stage, limits) {
 async function changePresetWithPad(page) {
   await page.evaluate(() => window.__pad.connect());
   await page.evaluate(() => window.__bitrally.setGraphics('medium'));
-  for (let i = 0; i < 8 && (await page.evaluate(() => document.querySelector('.item.focused')?.dataset.go)) !== 'settings'; i++) await pressPad(page, 'down');
-  await pressPad(page, 'a');
+  for (let i = 0; i < 8 && (await page.evaluate(() => document.querySelector('.item.focused')?.dataset.go)) !== 'settings'; i++) await padPress(page, PAD_BUTTON.down);
+  await padPress(page, PAD_BUTTON.a);
   await waitFor('settings screen', async () => (await page.evaluate(() => window.__bitrally.screens())) === 'settings', 20000);
   const row = await page.evaluate(() => [...document.querySelectorAll('.list .item')].findIndex((b) => b.dataset.key === 'graphics'));
   if (row < 0) throw new Error('no Graphics quality row in the settings screen');
-  for (let i = 0; i < row; i++) await pressPad(page, 'down');
+  for (let i = 0; i < row; i++) await padPress(page, PAD_BUTTON.down);
   const before = await page.evaluate(() => ({ level: window.__bitrally.hardwareScaling(), focused: document.querySelector('.item.focused')?.dataset.key }));
   if (before.focused !== 'graphics') throw new Error(`pad focus on ${before.focused}, expected the graphics row`);
-  await pressPad(page, 'right');
+  await padPress(page, PAD_BUTTON.right);
   const after = await waitFor('preset applied', () => page.evaluate(() => {
     const saved = JSON.parse(localStorage.getItem('bitrally.settings.v1') ?? '{}').graphics;
     const shown = document.querySelector('[data-key="graphics"] .val')?.textContent ?? '';

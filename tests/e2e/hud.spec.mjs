@@ -19,7 +19,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runSpecList } from './spec-runner.mjs';
-import { padPage, pressPad, sleep, waitFor, waitFrames } from './page-helpers.mjs';
+import { frames, padPage, padPress, PAD_BUTTON, sleep, waitFor } from './page-helpers.mjs';
 import { root } from './serve.mjs';
 
 /** WCAG 2.1 AA minimum contrast for normal text. */
@@ -146,7 +146,7 @@ export const specs = [
         // the cameras on snow (looked at, not measured): far chase and the cockpit with its wheel
         for (const cam of ['chase-far', 'cockpit']) {
           await page.evaluate((c) => window.__bitrally.setCamera(c), cam);
-          await waitFrames(page, 3);
+          await frames(page, 3);
           await page.screenshot({ path: join(out, `camera-${cam}.png`), timeout: 120000 });
         }
         await page.evaluate(() => window.__bitrally.setCamera('chase'));
@@ -178,8 +178,8 @@ export const specs = [
         if (!(atFinish.speedMS > 5)) throw new Error(`car at ${atFinish.speedMS} m/s at the finish: nothing to coast`);
         if (!(rolled > 5)) throw new Error(`car rolled ${rolled.toFixed(1)} m after the finish`);
         await page.evaluate(() => window.__pad.connect());
-        for (let i = 0; i < 8 && !(await page.evaluate(() => document.querySelector('.item.focused')?.hasAttribute('data-watch-replay'))); i++) await pressPad(page, 'down');
-        await pressPad(page, 'a');
+        for (let i = 0; i < 8 && !(await page.evaluate(() => document.querySelector('.item.focused')?.hasAttribute('data-watch-replay'))); i++) await padPress(page, PAD_BUTTON.down);
+        await padPress(page, PAD_BUTTON.a);
         await waitScreen(page, 'replay', 30000);
         const vh = await waitFor('viewer ready', () => page.evaluate(() => {
           const v = window.__bitrally.replays?.viewer;

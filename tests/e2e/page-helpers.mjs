@@ -3,11 +3,11 @@
  * the virtual pad injected and its console errors / page errors collected.
  */
 import { PAD_INIT } from './pad.mjs';
-import { waitFor } from './spec-runner.mjs';
 
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 export { waitFor } from './spec-runner.mjs';
+import { waitFor as waitForFrames } from './spec-runner.mjs';
 
 /** A 1280×720 context and page with the pad; `errors` collects console errors and page errors. Close `context`. */
 export async function padPage(browser) {
@@ -20,21 +20,20 @@ export async function padPage(browser) {
   return { context, page, errors };
 }
 
-/** Standard-mapping gamepad button indices used by the menus. */
+/** Standard-mapping gamepad button indices used by the menus (for `padPress`). */
 export const PAD_BUTTON = { a: 0, b: 1, up: 12, down: 13, left: 14, right: 15 };
 
-/** Renders `n` more frames of the page (its `window.__bitrally.frame` counter). */
-export async function waitFrames(page, n, timeoutMs = 60000) {
-  const frame = () => page.evaluate(() => window.__bitrally.frame);
-  const f0 = await frame();
-  await waitFor(`${n} frames`, async () => (await frame()) >= f0 + n, timeoutMs, 50);
+/** Waits until the app has rendered `n` more frames (it counts them in `window.__bitrally.frame`). */
+export async function frames(page, n) {
+  const frameNo = () => page.evaluate(() => window.__bitrally?.frame ?? 0);
+  const f0 = await frameNo();
+  await waitForFrames(`${n} frames`, async () => (await frameNo()) >= f0 + n);
 }
 
-/** Presses a virtual pad button (a PAD_BUTTON name) and releases it, each acknowledged by two polled frames. */
-export async function pressPad(page, name) {
-  const b = PAD_BUTTON[name];
-  await page.evaluate((i) => window.__pad.set({ buttons: { [i]: 1 } }), b);
-  await waitFrames(page, 2);
-  await page.evaluate((i) => window.__pad.set({ buttons: { [i]: 0 } }), b);
-  await waitFrames(page, 2);
+/** Presses and releases a virtual pad button, each held until the frame loop has seen it for 2 frames. */
+export async function padPress(page, button) {
+  await page.evaluate((b) => window.__pad.set({ buttons: { [b]: 1 } }), button);
+  await frames(page, 2);
+  await page.evaluate((b) => window.__pad.set({ buttons: { [b]: 0 } }), button);
+  await frames(page, 2);
 }
