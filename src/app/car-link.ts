@@ -19,6 +19,8 @@ export interface CarTelemetryView {
   redlineRpm: number;
   maxRpm: number;
   gear: number;
+  /** The gear being engaged while a shift is under way (the gearbox sits in neutral meanwhile), else null. */
+  shiftTo: number | null;
   throttle: number;
   brake: number;
   wheels: WheelPose[];
@@ -54,6 +56,7 @@ export const emptyTelemetry = (): CarTelemetryView => ({
   redlineRpm: 7000,
   maxRpm: 8000,
   gear: 0,
+  shiftTo: null,
   throttle: 0,
   brake: 0,
   wheels: [0, 1, 2, 3].map(() => ({ steer: 0, spin: 0, travel: 0 })),

@@ -129,6 +129,8 @@ export function drivable(_world: SimWorld, eid: number, info: CarInfo, cfg: CarC
         out.redlineRpm = redline;
         out.maxRpm = Math.max(limiter, redline) * 1.05;
         out.gear = tele.gear;
+        // the gearbox state (src/systems/sim/vehicle/drivetrain.ts startShift): neutral until the timer runs out
+        out.shiftTo = w.c.Car.shiftTimer[eid]! > 0 ? w.c.Car.shiftTarget[eid]! : null;
         out.throttle = tele.throttle;
         out.brake = tele.brake;
         let slip = 0;

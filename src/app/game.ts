@@ -26,6 +26,7 @@ import { TerrainView } from '../systems/view/terrain-view';
 import { StageView } from '../systems/view/stage-view';
 import { CarView } from '../systems/view/car-view';
 import { GameCamera, type CameraView } from '../systems/view/camera';
+import { CockpitView } from '../systems/view/cockpit-view';
 import { Hud } from '../systems/view/hud';
 import { CodriverView } from '../systems/view/codriver/codriver';
 import { RenderStats } from '../systems/view/render-stats';
@@ -40,6 +41,8 @@ import type { Settings } from './settings';
 import type { CarConfig } from '../content/car-schema';
 import { CAMERA_MODES } from './settings';
 import { RECOVER_BACK_M } from '../systems/sim/vehicle/recovery';
+import type { GraphicsPreset } from '../systems/view/graphics-presets';
+import { COAST_STOPPED_MS, CoastToStop, groundSpeed } from './coast-stop';
 
 export interface RunResult {
   stageId: string;
@@ -103,6 +106,8 @@ export class GameSession {
   private readonly terrain: TerrainView;
   private readonly stageView: StageView;
   private carView: CarView;
+  /** The interior the cockpit camera sees (on the car view's root). */
+  private cockpit: CockpitView;
   /** The config the car drives with now (the chosen car's, or the last live swap's). */
   private carCfg: CarConfig;
   readonly camera: GameCamera;
@@ -121,6 +126,10 @@ export class GameSession {
   telemetryPresses = 0;
   paused = false;
   finished = false;
+  /** After the finish: the autopilot rolls the car to a stop (coast-stop.ts); the simulation ticks until it stands. */
+  coasting = false;
+  /** Put on the road by `viewAt` (view tests): held on the brakes, the devices do not drive. */
+  private parked = false;
   onFinish?: (r: RunResult) => void;
   perf: PerfNumbers = { simMs: 0, viewMs: 0, renderMs: 0, ticks: 0, triangles: 0, fps: 0, frameMs: 0, drawCalls: 0, tickCap: 0, slowed: 0 };
   private readonly renderStats: RenderStats;
@@ -170,8 +179,12 @@ export class GameSession {
     this.carView = new CarView(kit.scene, this.car.shape, kit.shadows);
     this.camera = new GameCamera(kit.scene, (x, z) => stage.bspline.height(x, z));
     this.camera.view = settings.camera;
+    this.cockpit = new CockpitView(kit.scene, this.car.shape, this.carView.root);
+    this.camera.setCockpitEye(this.cockpit.eye);
     this.hud = new Hud(hudParent);
     this.hud.showPerf(settings.perfOverlay);
+    const runLen = this.run.cfg.finishM - this.run.cfg.startM;
+    this.hud.setCheckpoints(this.run.cfg.checkpointsM.map((d) => (d - this.run.cfg.startM) / runLen));
     this.codriver = new CodriverView(kit.scene, stage, hudParent, audio.codriver, settings);
     this.effects = new Effects(kit.scene, stage);
     const props = collisionRuntime(this.world).props;
@@ -209,7 +222,7 @@ export class GameSession {
     this.prev.set(this.cur);
     const a = this.actions;
     if (this.autopilot) this.autopilot.hold = !this.run.canDrive || this.finished;
-    if (a && this.run.canDrive && !this.finished) {
+    if (a && this.run.canDrive && !this.finished && !this.parked) {
       this.input.input = quantizeInput(toRawInput(a));
     } else {
       // before the lights go out: handbrake on, no throttle (the car waits on the line)
@@ -255,6 +268,7 @@ export class GameSession {
       }
     }
     this.world.events.length = 0;
+    if (this.coasting && groundSpeed(this.world, e) < COAST_STOPPED_MS) this.coasting = false;
   }
 
   /** The simulation stopped a car whose state went non-finite or ran away (halt-guard.ts): say so on the HUD. */
@@ -284,6 +298,7 @@ export class GameSession {
   private finish(): void {
     if (this.finished) return;
     this.finished = true;
+    this.startCoasting();
     this.audio.stopLoops();
     const r = this.run;
     this.recorder.mark('finish', 'finish');
@@ -300,6 +315,46 @@ export class GameSession {
       splitsS: this.run.splits.map((s) => s.timeS),
       penaltyS: this.run.penaltyS,
     });
+  }
+
+  /** Past the finish line the autopilot takes the car (whoever drove) and rolls it to a stop. */
+  private startCoasting(): void {
+    const cfg = this.carCfg;
+    const driver = new AiDriver({ path: stagePath(this.stage, cfg), vehicle: driverVehicleFromConfig(cfg), params: DEFAULT_DRIVER });
+    this.autopilot = null;
+    setInputSource(this.world, this.car.eid, new CoastToStop(driver));
+    this.coasting = true;
+  }
+
+  /** Ground speed of the player's car, m/s (tests: the coast to a stop after the finish). */
+  get speedMS(): number {
+    return groundSpeed(this.world, this.car.eid);
+  }
+
+  /** A graphics preset's share of the views: terrain error, scenery density and distance, particles, far plane. */
+  setGraphics(p: GraphicsPreset): void {
+    this.terrain.maxErrorPx = p.terrainErrorPx;
+    this.stageView.setGraphics(p);
+    this.effects.particles = p.particles;
+    this.camera.camera.maxZ = p.drawDistanceM;
+    this.updateViews(0, this.scheduler.alpha);
+    this.terrain.update(this.camera.camera);
+  }
+
+  /**
+   * Puts the car at rest on the road `distanceM` from its start, held on the brakes, and the camera behind it
+   * (the render budget test measures views along every stage this way; nothing is recorded for it).
+   */
+  viewAt(distanceM: number): void {
+    const p = this.stage.road.poseAt(distanceM);
+    this.parked = true;
+    this.setAutopilot(false);
+    this.car.place(this.world, { x: p.x, y: p.y, z: p.z, heading: p.heading });
+    this.captureCur();
+    this.prev.set(this.cur);
+    this.camera.snap();
+    this.updateViews(0, 1);
+    this.terrain.update(this.camera.camera);
   }
 
   /** Hand the car to the AI autopilot (on) or back to the devices (off). Returns the new state. */
@@ -331,6 +386,9 @@ export class GameSession {
     this.carView.dispose();
     this.carView = new CarView(this.kit.scene, this.car.shape, this.kit.shadows);
     this.carView.setCrush(crush);
+    this.cockpit.dispose();
+    this.cockpit = new CockpitView(this.kit.scene, this.car.shape, this.carView.root);
+    this.camera.setCockpitEye(this.cockpit.eye);
     if (this.autopilot) {
       this.setAutopilot(false);
       this.setAutopilot(true);
@@ -380,7 +438,7 @@ export class GameSession {
     }
     this.prevButtons = { camera: a.camera, recover: a.recover, perf: a.perf, telemetry: padTelemetry };
     const t0 = performance.now();
-    const ticks = this.finished ? 0 : this.scheduler.advance(frameS);
+    const ticks = this.finished && !this.coasting ? 0 : this.scheduler.advance(frameS);
     const t1 = performance.now();
     this.updateViews(dt, this.scheduler.alpha);
     const t2 = performance.now();
@@ -407,6 +465,11 @@ export class GameSession {
       this.hud.setSlowdown(this.finished || this.paused ? 0 : this.perf.slowed);
       pa.sim = pa.view = pa.render = pa.ticks = pa.frames = pa.t = 0;
     }
+  }
+
+  /** Babylon's counters of the last rendered frame: active triangles and draw calls. */
+  renderCounts(): { triangles: number; drawCalls: number } {
+    return { triangles: this.renderStats.activeTriangles(), drawCalls: this.renderStats.drawCalls() };
   }
 
   /** CPU time of the scene's render call (draw submission; with a software GPU also rasterisation). */
@@ -440,16 +503,19 @@ export class GameSession {
     const t = this.tele;
     this.carView.update(x, y, z, { w: qw, x: qx, y: qy, z: qz }, t.wheels, t.brake > 0.05);
     this.carView.setCrush(t.damage);
+    this.cockpit.update(this.camera.view === 'cockpit', (t.wheels[0]!.steer + t.wheels[1]!.steer) / 2);
     // body axes from the quaternion: forward = R·(0,0,1), up = R·(0,1,0)
     const fx = 2 * (qx * qz + qw * qy), fy = 2 * (qy * qz - qw * qx), fz = 1 - 2 * (qx * qx + qy * qy);
     const ux = 2 * (qx * qy - qw * qz), uy = 1 - 2 * (qx * qx + qz * qz), uz = 2 * (qy * qz + qw * qx);
     this.camera.update({ x, y, z, fx, fy, fz, ux, uy, uz, speed: t.speedMS }, Math.min(dt, 1)); // exact spring step: any dt is stable (slow frames do not leave the camera behind)
     if (this.frameCount % 2 === 0) this.terrain.update(this.camera.camera);
+    this.stageView.updateVisibility(this.camera.camera.position.x, this.camera.camera.position.z);
     this.kit.sun.position.set(x + 40, y + 80, z + 30);
     this.kit.sun.direction.set(-0.45, -0.8, -0.35);
     this.effects.update(this.world, this.car, t, dt, { x, y, z, fx, fz });
     this.propsView?.update();
-    this.hud.update({ speedMS: t.speedMS, rpm: t.rpm, redlineRpm: t.redlineRpm, maxRpm: t.maxRpm, gear: t.gear, timeS: this.run.timeS, damage: t.damage, units: this.settings.units });
+    this.hud.update({ speedMS: t.speedMS, rpm: t.rpm, redlineRpm: t.redlineRpm, maxRpm: t.maxRpm, gear: t.gear, shiftTo: t.shiftTo, timeS: this.run.timeS, damage: t.damage, units: this.settings.units });
+    this.hud.setPenalty(this.run.penaltyS);
     this.hud.setProgress((this.run.progressM - this.run.cfg.startM) / (this.run.cfg.finishM - this.run.cfg.startM));
     this.hud.tickToast(this.nowS);
     this.codriver.update(this.world, this.car.eid, dt);
@@ -482,6 +548,7 @@ export class GameSession {
     this.audio.stopLoops();
     this.terrain.dispose();
     this.stageView.dispose();
+    this.cockpit.dispose();
     this.carView.dispose();
     this.effects.dispose();
     this.propsView?.dispose();

@@ -16,6 +16,7 @@ import { loadOnce, registerLazyScreens } from './lazy-screens';
 import { registerOfflineCache } from './offline';
 import { switchProfile } from './input/profiles';
 import { escapeHtml } from './escape-html';
+import { applyGraphicsPreset } from '../systems/view/graphics-apply';
 
 declare global {
   interface Window {
@@ -49,13 +50,15 @@ for (const p of problems) console.warn(p);
 
 let kit: SceneKit;
 try {
-  kit = createSceneKit(canvas, { shadows: settings.shadows });
+  // the shadow generator always exists; the graphics preset turns its pass on or off
+  kit = createSceneKit(canvas, { shadows: true });
 } catch (e) {
   ui.innerHTML = `<div class="screen"><h2>WebGL is not available</h2><div class="error">${escapeHtml((e as Error).message)}</div></div>`;
   throw e;
 }
 const scale = flagNumber('scale', 0.25, 8);
-if (scale !== null) kit.engine.setHardwareScalingLevel(scale);
+// the graphics preset's resolution scale, unless the `scale` flag fixes it
+applyGraphicsPreset(kit, settings.graphics, null, scale);
 const simCapS = flagNumber('simcap', 0.02, 1) ?? 0.1;
 let frameDelayMs = flagNumber('framedelay', 0, 2000) ?? 0;
 setStagePropsEnabled(urlFlags.get('props') !== '0'); // Havok props on by default (docs/collisions.md "Game"); props=0 turns them off
@@ -88,6 +91,21 @@ const hook: Record<string, unknown> = {
   },
   /** Test hook: hand the car to the AI autopilot (true) or back to the devices (false). */
   autopilot: (on: boolean) => app.session?.setAutopilot(on) ?? false,
+  /** Test hook (render budgets): put the car `distanceM` along the road, camera behind it. */
+  viewAt: (distanceM: number) => app.session?.viewAt(distanceM),
+  /** Test hook: the running stage's start and finish distances along the road, m. */
+  stageSpan: () => (app.session ? { startM: app.session.run.cfg.startM, finishM: app.session.run.cfg.finishM } : null),
+  /** Test hook: the graphics preset now, as the settings screen would set it (applied at once, saved). */
+  setGraphics: (name: Settings['graphics']) => app.saveSettings({ ...app.settings, graphics: name }),
+  /** Test hook: the engine's hardware scaling level (the preset's resolution scale) and whether the shadow pass runs. */
+  hardwareScaling: () => kit.engine.getHardwareScalingLevel(),
+  shadowPass: () => kit.sun.shadowEnabled,
+  /** Test hook: the driving camera, as the settings screen would set it. */
+  setCamera: (name: Settings['camera']) => app.saveSettings({ ...app.settings, camera: name }),
+  /** Test hook: Babylon's counters of the last rendered frame. */
+  renderCounts: () => app.session?.renderCounts() ?? null,
+  /** Test hook: the car's ground speed and whether it is still coasting after the finish. */
+  coast: () => (app.session ? { speedMS: app.session.speedMS, coasting: app.session.coasting, finished: app.session.finished } : null),
   /** The finished run's replay file, base64 (null before the finish). */
   replayBase64: () => {
     const b = app.session?.replayBytes;
@@ -113,10 +131,12 @@ const app: AppContext = {
     saveSettings(window.localStorage, app.settings);
     audio.setVolumes({ master: app.settings.masterVolume, engine: app.settings.engineVolume, effects: app.settings.effectsVolume });
     app.session?.applySettings(app.settings);
+    applyGraphicsPreset(kit, app.settings.graphics, app.session, scale);
   },
   startSession(s: GameSession | null) {
     app.session?.dispose();
     app.session = s;
+    if (s) applyGraphicsPreset(kit, app.settings.graphics, s, scale);
   },
   featuresReady: () => Promise.all([loadTuning(), loadReplays(), loadRallycross()]).then(() => undefined),
 };
@@ -207,6 +227,7 @@ kit.engine.runRenderLoop(() => {
     hook.impacts = s.impacts;
     hook.damage = s.hudTelemetry().damage.slice();
     hook.gear = tele.gear;
+    hook.shiftTo = tele.shiftTo;
     hook.rpm = tele.rpm;
     if (s.drivableAtMs !== null && hook.drivableMs === null) hook.drivableMs = s.drivableAtMs - t0;
   }

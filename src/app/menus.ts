@@ -3,6 +3,7 @@
  * gamepad alone (d-pad/stick + A/B), the keyboard (arrows + Enter/Escape) or the mouse.
  */
 import { CAMERA_MODES, CODRIVER_TIMINGS, CODRIVER_VOICES } from './settings';
+import { GRAPHICS_PRESETS } from '../systems/view/graphics-presets';
 import { adjustable, html, registerScreen } from './screens';
 import type { RunResult } from './game';
 import { drawStageMap, listStages, loadStageWithFiles, type StageSummary } from './stages';
@@ -10,6 +11,7 @@ import { CARS, carChoice, carShape, carTestStats } from './cars';
 import { stagePropsEnabled } from './game-setup';
 import { formatDelta, formatTime } from '../run/stage-run';
 import { registerControlsScreen } from './controls-screen';
+import { addWatchReplayButton } from './finish-replay';
 import { escapeHtml as esc } from './escape-html';
 import type { AppContext } from './app-context';
 
@@ -320,6 +322,7 @@ function registerFinishScreen(app: AppContext): void {
       }
     };
     el.querySelectorAll<HTMLElement>('[data-a]').forEach((b) => (b.onclick = () => act(b.dataset.a!)));
+    addWatchReplayButton(el, ctx, params, app.session?.replayBytes);
     return { el, overlay: true, back: () => act('menu') };
   });
 }
@@ -370,7 +373,7 @@ function registerSettingsScreen(app: AppContext): void {
       { key: 'cornerBoards', label: 'Corner arrow boards (next stage)', get: () => (s.cornerBoards ? 'on' : 'off'), adjust: () => (s.cornerBoards = !s.cornerBoards), toggle: true },
       { key: 'rumble', label: 'Rumble', get: () => (s.rumble ? 'on' : 'off'), adjust: () => (s.rumble = !s.rumble), toggle: true },
       { key: 'perfOverlay', label: 'Performance overlay', get: () => (s.perfOverlay ? 'on' : 'off'), adjust: () => (s.perfOverlay = !s.perfOverlay), toggle: true },
-      { key: 'shadows', label: 'Shadows (next load)', get: () => (s.shadows ? 'on' : 'off'), adjust: () => (s.shadows = !s.shadows), toggle: true },
+      { key: 'graphics', label: 'Graphics quality', get: () => s.graphics, adjust: (d) => (s.graphics = cycle(GRAPHICS_PRESETS, s.graphics, d)), toggle: true },
     ];
     for (const r of rows) {
       const b = document.createElement('button');

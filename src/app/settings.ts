@@ -19,6 +19,7 @@ import {
 import { bindingsIn, slotsOf, isBipolar, isPadBinding, halfOfFullAxis, MAX_BINDINGS_PER_ACTION, type Bindings } from './input/bindings';
 import { defaultProfile, MAX_PAD_ID_LENGTH, MAX_PROFILES, syncActiveProfile, type PadProfile } from './input/profiles';
 import { bindingLabel } from './input/labels';
+import { GRAPHICS_PRESETS, type GraphicsPresetName } from '../systems/view/graphics-presets';
 
 export const SETTINGS_KEY = 'bitrally.settings.v1';
 /** Format version written by this code (the storage key stays: old blobs are migrated in place). */
@@ -38,7 +39,8 @@ const BindingSchema = z.discriminatedUnion('type', [
 
 const TuningSchema = z.object({ deadzone: z.number().min(0).max(0.9), linearity: z.number().min(0.2).max(5) });
 
-export const CAMERA_MODES = ['chase', 'hood', 'bumper'] as const;
+/** The driving cameras in the order the camera button cycles them (src/systems/view/camera.ts). */
+export const CAMERA_MODES = ['chase', 'chase-far', 'hood', 'cockpit', 'bumper'] as const;
 export type CameraMode = (typeof CAMERA_MODES)[number];
 
 /** Co-driver call timing (src/systems/view/codriver/planner.ts CALL_LEAD_S: how long before a corner a call ends). */
@@ -57,7 +59,7 @@ export const SettingsSchema = z.object({
   steerSpeed: z.number().min(0.5).max(20),
   steerReturn: z.number().min(0.5).max(20),
   pedalSpeed: z.number().min(0.5).max(20),
-  shadows: z.boolean(),
+  graphics: z.enum(GRAPHICS_PRESETS),
   codriver: z.boolean(),
   codriverVolume: z.number().min(0).max(1),
   codriverTiming: z.enum(CODRIVER_TIMINGS),
@@ -80,7 +82,8 @@ export type Settings = {
   steerSpeed: number;
   steerReturn: number;
   pedalSpeed: number;
-  shadows: boolean;
+  /** Graphics preset (src/systems/view/graphics-presets.ts): shadows, trees, draw distance, resolution, particles. */
+  graphics: GraphicsPresetName;
   /** Co-driver calls (voice) on or off; the pace-note strip shows either way. */
   codriver: boolean;
   codriverVolume: number;
@@ -107,7 +110,7 @@ export function defaultSettings(): Settings {
     perfOverlay: false,
     rumble: true,
     ...DEFAULT_SMOOTHING,
-    shadows: true,
+    graphics: 'medium',
     codriver: true,
     codriverVolume: 0.9,
     codriverTiming: 'normal',

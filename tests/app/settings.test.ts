@@ -48,6 +48,18 @@ describe('settings', () => {
     expect(r.problems[0]).toMatch(/codriverVolume: .*found 2/);
     expect(r.problems[1]).toMatch(/codriverTiming: .*found "whenever"/);
   });
+  it('the graphics preset persists; an unknown one falls back to medium with a message; the old shadows key is ignored', () => {
+    const st = new MemStore();
+    const s = defaultSettings();
+    expect(s.graphics).toBe('medium');
+    s.graphics = 'low';
+    saveSettings(st, s);
+    expect(loadSettings(st).settings.graphics).toBe('low');
+    const r = parseSettings({ graphics: 'ultra', shadows: false });
+    expect(r.settings.graphics).toBe('medium');
+    expect(r.problems).toHaveLength(1);
+    expect(r.problems[0]).toMatch(/graphics: .*found "ultra"/);
+  });
   it('broken JSON gives defaults and one message naming the storage key', () => {
     const st = new MemStore();
     st.setItem(SETTINGS_KEY, '{oops');

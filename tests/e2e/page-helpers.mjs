@@ -20,6 +20,9 @@ export async function padPage(browser) {
   return { context, page, errors };
 }
 
+/** Standard-mapping gamepad button indices used by the menus (for `padPress`). */
+export const PAD_BUTTON = { a: 0, b: 1, up: 12, down: 13, left: 14, right: 15 };
+
 /** Waits until the app has rendered `n` more frames (it counts them in `window.__bitrally.frame`). */
 export async function frames(page, n) {
   const frameNo = () => page.evaluate(() => window.__bitrally?.frame ?? 0);

@@ -222,8 +222,24 @@ export const specs = [
   },
 ];
 
+/**
+ * The HUD beside the timer: lap n/N, the joker (not taken yet), the penalty named, and a timer that includes it
+ * (race clock + penalty ≥ the penalty while the clock has not run far).
+ */
+async function checkRaceHud(page, penaltyS, laps) {
+  const hud = await waitFor('race HUD', () => page.evaluate(() => {
+    const t = (k) => document.querySelector(`.hud [data-t="${k}"]`)?.textContent ?? '';
+    return t('race') ? { race: t('race'), penalty: t('penalty'), timer: t('timer') } : null;
+  }), 20000);
+  if (!hud.race.includes(`LAP 1/${laps}`) || !/JOKER due/.test(hud.race)) throw new Error(`race HUD shows "${hud.race}", expected LAP 1/${laps} and JOKER due`);
+  if (!hud.penalty.includes(`+${penaltyS} s`)) throw new Error(`penalty line "${hud.penalty}"`);
+  const [m, sec] = hud.timer.split(':').map(Number);
+  if (!(m * 60 + sec >= penaltyS)) throw new Error(`timer ${hud.timer} does not include the ${penaltyS} s penalty`);
+  return hud;
+}
+
 specs.push({
-  name: 'rallycross: throttle before the lights go out is a jump start: +5 s shown in the HUD (toast and board)',
+  name: 'rallycross: throttle before the lights go out is a jump start: +5 s shown in the HUD (toast, board, penalty-inclusive timer), lap and joker beside the timer',
   async run({ browser, base, out, report }) {
     const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
     const page = await context.newPage();
@@ -257,7 +273,7 @@ specs.push({
         return st && /Jump start! \+5 s/.test(st.toast ?? '') && /jump start \+5 s/.test(st.board) ? st : null;
       }, 60000);
       await page.screenshot({ path: join(out, 'rallycross-jump-start.png') });
-      report.rallycrossJumpStart = { toast: shown.toast, board: shown.board.split('\n')[1] };
+      report.rallycrossJumpStart = { toast: shown.toast, board: shown.board.split('\n')[1], hud: await checkRaceHud(page, 5, shown.laps) };
       await page.evaluate((b) => window.__pad.set({ buttons: { [b]: 0 } }), RT);
       if (errors.length) throw new Error(`console errors: ${errors.join(' | ')}`);
     } finally {

@@ -86,7 +86,7 @@ export class RallycrossSession {
     this.hud.show(true);
     this.board = document.createElement('div');
     this.board.className = 'rx-board';
-    this.board.style.cssText = 'position:absolute;left:12px;top:12px;font:14px/1.35 system-ui,sans-serif;color:#fff;background:rgba(0,0,0,.45);padding:8px 12px;border-radius:6px;min-width:190px;pointer-events:none';
+    this.board.style.cssText = 'position:absolute;left:12px;top:12px;font:14px/1.35 system-ui,sans-serif;color:#fff;background:rgba(8,12,18,.82);padding:8px 12px;border-radius:6px;min-width:190px;pointer-events:none';
     hudParent.appendChild(this.board);
     this.scheduler = new FixedStepScheduler({ dt: this.race.world.dt, maxTicksPerFrame: Math.ceil((setup.simCapS ?? 0.1) / this.race.world.dt) }, () => this.race.tick());
     const p = this.playerEntrant();
@@ -193,7 +193,11 @@ export class RallycrossSession {
     if (this.frameCount % 2 === 0) this.terrain.update(this.camera.camera);
     this.kit.sun.position.set(x + 40, y + 80, z + 30);
     const t = this.tele;
-    this.hud.update({ speedMS: t.speedMS, rpm: t.rpm, redlineRpm: t.redlineRpm, maxRpm: t.maxRpm, gear: t.gear, timeS: this.race.raceTimeS, damage: t.damage, units: this.settings.units });
+    // the timer includes the player's penalties (jump start, missed joker, recoveries), as the results do
+    const me = this.playerEntrant();
+    this.hud.update({ speedMS: t.speedMS, rpm: t.rpm, redlineRpm: t.redlineRpm, maxRpm: t.maxRpm, gear: t.gear, shiftTo: t.shiftTo, timeS: (me.tracker.finishedAt ?? this.race.raceTimeS) + me.tracker.penaltyS, damage: t.damage, units: this.settings.units });
+    this.hud.setPenalty(me.tracker.penaltyS);
+    this.hud.setRace({ lap: me.tracker.lap + 1, laps: this.setup.laps, jokerTaken: this.race.joker ? me.jokers > 0 : null });
     if (this.race.phase === 'countdown') {
       const total = this.race.opts.countdownS ?? 4;
       this.hud.setLights(Math.min(5, Math.floor(((total - this.race.countdownLeftS) / total) * 5) + 1));

@@ -163,7 +163,8 @@ function registerViewerScreen(app: ReplayApp, library: ReplayLibrary, opened: Pr
     hook.viewer = vh;
     app.startSession(null);
 
-    const back = (): void => ctx.show(from, { id: params.id });
+    // a caller that needs its own params back (the finish screen) passes them as backParams
+    const back = (): void => ctx.show(from, (params.backParams as Record<string, unknown> | undefined) ?? { id: params.id });
     const unbindControls = bindViewerControls(el, slot, back);
     const unbindDrag = bindOrbitDrag(app.kit.engine.getRenderingCanvas(), slot);
     void loadViewer(app, library, opened, params, el, slot, vh);

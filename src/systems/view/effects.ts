@@ -28,6 +28,8 @@ export class Effects {
   private skidNext = 0;
   private readonly lastMark: (Vector3 | null)[] = [null, null, null, null];
   private readonly tex: DynamicTexture;
+  /** A graphics preset's particle factor 0..1 (dust and spray emission). */
+  particles = 1;
 
   constructor(
     scene: Scene,
@@ -92,7 +94,7 @@ export class Effects {
     const fh = Math.hypot(pose.fx, pose.fz) || 1;
     this.emitter.set(pose.x - (pose.fx / fh) * 1.8, pose.y - 0.3, pose.z - (pose.fz / fh) * 1.8);
     const rate = t.contact * (loose ? Math.min(1, t.speedMS / 25) * 120 + t.slip * 80 : Math.max(0, t.slip - 0.3) * 150);
-    this.dust.emitRate = rate;
+    this.dust.emitRate = rate * this.particles;
     const c = loose ? SURFACE_PROPS[surf].dustColor : [0.85, 0.85, 0.85];
     this.dust.color1 = new Color4(c[0], c[1], c[2], 0.55);
     this.dust.color2 = new Color4(c[0] * 0.9, c[1] * 0.9, c[2] * 0.9, 0.4);

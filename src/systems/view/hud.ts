@@ -1,6 +1,9 @@
 /**
  * The driving HUD (DOM over the canvas): speedometer (km/h or mph), tachometer arc with a redline band
- * and needle, gear, stage timer, split delta, damage indicator (per corner), countdown lights, toasts;
+ * and needle, gear (the target gear while a shift is under way), stage timer (penalties included, shown
+ * beside it), split delta, progress bar with the checkpoints, rallycross lap and joker, damage indicator
+ * (per corner), countdown lights, toasts; every text sits on a dark backing plate (style.css `.hud-plate`)
+ * so it reads on snow and sky (contrast checked in tests/e2e/hud.spec.mjs);
  * the perf overlay (true fps and frame time, sim/view/render ms, ticks per frame, draw calls, active
  * triangles) and the "simulation slowed" notice. Reads numbers, writes DOM only when they change.
  */
@@ -11,6 +14,8 @@ export interface HudFrame {
   maxRpm: number;
   /** −1 = R, 0 = N, 1.. */
   gear: number;
+  /** The gear being engaged while a shift is under way (the gearbox is in neutral meanwhile), else null. */
+  shiftTo?: number | null;
   timeS: number;
   /** Damage per corner 0..1 (FL, FR, RL, RR). */
   damage: readonly number[];
@@ -49,6 +54,15 @@ function arcPath(cx: number, cy: number, r: number, a0: number, a1: number): str
 }
 
 export const gearLabel = (g: number): string => (g < 0 ? 'R' : g === 0 ? 'N' : String(g));
+/** What the gear display shows: the target gear during a shift (not the neutral the gearbox passes through). */
+export const shownGear = (gear: number, shiftTo: number | null | undefined): string => gearLabel(shiftTo ?? gear);
+
+/** Rallycross state beside the timer: lap n of N and the joker lap (null on a circuit without one). */
+export interface RaceHud {
+  lap: number;
+  laps: number;
+  jokerTaken: boolean | null;
+}
 export const speedIn = (ms: number, units: 'kmh' | 'mph'): number => (units === 'kmh' ? ms * 3.6 : ms * 2.2369362920544);
 
 export class Hud {
@@ -66,6 +80,10 @@ export class Hud {
   private readonly perf: HTMLElement;
   private readonly slow: HTMLElement;
   private readonly progress: HTMLElement;
+  private readonly marks: HTMLElement;
+  private readonly penalty: HTMLElement;
+  private readonly race: HTMLElement;
+  private markFracs: number[] = [];
   private toastUntil = 0;
   private lastRed = -1;
   private lastMaxR = -1;
@@ -75,11 +93,12 @@ export class Hud {
     const el = document.createElement('div');
     el.className = 'hud';
     el.innerHTML = `
-      <div class="hud-top"><div class="hud-timer" data-t="timer">0:00.000</div><div class="hud-split" data-t="split"></div>
-        <div class="hud-progress"><div data-t="progress"></div></div></div>
+      <div class="hud-top hud-plate"><div class="hud-timer" data-t="timer">0:00.000</div><div class="hud-penalty" data-t="penalty"></div>
+        <div class="hud-race" data-t="race" hidden></div><div class="hud-split" data-t="split"></div>
+        <div class="hud-progress"><div data-t="progress"></div><span data-t="marks"></span></div></div>
       <div class="hud-lights" data-t="lights">${'<span></span>'.repeat(5)}</div>
-      <div class="hud-toast" data-t="toast"></div>
-      <div class="hud-dash">
+      <div class="hud-toast"><span class="hud-plate" data-t="toast"></span></div>
+      <div class="hud-dash hud-plate">
         <svg viewBox="0 0 200 200" class="hud-tacho">
           <path d="${arcPath(100, 100, 84, ARC_START, ARC_END)}" class="tacho-arc"/>
           <path class="tacho-red" data-t="red"/>
@@ -108,6 +127,9 @@ export class Hud {
     this.perf = q('perf');
     this.slow = q('slow');
     this.progress = q('progress');
+    this.marks = q('marks');
+    this.penalty = q('penalty');
+    this.race = q('race');
   }
 
   private set(e: HTMLElement, text: string): void {
@@ -123,7 +145,8 @@ export class Hud {
   update(f: HudFrame): void {
     this.set(this.speed, Math.round(speedIn(f.speedMS, f.units)).toString());
     this.set(this.unit, f.units === 'kmh' ? 'km/h' : 'mph');
-    this.set(this.gear, gearLabel(f.gear));
+    this.set(this.gear, shownGear(f.gear, f.shiftTo));
+    this.gear.classList.toggle('shifting', f.shiftTo !== undefined && f.shiftTo !== null);
     const maxR = Math.max(f.maxRpm, f.redlineRpm * 1.1);
     // redraw the band when the redline or the rev range changes (a live car swap changes both)
     if (this.lastRed !== f.redlineRpm || this.lastMaxR !== maxR) {
@@ -154,7 +177,31 @@ export class Hud {
   }
 
   setProgress(frac: number): void {
-    this.progress.style.width = `${(Math.max(0, Math.min(1, frac)) * 100).toFixed(1)}%`;
+    const f = Math.max(0, Math.min(1, frac));
+    this.progress.style.width = `${(f * 100).toFixed(1)}%`;
+    this.markFracs.forEach((m, i) => this.marks.children[i]!.classList.toggle('passed', f >= m));
+  }
+
+  /** Checkpoint ticks on the progress bar, as fractions of the stage (start 0, finish 1). */
+  setCheckpoints(fracs: readonly number[]): void {
+    this.markFracs = fracs.map((f) => Math.max(0, Math.min(1, f)));
+    this.marks.innerHTML = this.markFracs.map((f) => `<i style="left:${(f * 100).toFixed(2)}%"></i>`).join('');
+  }
+
+  /** The time penalties the timer includes (recoveries, jump start, missed joker), s. */
+  setPenalty(penaltyS: number): void {
+    this.set(this.penalty, penaltyS > 0 ? `incl. +${penaltyS.toFixed(0)} s penalty` : '');
+  }
+
+  /** Rallycross lap and joker beside the timer. */
+  setRace(r: RaceHud): void {
+    this.race.hidden = false;
+    const joker = r.jokerTaken === null ? '' : `<b class="${r.jokerTaken ? 'joker-done' : 'joker-due'}">JOKER ${r.jokerTaken ? '✓' : 'due'}</b>`;
+    const html = `<span>LAP ${Math.min(r.lap, r.laps)}/${r.laps}</span>${joker}`;
+    if (this.cache.get(this.race) !== html) {
+      this.cache.set(this.race, html);
+      this.race.innerHTML = html;
+    }
   }
 
   setSplit(text: string, faster: boolean | null): void {
@@ -173,13 +220,13 @@ export class Hud {
 
   showToast(text: string, nowS: number, durS = 2.5): void {
     this.set(this.toast, text);
-    this.toast.style.opacity = '1';
+    this.toast.parentElement!.style.opacity = '1';
     this.toastUntil = nowS + durS;
   }
 
   tickToast(nowS: number): void {
     if (this.toastUntil && nowS > this.toastUntil) {
-      this.toast.style.opacity = '0';
+      this.toast.parentElement!.style.opacity = '0';
       this.toastUntil = 0;
     }
   }

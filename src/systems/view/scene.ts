@@ -28,6 +28,8 @@ export interface SceneKit {
 
 export const SKY_TOP = new Color3(0.32, 0.52, 0.82);
 export const SKY_HORIZON = new Color3(0.78, 0.84, 0.9);
+/** Sky dome radius as built, m (a graphics preset scales it inside its far plane). */
+export const SKY_RADIUS_M = 1500;
 
 export function createSceneKit(canvas: HTMLCanvasElement, opts: { shadows: boolean }): SceneKit {
   const engine = new Engine(canvas, true, { preserveDrawingBuffer: true, stencil: false, antialias: true }, true);
@@ -65,11 +67,11 @@ export function createSceneKit(canvas: HTMLCanvasElement, opts: { shadows: boole
   }
 
   // sky dome: inside-out sphere, vertex colours from horizon to zenith, unlit, unaffected by fog
-  const sky = CreateSphere('sky', { diameter: 3000, segments: 16, sideOrientation: 1 }, scene);
+  const sky = CreateSphere('sky', { diameter: 2 * SKY_RADIUS_M, segments: 16, sideOrientation: 1 }, scene);
   const pos = sky.getVerticesData(VertexBuffer.PositionKind)!;
   const cols = new Float32Array((pos.length / 3) * 4);
   for (let i = 0; i < pos.length / 3; i++) {
-    const t = Math.max(0, Math.min(1, pos[3 * i + 1]! / 1500));
+    const t = Math.max(0, Math.min(1, pos[3 * i + 1]! / SKY_RADIUS_M));
     const k = Math.pow(t, 0.5);
     cols[4 * i] = SKY_HORIZON.r + (SKY_TOP.r - SKY_HORIZON.r) * k;
     cols[4 * i + 1] = SKY_HORIZON.g + (SKY_TOP.g - SKY_HORIZON.g) * k;

@@ -17,6 +17,13 @@ import type { ShadowGenerator } from '@babylonjs/core/Lights/Shadows/shadowGener
 import { GANTRY_MARGIN_M, type Stage, type StagePose } from '../../../terrain/stage';
 import { GROUND_COLORS } from './terrain-view';
 import { SURFACE_IDS } from '../../../terrain/surface';
+import { SceneryCells, type SceneryGroup } from './scenery-cells';
+import type { GraphicsPreset } from './graphics-presets';
+
+/** A gantry beam closer than this to the camera (horizontally) is drawn faded, m. */
+export const GANTRY_FADE_M = 20;
+/** A faded beam's visibility (0 = invisible, 1 = opaque). */
+export const GANTRY_FADED_VISIBILITY = 0.2;
 
 function mat(scene: Scene, name: string, c: [number, number, number], opts: { emissive?: number } = {}): StandardMaterial {
   const m = new StandardMaterial(name, scene);
@@ -28,7 +35,12 @@ function mat(scene: Scene, name: string, c: [number, number, number], opts: { em
 
 export class StageView {
   readonly meshes: Mesh[] = [];
+  /** Triangles of everything the view holds (all scenery at full density). */
   triangles = 0;
+  private readonly protos: Mesh[] = [];
+  /** The start and finish gantries' beams (faded while the camera is under or near one). */
+  readonly beams: Mesh[] = [];
+  private scenery!: SceneryCells;
 
   constructor(
     private readonly scene: Scene,
@@ -154,13 +166,12 @@ export class StageView {
     const bush = CreateIcoSphere('bush', { radius: 1, subdivisions: 1 }, s);
     bush.bakeTransformIntoVertices(Matrix.Scaling(1, 0.7, 1).multiply(Matrix.Translation(0, 0.4, 0)));
     bush.material = bushMat;
-    const groups = new Map<string, { protos: Mesh[]; mats: Matrix[] }>([
-      ['tree', { protos: [trunk, crown], mats: [] }],
-      ['rock', { protos: [rock], mats: [] }],
-      ['fence', { protos: [fence], mats: [] }],
-      ['marker', { protos: [marker], mats: [] }],
-      ['arch', { protos: [marker], mats: [] }],
-      ['bush', { protos: [bush], mats: [] }],
+    const groups = new Map<string, SceneryGroup>([
+      ['tree', { protos: [trunk, crown], mats: [], thinned: true }],
+      ['rock', { protos: [rock], mats: [], thinned: false }],
+      ['fence', { protos: [fence], mats: [], thinned: false }],
+      ['marker', { protos: [marker], mats: [], thinned: false }],
+      ['bush', { protos: [bush], mats: [], thinned: true }],
     ]);
     const q = new Quaternion();
     for (const it of this.stage.scenery) {
@@ -170,25 +181,10 @@ export class StageView {
       const r = it.kind === 'fence' || it.kind === 'marker' ? 1 : it.radius;
       g.mats.push(Matrix.Compose(new Vector3(r, it.height, r), q, new Vector3(it.x, it.y - 0.1, it.z)));
     }
-    for (const [, g] of groups) {
-      for (const p of g.protos) {
-        if (g.mats.length === 0) {
-          p.setEnabled(false);
-          continue;
-        }
-        if (p.thinInstanceCount > 0) {
-          // marker shared by 'marker' and 'arch'
-          for (const m of g.mats) p.thinInstanceAdd(m, false);
-          p.thinInstanceRefreshBoundingInfo(false);
-        } else {
-          p.thinInstanceAdd(g.mats, true);
-          p.thinInstanceRefreshBoundingInfo(false);
-        }
-        p.isPickable = false;
-        p.receiveShadows = true;
-        if (!this.meshes.includes(p)) this.meshes.push(p);
-      }
-    }
+    // the prototypes stay disabled (and are disposed with the view); the cells draw their instances
+    this.protos.push(trunk, crown, rock, fence, marker, bush);
+    this.scenery = new SceneryCells(groups);
+    this.meshes.push(...this.scenery.meshes);
     void shadows; // scenery does not cast into the car-focused shadow map (keeps it sharp)
   }
 
@@ -213,6 +209,7 @@ export class StageView {
     beam.rotation.y = p.heading;
     beam.material = m;
     parts.push(beam);
+    this.beams.push(beam);
     // chequered line on the road
     const line = CreateBox(`line_${_label}`, { width: p.width, height: 0.02, depth: 0.6 }, s);
     line.position.set(p.x, this.stage.bspline.height(p.x, p.z) + 0.06, p.z);
@@ -243,7 +240,25 @@ export class StageView {
     }
   }
 
+  /** A graphics preset's tree density and scenery distance (src/systems/view/graphics-presets.ts). */
+  setGraphics(p: Pick<GraphicsPreset, 'treeDensity' | 'sceneryDistanceM'>): void {
+    this.scenery.configure(p.treeDensity, p.sceneryDistanceM);
+  }
+
+  /**
+   * Shows the scenery cells within the preset's distance of the camera at (x, z), and fades a gantry beam the
+   * camera is near, so that the beam never hides the car (a chase camera passes under it at the start).
+   */
+  updateVisibility(x: number, z: number): void {
+    this.scenery.updateVisibility(x, z);
+    for (const b of this.beams) {
+      const v = Math.hypot(b.position.x - x, b.position.z - z) < GANTRY_FADE_M ? GANTRY_FADED_VISIBILITY : 1;
+      if (b.visibility !== v) b.visibility = v;
+    }
+  }
+
   dispose(): void {
     for (const m of this.meshes) m.dispose(false, true);
+    for (const m of this.protos) m.dispose(false, true);
   }
 }

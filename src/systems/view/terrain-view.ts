@@ -56,6 +56,8 @@ export class TerrainView {
   private visibleTriangles = 0;
   /** Blocks drawn at the last update. */
   visibleBlocks = 0;
+  /** Allowed projected error, pixels (a graphics preset sets it; MAX_ERROR_PX by default). */
+  maxErrorPx = MAX_ERROR_PX;
 
   constructor(
     private readonly scene: Scene,
@@ -107,7 +109,7 @@ export class TerrainView {
       // a zero view-projection matrix gives six zero planes: nothing is outside, nothing culled
       lod = { position: { x, y: this.stage.bspline.height(x, z) + 2, z }, viewProj: new Float64Array(16), fovY: 0.9, viewportHeightPx: vh };
     }
-    const sel = this.gm.select(lod, MAX_ERROR_PX);
+    const sel = this.gm.select(lod, this.maxErrorPx);
     const seen = new Uint8Array(this.gm.blockCount);
     let tris = 0;
     for (const b of sel) {
