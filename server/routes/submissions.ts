@@ -8,7 +8,6 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { REPLAY_FORMAT, REPLAY_MAGIC } from '../../src/replay/format';
-import { MAX_REPLAY_PAYLOAD_BYTES } from '../../src/replay/limits';
 import type { Store, SubmissionRow } from '../store';
 import type { VerificationQueue } from '../queue';
 import { keyFromAuthorization, playerIdOf } from '../players';
@@ -18,6 +17,11 @@ import { requirePlayerId } from './auth';
 export const DEFAULT_MAX_SUBMISSION_BYTES = 8 * 1024 * 1024;
 /** Submissions waiting for verification before new ones are refused with 503 (retry later). */
 export const DEFAULT_MAX_PENDING = 1000;
+/**
+ * Largest inflated payload the server verifies, bytes (a zip-bomb guard before any inflating: the decoder stops
+ * at the declared length). A 30-minute run with keyframes every 5 s is ~5 MB; the format allows 128 MiB.
+ */
+export const MAX_SUBMISSION_PAYLOAD_BYTES = 48 * 1024 * 1024;
 /** The .bitrally container header (src/replay/format.ts): magic, u16 version, u16 flags, u32 inflated length. */
 const CONTAINER_BYTES = 24;
 
@@ -36,7 +40,7 @@ export function containerProblem(b: Uint8Array): string | null {
   const dv = new DataView(b.buffer, b.byteOffset, b.byteLength);
   if (dv.getUint16(8, true) !== REPLAY_FORMAT) return `expected replay format ${REPLAY_FORMAT}, found ${dv.getUint16(8, true)}`;
   const inflated = dv.getUint32(12, true);
-  if (inflated > MAX_REPLAY_PAYLOAD_BYTES) return `payload inflates to ${inflated} bytes, more than the ${MAX_REPLAY_PAYLOAD_BYTES} allowed`;
+  if (inflated > MAX_SUBMISSION_PAYLOAD_BYTES) return `payload inflates to ${inflated} bytes, more than the ${MAX_SUBMISSION_PAYLOAD_BYTES} allowed`;
   return null;
 }
 

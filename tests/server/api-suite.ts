@@ -9,7 +9,7 @@ import { createBitRallyServer, type BitRallyServer, type ServerOptions } from '.
 import { runMigrations, MIGRATIONS } from '../../server/db/migrations';
 import { openDatabase } from '../../server/db/database';
 import { Store } from '../../server/store';
-import { MAX_REPLAY_PAYLOAD_BYTES } from '../../src/replay/limits';
+import { MAX_SUBMISSION_PAYLOAD_BYTES } from '../../server/routes/submissions';
 import { decodeReplay } from '../../src/replay/format';
 import { stageHash } from '../../src/replay/stage-check';
 import { readStageFiles } from '../../terrain/node';
@@ -118,7 +118,7 @@ export function defineServerSuite(options: () => Pick<ServerOptions, 'dataDir' |
 
   it('refuses at once what the container header shows: not a replay, a payload over the cap', async () => {
     expect(await api.submit(ann, new TextEncoder().encode('GIF89a not a replay at all, sorry'))).toMatchObject({ status: 422, body: { error: 'format' } });
-    expect(await api.submit(ann, zipBomb(MAX_REPLAY_PAYLOAD_BYTES + 1))).toMatchObject({ status: 422, body: { error: 'format' } });
+    expect(await api.submit(ann, zipBomb(MAX_SUBMISSION_PAYLOAD_BYTES + 1))).toMatchObject({ status: 422, body: { error: 'format' } });
   }, TIMEOUT_MS);
 
   it('re-queues pending submissions at start', async () => {
