@@ -28,7 +28,7 @@ export class TestClient {
   }
 
   async submit(p: Player, bytes: Uint8Array): Promise<{ status: number; body: Record<string, unknown> }> {
-    const r = await fetch(this.base + '/api/submissions', { method: 'POST', headers: { authorization: `Bearer ${p.key}`, 'content-type': 'application/octet-stream' }, body: bytes });
+    const r = await fetch(this.base + '/api/submissions', { method: 'POST', headers: { authorization: `Bearer ${p.key}`, 'content-type': 'application/octet-stream' }, body: new Uint8Array(bytes) });
     return { status: r.status, body: (await r.json()) as Record<string, unknown> };
   }
 
