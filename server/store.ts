@@ -2,7 +2,7 @@
  * Everything the server reads and writes, as parameterised SQL over the Database interface (server/db):
  * players, submissions (durable before they are acknowledged), verification results and the leaderboards.
  * A leaderboard is one (stage hash, car class, simulation version); a player's row on it is their best
- * accepted time (ties: the earlier submission first).
+ * accepted time (ties: the earlier submission first), kept in `best_runs` when a verdict is stored.
  */
 import type { Database } from './db/database';
 import type { Verdict } from './verify/verdict';
@@ -58,10 +58,10 @@ function toSubmission(r: Record<string, unknown>): SubmissionRow {
   };
 }
 
-function toBoardRow(r: Record<string, unknown>): BoardRow {
+function toBoardRow(r: Record<string, unknown>, rank: number): BoardRow {
   return {
-    rank: Number(r.rank),
-    submissionId: Number(r.id),
+    rank,
+    submissionId: Number(r.submission_id),
     playerId: r.player_id as string,
     name: r.name as string,
     stageTimeS: Number(r.stage_time_s),
@@ -69,17 +69,11 @@ function toBoardRow(r: Record<string, unknown>): BoardRow {
   };
 }
 
-/** Each player's best accepted run on a board, ranked (the CTE every board query starts from). */
-const RANKED = `
-  WITH best AS (
-    SELECT DISTINCT ON (player_id) id, player_id, stage_time_s, submitted_at
-    FROM submissions
-    WHERE status = 'accepted' AND stage_hash = $1 AND car_class = $2 AND sim_version = $3
-    ORDER BY player_id, stage_time_s, id
-  ), ranked AS (
-    SELECT b.*, p.name, rank() OVER (ORDER BY b.stage_time_s, b.id) AS rank
-    FROM best b JOIN players p ON p.id = b.player_id
-  )`;
+/** Rows of a board in rank order: best time first, then the earlier submission (ids grow with time). */
+const BOARD_ROWS = `
+  SELECT b.submission_id, b.player_id, b.stage_time_s, p.name, s.submitted_at
+  FROM best_runs b JOIN players p ON p.id = b.player_id JOIN submissions s ON s.id = b.submission_id
+  WHERE b.stage_hash = $1 AND b.car_class = $2 AND b.sim_version = $3`;
 
 export class Store {
   constructor(readonly db: Database) {}
@@ -132,38 +126,63 @@ export class Store {
     return Number(rows[0]!.n);
   }
 
-  /** Stores a verdict on a pending row (a row already decided is left as it is). */
+  /** Stores a verdict on a pending row (a row already decided is left as it is); an accepted run may become the player's best. */
   async recordVerdict(id: number, v: Verdict, verifyMs: number): Promise<void> {
-    if (v.status === 'accepted') {
-      await this.db.query(
-        `UPDATE submissions SET status = 'accepted', stage_id = $2, stage_hash = $3, car_class = $4, sim_version = $5,
-           stage_time_s = $6, final_hash = $7, ticks = $8, verify_ms = $9, verified_at = now()
-         WHERE id = $1 AND status = 'pending'`,
-        [id, v.stageId, v.stageHash, v.carClass, v.simVersion, v.stageTimeS, v.finalHash, v.ticks, Math.round(verifyMs)],
-      );
-    } else {
+    if (v.status === 'rejected') {
       await this.db.query(
         `UPDATE submissions SET status = 'rejected', reason_code = $2, reason = $3, verify_ms = $4, verified_at = now()
          WHERE id = $1 AND status = 'pending'`,
         [id, v.code, v.reason.slice(0, 2000), Math.round(verifyMs)],
       );
+      return;
     }
+    await this.db.transaction(async (tx) => {
+      const updated = await tx.query<{ player_id: string }>(
+        `UPDATE submissions SET status = 'accepted', stage_id = $2, stage_hash = $3, car_class = $4, sim_version = $5,
+           stage_time_s = $6, final_hash = $7, ticks = $8, verify_ms = $9, verified_at = now()
+         WHERE id = $1 AND status = 'pending' RETURNING player_id`,
+        [id, v.stageId, v.stageHash, v.carClass, v.simVersion, v.stageTimeS, v.finalHash, v.ticks, Math.round(verifyMs)],
+      );
+      if (!updated.length) return;
+      await tx.query(
+        `INSERT INTO best_runs (stage_hash, car_class, sim_version, player_id, submission_id, stage_id, stage_time_s)
+         VALUES ($1, $2, $3, $4, $5, $6, $7)
+         ON CONFLICT (stage_hash, car_class, sim_version, player_id) DO UPDATE
+           SET submission_id = EXCLUDED.submission_id, stage_time_s = EXCLUDED.stage_time_s
+           WHERE (EXCLUDED.stage_time_s, EXCLUDED.submission_id) < (best_runs.stage_time_s, best_runs.submission_id)`,
+        [v.stageHash, v.carClass, v.simVersion, updated[0]!.player_id, id, v.stageId, v.stageTimeS],
+      );
+    });
   }
 
   /** The best `limit` rows of a board from rank `offset + 1`. */
   async top(b: Board, limit: number, offset = 0): Promise<BoardRow[]> {
-    const rows = await this.db.query(`${RANKED} SELECT * FROM ranked ORDER BY rank LIMIT $4 OFFSET $5`, [b.stageHash, b.carClass, b.simVersion, limit, offset]);
-    return rows.map(toBoardRow);
+    const rows = await this.db.query(`${BOARD_ROWS} ORDER BY b.stage_time_s, b.submission_id LIMIT $4 OFFSET $5`, [b.stageHash, b.carClass, b.simVersion, limit, offset]);
+    return rows.map((r, i) => toBoardRow(r, offset + i + 1));
   }
 
-  /** The player's row and up to `span` rows above and below it (empty when the player has no run there). */
+  /** The player's row and up to `span` rows above and below it (empty when the player has no run there). One round trip. */
   async around(b: Board, playerId: string, span: number): Promise<BoardRow[]> {
     const rows = await this.db.query(
-      `${RANKED}, me AS (SELECT rank FROM ranked WHERE player_id = $4)
-       SELECT ranked.* FROM ranked, me WHERE ranked.rank BETWEEN me.rank - $5 AND me.rank + $5 ORDER BY ranked.rank`,
+      `WITH me AS (
+         SELECT stage_time_s AS t, submission_id AS sid FROM best_runs
+         WHERE stage_hash = $1 AND car_class = $2 AND sim_version = $3 AND player_id = $4
+       ), above AS (
+         ${BOARD_ROWS} AND (b.stage_time_s, b.submission_id) < (SELECT t, sid FROM me)
+         ORDER BY b.stage_time_s DESC, b.submission_id DESC LIMIT $5
+       ), below AS (
+         ${BOARD_ROWS} AND (b.stage_time_s, b.submission_id) >= (SELECT t, sid FROM me)
+         ORDER BY b.stage_time_s, b.submission_id LIMIT $5 + 1
+       )
+       SELECT x.*, (SELECT count(*) FROM best_runs, me
+                    WHERE stage_hash = $1 AND car_class = $2 AND sim_version = $3 AND (stage_time_s, submission_id) < (me.t, me.sid)) AS ahead
+       FROM (SELECT * FROM above UNION ALL SELECT * FROM below) x ORDER BY x.stage_time_s, x.submission_id`,
       [b.stageHash, b.carClass, b.simVersion, playerId, span],
     );
-    return rows.map(toBoardRow);
+    const mine = rows.findIndex((r) => r.player_id === playerId);
+    if (mine < 0) return [];
+    const myRank = Number(rows[mine]!.ahead) + 1;
+    return rows.map((r, i) => toBoardRow(r, myRank - mine + i));
   }
 
   /** A player's submissions, newest first (all boards, all outcomes). */
@@ -175,8 +194,8 @@ export class Store {
   /** The boards that have accepted runs, with their stage id and number of players. */
   async boards(): Promise<(Board & { stageId: string; players: number })[]> {
     const rows = await this.db.query<Record<string, unknown>>(
-      `SELECT stage_hash, car_class, sim_version, min(stage_id) AS stage_id, count(DISTINCT player_id) AS players
-       FROM submissions WHERE status = 'accepted' GROUP BY stage_hash, car_class, sim_version ORDER BY stage_id, car_class, sim_version`,
+      `SELECT stage_hash, car_class, sim_version, min(stage_id) AS stage_id, count(*) AS players
+       FROM best_runs GROUP BY stage_hash, car_class, sim_version ORDER BY stage_id, car_class, sim_version`,
     );
     return rows.map((r) => ({ stageHash: r.stage_hash as string, carClass: r.car_class as string, simVersion: r.sim_version as string, stageId: r.stage_id as string, players: Number(r.players) }));
   }

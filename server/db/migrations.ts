@@ -40,9 +40,20 @@ export const MIGRATIONS: readonly Migration[] = [
         submitted_at timestamptz NOT NULL DEFAULT now(),
         verified_at timestamptz
       );
-      CREATE INDEX submissions_board ON submissions (stage_hash, car_class, sim_version, stage_time_s, id) WHERE status = 'accepted';
       CREATE INDEX submissions_pending ON submissions (id) WHERE status = 'pending';
       CREATE INDEX submissions_player ON submissions (player_id, id);
+      -- each player's best accepted run per board (kept by the verdict that beats it): the boards read this
+      CREATE TABLE best_runs (
+        stage_hash text NOT NULL,
+        car_class text NOT NULL,
+        sim_version text NOT NULL,
+        player_id text NOT NULL REFERENCES players (id),
+        submission_id integer NOT NULL REFERENCES submissions (id),
+        stage_id text NOT NULL,
+        stage_time_s double precision NOT NULL,
+        PRIMARY KEY (stage_hash, car_class, sim_version, player_id)
+      );
+      CREATE INDEX best_runs_rank ON best_runs (stage_hash, car_class, sim_version, stage_time_s, submission_id);
     `,
   },
 ];

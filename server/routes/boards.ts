@@ -7,7 +7,7 @@
  *   GET /api/ghosts/:submissionId                                the replay of an accepted run (race it)
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import type { Board, Store } from '../store';
+import type { Board, BoardRow, Store } from '../store';
 import type { BoardCache } from '../board-cache';
 import { PLAYER_ID_PATTERN } from './players';
 import { submissionJson } from './submissions';
@@ -16,6 +16,11 @@ export const MAX_BOARD_ROWS = 100;
 export const DEFAULT_BOARD_ROWS = 20;
 export const MAX_AROUND_SPAN = 25;
 export const DEFAULT_AROUND_SPAN = 5;
+/**
+ * Boards up to this many players are read whole into the cache (~200 B a row: ≤ 10 MB) and answered from
+ * memory until the next verdict; bigger boards are answered by their SQL queries (cached per request).
+ */
+export const MAX_RANKING_ROWS = 50_000;
 
 type BoardParams = { stageHash: string; carClass: string; simVersion: string };
 const HASH = /^[0-9a-f]{16}$/;
@@ -36,6 +41,26 @@ function boardOf(p: BoardParams, reply: FastifyReply): Board | null {
 
 const badQuery = (reply: FastifyReply, what: string): FastifyReply => reply.code(400).send({ error: 'bad-query', message: what });
 
+const boardKey = (b: Board): string => `${b.stageHash} ${b.carClass} ${b.simVersion}`;
+
+/** The whole ranking of a board from the cache, or null when the board is too big to hold. */
+async function rankingOf(store: Store, cache: BoardCache, b: Board): Promise<BoardRow[] | null> {
+  const rows = await cache.get(`ranking ${boardKey(b)}`, () => store.top(b, MAX_RANKING_ROWS + 1));
+  return rows.length > MAX_RANKING_ROWS ? null : rows;
+}
+
+async function topRows(store: Store, cache: BoardCache, b: Board, limit: number, offset: number): Promise<BoardRow[]> {
+  const all = await rankingOf(store, cache, b);
+  return all ? all.slice(offset, offset + limit) : cache.get(`top ${boardKey(b)} ${limit} ${offset}`, () => store.top(b, limit, offset));
+}
+
+async function aroundRows(store: Store, cache: BoardCache, b: Board, playerId: string, span: number): Promise<BoardRow[]> {
+  const all = await rankingOf(store, cache, b);
+  if (!all) return cache.get(`around ${boardKey(b)} ${playerId} ${span}`, () => store.around(b, playerId, span));
+  const at = all.findIndex((r) => r.playerId === playerId);
+  return at < 0 ? [] : all.slice(Math.max(0, at - span), at + span + 1);
+}
+
 export function registerBoardRoutes(app: FastifyInstance, store: Store, cache: BoardCache): void {
   app.get('/api/boards', () => cache.get('boards', () => store.boards()));
 
@@ -45,8 +70,7 @@ export function registerBoardRoutes(app: FastifyInstance, store: Store, cache: B
     const limit = intParam(req.query.limit, DEFAULT_BOARD_ROWS, 1, MAX_BOARD_ROWS);
     const offset = intParam(req.query.offset, 0, 0, 1_000_000);
     if (limit === null || offset === null) return badQuery(reply, `limit: 1–${MAX_BOARD_ROWS}, offset: ≥ 0`);
-    const rows = await cache.get(`top ${b.stageHash} ${b.carClass} ${b.simVersion} ${limit} ${offset}`, () => store.top(b, limit, offset));
-    return { board: b, rows };
+    return { board: b, rows: await topRows(store, cache, b, limit, offset) };
   });
 
   app.get<{ Params: BoardParams & { playerId: string }; Querystring: { span?: string } }>('/api/boards/:stageHash/:carClass/:simVersion/around/:playerId', async (req, reply) => {
@@ -54,8 +78,7 @@ export function registerBoardRoutes(app: FastifyInstance, store: Store, cache: B
     if (!b) return reply;
     const span = intParam(req.query.span, DEFAULT_AROUND_SPAN, 0, MAX_AROUND_SPAN);
     if (span === null || !PLAYER_ID_PATTERN.test(req.params.playerId)) return badQuery(reply, `span: 0–${MAX_AROUND_SPAN}; playerId: 64 hex digits`);
-    const rows = await cache.get(`around ${b.stageHash} ${b.carClass} ${b.simVersion} ${req.params.playerId} ${span}`, () => store.around(b, req.params.playerId, span));
-    return { board: b, rows };
+    return { board: b, rows: await aroundRows(store, cache, b, req.params.playerId, span) };
   });
 
   app.get<{ Params: { id: string }; Querystring: { limit?: string } }>('/api/players/:id/history', async (req, reply) => {

@@ -96,6 +96,31 @@ export function defineServerSuite(options: () => Pick<ServerOptions, 'dataDir' |
     expect(boards.body).toEqual([{ ...board, stageId: 'test-short', players: 2 }]);
   }, TIMEOUT_MS);
 
+  it('keeps each player\'s best run; rows around any player match the full ranking', async () => {
+    const fake = { stageHash: 'feedfacecafebeef', carClass: 'hatch-gti', simVersion: SIM_VERSION };
+    const players = Array.from({ length: 12 }, (_, i) => newPlayer(`Rank ${i}`));
+    // two runs each, the second one better for even players: the board holds min(first, second)
+    const best = new Map<string, number>();
+    let n = 0;
+    for (const [i, p] of players.entries()) {
+      await server.store.upsertPlayer(p.id, p.name);
+      for (const timeS of [100 + ((i * 37) % 12), i % 2 === 0 ? 95 + i / 10 : 130]) {
+        const { row } = await server.store.insertSubmission(`fake-${String(n++).padStart(59, '0')}`, p.id, new Uint8Array([n]));
+        await server.store.recordVerdict(row.id, { status: 'accepted', stageId: 'fake', ...fake, stageTimeS: timeS, finalHash: '0', ticks: 1 }, 0);
+        best.set(p.id, Math.min(best.get(p.id) ?? Infinity, timeS));
+      }
+    }
+    const top = await server.store.top(fake, 100);
+    expect(top.map((r) => [r.rank, r.playerId, r.stageTimeS])).toEqual(
+      [...best.entries()].sort((a, b) => a[1] - b[1]).map(([id, t], i) => [i + 1, id, t]),
+    );
+    for (const p of players) {
+      const at = top.findIndex((r) => r.playerId === p.id);
+      expect(await server.store.around(fake, p.id, 2)).toEqual(top.slice(Math.max(0, at - 2), at + 3));
+    }
+    expect(await server.store.around(fake, newPlayer('absent').id, 2)).toEqual([]);
+  });
+
   it('refuses tampered runs with the reason', async () => {
     const tuned = readFileSync(join(CONTENT_DIR, 'cars', 'rally-awd.toml'), 'utf8').replace(/^(\s*mass_kg\s*=\s*)(\d+(\.\d+)?)/m, (_m, k: string, v: string) => `${k}${Number(v) - 200}`);
     expect(tuned).not.toBe(readFileSync(join(CONTENT_DIR, 'cars', 'rally-awd.toml'), 'utf8'));

@@ -8,33 +8,27 @@ import { join } from 'node:path';
 import { deflateSync } from 'fflate';
 import { readStageFiles } from '../../terrain/node';
 import { loadStage } from '../../terrain/stage';
-import { recordRun } from '../../src/replay/record-run';
-import { carConfigFromReplay, replayCarFromText, vehicleCarAdapter } from '../../src/run/cars';
+import { recordAiStageRun } from '../../src/replay/record-ai';
+import { replayCarFromText } from '../../src/run/cars';
 import { decodeReplay, encodeReplay, REPLAY_FORMAT, REPLAY_MAGIC, type ReplayData } from '../../src/replay/format';
 import { InputStreamEncoder, inputAt } from '../../src/replay/inputs';
 import { readCarFile } from '../../src/replay/node';
 import { crc32 } from '../../src/replay/bytes';
-import { AiDriver } from '../../src/systems/sim/ai/driver';
-import { DEFAULT_DRIVER, stagePath } from '../../src/systems/sim/ai/stage-path';
-import { driverVehicleFromConfig } from '../../src/systems/sim/ai/car-params';
+import { DEFAULT_DRIVER } from '../../src/systems/sim/ai/stage-path';
 import type { QuantizedInput } from '../../src/ecs/controls';
 
 export const STAGE_DIR = join(import.meta.dirname, '../../src/content/stages/test-short');
 /** The game's run setup (src/app/game.ts RUN_SETUP). */
-const SETUP = { dt: 1 / 500, integrator: 'midpoint' as const, seed: 1, gravity_m_s2: 9.81 };
-/** The countdown the AI holds through, ticks (3 s at 500 Hz). */
-const COUNTDOWN_TICKS = 1500;
+export const GAME_SETUP = { dt: 1 / 500, integrator: 'midpoint' as const, seed: 1, gravity_m_s2: 9.81 };
 
-/** An AI run on test-short to the finish, as the game records it; the driver's skill varies the time. */
-export function recordFinishedRun(carId = 'rally-awd', skill = DEFAULT_DRIVER.skill): Uint8Array {
-  const files = readStageFiles(STAGE_DIR);
-  const stage = loadStage(files, join(STAGE_DIR, 'stage.toml'));
+/** An AI run on a shipped stage (default test-short) to the finish, as the game records it; the driver's skill varies the time. */
+export function recordFinishedRun(carId = 'rally-awd', skill = DEFAULT_DRIVER.skill, stageDir = STAGE_DIR, maxSeconds = 120): Uint8Array {
+  const files = readStageFiles(stageDir);
+  const stage = loadStage(files, join(stageDir, 'stage.toml'));
   const pose = { x: stage.start.x, y: stage.start.y, z: stage.start.z, heading: stage.start.heading };
   const car = replayCarFromText({ id: carId, main: `${carId}.toml`, text: readCarFile(carId), read: readCarFile, pose });
-  const cfg = carConfigFromReplay(car);
-  const ai = new AiDriver({ path: stagePath(stage, cfg), vehicle: driverVehicleFromConfig(cfg), params: { ...DEFAULT_DRIVER, skill } });
-  const rec = recordRun({ setup: SETUP, cars: [car], sources: [ai], stage: { stage, files }, maxSeconds: 120, adapter: vehicleCarAdapter, beforeTick: (run) => (ai.hold = run.world.tick < COUNTDOWN_TICKS) });
-  if (!rec.timing?.run.finishTimeS) throw new Error('fixture: the AI did not finish test-short');
+  const rec = recordAiStageRun({ setup: GAME_SETUP, stage, files, car, driver: { ...DEFAULT_DRIVER, skill }, maxSeconds });
+  if (!rec.timing?.run.finishTimeS) throw new Error(`fixture: the AI did not finish ${stage.id}`);
   return rec.bytes;
 }
 
