@@ -5,7 +5,7 @@
  * accepted time (ties: the earlier submission first), kept in `best_runs` when a verdict is stored.
  */
 import type { Database } from './db/database';
-import type { Verdict } from './verify/verdict';
+import { reject, type Verdict } from './verify/verdict';
 
 export interface Board {
   stageHash: string;
@@ -126,8 +126,13 @@ export class Store {
     return Number(rows[0]!.n);
   }
 
-  /** Stores a verdict on a pending row (a row already decided is left as it is); an accepted run may become the player's best. */
-  async recordVerdict(id: number, v: Verdict, verifyMs: number): Promise<void> {
+  /**
+   * Stores a verdict on a pending row (a row already decided is left as it is); an accepted run may become the
+   * player's best. A run whose final state was already accepted on its board (a copy of another file's drive,
+   * renamed) is stored as rejected `duplicate-run`; the unique index submissions_run backs this up.
+   */
+  async recordVerdict(id: number, verdict: Verdict, verifyMs: number): Promise<void> {
+    const v = verdict.status === 'accepted' ? await this.refuseCopies(id, verdict) : verdict;
     if (v.status === 'rejected') {
       await this.db.query(
         `UPDATE submissions SET status = 'rejected', reason_code = $2, reason = $3, verify_ms = $4, verified_at = now()
@@ -153,6 +158,14 @@ export class Store {
         [v.stageHash, v.carClass, v.simVersion, updated[0]!.player_id, id, v.stageId, v.stageTimeS],
       );
     });
+  }
+
+  private async refuseCopies(id: number, v: Extract<Verdict, { status: 'accepted' }>): Promise<Verdict> {
+    const first = await this.db.query<{ id: number }>(
+      `SELECT id FROM submissions WHERE status = 'accepted' AND stage_hash = $1 AND car_class = $2 AND sim_version = $3 AND final_hash = $4 AND id <> $5`,
+      [v.stageHash, v.carClass, v.simVersion, v.finalHash, id],
+    );
+    return first.length ? reject('duplicate-run', `the same drive (final state ${v.finalHash}) was accepted as submission ${first[0]!.id}`) : v;
   }
 
   /** The best `limit` rows of a board from rank `offset + 1`. */

@@ -42,6 +42,8 @@ export const MIGRATIONS: readonly Migration[] = [
       );
       CREATE INDEX submissions_pending ON submissions (id) WHERE status = 'pending';
       CREATE INDEX submissions_player ON submissions (player_id, id);
+      -- one accepted row per run: the same drive resubmitted under another name or by another player is a copy
+      CREATE UNIQUE INDEX submissions_run ON submissions (stage_hash, car_class, sim_version, final_hash) WHERE status = 'accepted';
       -- each player's best accepted run per board (kept by the verdict that beats it): the boards read this
       CREATE TABLE best_runs (
         stage_hash text NOT NULL,

@@ -15,6 +15,7 @@ export const REJECT_CODES = [
   'stage-time-mismatch', // the recorded stage time is not the re-simulated one
   'budget-exceeded', // the verification ran past its wall-time limit
   'verifier-crashed', // the worker died on this file (memory limit) or timed out
+  'duplicate-run', // the same drive (same final state hash on the board) was accepted before, from another file
 ] as const;
 export type RejectCode = (typeof REJECT_CODES)[number];
 

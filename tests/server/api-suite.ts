@@ -16,7 +16,7 @@ import { readStageFiles } from '../../terrain/node';
 import { SIM_VERSION } from '../../src/replay/version';
 import { CONTENT_DIR } from '../../src/replay/node';
 import { newPlayer, TestClient } from './client';
-import { recordFinishedRun, STAGE_DIR, withCarFile, withFinalTimeEdited, withInputChanged, withUnknownStage, zipBomb } from './fixtures';
+import { recordFinishedRun, STAGE_DIR, withCarFile, withHeader, withFinalTimeEdited, withInputChanged, withUnknownStage, zipBomb } from './fixtures';
 
 const TIMEOUT_MS = 90_000;
 
@@ -106,7 +106,7 @@ export function defineServerSuite(options: () => Pick<ServerOptions, 'dataDir' |
       await server.store.upsertPlayer(p.id, p.name);
       for (const timeS of [100 + ((i * 37) % 12), i % 2 === 0 ? 95 + i / 10 : 130]) {
         const { row } = await server.store.insertSubmission(`fake-${String(n++).padStart(59, '0')}`, p.id, new Uint8Array([n]));
-        await server.store.recordVerdict(row.id, { status: 'accepted', stageId: 'fake', ...fake, stageTimeS: timeS, finalHash: '0', ticks: 1 }, 0);
+        await server.store.recordVerdict(row.id, { status: 'accepted', stageId: 'fake', ...fake, stageTimeS: timeS, finalHash: `run-${n}`, ticks: 1 }, 0);
         best.set(p.id, Math.min(best.get(p.id) ?? Infinity, timeS));
       }
     }
@@ -137,8 +137,11 @@ export function defineServerSuite(options: () => Pick<ServerOptions, 'dataDir' |
       expect(r.status).toBe(202);
       expect(await api.settled(r.body.id as number)).toMatchObject({ status: 'rejected', reasonCode: code });
     }
+    // Bob sends Ann's drive under another name: another file, the same run
+    const copy = await api.submit(bob, withHeader(fast, (d) => ({ ...d.header, name: 'my own run, honest' })));
+    expect(await api.settled(copy.body.id as number)).toMatchObject({ status: 'rejected', reasonCode: 'duplicate-run' });
     const top = await api.json('GET', boardPath);
-    expect((top.body.rows as unknown[]).length).toBe(2);
+    expect((top.body.rows as { name: string }[]).map((r) => r.name)).toEqual([ann.name, bob.name]);
   }, TIMEOUT_MS);
 
   it('refuses at once what the container header shows: not a replay, a payload over the cap', async () => {

@@ -10,13 +10,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { newPlayer, TestClient, type Player } from './client';
 import { spawnServer, type ServerProcess } from './spawn';
-import { recordFinishedRun, withHeader } from './fixtures';
+import { recordFinishedRun } from './fixtures';
 import { postgresUnavailable, startTestPostgres, type TestPostgres } from './postgres';
 
 const PLAYERS = 4;
-const FILES_PER_PLAYER = 5;
+const FILES_PER_PLAYER = 3;
 /** Acknowledgements to wait for before the kill: mid-burst, with the rest still in flight. */
-const KILL_AFTER_ACKS = 6;
+const KILL_AFTER_ACKS = 5;
 const TIMEOUT_MS = 240_000;
 
 interface Sent {
@@ -25,12 +25,13 @@ interface Sent {
   id: number | null;
 }
 
-/** One recorded run, renamed per file: distinct bytes (content hash), identical simulation. */
-function burstFiles(players: Player[]): Sent[] {
-  const run = recordFinishedRun('rally-awd', 0.8);
-  return players.flatMap((player, i) =>
-    Array.from({ length: FILES_PER_PLAYER }, (_, k) => ({ player, bytes: withHeader(run, (d) => ({ ...d.header, name: `burst ${i}.${k}` })), id: null })),
-  );
+/** Distinct drives (the AI at different skills: another run, another final state), one list per player. */
+function recordDrives(): Uint8Array[] {
+  return Array.from({ length: PLAYERS * FILES_PER_PLAYER }, (_, i) => recordFinishedRun('rally-awd', 0.5 + 0.03 * i));
+}
+
+function burstFiles(players: Player[], drives: Uint8Array[]): Sent[] {
+  return players.flatMap((player, i) => Array.from({ length: FILES_PER_PLAYER }, (_, k) => ({ player, bytes: drives[i * FILES_PER_PLAYER + k]!, id: null })));
 }
 
 /** Fires every submission at once; kills the server after KILL_AFTER_ACKS acknowledgements. */
@@ -53,14 +54,14 @@ async function burstAndKill(srv: ServerProcess, files: Sent[]): Promise<void> {
   await srv.exited;
 }
 
-function defineDurability(label: string, env: () => Record<string, string>): void {
+function defineDurability(label: string, env: () => Record<string, string>, drives: () => Uint8Array[]): void {
   it(`${label}: every acknowledged submission survives kill -9 and lands on the board once`, async () => {
     const dir = mkdtempSync(join(tmpdir(), 'bitrally-durable-'));
     try {
       const players = Array.from({ length: PLAYERS }, (_, i) => newPlayer(`Driver ${i}`));
       const first = await spawnServer(dir, env(), ['--rate-key', '1000']);
       for (const p of players) expect((await new TestClient(first.url).register(p)).status).toBe(200);
-      const files = burstFiles(players);
+      const files = burstFiles(players, drives());
       await burstAndKill(first, files);
       const acked = files.filter((f) => f.id !== null);
       expect(acked.length).toBeGreaterThanOrEqual(KILL_AFTER_ACKS);
@@ -93,7 +94,11 @@ function defineDurability(label: string, env: () => Record<string, string>): voi
 }
 
 describe('durability (real server process, SIGKILL mid-burst)', () => {
-  defineDurability('PGlite', () => ({}));
+  let drives: Uint8Array[] = [];
+  beforeAll(() => {
+    drives = recordDrives();
+  }, 120_000);
+  defineDurability('PGlite', () => ({}), () => drives);
 
   const missing = postgresUnavailable();
   if (missing) it.skip(`PostgreSQL: ${missing}`, () => undefined);
@@ -103,6 +108,6 @@ describe('durability (real server process, SIGKILL mid-burst)', () => {
       pg = await startTestPostgres();
     }, 60_000);
     afterAll(() => pg?.stop());
-    defineDurability('PostgreSQL', () => ({ DATABASE_URL: pg!.url }));
+    defineDurability('PostgreSQL', () => ({ DATABASE_URL: pg!.url }), () => drives);
   }
 });
