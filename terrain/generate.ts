@@ -38,6 +38,12 @@ export interface GenerateOptions {
   checkpointsM?: number[];
   /** Place scenery (default true). */
   scenery?: boolean;
+  /**
+   * Write these options into stage.toml's [generator] table, so that the stage can be generated again and
+   * checked (the server ranks generated stages this way). Default false: the shipped stages' files, and so
+   * their content hashes, stay as they are.
+   */
+  recordParams?: boolean;
 }
 
 /** Road design limits per style (checked by the tests on the generated macro surface). */
@@ -460,11 +466,39 @@ export function generateStage(opts: GenerateOptions): GeneratedStage {
     road: { width_m: st.width, points: ctrl, start_distance_m: Math.round(startD * 10) / 10, finish_distance_m: Math.floor(finishD * 10) / 10 },
     checkpoints: cps.map((cp) => ({ distance_m: Math.round((startD + cp) * 10) / 10 })),
     scenery: scen,
+    generator: opts.recordParams ? recordedOptions(opts, size, cell) : undefined,
   };
   const files: StageFiles = { stageToml: stageTomlToString(toml), heightPng: hpng.bytes, surfacePng: smap.toPng() };
   const stage = loadStage(files, `${id}/stage.toml`);
   files.paceNotesToml = formatPaceNotes(stage.paceNotes, { stageId: stage.id });
   return { files, names, stage };
+}
+
+/** The [generator] table of stage.toml: every option with its default filled in. */
+function recordedOptions(opts: GenerateOptions, size: number, cell: number): StageToml['generator'] {
+  const g: NonNullable<StageToml['generator']> = { style: opts.surface, length_km: opts.lengthKm, size, cell_size_m: cell, relief: opts.relief ?? 1, surface_refine: opts.surfaceRefine ?? 2, scenery: opts.scenery ?? true };
+  if (opts.checkpointsM) g.checkpoints_m = [...opts.checkpointsM];
+  return g;
+}
+
+/** The options recorded in a stage.toml's [generator] table (with its seed, id and name), or null without one. */
+export function recordedGenerateOptions(toml: StageToml): GenerateOptions | null {
+  const g = toml.generator;
+  if (!g || toml.seed === undefined) return null;
+  return {
+    seed: toml.seed,
+    lengthKm: g.length_km,
+    surface: g.style,
+    id: toml.id,
+    name: toml.name,
+    size: g.size,
+    cellSize: g.cell_size_m,
+    relief: g.relief,
+    surfaceRefine: g.surface_refine,
+    checkpointsM: g.checkpoints_m,
+    scenery: g.scenery,
+    recordParams: true,
+  };
 }
 
 /** The terrain before the road: fBm noise, blended with ridged noise for the mountain styles, m. */

@@ -2,7 +2,7 @@
  * Verifies one submitted replay for the leaderboards (runs in a worker thread: server/verify/worker.ts).
  * Cheap checks first, each with its own refusal code: the file format, the tick budget, the simulation
  * version, one player car, the car class (byte-equal to a shipped car), no mid-run car swap, a known stage (by
- * content hash); then the re-simulation (every checksum and keyframe), the finish and the stage time.
+ * content hash: shipped, or generated again from its recorded options); then the re-simulation (every checksum and keyframe), the finish and the stage time.
  */
 import { decodeReplay, type ReplayData } from '../../src/replay/format';
 import { ReplayFormatError } from '../../src/replay/bytes';
@@ -37,8 +37,8 @@ function checkEntry(d: ReplayData, ctx: VerifyContext): Verdict | { carClass: st
   if (!cls) return reject('car-not-allowed', `car "${h.cars[0]!.id}" (${h.cars[0]!.main}) is not byte-equal to an allowed car class (${ctx.cars.map((c) => c.id).join(', ')})`);
   if (d.edits.some((e) => e.kind === 'config')) return reject('car-swapped', 'the car configuration changed during the run');
   if (!h.stage) return reject('no-stage', 'a run on flat ground has no leaderboard');
-  const known = ctx.stages.known(h.stage.hash);
-  if (!known) return reject('stage-unknown', `stage "${h.stage.id}" with content hash ${h.stage.hash} is not a stage this server ranks`);
+  const known = ctx.stages.known(h.stage.hash) ?? (h.stage.embedded && d.stageFiles ? ctx.stages.regenerate(d.stageFiles) : null);
+  if (!known || known.hash !== h.stage.hash) return reject('stage-unknown', `stage "${h.stage.id}" with content hash ${h.stage.hash} is neither shipped nor generated again from its recorded options`);
   if (!h.stage.embedded && known.id !== h.stage.id) return reject('stage-unknown', `stage id "${h.stage.id}" does not match hash ${h.stage.hash} (stage "${known.id}")`);
   return { carClass: cls.id, stageId: known.id, stageHash: known.hash };
 }

@@ -20,6 +20,8 @@ export interface AiStageRunOptions {
   car: ReplayCar;
   driver?: DriverParams;
   maxSeconds: number;
+  /** Carry the stage files in the replay (a user's stage). */
+  embedStage?: boolean;
 }
 
 export function recordAiStageRun(o: AiStageRunOptions): RecordedRun {
@@ -30,7 +32,7 @@ export function recordAiStageRun(o: AiStageRunOptions): RecordedRun {
     setup: o.setup,
     cars: [o.car],
     sources: [ai],
-    stage: { stage: o.stage, files: o.files },
+    stage: { stage: o.stage, files: o.files, embed: o.embedStage },
     maxSeconds: o.maxSeconds,
     adapter: vehicleCarAdapter,
     // the game holds the autopilot while the stage run does not let the car go (the countdown)
