@@ -73,7 +73,7 @@ export async function createBitRallyServer(o: ServerOptions): Promise<BitRallySe
   await app.register(rateLimit, { max: limits.perIpPerMinute, timeWindow: '1 minute', keyGenerator: (req) => req.ip });
   registerHealthRoutes(app, { db, queue, pool });
   registerPlayerRoutes(app, store);
-  registerSubmissionRoutes(app, { store, queue, maxBytes: o.maxSubmissionBytes ?? DEFAULT_MAX_SUBMISSION_BYTES, maxPending: o.maxPending ?? DEFAULT_MAX_PENDING, perKeyPerMinute: limits.submissionsPerKeyPerMinute });
+  registerSubmissionRoutes(app, { store, queue, maxBytes: o.maxSubmissionBytes ?? DEFAULT_MAX_SUBMISSION_BYTES, maxPending: o.maxPending ?? DEFAULT_MAX_PENDING, perKeyPerMinute: limits.submissionsPerKeyPerMinute, perIpPerMinute: limits.perIpPerMinute });
   registerBoardRoutes(app, store, cache);
   await app.ready();
   const resumed = await queue.resume();

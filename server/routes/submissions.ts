@@ -12,6 +12,9 @@ import type { Store, SubmissionRow } from '../store';
 import type { VerificationQueue } from '../queue';
 import { keyFromAuthorization, playerIdOf } from '../players';
 import { requirePlayerId } from './auth';
+import { WindowLimiter } from '../window-limiter';
+
+const MINUTE_MS = 60_000;
 
 /** Largest upload, bytes: a 30-minute run is ~0.3 MB; a replay with an embedded stage carries its PNGs too. */
 export const DEFAULT_MAX_SUBMISSION_BYTES = 8 * 1024 * 1024;
@@ -31,6 +34,7 @@ export interface SubmissionDeps {
   maxBytes: number;
   maxPending: number;
   perKeyPerMinute: number;
+  perIpPerMinute: number;
 }
 
 /** Why the container header alone refuses the file (null: worth verifying). */
@@ -50,9 +54,11 @@ export function submissionJson(s: SubmissionRow): Record<string, unknown> {
 }
 
 /** onRequest, before the body is read: the reply when the request is refused (Fastify stops there). */
-async function admit(req: FastifyRequest, reply: FastifyReply, d: SubmissionDeps): Promise<FastifyReply | undefined> {
+async function admit(req: FastifyRequest, reply: FastifyReply, d: SubmissionDeps, perKey: WindowLimiter): Promise<FastifyReply | undefined> {
   const id = requirePlayerId(req, reply);
   if (!id) return reply;
+  const wait = perKey.take(id);
+  if (wait !== null) return reply.code(429).header('retry-after', String(wait)).send({ error: 'rate-limited', message: `at most ${perKey.max} submissions per minute per player; retry in ${wait} s` });
   if (!(await d.store.player(id))) return reply.code(403).send({ error: 'unregistered', message: 'register a name first: PUT /api/players/me' });
   if (d.queue.depth >= d.maxPending) return reply.code(503).header('retry-after', '60').send({ error: 'busy', message: 'too many submissions waiting for verification; retry later' });
   return undefined;
@@ -74,12 +80,10 @@ async function submit(req: FastifyRequest<{ Body: Buffer }>, reply: FastifyReply
 export function registerSubmissionRoutes(app: FastifyInstance, d: SubmissionDeps): void {
   void app.register(async (scope) => {
     scope.addContentTypeParser('application/octet-stream', { parseAs: 'buffer', bodyLimit: d.maxBytes }, (_req, body, done) => done(null, body));
-    const perKey = scope.rateLimit({
-      max: d.perKeyPerMinute,
-      timeWindow: '1 minute',
-      keyGenerator: (req) => `key:${keyFromAuthorization(req.headers.authorization) ?? req.ip}`,
-    });
-    scope.post<{ Body: Buffer }>('/api/submissions', { bodyLimit: d.maxBytes, onRequest: [(req, reply) => admit(req, reply, d), perKey] }, (req, reply) => submit(req, reply, d));
+    // the route's own per-IP limit (the global one does not reach into this scope), then admit (per key)
+    const perIp = scope.rateLimit({ max: d.perIpPerMinute, timeWindow: '1 minute', keyGenerator: (req) => `ip:${req.ip}` });
+    const perKey = new WindowLimiter(d.perKeyPerMinute, MINUTE_MS);
+    scope.post<{ Body: Buffer }>('/api/submissions', { bodyLimit: d.maxBytes, onRequest: [perIp, (req, reply) => admit(req, reply, d, perKey)] }, (req, reply) => submit(req, reply, d));
   });
 
   app.get<{ Params: { id: string } }>('/api/submissions/:id', async (req, reply) => {

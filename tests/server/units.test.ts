@@ -5,6 +5,7 @@ import { keyFromAuthorization, NAME_MAX_CHARS, playerIdOf, validateName } from '
 import { carClassOf, shippedCarClasses } from '../../server/verify/car-classes';
 import { containerProblem, MAX_SUBMISSION_PAYLOAD_BYTES } from '../../server/routes/submissions';
 import { BoardCache } from '../../server/board-cache';
+import { WindowLimiter } from '../../server/window-limiter';
 import { BUILTIN_CARS } from '../../src/content/cars/index';
 import { zipBomb } from './fixtures';
 
@@ -65,5 +66,17 @@ describe('board cache', () => {
     release();
     expect(await slow).toBe(-1);
     expect(await cache.get('b', load)).toBe(3);
+  });
+});
+
+describe('per-key window limiter', () => {
+  it('allows `max` per window per key, tells the wait, and opens a new window when it ends', () => {
+    let t = 0;
+    const lim = new WindowLimiter(2, 60_000, () => t);
+    expect([lim.take('a'), lim.take('a'), lim.take('b')]).toEqual([null, null, null]);
+    t = 15_000;
+    expect(lim.take('a')).toBe(45);
+    t = 60_000;
+    expect(lim.take('a')).toBeNull();
   });
 });
