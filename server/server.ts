@@ -72,7 +72,7 @@ export async function createBitRallyServer(o: ServerOptions): Promise<BitRallySe
   const limits = { ...DEFAULT_RATE_LIMITS, ...o.rateLimits };
   await app.register(rateLimit, { max: limits.perIpPerMinute, timeWindow: '1 minute', keyGenerator: (req) => req.ip });
   registerHealthRoutes(app, { db, queue, pool });
-  registerPlayerRoutes(app, store);
+  registerPlayerRoutes(app, store, cache);
   registerSubmissionRoutes(app, { store, queue, maxBytes: o.maxSubmissionBytes ?? DEFAULT_MAX_SUBMISSION_BYTES, maxPending: o.maxPending ?? DEFAULT_MAX_PENDING, perKeyPerMinute: limits.submissionsPerKeyPerMinute, perIpPerMinute: limits.perIpPerMinute });
   registerBoardRoutes(app, store, cache);
   await app.ready();

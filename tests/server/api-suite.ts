@@ -94,6 +94,10 @@ export function defineServerSuite(options: () => Pick<ServerOptions, 'dataDir' |
     expect(new Uint8Array(await ghost.arrayBuffer())).toEqual(fast);
     const boards = await api.json('GET', '/api/boards');
     expect(boards.body).toEqual([{ ...board, stageId: 'test-short', players: 2 }]);
+    // a rename shows on the (cached) board at once
+    await api.json('PUT', '/api/players/me', { name: 'Ann V' }, ann.key);
+    expect(((await api.json('GET', boardPath)).body.rows as { name: string }[])[0]!.name).toBe('Ann V');
+    await api.register(ann);
   }, TIMEOUT_MS);
 
   it('keeps each player\'s best run; rows around any player match the full ranking', async () => {

@@ -68,8 +68,9 @@ describe('hostile uploads (real server process)', () => {
   }, 60_000);
 
   it('refuses 50 MB uploads and zip bombs without memory growth', async () => {
-    // warm up: the routes, the parser and a worker have run once
-    await api.submit(p, zipBomb(4096, 64));
+    // warm up: the routes, the parser and a verification worker (Havok, the stages) have run once
+    const warm = await api.submit(p, zipBomb(4096, 64));
+    expect(await api.settled(warm.body.id as number)).toMatchObject({ status: 'rejected', reasonCode: 'format' });
     const before = rssOf(srv.child.pid!);
     const refused413 = (): number => srv.logs.filter((l) => (l.res as { statusCode?: number } | undefined)?.statusCode === 413 && l.msg === 'request completed').length;
     const n413 = refused413();
