@@ -4,7 +4,7 @@
  * Stops gracefully on SIGTERM / SIGINT (requests and verifications in flight finish or stay pending).
  */
 import { parseCommand, type CommandSpec } from '../src/cli/args';
-import { EXIT_OK, exitWith, runCommandAsync } from '../src/cli/errors';
+import { EXIT_OK, exitWith, runCommandAsync, UserError } from '../src/cli/errors';
 import { createBitRallyServer, DEFAULT_CORS_ORIGINS, DEFAULT_RATE_LIMITS } from './server';
 
 const SERVER = {
@@ -27,13 +27,18 @@ const SERVER = {
 export async function main(argv: string[]): Promise<number> {
   return runCommandAsync(async () => {
     const { options: o } = parseCommand(SERVER, argv);
+    const databaseUrl = process.env.DATABASE_URL || undefined;
     const server = await createBitRallyServer({
       dataDir: o['data-dir'],
-      databaseUrl: process.env.DATABASE_URL || undefined,
+      databaseUrl,
       corsOrigins: o['cors-origin'],
       rateLimits: { perIpPerMinute: o['rate-ip'], submissionsPerKeyPerMinute: o['rate-key'] },
       verifier: { threads: o.workers },
       logger: { level: o['log-level'] },
+    }).catch((e: NodeJS.ErrnoException) => {
+      // an unreachable or refusing database is the operator's setting, not a bug: one line, exit 2
+      if (databaseUrl && (e.code || /password|database|connect/i.test(e.message))) throw new UserError(`DATABASE_URL: cannot use the database (${e.code ?? ''} ${e.message})`.trim());
+      throw e;
     });
     await server.listen(o.port, o.host);
     await new Promise<void>((resolve) => {
