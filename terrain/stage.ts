@@ -31,24 +31,6 @@ const seed = intInRange(-(2 ** 31), 2 ** 32 - 1);
 /** A PNG beside stage.toml: a plain file name, never a path (nothing outside the stage folder is read). */
 const pngName = z.string().max(S.fileChars).regex(/^[^/\\:]+\.png$/i, 'a PNG file name in the stage folder (no path)');
 
-/** Longest generated road a stage.toml may ask to regenerate, km (bounds what a server spends regenerating). */
-export const GENERATOR_MAX_LENGTH_KM = 50;
-
-/**
- * The generator options a stage was made with (terrain/generate.ts `recordParams`), with the top-level `seed`,
- * `id` and `name`: enough to generate it again byte for byte (a server checks a user's stage this way).
- */
-const GeneratorSchema = z.strictObject({
-  style: z.enum(['gravel', 'tarmac', 'snow']),
-  length_km: inRange(0.05, GENERATOR_MAX_LENGTH_KM, 'km'),
-  size: intInRange(3, HEIGHTMAP_MAX_SIDE, 'samples'),
-  cell_size_m: cellSize,
-  relief: inRange(0, 10),
-  surface_refine: intInRange(1, 8),
-  checkpoints_m: z.array(distance).max(S.checkpoints).optional(),
-  scenery: z.boolean(),
-});
-
 export const StageTomlSchema = z
   .strictObject({
     format: z.literal(1),
@@ -116,7 +98,23 @@ export const StageTomlSchema = z
       )
       .max(S.sceneryGroups)
       .default([]),
-    generator: GeneratorSchema.optional(),
+    /** How the stage generator made this stage (terrain/generate.ts): enough to regenerate it byte for byte. */
+    generator: z
+      .strictObject({
+        version: intInRange(1, S.generatorVersion),
+        seed,
+        length_km: inRange(S.generatorLengthKm[0], S.generatorLengthKm[1], 'km'),
+        style: z.enum(['gravel', 'tarmac', 'snow']),
+        size: intInRange(2, HEIGHTMAP_MAX_SIDE, 'samples'),
+        cell_size_m: cellSize,
+        relief: inRange(0, S.generatorRelief),
+        surface_refine: intInRange(1, S.generatorSurfaceRefine),
+        scenery: z.boolean(),
+        checkpoints_m: z.array(distance).max(S.checkpoints).optional(),
+        mix_surface: z.enum(SURFACE_IDS as [SurfaceId, ...SurfaceId[]]).optional(),
+        mix_fraction: inRange(0, 1).optional(),
+      })
+      .optional(),
   })
   // cross-field checks only once every key is valid (stage-checks.ts)
   .superRefine(checkStageToml, { when: (payload) => payload.issues.length === 0 });
@@ -446,16 +444,15 @@ export function stageTomlToString(c: StageToml): string {
     for (const [x, z, rot, s] of g.items) L.push(`  [${f(x, 1)}, ${f(z, 1)}, ${f(rot, 0)}, ${f(s)}],`);
     L.push(']');
   }
-  if (c.generator) L.push(...generatorLines(c.generator));
+  if (c.generator) writeGeneratorTable(L, c.generator);
   return L.join('\n') + '\n';
 }
 
-/** The [generator] table; numbers in JS's shortest round-trip form, so they read back bit for bit. */
-function generatorLines(g: NonNullable<StageToml['generator']>): string[] {
-  const L = ['', '# the generator options this stage was made with (it can be generated again from them)', '[generator]'];
-  L.push(`style = ${JSON.stringify(g.style)}`, `length_km = ${g.length_km}`, `size = ${g.size}`, `cell_size_m = ${g.cell_size_m}`);
-  L.push(`relief = ${g.relief}`, `surface_refine = ${g.surface_refine}`);
+function writeGeneratorTable(L: string[], g: NonNullable<StageToml['generator']>): void {
+  L.push('', '# the generator and options that made this stage (regenerates it byte for byte)', '[generator]');
+  L.push(`version = ${g.version}`, `seed = ${g.seed}`, `length_km = ${g.length_km}`, `style = ${JSON.stringify(g.style)}`, `size = ${g.size}`);
+  L.push(`cell_size_m = ${g.cell_size_m}`, `relief = ${g.relief}`, `surface_refine = ${g.surface_refine}`, `scenery = ${g.scenery}`);
   if (g.checkpoints_m) L.push(`checkpoints_m = [${g.checkpoints_m.join(', ')}]`);
-  L.push(`scenery = ${g.scenery}`);
-  return L;
+  if (g.mix_surface !== undefined) L.push(`mix_surface = ${JSON.stringify(g.mix_surface)}`);
+  if (g.mix_fraction !== undefined) L.push(`mix_fraction = ${g.mix_fraction}`);
 }

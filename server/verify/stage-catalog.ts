@@ -1,7 +1,7 @@
 /**
  * The stages the server ranks, by content hash (stage.toml + both PNGs, src/replay/stage-check.ts stageHash):
  * the shipped stages, and generated stages that the generator makes again, byte for byte, from the options
- * recorded in their stage.toml ([generator], terrain/generate.ts `recordParams`). A replay names its stage by id
+ * recorded in their stage.toml ([generator], terrain/generate.ts optionsFromGeneratorTable). A replay names its stage by id
  * and hash (or embeds the files); either way the hash must be one of these, so a stage edited to be easier
  * never reaches a leaderboard.
  */
@@ -9,7 +9,7 @@ import { readdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { readStageFiles } from '../../terrain/node';
 import { parseStageToml, type StageFiles } from '../../terrain/stage';
-import { generateStage, recordedGenerateOptions } from '../../terrain/generate';
+import { generateStage, optionsFromGeneratorTable } from '../../terrain/generate';
 import { CONTENT_DIR } from '../../src/replay/node';
 import { stageHash, type StageSource } from '../../src/replay/stage-check';
 
@@ -59,9 +59,8 @@ export class StageCatalog implements StageSource {
     if (cached) return cached;
     let again: StageFiles;
     try {
-      const opts = recordedGenerateOptions(parseStageToml(files.stageToml, 'stage.toml'));
-      if (!opts) return null;
-      again = generateStage(opts).files;
+      // throws without a [generator] table or for another generator version: not a stage this server knows
+      again = generateStage(optionsFromGeneratorTable(parseStageToml(files.stageToml, 'stage.toml'))).files;
     } catch {
       return null;
     }

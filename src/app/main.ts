@@ -132,6 +132,8 @@ const loadRallycross = loadOnce(() => import('./rallycross/install').then((m) =>
 registerLazyScreens(['garage', 'analysis'], loadTuning);
 registerLazyScreens(['replays', 'replay-entry', 'replay'], loadReplays);
 registerLazyScreens(['rallycross', 'rallycross-race', 'rallycross-results'], loadRallycross);
+// New stage: the in-game generator (Web Worker), stage packages (issue 20)
+registerLazyScreens(['new-stage'], loadOnce(() => import('./stage-gen/install').then((m) => m.installStageGen(app))));
 
 // audio needs a user gesture
 const startAudio = (): void => {

@@ -21,6 +21,8 @@ interface Choice {
 }
 const choice: Choice = {};
 let stageList: StageSummary[] | null = null;
+/** URL flag `dev=1`: the Stages screen also lists the built-in test tracks. */
+const DEV_FLAG = typeof location !== 'undefined' && new URLSearchParams(location.search).get('dev') === '1';
 
 /**
  * Start a stage directly (URL flags `stage=<id>&car=<id>`: demos, the startup measurement): the same
@@ -41,6 +43,16 @@ export async function quickStart(app: AppContext, stageId: string, carId: string
   choice.stage = s;
   choice.carId = carId;
   app.screens.show('loading');
+}
+
+/** Makes `s` the stage the next run loads (a stage generated or imported on the New stage screen). */
+export function chooseStage(s: StageSummary): void {
+  choice.stage = s;
+}
+
+/** Drops the kept stage list, so the Stages screen lists the player's stages again (after a save or import). */
+export function forgetStageList(): void {
+  stageList = null;
 }
 
 export function registerAllScreens(app: AppContext): void {
@@ -82,7 +94,7 @@ function registerStagesScreen(app: AppContext): void {
     const render = (list: StageSummary[]): void => {
       rendered = true;
       cards.innerHTML = '';
-      for (const s of list) {
+      for (const s of list.filter((x) => DEV_FLAG || !x.testTrack)) {
         const b = document.createElement('button');
         b.className = 'item card';
         b.dataset.stage = s.id;
@@ -99,6 +111,9 @@ function registerStagesScreen(app: AppContext): void {
         });
         cards.appendChild(b);
       }
+      // last, so the first stage keeps the initial focus; one press left from it (the focus wraps)
+      cards.insertAdjacentHTML('beforeend', '<button class="item card new-stage" data-go="new-stage"><div class="name">+ New stage</div><div class="meta">Generate a road (seed, length, landscape, surface mix) or import a stage package</div></button>');
+      cards.querySelector<HTMLElement>('[data-go="new-stage"]')!.onclick = () => ctx.show('new-stage');
       app.screens.refocus();
       el.querySelectorAll<HTMLElement>('.item').forEach((it, i) => it.addEventListener('mouseenter', () => app.screens.setFocus(i)));
     };

@@ -43,6 +43,7 @@ const CLIS: [string, string[], string[], string][] = [
   ['tests/e2e/run-e2e.mjs', ['--help'], ['--file', 'game'], 'unknown option --file; did you mean --files?'],
   ['src/cli/voice.ts', ['--help'], ['--wmp', '200'], 'unknown option --wmp; did you mean --wpm?'],
   ['tests/e2e/size.mjs', ['--help'], ['--hlp'], 'unknown option --hlp; did you mean --help?'],
+  ['src/cli/traffic.ts', ['--help'], ['--minuts', '1'], 'unknown option --minuts; did you mean --minutes?'],
 ];
 
 describe.concurrent('each CLI, spawned', () => {
@@ -77,7 +78,7 @@ describe.concurrent('each CLI, spawned', () => {
   });
   it('bench --only with an unknown suite lists the suites and runs none', async () => {
     const r = await spawnCli('bench/run.ts', ['--only', 'ai,peer']);
-    expect(r.stderr).toContain('--only: unknown suite "peer": expected one of ai, collision-game, collision, peers, replay, rigid-body, server, terrain, tuning, vehicle; did you mean peers?');
+    expect(r.stderr).toContain('--only: unknown suite "peer": expected one of ai, collision-game, collision, peers, replay, rigid-body, server, terrain, traffic, tuning, vehicle; did you mean peers?');
     expect(r.stderr).not.toContain('bench: ai');
     expect(r.code).toBe(2);
   });

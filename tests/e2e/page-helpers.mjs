@@ -7,6 +7,7 @@ import { PAD_INIT } from './pad.mjs';
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 export { waitFor } from './spec-runner.mjs';
+import { waitFor as waitForFrames } from './spec-runner.mjs';
 
 /** A 1280×720 context and page with the pad; `errors` collects console errors and page errors. Close `context`. */
 export async function padPage(browser) {
@@ -17,4 +18,19 @@ export async function padPage(browser) {
   page.on('pageerror', (e) => errors.push(String(e)));
   await page.addInitScript(PAD_INIT);
   return { context, page, errors };
+}
+
+/** Waits until the app has rendered `n` more frames (it counts them in `window.__bitrally.frame`). */
+export async function frames(page, n) {
+  const frameNo = () => page.evaluate(() => window.__bitrally?.frame ?? 0);
+  const f0 = await frameNo();
+  await waitForFrames(`${n} frames`, async () => (await frameNo()) >= f0 + n);
+}
+
+/** Presses and releases a virtual pad button, each held until the frame loop has seen it for 2 frames. */
+export async function padPress(page, button) {
+  await page.evaluate((b) => window.__pad.set({ buttons: { [b]: 1 } }), button);
+  await frames(page, 2);
+  await page.evaluate((b) => window.__pad.set({ buttons: { [b]: 0 } }), button);
+  await frames(page, 2);
 }

@@ -1,12 +1,13 @@
 /**
- * Generated stages on the leaderboards: a stage generated with its options recorded ([generator] in stage.toml)
+ * Generated stages on the leaderboards: a stage generated with its options recorded ([generator] in stage.toml,
+ * the generator's default)
  * travels inside the replay; the verifier generates it again from those options and ranks the run when the
  * content hash matches. The same stage edited (a wider road) is refused, and so is one without recorded options.
  */
 import '../../src/systems/sim/collision/havok-preload-node';
 import { describe, expect, it } from 'vitest';
 import { performance } from 'node:perf_hooks';
-import { generateStage, recordedGenerateOptions, type GenerateOptions } from '../../terrain/generate';
+import { generateStage, optionsFromGeneratorTable, type GenerateOptions } from '../../terrain/generate';
 import { loadStage, parseStageToml, type StageFiles } from '../../terrain/stage';
 import { recordAiStageRun } from '../../src/replay/record-ai';
 import { replayCarFromText } from '../../src/run/cars';
@@ -17,7 +18,7 @@ import { shippedCarClasses } from '../../server/verify/car-classes';
 import { verifySubmission, type VerifyContext } from '../../server/verify/verify-submission';
 import { GAME_SETUP } from './fixtures';
 
-const OPTS: GenerateOptions = { seed: 77, lengthKm: 0.5, surface: 'gravel', id: 'user-gravel-77', name: 'My stage', size: 257, relief: 0.05, checkpointsM: [250], recordParams: true };
+const OPTS: GenerateOptions = { seed: 77, lengthKm: 0.5, surface: 'gravel', id: 'user-gravel-77', name: 'My stage', size: 257, relief: 0.05, checkpointsM: [250] };
 
 /** An AI run on `files` (to the finish, or `maxSeconds`), which the replay carries. */
 function recordOn(files: StageFiles, maxSeconds = 120): Uint8Array {
@@ -32,10 +33,10 @@ describe('generated stages', () => {
   const ctx: VerifyContext = { stages: StageCatalog.shipped(), cars: shippedCarClasses(), limits: { maxCarTicks: 1e7, maxWallSeconds: 600 }, nowSeconds: () => performance.now() / 1000 };
 
   it('stage.toml records the options; generating from them gives the same bytes', () => {
-    const opts = recordedGenerateOptions(parseStageToml(g.files.stageToml, 'stage.toml'));
+    const opts = optionsFromGeneratorTable(parseStageToml(g.files.stageToml, 'stage.toml'));
     expect(opts).toEqual({ ...OPTS, cellSize: 2, surfaceRefine: 2, scenery: true });
-    expect(stageHash(generateStage(opts!).files)).toBe(stageHash(g.files));
-    // without recordParams there is no [generator] table (the shipped stages stay byte for byte)
+    expect(stageHash(generateStage(opts).files)).toBe(stageHash(g.files));
+    // recordParams: false (how the shipped stages are built) writes no [generator] table
     expect(generateStage({ ...OPTS, recordParams: false }).files.stageToml).not.toMatch(/\[generator\]/);
   });
 
