@@ -25,6 +25,10 @@ const TARGET = {
   app: { regex: into('app'), message: 'Only the game (src/app) and the CLIs import src/app.' },
   view: { regex: into('view'), message: 'The simulation never imports the views (src/systems/view).' },
   cli: { regex: into('cli'), message: 'Nothing imports the CLIs (src/cli).' },
+  cliButArgs: {
+    regex: '^\\.{1,2}/(.*/)?cli/(?!(args|errors)$)',
+    message: 'The server uses the CLI argument parser and exit codes (src/cli/args.ts, errors.ts), no other CLI module.',
+  },
   browser: {
     // @babylonjs/havok is the props' physics engine (wasm, used headless in Node too), not the renderer.
     regex: '^(@babylonjs/(?!havok$)|howler$|codemirror$|@codemirror/|uplot(/|$)|idb$)',
@@ -46,6 +50,13 @@ const LAYERS = {
   'src/run': ['replay', ...SIM_BANS],
   'src/replay': SIM_BANS,
 };
+
+/**
+ * server/ (Node only): the replay, run, content, terrain and validate layers and the CLI argument parser; never the
+ * game (src/app) or the views. It reads the wall clock and uses node:crypto (it is not simulation code), so only
+ * the import rule applies to it.
+ */
+const SERVER_BANS = ['app', 'view', 'cliButArgs', 'browser', 'vite'];
 
 function importRule(layer) {
   const patterns = LAYERS[layer].map((t) => ({ ...TARGET[t], ...(TYPES_OK.has(t) ? { allowTypeImports: true } : {}) }));
@@ -116,6 +127,11 @@ const layerConfigs = [
   })),
 ];
 
+const serverConfig = {
+  files: ['server/**/*.{ts,js,mjs}'],
+  rules: { 'no-restricted-imports': ['error', { patterns: SERVER_BANS.map((t) => TARGET[t]) }] },
+};
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'bench/results/**', 'test-results/**', 'coverage/**'] },
   js.configs.recommended,
@@ -135,9 +151,10 @@ export default tseslint.config(
     },
   },
   ...layerConfigs,
+  serverConfig,
   {
     // Small, named pieces (#15 item 4): no function over 80 lines (blank lines and comments included).
-    files: ['src/**/*.ts', 'terrain/**/*.ts'],
+    files: ['src/**/*.ts', 'terrain/**/*.ts', 'server/**/*.ts'],
     rules: { 'max-lines-per-function': ['error', { max: MAX_FUNCTION_LINES }] },
   },
 );

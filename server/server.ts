@@ -1,0 +1,98 @@
+/**
+ * The BitRally server: one Node http.Server carrying the HTTP API (Fastify) and, next, the realtime rooms of the
+ * multiplayer issue (#22: Colyseus 0.16's WebSocketTransport attaches to `httpServer`, the same port). The
+ * database is PGlite in `dataDir` unless `databaseUrl` names a PostgreSQL server. docs/server.md has the API.
+ */
+import { createServer, type Server } from 'node:http';
+import Fastify, { type FastifyInstance } from 'fastify';
+import cors from '@fastify/cors';
+import rateLimit from '@fastify/rate-limit';
+import { openDatabase, type Database } from './db/database';
+import { runMigrations } from './db/migrations';
+import { Store } from './store';
+import { VerificationQueue } from './queue';
+import { VerifierPool, type PoolOptions } from './verify/pool';
+import { BoardCache } from './board-cache';
+import { registerHealthRoutes } from './routes/health';
+import { registerPlayerRoutes } from './routes/players';
+import { registerSubmissionRoutes, DEFAULT_MAX_SUBMISSION_BYTES, DEFAULT_MAX_PENDING } from './routes/submissions';
+import { registerBoardRoutes } from './routes/boards';
+
+/** Origins of the game allowed by CORS by default: Vite's dev server and its preview. */
+export const DEFAULT_CORS_ORIGINS = ['http://localhost:5173', 'http://127.0.0.1:5173', 'http://localhost:4173', 'http://127.0.0.1:4173'];
+/** Requests per minute per IP (all routes) and submissions per minute per player key. */
+export const DEFAULT_RATE_LIMITS = { perIpPerMinute: 600, submissionsPerKeyPerMinute: 30 };
+/** How long a shutdown waits for verifications in flight before leaving them pending, ms. */
+export const SHUTDOWN_GRACE_MS = 10_000;
+
+export interface ServerOptions {
+  /** Embedded database and other files (default `.bitrally-server/` in the CLI). */
+  dataDir: string;
+  /** postgres://… : a real PostgreSQL server instead of PGlite. */
+  databaseUrl?: string;
+  corsOrigins?: readonly string[];
+  rateLimits?: Partial<typeof DEFAULT_RATE_LIMITS>;
+  maxSubmissionBytes?: number;
+  /** Refuse new submissions (503) while this many wait for verification. */
+  maxPending?: number;
+  verifier?: PoolOptions;
+  /** Fastify's logger option: true = JSON lines on stdout (pino), false = silent, or pino options. */
+  logger?: boolean | { level: string };
+}
+
+export interface BitRallyServer {
+  /** The http.Server the API runs on; #22 attaches Colyseus' WebSocketTransport to it (same port). */
+  httpServer: Server;
+  app: FastifyInstance;
+  db: Database;
+  store: Store;
+  queue: VerificationQueue;
+  /** Starts listening; resolves to the base URL. */
+  listen(port: number, host: string): Promise<string>;
+  /** Graceful stop: no new requests, in-flight verifications finish (or stay pending), database closed. */
+  close(graceMs?: number): Promise<void>;
+}
+
+export async function createBitRallyServer(o: ServerOptions): Promise<BitRallyServer> {
+  const db = await openDatabase({ url: o.databaseUrl, dataDir: o.dataDir });
+  await runMigrations(db);
+  const store = new Store(db);
+  const httpServer = createServer();
+  const app = Fastify({
+    logger: o.logger ?? true,
+    serverFactory: (handler) => httpServer.on('request', handler),
+    // the API's largest body is a replay (its own route limit); everything else is small JSON
+    bodyLimit: 16 * 1024,
+  });
+  const pool = new VerifierPool(o.verifier);
+  const queue = new VerificationQueue(store, pool, app.log);
+  const cache = new BoardCache();
+  queue.onVerified = () => cache.clear();
+  await app.register(cors, { origin: [...(o.corsOrigins ?? DEFAULT_CORS_ORIGINS)], methods: ['GET', 'POST', 'PUT'], allowedHeaders: ['Authorization', 'Content-Type'] });
+  const limits = { ...DEFAULT_RATE_LIMITS, ...o.rateLimits };
+  await app.register(rateLimit, { max: limits.perIpPerMinute, timeWindow: '1 minute', keyGenerator: (req) => req.ip });
+  registerHealthRoutes(app, { db, queue, pool });
+  registerPlayerRoutes(app, store, cache);
+  registerSubmissionRoutes(app, { store, queue, maxBytes: o.maxSubmissionBytes ?? DEFAULT_MAX_SUBMISSION_BYTES, maxPending: o.maxPending ?? DEFAULT_MAX_PENDING, perKeyPerMinute: limits.submissionsPerKeyPerMinute, perIpPerMinute: limits.perIpPerMinute });
+  registerBoardRoutes(app, store, cache);
+  await app.ready();
+  const resumed = await queue.resume();
+  if (resumed) app.log.info({ pending: resumed }, 're-queued pending submissions');
+  return {
+    httpServer,
+    app,
+    db,
+    store,
+    queue,
+    async listen(port, host) {
+      return app.listen({ port, host });
+    },
+    async close(graceMs = SHUTDOWN_GRACE_MS) {
+      await app.close();
+      const drained = await queue.drain(graceMs);
+      app.log.info(drained, 'verification queue drained');
+      await pool.close();
+      await db.close();
+    },
+  };
+}

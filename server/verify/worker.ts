@@ -1,0 +1,25 @@
+/**
+ * The verification worker (one per piscina thread): loads Havok (the stages' props), the shipped stages and
+ * car classes once, then verifies the files it is handed. Its memory is capped by the pool's resource limits,
+ * so a file that makes it allocate too much kills this thread only.
+ */
+import '../../src/systems/sim/collision/havok-preload-node';
+import { performance } from 'node:perf_hooks';
+import { shippedCarClasses } from './car-classes';
+import { StageCatalog } from './stage-catalog';
+import { verifySubmission, type VerifyLimits } from './verify-submission';
+import type { Verdict } from './verdict';
+
+export interface VerifyTask {
+  bytes: Uint8Array;
+  limits: VerifyLimits;
+}
+
+const stages = StageCatalog.shipped();
+const cars = shippedCarClasses();
+
+export default async function verifyTask(task: VerifyTask): Promise<Verdict & { wallMs: number }> {
+  const t0 = performance.now();
+  const v = await verifySubmission(task.bytes, { stages, cars, limits: task.limits, nowSeconds: () => performance.now() / 1000 });
+  return { ...v, wallMs: performance.now() - t0 };
+}

@@ -1,0 +1,169 @@
+/**
+ * The server's integration suite, run on each database (api-pglite.test.ts, api-postgres.test.ts): the same
+ * requests, the same answers. Replays are recorded headlessly by the project's recorder (tests/server/fixtures.ts).
+ */
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createBitRallyServer, type BitRallyServer, type ServerOptions } from '../../server/server';
+import { runMigrations, MIGRATIONS } from '../../server/db/migrations';
+import { openDatabase } from '../../server/db/database';
+import { Store } from '../../server/store';
+import { MAX_SUBMISSION_PAYLOAD_BYTES } from '../../server/routes/submissions';
+import { decodeReplay } from '../../src/replay/format';
+import { stageHash } from '../../src/replay/stage-check';
+import { readStageFiles } from '../../terrain/node';
+import { SIM_VERSION } from '../../src/replay/version';
+import { CONTENT_DIR } from '../../src/replay/node';
+import { newPlayer, TestClient } from './client';
+import { recordFinishedRun, STAGE_DIR, withCarFile, withHeader, withFinalTimeEdited, withInputChanged, withUnknownStage, zipBomb } from './fixtures';
+
+const TIMEOUT_MS = 90_000;
+
+/** Defines the suite; `options()` gives the database of this file (a PGlite dir or a PostgreSQL URL). */
+export function defineServerSuite(options: () => Pick<ServerOptions, 'dataDir' | 'databaseUrl'>): void {
+  let server: BitRallyServer;
+  let api: TestClient;
+  const ann = newPlayer('Ann Ä. Virtanen');
+  const bob = newPlayer('Bob_92');
+  let fast: Uint8Array;
+  let slow: Uint8Array;
+  const board = { stageHash: stageHash(readStageFiles(STAGE_DIR)), carClass: 'rally-awd', simVersion: SIM_VERSION };
+  const boardPath = `/api/boards/${board.stageHash}/${board.carClass}/${board.simVersion}`;
+
+  const start = async (): Promise<void> => {
+    server = await createBitRallyServer({ ...options(), logger: false, verifier: { threads: 1 } });
+    api = new TestClient(await server.listen(0, '127.0.0.1'));
+  };
+
+  beforeAll(async () => {
+    fast = recordFinishedRun('rally-awd', 0.8);
+    slow = recordFinishedRun('rally-awd', 0.6);
+    await start();
+  }, TIMEOUT_MS);
+  afterAll(() => server?.close(), TIMEOUT_MS);
+
+  it('runs the migrations once: a second run applies none', async () => {
+    expect(await runMigrations(server.db)).toEqual([]);
+    const rows = await server.db.query<{ id: number }>('SELECT id FROM schema_migrations ORDER BY id');
+    expect(rows.map((r) => Number(r.id))).toEqual(MIGRATIONS.map((m) => m.id));
+  });
+
+  it('answers /healthz with the database kind', async () => {
+    const r = await api.json('GET', '/healthz');
+    expect(r).toMatchObject({ status: 200, body: { ok: true, database: server.db.kind, simVersion: SIM_VERSION } });
+  });
+
+  it('registers players by key; refuses bad names and missing keys', async () => {
+    expect(await api.register(ann)).toEqual({ status: 200, body: { id: ann.id, name: ann.name } });
+    expect((await api.register(bob)).status).toBe(200);
+    for (const name of ['<script>x</script>', 'A', 'x'.repeat(25), 'tab\there', 'zero\u200bwidth']) {
+      expect((await api.json('PUT', '/api/players/me', { name }, newPlayer('x').key)).status).toBe(400);
+    }
+    expect((await api.json('PUT', '/api/players/me', { name: 'Nobody' })).status).toBe(401);
+    expect((await api.submit({ ...newPlayer('Unregistered') }, fast)).status).toBe(403);
+  });
+
+  it('verifies a recorded run and puts it on its board; a resubmission is the same row', async () => {
+    const r = await api.submit(ann, fast);
+    expect(r.status).toBe(202);
+    const done = await api.settled(r.body.id as number);
+    expect(done).toMatchObject({ status: 'accepted', stageTimeS: decodeReplay(fast).header.result!.stageTimeS, board: { ...board, stageId: 'test-short' } });
+    const again = await api.submit(ann, fast);
+    expect(again).toMatchObject({ status: 200, body: { id: r.body.id, status: 'accepted' } });
+    const rows = await server.db.query<{ n: string }>('SELECT count(*) AS n FROM submissions');
+    expect(Number(rows[0]!.n)).toBe(1);
+    expect((await api.submit(bob, fast)).status).toBe(409);
+  }, TIMEOUT_MS);
+
+  it('ranks two players by time, rows around a player, history, ghost bytes', async () => {
+    const b = await api.submit(bob, slow);
+    expect((await api.settled(b.body.id as number)).status).toBe('accepted');
+    const top = await api.json('GET', boardPath);
+    const rows = top.body.rows as { rank: number; name: string; stageTimeS: number; submissionId: number }[];
+    expect(rows.map((x) => [x.rank, x.name])).toEqual([
+      [1, ann.name],
+      [2, bob.name],
+    ]);
+    expect(rows[0]!.stageTimeS).toBeLessThan(rows[1]!.stageTimeS);
+    const around = await api.json('GET', `${boardPath}/around/${bob.id}?span=1`);
+    expect((around.body.rows as { name: string }[]).map((x) => x.name)).toEqual([ann.name, bob.name]);
+    const hist = await api.json('GET', `/api/players/${bob.id}/history`);
+    expect((hist.body.submissions as { id: number }[]).map((s) => s.id)).toEqual([b.body.id]);
+    const ghost = await fetch(`${api.base}/api/ghosts/${rows[0]!.submissionId}`);
+    expect(new Uint8Array(await ghost.arrayBuffer())).toEqual(fast);
+    const boards = await api.json('GET', '/api/boards');
+    expect(boards.body).toEqual([{ ...board, stageId: 'test-short', players: 2 }]);
+    // a rename shows on the (cached) board at once
+    await api.json('PUT', '/api/players/me', { name: 'Ann V' }, ann.key);
+    expect(((await api.json('GET', boardPath)).body.rows as { name: string }[])[0]!.name).toBe('Ann V');
+    await api.register(ann);
+  }, TIMEOUT_MS);
+
+  it('keeps each player\'s best run; rows around any player match the full ranking', async () => {
+    const fake = { stageHash: 'feedfacecafebeef', carClass: 'hatch-gti', simVersion: SIM_VERSION };
+    const players = Array.from({ length: 12 }, (_, i) => newPlayer(`Rank ${i}`));
+    // two runs each, the second one better for even players: the board holds min(first, second)
+    const best = new Map<string, number>();
+    let n = 0;
+    for (const [i, p] of players.entries()) {
+      await server.store.upsertPlayer(p.id, p.name);
+      for (const timeS of [100 + ((i * 37) % 12), i % 2 === 0 ? 95 + i / 10 : 130]) {
+        const { row } = await server.store.insertSubmission(`fake-${String(n++).padStart(59, '0')}`, p.id, new Uint8Array([n]));
+        await server.store.recordVerdict(row.id, { status: 'accepted', stageId: 'fake', ...fake, stageTimeS: timeS, finalHash: `run-${n}`, ticks: 1 }, 0);
+        best.set(p.id, Math.min(best.get(p.id) ?? Infinity, timeS));
+      }
+    }
+    const top = await server.store.top(fake, 100);
+    expect(top.map((r) => [r.rank, r.playerId, r.stageTimeS])).toEqual(
+      [...best.entries()].sort((a, b) => a[1] - b[1]).map(([id, t], i) => [i + 1, id, t]),
+    );
+    for (const p of players) {
+      const at = top.findIndex((r) => r.playerId === p.id);
+      expect(await server.store.around(fake, p.id, 2)).toEqual(top.slice(Math.max(0, at - 2), at + 3));
+    }
+    expect(await server.store.around(fake, newPlayer('absent').id, 2)).toEqual([]);
+  });
+
+  it('refuses tampered runs with the reason', async () => {
+    const tuned = readFileSync(join(CONTENT_DIR, 'cars', 'rally-awd.toml'), 'utf8').replace(/^(\s*mass_kg\s*=\s*)(\d+(\.\d+)?)/m, (_m, k: string, v: string) => `${k}${Number(v) - 200}`);
+    expect(tuned).not.toBe(readFileSync(join(CONTENT_DIR, 'cars', 'rally-awd.toml'), 'utf8'));
+    const cases: [Uint8Array, string][] = [
+      [withInputChanged(fast, 4000), 'checksum-mismatch'],
+      [withFinalTimeEdited(fast, 1), 'stage-time-mismatch'],
+      [withCarFile(fast, tuned), 'car-not-allowed'],
+      [withUnknownStage(fast), 'stage-unknown'],
+      // a zip bomb that lies about its inflated size: the worker's inflate stops at the declared length
+      [zipBomb(32 << 20, 4096), 'format'],
+    ];
+    for (const [bytes, code] of cases) {
+      const r = await api.submit(ann, bytes);
+      expect(r.status).toBe(202);
+      expect(await api.settled(r.body.id as number)).toMatchObject({ status: 'rejected', reasonCode: code });
+    }
+    // Bob sends Ann's drive under another name: another file, the same run
+    const copy = await api.submit(bob, withHeader(fast, (d) => ({ ...d.header, name: 'my own run, honest' })));
+    expect(await api.settled(copy.body.id as number)).toMatchObject({ status: 'rejected', reasonCode: 'duplicate-run' });
+    const top = await api.json('GET', boardPath);
+    expect((top.body.rows as { name: string }[]).map((r) => r.name)).toEqual([ann.name, bob.name]);
+  }, TIMEOUT_MS);
+
+  it('refuses at once what the container header shows: not a replay, a payload over the cap', async () => {
+    expect(await api.submit(ann, new TextEncoder().encode('GIF89a not a replay at all, sorry'))).toMatchObject({ status: 422, body: { error: 'format' } });
+    expect(await api.submit(ann, zipBomb(MAX_SUBMISSION_PAYLOAD_BYTES + 1))).toMatchObject({ status: 422, body: { error: 'format' } });
+  }, TIMEOUT_MS);
+
+  it('re-queues pending submissions at start', async () => {
+    const c = newPlayer('Cy');
+    await api.register(c);
+    await server.close();
+    const parked = recordFinishedRun('rally-awd', 0.7);
+    // stored as the POST handler stores it, as if the server had stopped before verifying it
+    const db = await openDatabase({ url: options().databaseUrl, dataDir: options().dataDir });
+    const { row } = await new Store(db).insertSubmission('f'.repeat(64), c.id, parked);
+    await db.close();
+    expect(row.status).toBe('pending');
+    await start();
+    expect(await api.settled(row.id)).toMatchObject({ status: 'accepted' });
+  }, TIMEOUT_MS);
+}

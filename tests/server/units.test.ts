@@ -1,0 +1,82 @@
+/** The server's small rules: player names and keys, car classes, the container pre-check, the board cache. */
+import { describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
+import { keyFromAuthorization, NAME_MAX_CHARS, playerIdOf, validateName } from '../../server/players';
+import { carClassOf, shippedCarClasses } from '../../server/verify/car-classes';
+import { containerProblem, MAX_SUBMISSION_PAYLOAD_BYTES } from '../../server/routes/submissions';
+import { BoardCache } from '../../server/board-cache';
+import { WindowLimiter } from '../../server/window-limiter';
+import { BUILTIN_CARS } from '../../src/content/cars/index';
+import { zipBomb } from './fixtures';
+
+describe('player names and keys', () => {
+  it('normalises and accepts names of letters, digits, space, _ - .', () => {
+    expect(validateName('  Åsa   Öberg ')).toEqual({ ok: true, name: 'Åsa Öberg' });
+    // NFC: "e" + combining acute is one character
+    expect(validateName('Rene\u0301')).toEqual({ ok: true, name: 'René' });
+    expect(validateName('x'.repeat(NAME_MAX_CHARS))).toMatchObject({ ok: true });
+  });
+  it('refuses markup, control and invisible characters, wrong lengths and non-strings', () => {
+    for (const bad of ['<b>x</b>', 'a&b', `it's`, 'a"b', 'tab\tx', 'nul\0x', 'zw\u200bj', 'rtl\u202ex', 'x', 'x'.repeat(NAME_MAX_CHARS + 1), 42, null]) {
+      expect(validateName(bad).ok).toBe(false);
+    }
+  });
+  it('the player id is the SHA-256 of the key; malformed keys are not keys', () => {
+    const key = 'k'.repeat(43);
+    expect(playerIdOf(key)).toBe(createHash('sha256').update(key).digest('hex'));
+    expect(keyFromAuthorization(`Bearer ${key}`)).toBe(key);
+    for (const h of [undefined, key, `Bearer ${'k'.repeat(31)}`, `Bearer ${key}!`, `Basic ${key}`]) expect(keyFromAuthorization(h)).toBeNull();
+  });
+});
+
+describe('car classes', () => {
+  const classes = shippedCarClasses();
+  it('every shipped car is its own class; one changed byte is no class', () => {
+    expect(classes.map((c) => c.id).sort()).toEqual(BUILTIN_CARS.map((c) => c.id).sort());
+    for (const c of classes) {
+      expect(carClassOf({ main: c.main, files: { ...c.files } }, classes)?.id).toBe(c.id);
+      const text = c.files[c.main]!;
+      expect(carClassOf({ main: c.main, files: { ...c.files, [c.main]: text + ' ' } }, classes)).toBeNull();
+      expect(carClassOf({ main: c.main, files: { ...c.files, 'extra.toml': '' } }, classes)).toBeNull();
+    }
+  });
+});
+
+describe('container pre-check', () => {
+  it('passes a payload at the cap and refuses one byte more, short files and other magic', () => {
+    expect(containerProblem(zipBomb(1024, MAX_SUBMISSION_PAYLOAD_BYTES))).toBeNull();
+    expect(containerProblem(zipBomb(1024, MAX_SUBMISSION_PAYLOAD_BYTES + 1))).toMatch(/inflates to/);
+    expect(containerProblem(new Uint8Array(10))).toMatch(/at least 24 bytes/);
+    expect(containerProblem(new Uint8Array(24))).toMatch(/magic/);
+  });
+});
+
+describe('board cache', () => {
+  it('serves a cached answer until cleared; a load that straddles a clear is not cached', async () => {
+    const cache = new BoardCache();
+    let loads = 0;
+    const load = async (): Promise<number> => ++loads;
+    expect(await cache.get('a', load)).toBe(1);
+    expect(await cache.get('a', load)).toBe(1);
+    cache.clear();
+    expect(await cache.get('a', load)).toBe(2);
+    let release!: () => void;
+    const slow = cache.get('b', () => new Promise<number>((res) => (release = () => res(-1))));
+    cache.clear();
+    release();
+    expect(await slow).toBe(-1);
+    expect(await cache.get('b', load)).toBe(3);
+  });
+});
+
+describe('per-key window limiter', () => {
+  it('allows `max` per window per key, tells the wait, and opens a new window when it ends', () => {
+    let t = 0;
+    const lim = new WindowLimiter(2, 60_000, () => t);
+    expect([lim.take('a'), lim.take('a'), lim.take('b')]).toEqual([null, null, null]);
+    t = 15_000;
+    expect(lim.take('a')).toBe(45);
+    t = 60_000;
+    expect(lim.take('a')).toBeNull();
+  });
+});
