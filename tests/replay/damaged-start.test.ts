@@ -72,7 +72,7 @@ describe('a replay whose car starts damaged', () => {
     const bad = decodeReplay(rec.bytes);
     bad.header.cars[0]!.damage = { ...DAMAGE, crushFrontM: 40 };
     const enc = new InputStreamEncoder(1);
-    const bytes = encodeReplay({ header: bad.header, inputsBytes: enc.encode(), edits: [], checksums: [], keyframes: [], stageFiles: null });
+    const bytes = encodeReplay({ header: bad.header, inputsBytes: enc.encode(0), edits: [], checksums: [], keyframes: [], stageFiles: null });
     let err: unknown = null;
     try {
       decodeReplay(bytes, 'bad.bitrally');
