@@ -8,7 +8,7 @@ import { generateStage } from '../../terrain/index';
 import { stageHash } from '../replay/stage-check';
 import { dailyRallyPlan, MAX_RALLY_STAGES, MIN_RALLY_STAGES, planRallyStages, type RallyPlanOptions } from '../run/rally/plan';
 import { parseCommand, selectCommand, type CommandSpec, type ProgramSpec } from './args';
-import { exitWith, runCommand } from './errors';
+import { exitWith, runCommand, UserError } from './errors';
 
 const DAILY = {
   usage: 'npm run rally -- daily',
@@ -60,7 +60,13 @@ function print(header: Record<string, unknown>, stages: ReturnType<typeof descri
 function daily(argv: string[]): number {
   const { options } = parseCommand(DAILY, argv);
   const date = options.date ?? new Date().toISOString().slice(0, 10);
-  const plan = dailyRallyPlan(date);
+  let plan: ReturnType<typeof dailyRallyPlan>;
+  try {
+    plan = dailyRallyPlan(date);
+  } catch (e) {
+    if (e instanceof RangeError) throw new UserError(`npm run rally -- daily: --${e.message.replace(/^daily rally: /, '')}`);
+    throw e;
+  }
   print({ date, seed: plan.seed, serviceEvery: plan.serviceEvery }, describePlan(plan), options.json);
   return 0;
 }
