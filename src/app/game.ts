@@ -39,6 +39,7 @@ import type { Settings } from './settings';
 import type { CarConfig } from '../content/car-schema';
 import { CAMERA_MODES } from './settings';
 import { RECOVER_BACK_M } from '../systems/sim/vehicle/recovery';
+import { readCarDamage, type CarDamage } from '../systems/sim/collision/damage-state';
 
 export interface RunResult {
   stageId: string;
@@ -46,6 +47,8 @@ export interface RunResult {
   timeS: number;
   splitsS: number[];
   penaltyS: number;
+  /** The car's damage at the finish (a rally carries it to the next stage). */
+  damage: CarDamage;
 }
 
 export { RUN_SETUP } from './game-setup';
@@ -56,6 +59,8 @@ export interface SessionOptions {
   /** Best run on this stage with this car (split deltas). */
   bestSplitsS?: number[];
   bestTimeS?: number;
+  /** Damage the car starts with (a rally stage after the first). */
+  startDamage?: CarDamage;
 }
 
 export interface PerfNumbers {
@@ -144,7 +149,7 @@ export class GameSession {
   ) {
     const s = stage.start;
     // the same world builder the replay player and `npm run replay -- verify` use
-    const { run, replayCar } = buildGameRunWorld(stage, carChoice);
+    const { run, replayCar } = buildGameRunWorld(stage, carChoice, opts.startDamage);
     this.world = run.world;
     this.car = carChoice.wrap(this.world, run.cars[0]!);
     this.carCfg = carChoice.cfg;
@@ -296,7 +301,13 @@ export class GameSession {
       timeS: this.run.finishTimeS ?? this.run.timeS,
       splitsS: this.run.splits.map((s) => s.timeS),
       penaltyS: this.run.penaltyS,
+      damage: this.damage(),
     });
+  }
+
+  /** The player car's damage now (crush per end, collisions). */
+  damage(): CarDamage {
+    return readCarDamage(this.world, this.car.eid);
   }
 
   /** Hand the car to the AI autopilot (on) or back to the devices (off). Returns the new state. */
