@@ -19,6 +19,34 @@ import { formatPaceNotes } from './pacenotes/file';
 import { datan2, dcos, dsin } from './dmath';
 
 export type StageStyle = 'gravel' | 'tarmac' | 'snow';
+export const STAGE_STYLES: readonly StageStyle[] = ['gravel', 'tarmac', 'snow'];
+
+/**
+ * Version of the generator's output: raise it whenever the same options would give different bytes, so that
+ * caches keyed by (version, options) miss and a stage's `[generator]` table says which generator made it.
+ */
+export const GENERATOR_VERSION = 1;
+
+/** The generator's phases in order, with the share of the run time each takes (measured on a 5 km stage). */
+export const GENERATOR_PHASES = [
+  ['terrain', 0.3],
+  ['road', 0.15],
+  ['profile', 0.05],
+  ['carve', 0.15],
+  ['surface', 0.15],
+  ['scenery', 0.1],
+  ['files', 0.1],
+] as const satisfies readonly (readonly [string, number])[];
+export type GeneratorPhase = (typeof GENERATOR_PHASES)[number][0];
+
+/** Progress of a generation: the phase running and the fraction (0–1) of the whole run done. */
+export type GeneratorProgress = (phase: GeneratorPhase, fraction: number) => void;
+
+/** Road sections (each `SURFACE_MIX_SECTION_M` long) laid in a second surface, chosen with probability `fraction`. */
+export interface SurfaceMix {
+  surface: SurfaceId;
+  fraction: number;
+}
 
 export interface GenerateOptions {
   seed: number;
@@ -38,6 +66,12 @@ export interface GenerateOptions {
   checkpointsM?: number[];
   /** Place scenery (default true). */
   scenery?: boolean;
+  /** Part of the road in a second surface (default none). */
+  surfaceMix?: SurfaceMix;
+  /** Write the options into stage.toml's `[generator]` table (default true; the shipped stages predate it). */
+  recordParams?: boolean;
+  /** Called as the phases run (the progress bar of the in-game generator). */
+  onProgress?: GeneratorProgress;
 }
 
 /** Road design limits per style (checked by the tests on the generated macro surface). */
@@ -411,69 +445,161 @@ interface RoadShape {
 }
 
 export function generateStage(opts: GenerateOptions): GeneratedStage {
+  const c = generatorContext(opts);
+  const progress = phaseReporter(opts.onProgress);
+  const rng = createRng(opts.seed);
+  const lengthM = opts.lengthKm * 1000;
+  // 1. natural terrain
+  progress('terrain', 0);
+  const nat = naturalTerrain(c, opts.relief ?? 1, (f) => progress('terrain', f));
+  const natAt = bilinear(nat, c.size, c.cell, c.ox, c.oz);
+  // 2. road
+  progress('road', 0);
+  const walk = generateWalk(rng, c.st, lengthM + 2 * ROAD_LEAD_M + 10, c.ox, c.oz, c.side, natAt);
+  const ctrl = controlPoints(walk);
+  const shape = roadShape(Road.fromControlPoints(ctrl, c.st.width, natAt));
+  // 3. elevation profile, 4. carve
+  progress('profile', 0);
+  const { hr, bank } = elevationProfile(shape, c.st.limits);
+  progress('carve', 0);
+  const hf = carve(c, shape, nat, hr, bank);
+  // 5. surface map
+  progress('surface', 0);
+  const smap = surfaceMap(c, shape, opts.surfaceRefine ?? 2);
+  // 6. start / finish / checkpoints (distances along the resampled road)
+  const startD = ROAD_LEAD_M;
+  const finishD = Math.min(shape.road.lengthM - 5, ROAD_LEAD_M + lengthM);
+  const cps = opts.checkpointsM ?? evenCheckpoints(finishD - startD);
+  // 7. scenery
+  progress('scenery', 0);
+  const scen = opts.scenery ?? true ? scenery(c, shape, startD, finishD, cps) : [];
+  // 8. files
+  progress('files', 0);
+  const hpng = hf.toPng();
+  const toml = stageTomlFor(c, { ctrl, startD, finishD, cps, scenery: scen, heightScale: hpng.heightScale, heightOffset: hpng.heightOffset });
+  const files: StageFiles = { stageToml: stageTomlToString(toml), heightPng: hpng.bytes, surfacePng: smap.toPng() };
+  const stage = loadStage(files, `${toml.id}/stage.toml`);
+  files.paceNotesToml = formatPaceNotes(stage.paceNotes, { stageId: stage.id });
+  progress('files', 1);
+  return { files, names: STAGE_FILE_NAMES, stage };
+}
+
+/** Road before the start line (and after the finish), m. */
+const ROAD_LEAD_M = 20;
+const STAGE_FILE_NAMES = { stageToml: 'stage.toml', heightPng: 'height.png', surfacePng: 'surface.png' } as const;
+
+/** The options checked and the grid laid out (centred on the origin). */
+function generatorContext(opts: GenerateOptions): Ctx {
   const style = opts.surface;
   const st = STYLES[style];
   if (!st) throw new TerrainError('<generator>', 'surface', 'gravel, tarmac or snow', String(style));
   const size = opts.size ?? 1025;
   if (!isPow2Plus1(size)) throw new TerrainError('<generator>', 'size', '2ⁿ+1 samples (e.g. 257, 513, 1025)', String(size));
   const cell = opts.cellSize ?? 2;
-  const lengthM = opts.lengthKm * 1000;
-  if (!(lengthM > 50)) throw new TerrainError('<generator>', 'lengthKm', 'a length > 0.05 km', String(opts.lengthKm));
+  if (!(opts.lengthKm * 1000 > 50)) throw new TerrainError('<generator>', 'lengthKm', 'a length > 0.05 km', String(opts.lengthKm));
+  const mix = opts.surfaceMix;
+  if (mix && !(mix.fraction >= 0 && mix.fraction <= 1)) throw new TerrainError('<generator>', 'surfaceMix.fraction', '0 … 1', String(mix.fraction));
   const side = (size - 1) * cell;
-  const c: Ctx = { opts, style, st, size, cell, ox: -side / 2, oz: -side / 2, side, halfW: st.width / 2 };
-  const rng = createRng(opts.seed);
+  return { opts, style, st, size, cell, ox: -side / 2, oz: -side / 2, side, halfW: st.width / 2 };
+}
 
-  // 1. natural terrain
-  const nat = naturalTerrain(c, opts.relief ?? 1);
-  const natAt = bilinear(nat, size, cell, c.ox, c.oz);
-  // 2. road
-  const lead = 20;
-  const walk = generateWalk(rng, st, lengthM + 2 * lead + 10, c.ox, c.oz, side, natAt);
-  const ctrl = controlPoints(walk);
-  const shape = roadShape(Road.fromControlPoints(ctrl, st.width, natAt));
-  // 3. elevation profile, 4. carve
-  const { hr, bank } = elevationProfile(shape, st.limits);
-  const hf = carve(c, shape, nat, hr, bank);
-  // 5. surface map
-  const sCell = cell / (opts.surfaceRefine ?? 2);
-  const smap = surfaceMap(c, shape, opts.surfaceRefine ?? 2);
-  // 6. start / finish / checkpoints (distances along the resampled road)
-  const startD = lead;
-  const finishD = Math.min(shape.road.lengthM - 5, lead + lengthM);
-  const cps = opts.checkpointsM ?? evenCheckpoints(finishD - startD);
-  // 7. scenery
-  const scen = opts.scenery ?? true ? scenery(c, shape, startD, finishD, cps) : [];
-  // 8. files
-  const hpng = hf.toPng();
-  const id = opts.id ?? `${style}-${opts.seed}`;
-  const name = opts.name ?? `${st.name} ${opts.seed}`;
-  const names = { stageToml: 'stage.toml', heightPng: 'height.png', surfacePng: 'surface.png' };
-  const toml: StageToml = {
+/** Maps (phase, fraction of the phase) to the whole run's fraction, from GENERATOR_PHASES' shares. */
+function phaseReporter(onProgress: GeneratorProgress | undefined): (phase: GeneratorPhase, f: number) => void {
+  if (!onProgress) return () => {};
+  const starts = new Map<GeneratorPhase, [number, number]>();
+  let acc = 0;
+  for (const [phase, share] of GENERATOR_PHASES) {
+    starts.set(phase, [acc, share]);
+    acc += share;
+  }
+  return (phase, f) => {
+    const [start, share] = starts.get(phase)!;
+    onProgress(phase, Math.min(1, (start + share * f) / acc));
+  };
+}
+
+interface StageLayout {
+  ctrl: [number, number][];
+  startD: number;
+  finishD: number;
+  cps: number[];
+  scenery: StageToml['scenery'];
+  heightScale: number;
+  heightOffset: number;
+}
+
+/** stage.toml of the generated stage (with the `[generator]` table unless the options say not to). */
+function stageTomlFor(c: Ctx, l: StageLayout): StageToml {
+  const { opts, st, size, cell } = c;
+  const id = opts.id ?? `${c.style}-${opts.seed}`;
+  return {
     format: 1,
     id,
-    name,
+    name: opts.name ?? `${st.name} ${opts.seed}`,
     surface: st.roadCode,
     seed: opts.seed,
-    heightmap: { file: names.heightPng, size, cell_size_m: cell, height_scale_m: hpng.heightScale, height_offset_m: hpng.heightOffset, origin_x_m: c.ox, origin_z_m: c.oz },
-    surface_map: { file: names.surfacePng, cell_size_m: sCell, origin_x_m: c.ox, origin_z_m: c.oz },
+    heightmap: { file: STAGE_FILE_NAMES.heightPng, size, cell_size_m: cell, height_scale_m: l.heightScale, height_offset_m: l.heightOffset, origin_x_m: c.ox, origin_z_m: c.oz },
+    surface_map: { file: STAGE_FILE_NAMES.surfacePng, cell_size_m: cell / (opts.surfaceRefine ?? 2), origin_x_m: c.ox, origin_z_m: c.oz },
     detail: { enabled: true, seed: (opts.seed % 100000) + 1, cell_size_m: 0.35, scale: 1 },
-    road: { width_m: st.width, points: ctrl, start_distance_m: Math.round(startD * 10) / 10, finish_distance_m: Math.floor(finishD * 10) / 10 },
-    checkpoints: cps.map((cp) => ({ distance_m: Math.round((startD + cp) * 10) / 10 })),
-    scenery: scen,
+    road: { width_m: st.width, points: l.ctrl, start_distance_m: Math.round(l.startD * 10) / 10, finish_distance_m: Math.floor(l.finishD * 10) / 10 },
+    checkpoints: l.cps.map((cp) => ({ distance_m: Math.round((l.startD + cp) * 10) / 10 })),
+    scenery: l.scenery,
+    ...(opts.recordParams === false ? {} : { generator: generatorTable(opts) }),
   };
-  const files: StageFiles = { stageToml: stageTomlToString(toml), heightPng: hpng.bytes, surfacePng: smap.toPng() };
-  const stage = loadStage(files, `${id}/stage.toml`);
-  files.paceNotesToml = formatPaceNotes(stage.paceNotes, { stageId: stage.id });
-  return { files, names, stage };
+}
+
+/** The options a server needs to regenerate the stage byte for byte (stage.toml `[generator]`). */
+function generatorTable(opts: GenerateOptions): NonNullable<StageToml['generator']> {
+  return {
+    version: GENERATOR_VERSION,
+    seed: opts.seed,
+    length_km: opts.lengthKm,
+    style: opts.surface,
+    size: opts.size ?? 1025,
+    cell_size_m: opts.cellSize ?? 2,
+    relief: opts.relief ?? 1,
+    surface_refine: opts.surfaceRefine ?? 2,
+    scenery: opts.scenery ?? true,
+    ...(opts.checkpointsM ? { checkpoints_m: opts.checkpointsM } : {}),
+    ...(opts.surfaceMix ? { mix_surface: opts.surfaceMix.surface, mix_fraction: opts.surfaceMix.fraction } : {}),
+  };
+}
+
+/** Terrain rows between two progress reports. */
+const PROGRESS_ROWS = 32;
+
+/**
+ * The options that regenerate a stage from its stage.toml `[generator]` table (with its id and name): the same
+ * bytes when the table's version is this generator's (a server checks a player's generated stage this way).
+ */
+export function optionsFromGeneratorTable(toml: Pick<StageToml, 'id' | 'name' | 'generator'>): GenerateOptions {
+  const g = toml.generator;
+  if (!g) throw new TerrainError(`${toml.id}/stage.toml`, 'generator', 'a [generator] table (a generated stage)', 'none');
+  if (g.version !== GENERATOR_VERSION) throw new TerrainError(`${toml.id}/stage.toml`, 'generator.version', `${GENERATOR_VERSION} (this generator)`, String(g.version));
+  return {
+    seed: g.seed,
+    lengthKm: g.length_km,
+    surface: g.style,
+    id: toml.id,
+    name: toml.name,
+    size: g.size,
+    cellSize: g.cell_size_m,
+    relief: g.relief,
+    surfaceRefine: g.surface_refine,
+    scenery: g.scenery,
+    ...(g.checkpoints_m ? { checkpointsM: g.checkpoints_m } : {}),
+    ...(g.mix_surface !== undefined ? { surfaceMix: { surface: g.mix_surface, fraction: g.mix_fraction ?? 0 } } : {}),
+  };
 }
 
 /** The terrain before the road: fBm noise, blended with ridged noise for the mountain styles, m. */
-function naturalTerrain(c: Ctx, relief: number): Float32Array {
+function naturalTerrain(c: Ctx, relief: number, progress: (f: number) => void): Float32Array {
   const { st, size, cell, ox, oz } = c;
   const noise = createNoise2D(createRng((c.opts.seed ^ 0x5bd1e995) >>> 0));
   const nat = new Float32Array(size * size);
   const inv = 1 / st.wavelength;
   for (let j = 0; j < size; j++) {
+    if (j % PROGRESS_ROWS === 0) progress(j / size);
     for (let i = 0; i < size; i++) {
       const x = (ox + i * cell) * inv, z = (oz + j * cell) * inv;
       const f = fbm(noise, x, z, 6);
@@ -636,12 +762,13 @@ function surfaceMap(c: Ctx, shape: RoadShape, refine: number): SurfaceMap {
   const codes = new Uint8Array(sSize * sSize).fill(surfaceCode(st.backgroundCode));
   const iceNoise = createNoise2D(createRng((c.opts.seed ^ 0x1ce) >>> 0));
   const roadC = surfaceCode(st.roadCode), shoulderC = surfaceCode(st.shoulderCode), iceC = surfaceCode('ice');
+  const sectionCode = mixedSections(c, shape);
   for (let idx = 0; idx < codes.length; idx++) {
     if (sD2[idx]! === Infinity) continue;
     const lat = Math.abs(sL[idx]!);
     const dist = Math.sqrt(sD2[idx]!);
     if (dist <= halfW && lat <= halfW) {
-      let code = roadC;
+      let code = sectionCode ? sectionCode(sS[idx]!) : roadC;
       if (style === 'snow') {
         const s = sS[idx]!;
         if (iceNoise(s * 2 / 60, 0.5) > 0.55) code = iceC; // ice patches tens of metres long
@@ -650,6 +777,24 @@ function surfaceMap(c: Ctx, shape: RoadShape, refine: number): SurfaceMap {
     } else if (dist <= halfW + st.shoulder) codes[idx] = shoulderC;
   }
   return new SurfaceMap(sSize, sSize, sCell, { x: ox, z: oz }, codes);
+}
+
+/** Length of a road section that takes one surface in a surface mix, m. */
+const SURFACE_MIX_SECTION_M = 250;
+
+/**
+ * With a surface mix: the road surface code at road parameter s (segment index + fraction), each
+ * SURFACE_MIX_SECTION_M section drawn from its own seeded stream; null without one (the style's road surface).
+ */
+function mixedSections(c: Ctx, shape: RoadShape): ((s: number) => number) | null {
+  const mix = c.opts.surfaceMix;
+  if (!mix) return null;
+  const d = shape.road.distances;
+  const rng = createRng((c.opts.seed ^ 0x5ec7) >>> 0);
+  const count = Math.ceil(shape.road.lengthM / SURFACE_MIX_SECTION_M) + 1;
+  const roadC = surfaceCode(c.st.roadCode), mixC = surfaceCode(mix.surface);
+  const codes = Array.from({ length: count }, () => (rng() < mix.fraction ? mixC : roadC));
+  return (s) => codes[Math.floor(d[Math.min(shape.n - 1, Math.floor(s))]! / SURFACE_MIX_SECTION_M)]!;
 }
 
 /** One checkpoint per ~1.5 km, evenly spaced (distances from the start, m). */

@@ -42,7 +42,7 @@ export {
   JOKER_JOIN_TOLERANCE_M,
   type SceneryItem,
 } from './stage';
-export { generateStage, roadLimits, type GenerateOptions, type GeneratedStage, type RoadLimits, type StageStyle } from './generate';
+export { generateStage, optionsFromGeneratorTable, GENERATOR_VERSION, roadLimits, type GenerateOptions, type GeneratedStage, type RoadLimits, type StageStyle } from './generate';
 export {
   GeoMipmap,
   EDGE_NEG_X,

@@ -34,6 +34,11 @@ export const STAGE_LIMITS = {
   angleDeg: 360,
   /** Σ (2·radius·scale + 4 m)² over scenery items, m²: the collision broad phase's cells (4 m) they cover ≈ 1 M. */
   sceneryFootprintM2: 16e6,
+  /** `[generator]`: highest generator version, road length, km; relief multiplier; surface-map refinement. */
+  generatorVersion: 1000,
+  generatorLengthKm: [0.05, 100],
+  generatorRelief: 10,
+  generatorSurfaceRefine: 8,
   idChars: 64,
   nameChars: 200,
   fileChars: 200,

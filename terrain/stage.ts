@@ -98,6 +98,23 @@ export const StageTomlSchema = z
       )
       .max(S.sceneryGroups)
       .default([]),
+    /** How the stage generator made this stage (terrain/generate.ts): enough to regenerate it byte for byte. */
+    generator: z
+      .strictObject({
+        version: intInRange(1, S.generatorVersion),
+        seed,
+        length_km: inRange(S.generatorLengthKm[0], S.generatorLengthKm[1], 'km'),
+        style: z.enum(['gravel', 'tarmac', 'snow']),
+        size: intInRange(2, HEIGHTMAP_MAX_SIDE, 'samples'),
+        cell_size_m: cellSize,
+        relief: inRange(0, S.generatorRelief),
+        surface_refine: intInRange(1, S.generatorSurfaceRefine),
+        scenery: z.boolean(),
+        checkpoints_m: z.array(distance).max(S.checkpoints).optional(),
+        mix_surface: z.enum(SURFACE_IDS as [SurfaceId, ...SurfaceId[]]).optional(),
+        mix_fraction: inRange(0, 1).optional(),
+      })
+      .optional(),
   })
   // cross-field checks only once every key is valid (stage-checks.ts)
   .superRefine(checkStageToml, { when: (payload) => payload.issues.length === 0 });
@@ -427,5 +444,15 @@ export function stageTomlToString(c: StageToml): string {
     for (const [x, z, rot, s] of g.items) L.push(`  [${f(x, 1)}, ${f(z, 1)}, ${f(rot, 0)}, ${f(s)}],`);
     L.push(']');
   }
+  if (c.generator) writeGeneratorTable(L, c.generator);
   return L.join('\n') + '\n';
+}
+
+function writeGeneratorTable(L: string[], g: NonNullable<StageToml['generator']>): void {
+  L.push('', '# the generator and options that made this stage (regenerates it byte for byte)', '[generator]');
+  L.push(`version = ${g.version}`, `seed = ${g.seed}`, `length_km = ${g.length_km}`, `style = ${JSON.stringify(g.style)}`, `size = ${g.size}`);
+  L.push(`cell_size_m = ${g.cell_size_m}`, `relief = ${g.relief}`, `surface_refine = ${g.surface_refine}`, `scenery = ${g.scenery}`);
+  if (g.checkpoints_m) L.push(`checkpoints_m = [${g.checkpoints_m.join(', ')}]`);
+  if (g.mix_surface !== undefined) L.push(`mix_surface = ${JSON.stringify(g.mix_surface)}`);
+  if (g.mix_fraction !== undefined) L.push(`mix_fraction = ${g.mix_fraction}`);
 }

@@ -4,6 +4,7 @@
  * dressing, car, camera, HUD, audio, dust, skid marks), which interpolate between the last two ticks with
  * scheduler.alpha. Views only read the world.
  */
+import { isShippedStageId } from './stages';
 import type { SimEvent, SimWorld } from '../ecs/world';
 import { stepRun, type RunObservers } from '../run/step';
 import { FixedStepScheduler } from '../ecs/scheduler';
@@ -157,6 +158,8 @@ export class GameSession {
       name: `${stage.name} — ${carChoice.info.name}`,
       createdAt: new Date().toISOString(),
       stage: { id: stage.id, hash: stageHash(stageFiles) },
+      // a stage the game does not ship (generated, imported) travels in the replay, for ghosts and other players
+      stageFiles: isShippedStageId(stage.id) ? null : stageFiles,
       cars: [{ car: replayCar, eid: this.car.eid }],
     });
     this.observers = { recorder: this.recorder };

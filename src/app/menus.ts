@@ -21,6 +21,8 @@ interface Choice {
 }
 const choice: Choice = {};
 let stageList: StageSummary[] | null = null;
+/** URL flag `dev=1`: the Stages screen also lists the built-in test tracks. */
+const DEV_FLAG = typeof location !== 'undefined' && new URLSearchParams(location.search).get('dev') === '1';
 
 /**
  * Start a stage directly (URL flags `stage=<id>&car=<id>`: demos, the startup measurement): the same
@@ -82,7 +84,7 @@ function registerStagesScreen(app: AppContext): void {
     const render = (list: StageSummary[]): void => {
       rendered = true;
       cards.innerHTML = '';
-      for (const s of list) {
+      for (const s of list.filter((x) => DEV_FLAG || !x.testTrack)) {
         const b = document.createElement('button');
         b.className = 'item card';
         b.dataset.stage = s.id;

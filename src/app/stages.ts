@@ -2,9 +2,13 @@
  * Stage catalogue in the browser: the stage folders under src/content/stages/ are found with
  * import.meta.glob (TOML as raw text, PNGs as asset URLs fetched on demand) and decoded by terrain's
  * `loadStage` (with the folder's pacenotes.toml when it has one). Summaries (name, surface, length, map outline) come from the TOML alone.
+ * The player's stages (generated in the game, imported packages: src/app/stage-gen) follow the shipped ones and
+ * load from their stored files.
  */
 import { parseStageToml, loadStage, type Stage, type StageFiles, type StageToml } from '../../terrain/stage';
 import { withPaceNotes } from './stage-pacenotes';
+import type { GeneratedStageData } from './stage-gen/generate-api';
+import { findUserStageFiles, userStagesForList } from './stage-gen/registry';
 
 const tomls = import.meta.glob('/src/content/stages/*/stage.toml', { query: '?raw', import: 'default' }) as Record<string, () => Promise<string>>;
 const assets = import.meta.glob('/src/content/stages/*/*.png', { query: '?url', import: 'default' }) as Record<string, () => Promise<string>>;
@@ -19,6 +23,18 @@ export interface StageSummary {
   /** Road control points (x, z) for the map preview. */
   outline: [number, number][];
   config: StageToml;
+  /** The stage's files when it is not shipped (generated or imported); shipped stages load from `dir`. */
+  files?: StageFiles;
+  /** A built-in test track: listed on the Stages screen only with the URL flag `dev=1`. */
+  testTrack: boolean;
+}
+
+/** Built-in stages that are test tracks (the Stages screen hides them unless `?dev=1`). */
+export const TEST_TRACK_IDS: readonly string[] = ['test-short', 'rallycross-bitring'];
+
+/** Whether `id` names a stage shipped with the game (its replays refer to it by id; others embed their files). */
+export function isShippedStageId(id: string): boolean {
+  return Object.keys(tomls).some((p) => p === `/src/content/stages/${id}/stage.toml`);
 }
 
 const dirOf = (p: string): string => p.slice(0, p.lastIndexOf('/') + 1);
@@ -29,25 +45,43 @@ function polyLength(pts: [number, number][]): number {
   return l;
 }
 
+/** The summary of a stage from its stage.toml (`files` for a stage that is not shipped). */
+function summarize(cfg: StageToml, dir: string, files?: StageFiles): StageSummary {
+  const pts = cfg.road.points as [number, number][];
+  const finish = cfg.road.finish_distance_m ?? polyLength(pts);
+  return {
+    id: cfg.id,
+    dir,
+    name: cfg.name,
+    surface: cfg.surface,
+    lengthM: finish - cfg.road.start_distance_m,
+    checkpoints: cfg.checkpoints.length,
+    outline: pts,
+    config: cfg,
+    files,
+    testTrack: !files && TEST_TRACK_IDS.includes(cfg.id),
+  };
+}
+
+/** The summary of a generated (or imported) stage, to start it like a listed one. */
+export function generatedStageSummary(g: Pick<GeneratedStageData, 'id' | 'files'>): StageSummary {
+  return summarize(parseStageToml(g.files.stageToml, `${g.id}/stage.toml`), `user:${g.id}/`, g.files);
+}
+
+/** Shipped stages (sorted by folder), then the player's stages (newest first). */
 export async function listStages(): Promise<{ stages: StageSummary[]; problems: string[] }> {
   const stages: StageSummary[] = [];
   const problems: string[] = [];
   for (const [path, load] of Object.entries(tomls).sort()) {
     try {
-      const text = await load();
-      const cfg = parseStageToml(text, path);
-      const pts = cfg.road.points as [number, number][];
-      const finish = cfg.road.finish_distance_m ?? polyLength(pts);
-      stages.push({
-        id: cfg.id,
-        dir: dirOf(path),
-        name: cfg.name,
-        surface: cfg.surface,
-        lengthM: finish - cfg.road.start_distance_m,
-        checkpoints: cfg.checkpoints.length,
-        outline: pts,
-        config: cfg,
-      });
+      stages.push(summarize(parseStageToml(await load(), path), dirOf(path)));
+    } catch (e) {
+      problems.push((e as Error).message);
+    }
+  }
+  for (const g of await userStagesForList()) {
+    try {
+      stages.push(generatedStageSummary(g));
     } catch (e) {
       problems.push((e as Error).message);
     }
@@ -82,7 +116,7 @@ export function loadStageWithFiles(s: StageSummary): Promise<{ stage: Stage; fil
   let p = cache.get(s.id);
   if (!p) {
     p = (async () => {
-      const files = await stageFilesAt(s.dir, s.config);
+      const files = s.files ?? (await stageFilesAt(s.dir, s.config));
       return { stage: loadStage(files, `${s.dir}stage.toml`), files };
     })();
     p.catch(() => cache.delete(s.id));
@@ -91,9 +125,11 @@ export function loadStageWithFiles(s: StageSummary): Promise<{ stage: Stage; fil
   return p;
 }
 
-/** Shipped stages by id for `resolveStage` (replay viewer, ghosts): the files of the stage with that id. */
+/** Stages by id for `resolveStage` (replay viewer, ghosts): the files of the stage with that id. */
 export const browserStageSource = {
   async files(id: string): Promise<StageFiles> {
+    const user = await findUserStageFiles(id);
+    if (user) return user;
     const { stages } = await listStages();
     const s = stages.find((x) => x.id === id);
     if (!s) throw new Error(`no shipped stage "${id}" (have ${stages.map((x) => x.id).join(', ')})`);

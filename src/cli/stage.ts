@@ -16,6 +16,7 @@ import { generatePaceNotes } from '../../terrain/pacenotes/generate';
 import type { PaceNote } from '../../terrain/pacenotes/types';
 import { noteWords } from '../../terrain/pacenotes/words';
 import { PACE_NOTES_FILE } from '../../terrain/stage';
+import { SURFACE_IDS } from '../../terrain/surface';
 import { parseCommand, selectCommand, type CommandSpec, type ProgramSpec } from './args';
 import { exitWith, runCommand } from './errors';
 import { stageDirArg } from './inputs';
@@ -34,6 +35,8 @@ const GENERATE = {
     'cell-size': { type: 'number', value: 'm', above: 0, help: 'heightmap cell size (default 2)' },
     relief: { type: 'number', value: 'factor', min: 0, help: 'multiplier on the terrain relief (default 1)' },
     checkpoints: { type: 'numbers', value: 'm,m', min: 0, help: 'checkpoint distances from the start (default one per ~1.5 km)' },
+    'mix-surface': { type: 'string', value: 'surface', kind: 'surface', choices: SURFACE_IDS, help: 'second road surface, in 250 m sections' },
+    'mix-fraction': { type: 'number', value: '0-1', min: 0, max: 1, default: 0, help: 'share of the road sections in the second surface' },
   },
   examples: ['npm run stage -- generate --seed 42 --length-km 3 --surface tarmac --out /tmp/my-stage'],
 } as const satisfies CommandSpec;
@@ -109,7 +112,9 @@ function generate(opts: GenerateOptions, out: string): void {
 function generateCommand(argv: string[]): number {
   const { options: o } = parseCommand(GENERATE, argv);
   const { seed, surface, id, name, size, relief } = o;
-  generate({ seed, lengthKm: o['length-km'], surface, id, name, size, cellSize: o['cell-size'], relief, checkpointsM: o.checkpoints }, o.out);
+  const mix = o['mix-surface'];
+  const surfaceMix = mix ? { surface: mix, fraction: o['mix-fraction'] } : undefined;
+  generate({ seed, lengthKm: o['length-km'], surface, id, name, size, cellSize: o['cell-size'], relief, checkpointsM: o.checkpoints, surfaceMix }, o.out);
   return 0;
 }
 

@@ -1,5 +1,5 @@
 /**
- * Shipped stages as raw files in the browser (stage.toml text + both PNGs, byte for byte, + pacenotes.toml, which
+ * Shipped stages (and the player's generated or imported ones, src/app/stage-gen/registry.ts) as raw files in the browser (stage.toml text + both PNGs, byte for byte, + pacenotes.toml, which
  * the stage hash leaves out), for replays: the
  * recorder stores the stage id with the content hash of these bytes, and the viewer / ghost / verifier
  * resolve a replay's stage through `browserStageSource` (the hash is checked by `resolveStage`).
@@ -9,6 +9,7 @@ import type { StageFiles } from '../../../terrain/stage';
 import { parseStageToml } from '../../../terrain/stage';
 import type { StageSource } from '../../replay/stage-check';
 import { withPaceNotes } from '../stage-pacenotes';
+import { findUserStageFiles } from '../stage-gen/registry';
 
 const tomls = import.meta.glob('/src/content/stages/*/stage.toml', { query: '?raw', import: 'default' }) as Record<string, () => Promise<string>>;
 const assets = import.meta.glob('/src/content/stages/*/*.png', { query: '?url', import: 'default' }) as Record<string, () => Promise<string>>;
@@ -22,6 +23,9 @@ async function fetchBytes(url: string, what: string): Promise<Uint8Array> {
 }
 
 async function load(id: string): Promise<StageFiles> {
+  // the player's stages (generated, imported) first; their replays also embed the files
+  const user = await findUserStageFiles(id);
+  if (user) return user;
   // stage ids are the `id` inside stage.toml; folders are named after them, but read the toml to be sure
   for (const [path, text] of Object.entries(tomls)) {
     const dir = path.slice(0, path.lastIndexOf('/') + 1);
