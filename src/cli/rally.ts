@@ -1,12 +1,12 @@
 /**
  * `npm run rally -- daily [--date YYYY-MM-DD] [--json]`  the daily rally's stages for a UTC date (default today):
  *   generator options and each generated stage's content hash (the hash replays pin).
- * `npm run rally -- plan --seed N [--stages 3..10] [--surface gravel|tarmac|snow|mixed] [--json]`  the same for a
+ * `npm run rally -- plan --seed N [--stages 3..10] [--landscape <id>|mixed] [--json]`  the same for a
  *   rally seed. Same date or seed → same stages and hashes on every machine (docs/game.md, "Rally").
  */
-import { generateStage } from '../../terrain/index';
-import { stageHash } from '../replay/stage-check';
 import { dailyRallyPlan, MAX_RALLY_STAGES, MIN_RALLY_STAGES, planRallyStages, type RallyPlanOptions } from '../run/rally/plan';
+import { stageGenApi } from '../app/stage-gen/generate-api';
+import { LANDSCAPE_IDS } from '../app/stage-gen/params';
 import { parseCommand, selectCommand, type CommandSpec, type ProgramSpec } from './args';
 import { exitWith, runCommand, UserError } from './errors';
 
@@ -26,10 +26,10 @@ const PLAN = {
   options: {
     seed: { type: 'integer', value: 'N', required: true, help: 'rally seed' },
     stages: { type: 'integer', value: 'n', min: MIN_RALLY_STAGES, max: MAX_RALLY_STAGES, default: 4, help: 'stage count' },
-    surface: { type: 'string', value: 'style', kind: 'rally surface', choices: ['gravel', 'tarmac', 'snow', 'mixed'], help: 'one surface, or mixed (default: drawn from the seed)' },
+    landscape: { type: 'string', value: 'id', kind: 'landscape', choices: [...LANDSCAPE_IDS, 'mixed'], help: 'one landscape, or mixed (default: drawn from the seed)' },
     json: { type: 'boolean', help: 'print JSON' },
   },
-  examples: ['npm run rally -- plan --seed 42 --stages 5 --surface mixed'],
+  examples: ['npm run rally -- plan --seed 42 --stages 5 --landscape mixed'],
 } as const satisfies CommandSpec;
 
 export const RALLY_PROGRAM = {
@@ -38,13 +38,12 @@ export const RALLY_PROGRAM = {
   commands: { daily: DAILY, plan: PLAN },
 } as const satisfies ProgramSpec;
 
-/** Generates every stage of the plan: id, options and content hash. */
-function describePlan(o: RallyPlanOptions): { id: string; name: string; seed: number; lengthKm: number; surface: string; hash: string }[] {
+/** Generates every stage of the plan as the game's generator worker does (stageGenApi): id, parameters, content hash. */
+function describePlan(o: RallyPlanOptions): { id: string; name: string; seed: number; lengthKm: number; landscape: string; surfaceMix: number; hash: string }[] {
   return planRallyStages(o).map((ref) => {
     if (ref.kind !== 'generated') throw new Error('a seeded rally has generated stages only');
-    const g = generateStage(ref.options);
-    const { id, name, seed, lengthKm, surface } = ref.options;
-    return { id, name, seed, lengthKm, surface, hash: stageHash(g.files) };
+    const g = stageGenApi.generate(ref.params as Parameters<typeof stageGenApi.generate>[0]);
+    return { id: g.id, name: g.name, ...ref.params, hash: g.hash };
   });
 }
 
@@ -62,7 +61,7 @@ function daily(argv: string[]): number {
   const date = options.date ?? new Date().toISOString().slice(0, 10);
   let plan: ReturnType<typeof dailyRallyPlan>;
   try {
-    plan = dailyRallyPlan(date);
+    plan = dailyRallyPlan(date, LANDSCAPE_IDS);
   } catch (e) {
     if (e instanceof RangeError) throw new UserError(`npm run rally -- daily: --${e.message.replace(/^daily rally: /, '')}`);
     throw e;
@@ -73,8 +72,8 @@ function daily(argv: string[]): number {
 
 function plan(argv: string[]): number {
   const { options: o } = parseCommand(PLAN, argv);
-  const p: RallyPlanOptions = { seed: o.seed >>> 0, stageCount: o.stages };
-  if (o.surface !== undefined) p.surface = o.surface as RallyPlanOptions['surface'];
+  const p: RallyPlanOptions = { seed: o.seed >>> 0, stageCount: o.stages, landscapes: LANDSCAPE_IDS };
+  if (o.landscape !== undefined) p.landscape = o.landscape;
   print({ seed: p.seed, stages: p.stageCount }, describePlan(p), o.json);
   return 0;
 }

@@ -1,10 +1,11 @@
 /**
  * Daily rally: the same UTC date gives the same stages everywhere. This process generates the daily rally's
- * stages; a second Node process (`npm run rally -- daily --json`, spawned) does the same; the stage content hashes
+ * stages with the game's generator-worker code (stageGenApi); a second Node process (`npm run rally -- daily --json`, spawned) does the same; the stage content hashes
  * (the hash replays pin: stage.toml, height PNG, surface PNG) must be equal stage for stage.
  */
 import { describe, expect, it } from 'vitest';
-import { generateStage } from '../../terrain/index';
+import { stageGenApi } from '../../src/app/stage-gen/generate-api';
+import { LANDSCAPE_IDS, type StageGenParams } from '../../src/app/stage-gen/params';
 import { stageHash } from '../../src/replay/stage-check';
 import { dailyRallyPlan, dailyRallySeed, DAILY_RALLY, planRallyStages } from '../../src/run/rally/plan';
 import { spawnCli } from '../cli/spawn';
@@ -27,10 +28,16 @@ describe('daily rally', () => {
   });
 
   it('gives the same stages, hash for hash, in a second Node process', async () => {
-    const plan = dailyRallyPlan(DATE);
+    const plan = dailyRallyPlan(DATE, LANDSCAPE_IDS);
     const refs = planRallyStages(plan);
     expect(refs).toHaveLength(DAILY_RALLY.stageCount);
-    const here = refs.map((r) => (r.kind === 'generated' ? { id: r.options.id, hash: stageHash(generateStage(r.options).files) } : null));
+    const here = refs.map((r) => {
+      if (r.kind !== 'generated') return null;
+      const g = stageGenApi.generate(r.params as StageGenParams);
+      // the hash the worker reports is the replay's stage hash of the files it returns
+      expect(g.hash).toBe(stageHash(g.files));
+      return { id: g.id, hash: g.hash };
+    });
     const ran = await spawnCli('src/cli/rally.ts', ['daily', '--date', DATE, '--json']);
     expect(ran.stderr).toBe('');
     expect(ran.code).toBe(0);

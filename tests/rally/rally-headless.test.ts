@@ -14,6 +14,7 @@ import { addCrushTo } from '../../src/systems/sim/collision/system';
 import { RECOVER_PENALTY_S } from '../../src/systems/sim/vehicle/recovery';
 import type { CarDamage } from '../../src/systems/sim/collision/damage-state';
 import { planRallyStages } from '../../src/run/rally/plan';
+import { LANDSCAPE_IDS, toGenerateOptions, type StageGenParams } from '../../src/app/stage-gen/params';
 import { completeStage, createRally, nextRallyStep, serviceRally, withRivalTimes, type RallyState } from '../../src/run/rally/rally';
 import { LATE_PENALTY_S_PER_MIN, repairItems, SETUP_CHANGE_MIN } from '../../src/run/rally/service';
 import { overallClassification, stageClassification } from '../../src/run/rally/classification';
@@ -21,11 +22,14 @@ import { rallyRivals, rivalStageTimes } from '../../src/run/rally/rivals';
 
 const SEED = 20261125;
 const car = loadBuiltinCar('rally-awd');
-/** Short, small-map stages (257² heightmap): the rules, not the scenery, are under test. */
-const refs = planRallyStages({ seed: SEED, stageCount: 3, surface: 'gravel', lengthKm: { min: 0.6, max: 0.9 }, size: 257, relief: 0.3 });
+/**
+ * The rally's stages as the game generates them (toGenerateOptions of the in-game generator), made short and on
+ * a small map (1 km, 513² heightmap) to keep the test fast: the rules, not the scenery, are under test.
+ */
+const refs = planRallyStages({ seed: SEED, stageCount: 3, landscapes: LANDSCAPE_IDS, landscape: 'forest-gravel', lengthKm: { min: 1, max: 1 } });
 const stages: Stage[] = refs.map((r) => {
   if (r.kind !== 'generated') throw new Error('generated stages expected');
-  return generateStage(r.options).stage;
+  return generateStage({ ...toGenerateOptions(r.params as StageGenParams), size: 513, relief: 0.3 }).stage;
 });
 /** Stage 1's hit, at 6 s: 0.25 m into the front, 0.08 m into the left side. */
 const HIT_TICK = 3000;

@@ -1,6 +1,7 @@
 /** The rally's pure rules: the stage plan from a seed, service costs and the time-control penalty, retirement. */
 import { describe, expect, it } from 'vitest';
 import { clampStageCount, planRallyStages, RALLY_STAGE_KM } from '../../src/run/rally/plan';
+import { checkStageGenParams, LANDSCAPE_IDS } from '../../src/app/stage-gen/params';
 import { latePenaltyS, repairItems, repairMinutes, runService, SERVICE_BUDGET_MIN } from '../../src/run/rally/service';
 import { completeStage, createRally, nextRallyStep, retireStage, RETIREMENT_PENALTY_S, serviceAfter, serviceRally, withRivalTimes } from '../../src/run/rally/rally';
 import { overallClassification, stageClassification } from '../../src/run/rally/classification';
@@ -9,22 +10,24 @@ import { NO_DAMAGE } from '../../src/systems/sim/collision/damage-state';
 
 describe('rally plan from a seed', () => {
   it('is the same list for the same seed, another for another seed', () => {
-    const a = planRallyStages({ seed: 42, stageCount: 6 });
-    expect(planRallyStages({ seed: 42, stageCount: 6 })).toEqual(a);
-    expect(planRallyStages({ seed: 43, stageCount: 6 })).not.toEqual(a);
-    expect(new Set(a.map((r) => (r.kind === 'generated' ? r.options.seed : -1))).size).toBe(6);
+    const a = planRallyStages({ seed: 42, stageCount: 6, landscapes: LANDSCAPE_IDS });
+    expect(planRallyStages({ seed: 42, stageCount: 6, landscapes: LANDSCAPE_IDS })).toEqual(a);
+    expect(planRallyStages({ seed: 43, stageCount: 6, landscapes: LANDSCAPE_IDS })).not.toEqual(a);
+    expect(new Set(a.map((r) => (r.kind === 'generated' ? r.params.seed : -1))).size).toBe(6);
   });
-  it('keeps 3–10 stages, lengths in the drawn range, one surface unless mixed', () => {
+  it('keeps 3–10 stages, lengths in the drawn range, one landscape unless mixed', () => {
     expect([clampStageCount(1), clampStageCount(7.4), clampStageCount(99)]).toEqual([3, 7, 10]);
-    const plan = planRallyStages({ seed: 9, stageCount: 10 });
+    const plan = planRallyStages({ seed: 9, stageCount: 10, landscapes: LANDSCAPE_IDS });
     expect(plan).toHaveLength(10);
-    const opts = plan.map((r) => (r.kind === 'generated' ? r.options : null)!);
+    const opts = plan.map((r) => (r.kind === 'generated' ? r.params : null)!);
     for (const o of opts) {
-      expect(o.lengthKm).toBeGreaterThanOrEqual(RALLY_STAGE_KM.min - 0.05);
-      expect(o.lengthKm).toBeLessThanOrEqual(RALLY_STAGE_KM.max + 0.05);
+      expect(o.lengthKm).toBeGreaterThanOrEqual(RALLY_STAGE_KM.min);
+      expect(o.lengthKm).toBeLessThanOrEqual(RALLY_STAGE_KM.max);
+      // the in-game generator's parameters: valid as they are (0.5 km steps, 31-bit seed, a known landscape)
+      expect(checkStageGenParams(o)).toEqual(o);
     }
-    expect(new Set(opts.map((o) => o.surface)).size).toBe(1);
-    const mixed = planRallyStages({ seed: 9, stageCount: 10, surface: 'mixed' }).map((r) => (r.kind === 'generated' ? r.options.surface : ''));
+    expect(new Set(opts.map((o) => o.landscape)).size).toBe(1);
+    const mixed = planRallyStages({ seed: 9, stageCount: 10, landscapes: LANDSCAPE_IDS, landscape: 'mixed' }).map((r) => (r.kind === 'generated' ? r.params.landscape : ''));
     expect(new Set(mixed).size).toBeGreaterThan(1);
   });
 });
@@ -51,7 +54,7 @@ describe('service park', () => {
 });
 
 describe('rally steps and retirement', () => {
-  const stages = planRallyStages({ seed: 5, stageCount: 4 });
+  const stages = planRallyStages({ seed: 5, stageCount: 4, landscapes: LANDSCAPE_IDS });
   const rivals = rallyRivals(5, 3);
   const base = createRally({ id: 'x', name: 'x', seed: 5, stages, serviceEvery: 2, carId: 'rally-awd', rivals });
 

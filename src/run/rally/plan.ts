@@ -4,30 +4,40 @@
  * machine, and the daily rally's seed comes from the UTC date alone.
  */
 import { createRng, randRange, type Rng } from '../../../terrain/prng';
-import type { GenerateOptions, StageStyle } from '../../../terrain/generate';
 
 export const MIN_RALLY_STAGES = 3;
 export const MAX_RALLY_STAGES = 10;
 /** Stage lengths drawn for a generated rally, km (a real special stage is 2–30 km; ours are kept short). */
 export const RALLY_STAGE_KM = { min: 2, max: 6 } as const;
-/** Stage lengths are rounded to this step, km (stage ids and names stay short). */
-const LENGTH_STEP_KM = 0.1;
-const STYLES: readonly StageStyle[] = ['gravel', 'tarmac', 'snow'];
-/** 2³², to turn a PRNG draw into a 32-bit seed. */
-const TWO_POW_32 = 4294967296;
+/** Stage lengths are whole multiples of this, km (the in-game generator's step). */
+export const RALLY_LENGTH_STEP_KM = 0.5;
+/** Shares of the road in the landscape's second surface a rally stage may get (most stages have none). */
+const SURFACE_MIXES = [0, 0, 0.1, 0.2] as const;
+/** Generator seeds are 31-bit (src/app/stage-gen/params.ts). */
+const TWO_POW_31 = 2147483648;
 
-/** One stage of a rally: generated from options, or one of the game's stages by id. */
-export type RallyStageRef = { kind: 'generated'; options: GenerateOptions & { id: string; name: string } } | { kind: 'builtin'; id: string };
+/**
+ * The in-game generator's parameters of one stage (StageGenParams of src/app/stage-gen/params.ts, as plain
+ * data: this layer does not import the app): seed, length, landscape preset id, surface mix.
+ */
+export interface RallyStageParams {
+  seed: number;
+  lengthKm: number;
+  landscape: string;
+  surfaceMix: number;
+}
+
+/** One stage of a rally: generated from parameters, or one of the game's stages by id. */
+export type RallyStageRef = { kind: 'generated'; params: RallyStageParams } | { kind: 'builtin'; id: string };
 
 export interface RallyPlanOptions {
   seed: number;
   stageCount: number;
-  /** One surface for the whole rally (a real rally is run on one), or a surface drawn per stage. */
-  surface?: StageStyle | 'mixed';
+  /** The landscape presets to draw from (LANDSCAPE_IDS of the in-game generator, in its order). */
+  landscapes: readonly string[];
+  /** One landscape for the whole rally (a real rally is run on one surface), or one drawn per stage. */
+  landscape?: string | 'mixed';
   lengthKm?: { min: number; max: number };
-  /** Generator grid overrides (tests: small, fast stages). */
-  size?: number;
-  relief?: number;
 }
 
 const pick = <T>(rng: Rng, xs: readonly T[]): T => xs[Math.min(xs.length - 1, Math.floor(rng() * xs.length))]!;
@@ -40,24 +50,14 @@ export function clampStageCount(n: number): number {
 /** The stages of a rally generated from its seed: same options → same list, stage by stage. */
 export function planRallyStages(o: RallyPlanOptions): RallyStageRef[] {
   const rng = createRng(o.seed);
-  const count = clampStageCount(o.stageCount);
   const len = o.lengthKm ?? RALLY_STAGE_KM;
-  const rallySurface = o.surface === undefined ? pick(rng, STYLES) : o.surface;
+  const rallyLandscape = o.landscape ?? pick(rng, o.landscapes);
   const out: RallyStageRef[] = [];
-  for (let k = 0; k < count; k++) {
-    const surface = rallySurface === 'mixed' ? pick(rng, STYLES) : rallySurface;
-    const seed = Math.floor(rng() * TWO_POW_32) >>> 0;
-    const lengthKm = Math.round(randRange(rng, len.min, len.max) / LENGTH_STEP_KM) * LENGTH_STEP_KM;
-    const options: GenerateOptions & { id: string; name: string } = {
-      id: `rally-${(o.seed >>> 0).toString(16)}-ss${k + 1}`,
-      name: `SS${k + 1} ${surface} ${lengthKm.toFixed(1)} km`,
-      seed,
-      lengthKm: Number(lengthKm.toFixed(1)),
-      surface,
-    };
-    if (o.size !== undefined) options.size = o.size;
-    if (o.relief !== undefined) options.relief = o.relief;
-    out.push({ kind: 'generated', options });
+  for (let k = 0; k < clampStageCount(o.stageCount); k++) {
+    const landscape = rallyLandscape === 'mixed' ? pick(rng, o.landscapes) : rallyLandscape;
+    const seed = Math.floor(rng() * TWO_POW_31);
+    const lengthKm = Math.round(randRange(rng, len.min, len.max) / RALLY_LENGTH_STEP_KM) * RALLY_LENGTH_STEP_KM;
+    out.push({ kind: 'generated', params: { seed, lengthKm, landscape, surfaceMix: pick(rng, SURFACE_MIXES) } });
   }
   return out;
 }
@@ -81,7 +81,7 @@ export function dailyRallySeed(utcDate: string): number {
   return h;
 }
 
-/** The daily rally's plan options for a UTC date (surface drawn from the seed). */
-export function dailyRallyPlan(utcDate: string): RallyPlanOptions & { serviceEvery: number } {
-  return { seed: dailyRallySeed(utcDate), stageCount: DAILY_RALLY.stageCount, serviceEvery: DAILY_RALLY.serviceEvery };
+/** The daily rally's plan options for a UTC date (landscape drawn from the seed). */
+export function dailyRallyPlan(utcDate: string, landscapes: readonly string[]): RallyPlanOptions & { serviceEvery: number } {
+  return { seed: dailyRallySeed(utcDate), stageCount: DAILY_RALLY.stageCount, serviceEvery: DAILY_RALLY.serviceEvery, landscapes };
 }
