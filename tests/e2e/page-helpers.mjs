@@ -3,6 +3,7 @@
  * the virtual pad injected and its console errors / page errors collected.
  */
 import { PAD_INIT } from './pad.mjs';
+import { waitFor as waitUntil } from './spec-runner.mjs';
 
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -18,3 +19,36 @@ export async function padPage(browser) {
   await page.addInitScript(PAD_INIT);
   return { context, page, errors };
 }
+
+const A_FRAME_MS = 60000;
+const frameNo = (page) => page.evaluate(() => window.__bitrally?.frame ?? 0);
+
+/** Wait until the page has rendered `n` more frames (at least `n` polls of the pad happened). */
+export async function frames(page, n) {
+  const f0 = await frameNo(page);
+  await waitUntil(`${n} frames`, async () => (await frameNo(page)) >= f0 + n, A_FRAME_MS);
+}
+
+/** Press a pad button and release it, each acknowledged by the frame loop (see game.spec.mjs `press`). */
+export async function press(page, button) {
+  await page.evaluate((b) => window.__pad.set({ buttons: { [b]: 1 } }), button);
+  await frames(page, 2);
+  await page.evaluate((b) => window.__pad.set({ buttons: { [b]: 0 } }), button);
+  await frames(page, 2);
+}
+
+/** The focused menu item's text. */
+export const focusedText = (page) => page.evaluate(() => document.querySelector('.item.focused')?.textContent ?? '');
+
+/** Press `button` (pad D-pad down by default) until the focused item's text matches `re`. */
+export async function padFocusItem(page, re, maxPresses = 16, button = 13) {
+  for (let i = 0; i < maxPresses; i++) {
+    if (re.test(await focusedText(page))) return;
+    await press(page, button);
+  }
+  const f = await focusedText(page);
+  if (!re.test(f)) throw new Error(`pad navigation: wanted an item matching ${re}, focused "${f}"`);
+}
+
+/** LEFT/RIGHT (`button`) on the focused item until its text matches `re`. */
+export const padAdjust = (page, re, button, maxPresses = 12) => padFocusItem(page, re, maxPresses, button);

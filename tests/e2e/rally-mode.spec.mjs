@@ -12,49 +12,11 @@
  * Screenshots: rally-new, rally-stage-start, rally-finish, rally-standings, rally-service, rally-resume,
  * rally-final (test-results/e2e/).
  */
-import { join } from 'node:path';
 import { runSpecList } from './spec-runner.mjs';
-import { padPage, sleep, waitFor } from './page-helpers.mjs';
+import { hook, shot, waitScreen } from './game.spec.mjs';
+import { focusedText, padAdjust, padFocusItem, padPage, press, sleep, waitFor } from './page-helpers.mjs';
 
-const A = 0, DOWN = 13, LEFT = 14;
-
-async function hook(page, key) {
-  return page.evaluate((k) => {
-    const h = window.__bitrally;
-    if (!h) return undefined;
-    const v = h[k];
-    return typeof v === 'function' ? v() : v;
-  }, key);
-}
-const waitScreen = (page, name, ms = 60000) => waitFor(`screen "${name}"`, async () => (await hook(page, 'screens')) === name, ms);
-const frameNo = (page) => page.evaluate(() => window.__bitrally?.frame ?? 0);
-async function frames(page, n) {
-  const f0 = await frameNo(page);
-  await waitFor(`${n} frames`, async () => (await frameNo(page)) >= f0 + n, 60000);
-}
-/** Press and release a pad button, each acknowledged by the frame loop (see game.spec.mjs). */
-async function press(page, button) {
-  await page.evaluate((b) => window.__pad.set({ buttons: { [b]: 1 } }), button);
-  await frames(page, 2);
-  await page.evaluate((b) => window.__pad.set({ buttons: { [b]: 0 } }), button);
-  await frames(page, 2);
-}
-const focusedText = (page) => page.evaluate(() => document.querySelector('.item.focused')?.textContent ?? '');
-async function padFocusItem(page, re, maxPresses = 16) {
-  for (let i = 0; i < maxPresses; i++) {
-    if (re.test(await focusedText(page))) return;
-    await press(page, DOWN);
-  }
-  throw new Error(`pad navigation: wanted an item matching ${re}, focused "${await focusedText(page)}"`);
-}
-async function padAdjust(page, re, button, maxPresses = 12) {
-  for (let i = 0; i < maxPresses; i++) {
-    if (re.test(await focusedText(page))) return;
-    await press(page, button);
-  }
-  throw new Error(`pad adjust: wanted ${re}, focused item reads "${await focusedText(page)}"`);
-}
-const shot = (page, out, name) => page.screenshot({ path: join(out, `${name}.png`) });
+const A = 0, LEFT = 14;
 const rally = (page) => hook(page, 'rally');
 
 /** On the stage start screen: wait for the stage to be ready, start it, hand the car to the autopilot, reach the finish. */
