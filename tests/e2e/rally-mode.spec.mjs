@@ -22,7 +22,7 @@ const rally = (page) => hook(page, 'rally');
 /** On the stage start screen: wait for the stage to be ready, start it, hand the car to the autopilot, reach the finish. */
 async function driveStage(page, out, shotName) {
   await waitScreen(page, 'rally-stage');
-  await waitFor('stage ready', () => page.evaluate(() => document.querySelector('[data-a="go"]')?.disabled === false), 180000);
+  await waitFor('stage ready', () => page.evaluate(() => document.querySelector('[data-a="go"]')?.dataset.ready === '1'), 180000);
   if (shotName) await shot(page, out, shotName);
   await padFocusItem(page, /Start the stage/);
   await press(page, A);
@@ -63,7 +63,7 @@ async function firstStageAndService(page, out, report) {
   await shot(page, out, 'rally-finish');
   if ((await focusedText(page)) !== 'Rally standings and continue') throw new Error(`finish screen focus "${await focusedText(page)}"`);
   if (await page.evaluate(() => !!document.querySelector('[data-a="retry"], [data-a="next"]'))) throw new Error('a rally stage offers Retry / Next stage');
-  await waitFor('SS1 replay saved', async () => (await hook(page, 'lastSavedId')) ?? null, 60000);
+  await waitFor('SS1 replay saved in the library', () => page.evaluate(() => window.__bitrally.replays?.lastSavedId ?? null), 60000);
   await press(page, A);
   await waitScreen(page, 'rally-standings');
   await waitFor('SS1 classification with rival times', () => page.evaluate(() => document.querySelectorAll('[data-stage-table] tr').length === 6), 240000);

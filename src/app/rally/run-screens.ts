@@ -25,10 +25,11 @@ export function registerStageStart(rc: RallyController): void {
       <div class="sub" data-name>${esc(rallyStageName(s.stages[k]!))}</div>
       <div class="rally-progress"><div data-bar></div></div><div class="sub" data-msg>Preparing the stage…</div>
       <div class="sub" data-damage>${esc(damageLine(s.damage))}</div>
-      <button class="item default" data-a="go" disabled>Start the stage</button>
+      <button class="item default" data-a="go">Start the stage</button>
       <button class="item" data-a="standings">Rally standings</button>
       <button class="item" data-a="back">Rally menu</button>
       <div class="hint">A: select · B: rally menu</div>`);
+    // presses made while the stage is prepared are queued (loading), so "Start" keeps the focus from the start
     const go = el.querySelector<HTMLButtonElement>('[data-a="go"]')!;
     const msg = el.querySelector<HTMLElement>('[data-msg]')!;
     const bar = el.querySelector<HTMLElement>('[data-bar]')!;
@@ -38,8 +39,9 @@ export function registerStageStart(rc: RallyController): void {
       (r) => {
         ready = r;
         bar.style.width = '100%';
+        el.querySelector('[data-name]')!.textContent = r.summary.name;
         msg.textContent = `${(r.summary.lengthM / 1000).toFixed(2)} km · ${r.summary.surface} · ${r.summary.checkpoints} checkpoint(s)`;
-        go.disabled = false;
+        go.dataset.ready = '1';
       },
       (e: Error) => {
         failed = true;
