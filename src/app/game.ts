@@ -308,6 +308,23 @@ export class GameSession {
     });
   }
 
+  /**
+   * The run stops unfinished (a rally retirement): its replay is closed with `finished: false` and kept in
+   * `replayBytes`, so the replay library saves it like a finished run.
+   */
+  abandon(): void {
+    if (this.finished) return;
+    this.finished = true;
+    this.audio.stopLoops();
+    this.recorder.mark('retired', 'retired');
+    this.recorder.setResult({ finished: false, stageTimeS: null, splitsS: this.run.splits.map((x) => x.timeS), penaltyS: this.run.penaltyS });
+    try {
+      this.replayBytes = this.recorder.finish();
+    } catch (e) {
+      console.warn(`replay: could not finish the recording: ${(e as Error).message}`);
+    }
+  }
+
   /** The player car's damage now (crush per end, collisions). */
   damage(): CarDamage {
     return readCarDamage(this.world, this.car.eid);

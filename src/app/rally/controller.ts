@@ -13,6 +13,14 @@ import { clearCurrentRally, loadCurrentRally, saveRally } from './rally-store';
 import { computeRivalTimes } from './rivals-client';
 import { prepareRallyStage, type RallyStageReady } from './stage-source';
 
+/** Frames a retired run stays (paused, behind the standings) so that the replay saver sees its closed replay. */
+const RETIRED_SESSION_FRAMES = 3;
+
+function afterFrames(n: number, fn: () => void): void {
+  if (n <= 0) fn();
+  else requestAnimationFrame(() => afterFrames(n - 1, fn));
+}
+
 export class RallyController {
   state: RallyState | null = null;
   /** The stage being driven (index), null between stages. */
@@ -143,9 +151,12 @@ export class RallyController {
   retire(): void {
     const k = this.driving;
     if (!this.state || k === null) return;
-    const damage = this.app.session?.damage() ?? this.state.damage;
+    const session = this.app.session;
+    const damage = session?.damage() ?? this.state.damage;
     this.driving = null;
-    this.app.startSession(null);
+    // the retired run's replay goes to the library like any run (saved by the frame loop), then the run ends
+    session?.abandon();
+    afterFrames(RETIRED_SESSION_FRAMES, () => this.app.session === session && this.app.startSession(null));
     void this.set(retireStage(this.state, { damage }));
     this.app.screens.show('rally-standings', { stage: k });
   }
