@@ -135,6 +135,8 @@ registerLazyScreens(['rallycross', 'rallycross-race', 'rallycross-results'], loa
 // rally mode: multi-stage rallies with service, rivals, daily rally (issue 20)
 const loadRally = loadOnce(() => import('./rally/install').then((m) => void m.installRally(app)));
 registerLazyScreens(['rally', 'rally-new', 'rally-stage', 'rally-service', 'rally-standings'], loadRally);
+// New stage: the in-game generator (Web Worker), stage packages (issue 20)
+registerLazyScreens(['new-stage'], loadOnce(() => import('./stage-gen/install').then((m) => m.installStageGen(app))));
 
 // audio needs a user gesture
 const startAudio = (): void => {

@@ -57,6 +57,16 @@ export async function quickStart(app: AppContext, stageId: string, carId: string
   app.screens.show('loading');
 }
 
+/** Makes `s` the stage the next run loads (a stage generated or imported on the New stage screen). */
+export function chooseStage(s: StageSummary): void {
+  choice.stage = s;
+}
+
+/** Drops the kept stage list, so the Stages screen lists the player's stages again (after a save or import). */
+export function forgetStageList(): void {
+  stageList = null;
+}
+
 export function registerAllScreens(app: AppContext): void {
   registerTitleScreen();
   registerStagesScreen(app);
@@ -115,6 +125,9 @@ function registerStagesScreen(app: AppContext): void {
         });
         cards.appendChild(b);
       }
+      // last, so the first stage keeps the initial focus; one press left from it (the focus wraps)
+      cards.insertAdjacentHTML('beforeend', '<button class="item card new-stage" data-go="new-stage"><div class="name">＋ New stage</div><div class="meta">Generate a road (seed, length, landscape, surface mix) or import a stage package</div></button>');
+      cards.querySelector<HTMLElement>('[data-go="new-stage"]')!.onclick = () => ctx.show('new-stage');
       app.screens.refocus();
       el.querySelectorAll<HTMLElement>('.item').forEach((it, i) => it.addEventListener('mouseenter', () => app.screens.setFocus(i)));
     };

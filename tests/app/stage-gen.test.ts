@@ -140,6 +140,16 @@ describe('stage generation in the game', () => {
     expect(stageHash(generateStage(base).files)).not.toBe(stageHash(generateStage({ ...base, surfaceMix: { surface: 'tarmac', fraction: 0.5 } }).files));
   });
 
+  it('the preview: the road start → finish every 10 m, its length, climb and corner calls', () => {
+    const p = direct.preview;
+    expect(p.lengthM).toBeCloseTo(1000, 0); // 1 km asked; the finish is floored to 0.1 m
+    expect(p.x).toHaveLength(Math.round(p.lengthM / 10) + 1);
+    expect(new Set(p.surface)).toEqual(new Set(['tarmac', 'gravel'])); // 30 % gravel sections on tarmac
+    expect(p.climbM).toBeCloseTo(p.y.slice(1).reduce((a, y, i) => a + Math.max(0, y - p.y[i]!), 0), 9);
+    expect(p.corners).toBe(direct.files.paceNotesToml.match(/^kind = "corner"$/gm)?.length);
+    expect(p.corners).toBeGreaterThan(0);
+  });
+
   it('refuses parameters outside the ranges, naming the key', () => {
     expect(() => checkStageGenParams({ ...PARAMS, lengthKm: 0.5 })).toThrow(/lengthKm/);
     expect(() => checkStageGenParams({ ...PARAMS, lengthKm: 15.5 })).toThrow(/lengthKm/);

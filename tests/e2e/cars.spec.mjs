@@ -82,7 +82,7 @@ export const specs = [
     name: 'cars: each car turns on the car select turntable in its own livery',
     async run({ browser, base, out, report }) {
       const { page, context, errors, H, screen } = await openPage(browser);
-      await page.goto(`${base}?scale=2`);
+      await page.goto(`${base}?scale=2&dev=1`); // dev=1: the Stages screen lists the test tracks
       await waitFor('title', async () => (await screen()) === 'title');
       await page.click('[data-go="stages"]');
       await waitFor('stage cards', () => H(() => !!document.querySelector('[data-stage="test-short"]')));

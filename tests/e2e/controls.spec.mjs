@@ -136,7 +136,7 @@ export const specs = [
       const { page, context, errors } = await openPage(browser);
       await page.addInitScript(PAD_INIT);
       try {
-        await page.goto(base + '?scale=3&simcap=1');
+        await page.goto(base + '?scale=3&simcap=1&dev=1'); // dev=1: the Stages screen lists the test tracks
         await waitScreen(page, 'title');
         await page.evaluate(() => window.__pad.connect());
         await padFocus(page, 'Settings', (f) => /^Settings/.test(f?.text ?? ''));

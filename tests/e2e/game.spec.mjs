@@ -170,7 +170,7 @@ export const specs = [
     async run({ browser, base, out, report }) {
       const { page, errors } = await newPage(browser);
       const tLoad = Date.now();
-      await page.goto(base + '?scale=3&simcap=1');
+      await page.goto(base + '?scale=3&simcap=1&dev=1'); // dev=1: the Stages screen lists the test tracks
       await padToStage(page, 'test-short');
       report.loadMs = await hook(page, 'loadMs');
       await shot(page, out, 'drive-countdown');
@@ -226,7 +226,7 @@ export const specs = [
       const { page, errors, context } = await newPage(browser);
       // quarter resolution and up to 1 s of simulation per frame: the run is ~50 s of simulated time.
       // URL quick start (stage + car flags): page load → car on the start line is the startup time
-      await page.goto(base + '?scale=4&simcap=1&stage=test-short&car=hatch-gti');
+      await page.goto(base + '?scale=4&simcap=1&stage=test-short&car=hatch-gti&dev=1'); // dev=1: test-short's card is listed
       await waitScreen(page, 'drive', 180000);
       await page.evaluate(() => window.__pad.connect());
       report.startup = { titleMs: await hook(page, 'titleMs'), stageLoadMs: await hook(page, 'loadMs'), pageToCarOnLineMs: await hook(page, 'readyMs') };

@@ -3,11 +3,11 @@
  * the virtual pad injected and its console errors / page errors collected.
  */
 import { PAD_INIT } from './pad.mjs';
-import { waitFor as waitUntil } from './spec-runner.mjs';
 
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 export { waitFor } from './spec-runner.mjs';
+import { waitFor as waitForFrames } from './spec-runner.mjs';
 
 /** A 1280×720 context and page with the pad; `errors` collects console errors and page errors. Close `context`. */
 export async function padPage(browser) {
@@ -20,17 +20,15 @@ export async function padPage(browser) {
   return { context, page, errors };
 }
 
-const A_FRAME_MS = 60000;
-const frameNo = (page) => page.evaluate(() => window.__bitrally?.frame ?? 0);
-
-/** Wait until the page has rendered `n` more frames (at least `n` polls of the pad happened). */
+/** Waits until the app has rendered `n` more frames (it counts them in `window.__bitrally.frame`). */
 export async function frames(page, n) {
-  const f0 = await frameNo(page);
-  await waitUntil(`${n} frames`, async () => (await frameNo(page)) >= f0 + n, A_FRAME_MS);
+  const frameNo = () => page.evaluate(() => window.__bitrally?.frame ?? 0);
+  const f0 = await frameNo();
+  await waitForFrames(`${n} frames`, async () => (await frameNo()) >= f0 + n);
 }
 
-/** Press a pad button and release it, each acknowledged by the frame loop (see game.spec.mjs `press`). */
-export async function press(page, button) {
+/** Presses and releases a virtual pad button, each held until the frame loop has seen it for 2 frames. */
+export async function padPress(page, button) {
   await page.evaluate((b) => window.__pad.set({ buttons: { [b]: 1 } }), button);
   await frames(page, 2);
   await page.evaluate((b) => window.__pad.set({ buttons: { [b]: 0 } }), button);
@@ -44,7 +42,7 @@ export const focusedText = (page) => page.evaluate(() => document.querySelector(
 export async function padFocusItem(page, re, maxPresses = 16, button = 13) {
   for (let i = 0; i < maxPresses; i++) {
     if (re.test(await focusedText(page))) return;
-    await press(page, button);
+    await padPress(page, button);
   }
   const f = await focusedText(page);
   if (!re.test(f)) throw new Error(`pad navigation: wanted an item matching ${re}, focused "${f}"`);

@@ -14,7 +14,7 @@
  */
 import { runSpecList } from './spec-runner.mjs';
 import { hook, shot, waitScreen } from './game.spec.mjs';
-import { focusedText, padAdjust, padFocusItem, padPage, press, sleep, waitFor } from './page-helpers.mjs';
+import { focusedText, padAdjust, padFocusItem, padPage, padPress as press, sleep, waitFor } from './page-helpers.mjs';
 
 const A = 0, LEFT = 14;
 const rally = (page) => hook(page, 'rally');

@@ -34,7 +34,7 @@ export const specs = [
     async run({ browser, base, out, report }) {
       const { page, context, errors, H, screen } = await openPage(browser);
       // simcap: the software renderer is slow; let each frame simulate more so the run takes less wall time
-      await page.goto(`${base}?simcap=0.5&scale=2`);
+      await page.goto(`${base}?simcap=0.5&scale=2&dev=1`); // dev=1: the Stages screen lists the test tracks
       await waitFor('title', async () => (await screen()) === 'title');
       await page.click('[data-go="stages"]');
       await waitFor('stage cards', () => H(() => !!document.querySelector('[data-stage="test-short"]')));

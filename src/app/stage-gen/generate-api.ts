@@ -6,6 +6,7 @@
 import { GENERATOR_VERSION, generateStage, type GeneratorPhase } from '../../../terrain/generate';
 import type { StageFiles } from '../../../terrain/stage';
 import { stageHash } from '../../replay/stage-check';
+import { stagePreview, type StagePreview } from './preview';
 import { checkStageGenParams, toGenerateOptions, type StageGenParams, type StageGenParamsChecked } from './params';
 
 /** A generated stage as it travels from the worker and sits in the cache and the player's stage list. */
@@ -18,6 +19,8 @@ export interface GeneratedStageData {
   files: Required<StageFiles>;
   /** Content hash of stage.toml and both PNGs (the hash replays record). */
   hash: string;
+  /** Road map, elevation profile, length and corners for the preview. */
+  preview: StagePreview;
 }
 
 export type StageGenProgress = (phase: GeneratorPhase, fraction: number) => void;
@@ -31,6 +34,6 @@ export const stageGenApi: StageGenApi = {
     const checked = checkStageGenParams(params);
     const g = generateStage({ ...toGenerateOptions(checked), onProgress });
     const files = { ...g.files, paceNotesToml: g.files.paceNotesToml ?? '' };
-    return { id: g.stage.id, name: g.stage.name, params: checked, generatorVersion: GENERATOR_VERSION, files, hash: stageHash(files) };
+    return { id: g.stage.id, name: g.stage.name, params: checked, generatorVersion: GENERATOR_VERSION, files, hash: stageHash(files), preview: stagePreview(g.stage) };
   },
 };

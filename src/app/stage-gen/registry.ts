@@ -6,7 +6,7 @@
  */
 import type { StageFiles } from '../../../terrain/stage';
 import type { GeneratedStageData } from './generate-api';
-import { getUserStage, listUserStages } from './stage-db';
+import { getUserStage, listUserStages, type StoredStageData } from './stage-db';
 
 const session = new Map<string, GeneratedStageData>();
 
@@ -21,7 +21,7 @@ export async function findUserStageFiles(id: string): Promise<StageFiles | undef
 }
 
 /** The player's stages (newest first), for the stage list. */
-export async function userStagesForList(): Promise<GeneratedStageData[]> {
+export async function userStagesForList(): Promise<StoredStageData[]> {
   try {
     return await listUserStages();
   } catch (e) {

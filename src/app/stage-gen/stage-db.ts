@@ -15,8 +15,14 @@ const USER_STORE = 'user';
 /** Generations kept: a 5 km stage is ~1.5 MB of PNGs, so the cache stays near 25 MB. */
 const GENERATION_CACHE_ENTRIES = 16;
 
+/** A stored stage: generated (with its parameters) or imported (`params` null; `generatorVersion` null without a `[generator]` table). */
+export interface StoredStageData extends Omit<GeneratedStageData, 'params' | 'generatorVersion'> {
+  params: GeneratedStageData['params'] | null;
+  generatorVersion: number | null;
+}
+
 /** A stage in the player's list: the files (generated or imported) and where it came from. */
-export interface UserStage extends GeneratedStageData {
+export interface UserStage extends StoredStageData {
   origin: 'generated' | 'imported';
   /** ms since the epoch when it was saved (list order). */
   savedAt: number;
@@ -84,7 +90,7 @@ export async function getUserStage(id: string): Promise<UserStage | undefined> {
 }
 
 /** Saves (or replaces) a stage in the player's list. */
-export async function saveUserStage(stage: GeneratedStageData, origin: UserStage['origin']): Promise<UserStage> {
+export async function saveUserStage(stage: StoredStageData, origin: UserStage['origin']): Promise<UserStage> {
   const rec: UserStage = { ...stage, origin, savedAt: Date.now() };
   const d = await db();
   if (d) await d.put(USER_STORE, rec);
