@@ -36,7 +36,7 @@ export function installRally(app: AppContext): RallyController {
   });
   addScreenButtons('pause', () => {
     if (rc.driving === null || !rc.state) return null;
-    return { buttons: [{ id: 'rally-retire', label: 'Retire from the stage (slowest time + 5:00)', run: () => rc.retire() }], hide: ['restart', 'quit'] };
+    return { buttons: [{ id: 'rally-retire', label: 'Retire from the stage (slowest time + 5:00)', run: () => rc.retire() }], hide: ['restart', 'quit', 'garage'] };
   });
   // e2e test hook: the rally's state and what the player would read on the standings screen
   const hook = (window as unknown as { __bitrally?: Record<string, unknown> }).__bitrally;
