@@ -3,7 +3,7 @@
  * every row changed with left/right (gamepad, keyboard or mouse): stage count, service interval, landscape,
  * stage lengths, rally seed, car, and per stage "from the seed" or one of the game's stages (picked).
  */
-import { adjustable, html, registerScreen, type ScreenContext } from '../screens';
+import { adjustable, html, registerScreen } from '../screens';
 import { CARS } from '../cars';
 import { listStages, type StageSummary } from '../stages';
 import { LANDSCAPE_IDS, LANDSCAPES } from '../stage-gen/index';
@@ -25,44 +25,41 @@ function stepText(rc: RallyController): string {
   return `${s.name} · ${s.results.length}/${s.stages.length} stages · ${where}`;
 }
 
-async function startDaily(rc: RallyController, ctx: ScreenContext): Promise<void> {
+/** Today's daily rally: resumed when it is the rally in progress, else started. */
+async function startDaily(rc: RallyController): Promise<void> {
   const date = todayUtc();
+  if (!rc.state) await rc.load().catch(() => null);
   if (rc.state?.daily !== date) await rc.begin(dailyRally(date));
   rc.proceed();
-  void ctx;
 }
 
 export function registerRallyMenu(rc: RallyController): void {
   registerScreen('rally', (ctx, params) => {
+    // the rally in progress is read once (after a reload); with it in memory the screen opens on "Resume"
+    const resume = rc.state ? `<button class="item default" data-a="resume">Resume: ${esc(stepText(rc))}</button>` : '';
     const el = html(`<h2>Rally</h2><div class="sub" data-msg>Stages in a row, damage that follows you, a service park, rivals</div>
-      <button class="item" data-a="resume" hidden></button>
-      <button class="item default" data-a="new">New rally…</button>
+      ${resume}<button class="item${resume ? '' : ' default'}" data-a="new">New rally…</button>
       <button class="item" data-a="daily">Daily rally · ${todayUtc()} UTC (the same stages for everyone)</button>
       <button class="item" data-a="back">Back</button>
       <div class="hint">A: select · B: back</div>`);
-    const resume = el.querySelector<HTMLElement>('[data-a="resume"]')!;
-    let loaded = false;
-    // a rally already in memory is newer than its saved copy (a save may still be on its way)
-    const load = (): Promise<unknown> => (rc.state ? Promise.resolve() : rc.load());
-    void (params.daily ? startDaily(rc, ctx) : load()).then(
-      () => {
-        loaded = true;
-        if (rc.state) {
-          resume.hidden = false;
-          resume.textContent = `Resume: ${stepText(rc)}`;
-          resume.classList.add('default');
-          el.querySelector('[data-a="new"]')!.classList.remove('default');
-        }
-      },
-      (e: Error) => {
-        loaded = true;
-        el.querySelector('[data-msg]')!.innerHTML = `<div class="error">${esc(e.message)}</div>`;
-      },
-    );
-    resume.onclick = () => rc.proceed();
-    el.querySelector<HTMLElement>('[data-a="new"]')!.onclick = () => ctx.show('rally-new');
-    el.querySelector<HTMLElement>('[data-a="daily"]')!.onclick = () => void startDaily(rc, ctx);
-    el.querySelector<HTMLElement>('[data-a="back"]')!.onclick = () => ctx.show('title');
+    let loaded = rc.state !== null || !!params.daily;
+    if (params.daily) void startDaily(rc);
+    else if (!loaded)
+      rc.load().then(
+        () => {
+          loaded = true;
+          if (rc.state && el.isConnected) ctx.show('rally', params);
+        },
+        (e: Error) => {
+          loaded = true;
+          el.querySelector('[data-msg]')!.innerHTML = `<div class="error">${esc(e.message)}</div>`;
+        },
+      );
+    const on = (a: string, fn: () => void): void => void (el.querySelector<HTMLElement>(`[data-a="${a}"]`)?.addEventListener('click', fn));
+    on('resume', () => rc.proceed());
+    on('new', () => ctx.show('rally-new'));
+    on('daily', () => void startDaily(rc));
+    on('back', () => ctx.show('title'));
     return { el, loading: () => !loaded, back: () => ctx.show('title') };
   });
 }
