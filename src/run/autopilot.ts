@@ -38,8 +38,9 @@ export interface DriveOptions {
   /** With `gameWorld`: extra obstacles added to the scenery's (tests: something on the road to get round). */
   extraObstacles?: readonly ObstacleInit[];
   /**
-   * The damage the car starts with (a rally stage after the first). The car then carries a collider even
-   * without `gameWorld`, and keeps its damage through recoveries.
+   * The damage the car starts with (a rally stage; NO_DAMAGE for the first). The car then carries a collider
+   * even without `gameWorld` and keeps its damage through recoveries, as the game's recovery does. Without it a
+   * recovery respawns a fresh car (the AI tests' runs: a stage driven to the end, whatever it hit).
    */
   initialDamage?: CarDamage;
   /** Called every tick (tracing). */
@@ -128,11 +129,11 @@ export function driveStage(opts: DriveOptions): DriveResult {
       break;
     }
     if (world.c.Controls.buttons[eid]! & Button.Recover) {
-      // put the car back on the path where it left it, facing along it, at rest (a recovery repairs nothing)
+      // put the car back on the path where it left it, facing along it, at rest
       const rs = path.wrapS(s);
       const pt = [0, 0];
       path.pointAt(rs, pt);
-      const damage = collider ? readCarDamage(world, eid) : null;
+      const damage = opts.initialDamage !== undefined ? readCarDamage(world, eid) : null;
       despawnCar(world, eid);
       eid = spawnDriven(world, car, { x: pt[0]!, z: pt[1]!, heading: path.headingAt(rs) }, collider, damage, driver);
       driver.resetTracking();
