@@ -107,7 +107,9 @@ export const specs = [
         await waitFor('Resume offered', async () => /Resume: .*next: SS2/.test(await focusedText(page)), 30000);
         await shot(page, out, 'rally-resume');
         const after = await rally(page);
-        if (JSON.stringify(after.state) !== JSON.stringify(before.state)) throw new Error('the rally read back after the reload differs from the one saved before it');
+        // what was saved before the reload comes back (SS2's rival times may have arrived in between: not compared)
+        const saved = (st) => JSON.stringify({ ...st, rivalTimes: st.rivalTimes.slice(0, 1) });
+        if (saved(after.state) !== saved(before.state)) throw new Error(`the rally read back after the reload differs from the one saved before it: ${saved(after.state)} vs ${saved(before.state)}`);
         await press(page, A);
         await driveStage(page, out, null);
         await waitScreen(page, 'finish', 420000);
