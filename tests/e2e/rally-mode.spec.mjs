@@ -9,7 +9,7 @@
  * penalty), SS2 started; the page is reloaded mid-stage and the rally resumed from the title (Rally → Resume): SS2
  * starts again with the car's damage, is driven to the finish, and the final classification shows the player's
  * overall time = Σ stage times + penalties beside the rivals'. Each finished stage run is saved in the replay library.
- * Screenshots: rally-new, rally-stage-start, rally-finish, rally-standings, rally-service, rally-resume,
+ * Screenshots: rally-title, rally-new, rally-stage-start, rally-finish, rally-standings, rally-service, rally-resume,
  * rally-final (test-results/e2e/).
  */
 import { runSpecList } from './spec-runner.mjs';
@@ -92,6 +92,7 @@ export const specs = [
         await page.goto(base + '?dev=1&scale=4&simcap=1');
         await waitScreen(page, 'title', 120000);
         await page.evaluate(() => window.__pad.connect());
+        await shot(page, out, 'rally-title');
         await newTwoStageRally(page, out);
         await firstStageAndService(page, out, report);
         // SS2 starts; reload mid-stage
@@ -108,7 +109,8 @@ export const specs = [
         await shot(page, out, 'rally-resume');
         const after = await rally(page);
         // what was saved before the reload comes back (SS2's rival times may have arrived in between: not compared)
-        const saved = (st) => JSON.stringify({ ...st, rivalTimes: st.rivalTimes.slice(0, 1) });
+        const sorted = (v) => (Array.isArray(v) ? v.map(sorted) : v && typeof v === 'object' ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, sorted(v[k])])) : v);
+        const saved = (st) => JSON.stringify(sorted({ ...st, rivalTimes: st.rivalTimes.slice(0, 1) }));
         if (saved(after.state) !== saved(before.state)) throw new Error(`the rally read back after the reload differs from the one saved before it: ${saved(after.state)} vs ${saved(before.state)}`);
         await press(page, A);
         await driveStage(page, out, null);

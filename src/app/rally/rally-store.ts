@@ -90,7 +90,8 @@ export async function loadCurrentRally(): Promise<RallyState | null> {
     const i = r.error.issues[0]!;
     throw new Error(`saved rally ${id}: ${i.path.join('.') || '(root)'}: ${i.message}`);
   }
-  return r.data as RallyState;
+  // strict schema: nothing was stripped, so the record is returned exactly as it was saved
+  return raw as RallyState;
 }
 
 /** No rally in progress any more (a finished or abandoned rally stays stored under its id). */
