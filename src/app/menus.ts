@@ -126,7 +126,7 @@ function registerStagesScreen(app: AppContext): void {
         cards.appendChild(b);
       }
       // last, so the first stage keeps the initial focus; one press left from it (the focus wraps)
-      cards.insertAdjacentHTML('beforeend', '<button class="item card new-stage" data-go="new-stage"><div class="name">＋ New stage</div><div class="meta">Generate a road (seed, length, landscape, surface mix) or import a stage package</div></button>');
+      cards.insertAdjacentHTML('beforeend', '<button class="item card new-stage" data-go="new-stage"><div class="name">+ New stage</div><div class="meta">Generate a road (seed, length, landscape, surface mix) or import a stage package</div></button>');
       cards.querySelector<HTMLElement>('[data-go="new-stage"]')!.onclick = () => ctx.show('new-stage');
       app.screens.refocus();
       el.querySelectorAll<HTMLElement>('.item').forEach((it, i) => it.addEventListener('mouseenter', () => app.screens.setFocus(i)));

@@ -156,6 +156,7 @@ describe('stage generation in the game', () => {
     expect(() => checkStageGenParams({ ...PARAMS, lengthKm: 2.3 })).toThrow(/multiple of 0.5/);
     expect(() => checkStageGenParams({ ...PARAMS, landscape: 'moon' })).toThrow(/landscape/);
     expect(() => checkStageGenParams({ ...PARAMS, surfaceMix: 0.9 })).toThrow(/surfaceMix/);
+    expect(() => checkStageGenParams({ ...PARAMS, surfaceMix: 0.305 })).toThrow(/whole percent/);
     expect(() => checkStageGenParams({ ...PARAMS, seed: -1 })).toThrow(/seed/);
   });
 });

@@ -44,6 +44,7 @@ const CLIS: [string, string[], string[], string][] = [
   ['src/cli/rally.ts', ['daily', '--help'], ['plan', '--sed', '4'], 'unknown option --sed; did you mean --seed?'],
   ['src/cli/voice.ts', ['--help'], ['--wmp', '200'], 'unknown option --wmp; did you mean --wpm?'],
   ['tests/e2e/size.mjs', ['--help'], ['--hlp'], 'unknown option --hlp; did you mean --help?'],
+  ['src/cli/traffic.ts', ['--help'], ['--minuts', '1'], 'unknown option --minuts; did you mean --minutes?'],
 ];
 
 describe.concurrent('each CLI, spawned', () => {
@@ -78,7 +79,7 @@ describe.concurrent('each CLI, spawned', () => {
   });
   it('bench --only with an unknown suite lists the suites and runs none', async () => {
     const r = await spawnCli('bench/run.ts', ['--only', 'ai,peer']);
-    expect(r.stderr).toContain('--only: unknown suite "peer": expected one of ai, collision-game, collision, peers, replay, rigid-body, terrain, tuning, vehicle; did you mean peers?');
+    expect(r.stderr).toContain('--only: unknown suite "peer": expected one of ai, collision-game, collision, peers, replay, rigid-body, terrain, traffic, tuning, vehicle; did you mean peers?');
     expect(r.stderr).not.toContain('bench: ai');
     expect(r.code).toBe(2);
   });

@@ -242,6 +242,7 @@ class NewStageScreen {
       this.message(`Imported “${s.name}” into your stages.`);
     } catch (e) {
       this.hook.state = 'error';
+      this.q('[data-phase]').textContent = 'Import refused; nothing was stored.';
       this.message((e as Error).message, true);
     }
   }

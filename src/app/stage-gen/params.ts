@@ -48,7 +48,12 @@ export const StageGenParamsSchema = z.strictObject({
     .refine((v) => Number.isInteger(v / STAGE_LENGTH_STEP_KM), `a multiple of ${STAGE_LENGTH_STEP_KM} km`),
   landscape: z.enum(LANDSCAPE_IDS as [LandscapeId, ...LandscapeId[]]),
   /** Share of the road (in 250 m sections) laid in the landscape's second surface, 0 … SURFACE_MIX_MAX. */
-  surfaceMix: z.number().min(0).max(SURFACE_MIX_MAX).default(0),
+  surfaceMix: z
+    .number()
+    .min(0)
+    .max(SURFACE_MIX_MAX)
+    .refine((v) => Math.abs(v * 100 - Math.round(v * 100)) < 1e-9, 'a whole percent (the stage id names it)')
+    .default(0),
 });
 /** Parameters as the player (or a rally, or a server) gives them. */
 export type StageGenParams = z.input<typeof StageGenParamsSchema>;
