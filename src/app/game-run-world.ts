@@ -11,11 +11,16 @@ import { buildRunWorld, type RunWorld } from '../run/run-world';
 import { releaseCollisionWorld } from '../systems/sim/collision/runtime';
 import { gameCarAdapter, type CarChoice } from './cars';
 import { RUN_SETUP, stagePropsEnabled } from './game-setup';
+import type { CarDamage } from '../systems/sim/collision/damage-state';
 
-/** The run world with the chosen car at the stage start — the same builder the replay player and `replay verify` use. */
-export function buildGameRunWorld(stage: Stage, car: CarChoice): { run: RunWorld; replayCar: ReplayCar } {
+/**
+ * The run world with the chosen car at the stage start — the same builder the replay player and `replay verify`
+ * use. `startDamage`: the damage the car brings (a rally stage after the first), kept in the replay header car.
+ */
+export function buildGameRunWorld(stage: Stage, car: CarChoice, startDamage?: CarDamage): { run: RunWorld; replayCar: ReplayCar } {
   const s = stage.start;
   const replayCar = car.replayCar({ x: s.x, y: s.y, z: s.z, heading: s.heading });
+  if (startDamage) replayCar.damage = { ...startDamage };
   return {
     run: buildRunWorld(
       { ...RUN_SETUP, props: stagePropsEnabled(), ground: null, cars: [replayCar] },

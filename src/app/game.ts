@@ -43,6 +43,7 @@ import { CAMERA_MODES } from './settings';
 import { RECOVER_BACK_M } from '../systems/sim/vehicle/recovery';
 import type { GraphicsPreset } from '../systems/view/graphics-presets';
 import { COAST_STOPPED_MS, CoastToStop, groundSpeed } from './coast-stop';
+import { readCarDamage, type CarDamage } from '../systems/sim/collision/damage-state';
 
 export interface RunResult {
   stageId: string;
@@ -50,6 +51,8 @@ export interface RunResult {
   timeS: number;
   splitsS: number[];
   penaltyS: number;
+  /** The car's damage at the finish (a rally carries it to the next stage). */
+  damage: CarDamage;
 }
 
 export { RUN_SETUP } from './game-setup';
@@ -60,6 +63,8 @@ export interface SessionOptions {
   /** Best run on this stage with this car (split deltas). */
   bestSplitsS?: number[];
   bestTimeS?: number;
+  /** Damage the car starts with (a rally stage after the first). */
+  startDamage?: CarDamage;
 }
 
 export interface PerfNumbers {
@@ -154,7 +159,7 @@ export class GameSession {
   ) {
     const s = stage.start;
     // the same world builder the replay player and `npm run replay -- verify` use
-    const { run, replayCar } = buildGameRunWorld(stage, carChoice);
+    const { run, replayCar } = buildGameRunWorld(stage, carChoice, opts.startDamage);
     this.world = run.world;
     this.car = carChoice.wrap(this.world, run.cars[0]!);
     this.carCfg = carChoice.cfg;
@@ -314,6 +319,7 @@ export class GameSession {
       timeS: this.run.finishTimeS ?? this.run.timeS,
       splitsS: this.run.splits.map((s) => s.timeS),
       penaltyS: this.run.penaltyS,
+      damage: this.damage(),
     });
   }
 
@@ -355,6 +361,28 @@ export class GameSession {
     this.camera.snap();
     this.updateViews(0, 1);
     this.terrain.update(this.camera.camera);
+  }
+
+  /**
+   * The run stops unfinished (a rally retirement): its replay is closed with `finished: false` and kept in
+   * `replayBytes`, so the replay library saves it like a finished run.
+   */
+  abandon(): void {
+    if (this.finished) return;
+    this.finished = true;
+    this.audio.stopLoops();
+    this.recorder.mark('retired', 'retired');
+    this.recorder.setResult({ finished: false, stageTimeS: null, splitsS: this.run.splits.map((x) => x.timeS), penaltyS: this.run.penaltyS });
+    try {
+      this.replayBytes = this.recorder.finish();
+    } catch (e) {
+      console.warn(`replay: could not finish the recording: ${(e as Error).message}`);
+    }
+  }
+
+  /** The player car's damage now (crush per end, collisions). */
+  damage(): CarDamage {
+    return readCarDamage(this.world, this.car.eid);
   }
 
   /** Hand the car to the AI autopilot (on) or back to the devices (off). Returns the new state. */

@@ -152,6 +152,9 @@ const loadRallycross = loadOnce(() => import('./rallycross/install').then((m) =>
 registerLazyScreens(['garage', 'analysis'], loadTuning);
 registerLazyScreens(['replays', 'replay-entry', 'replay'], loadReplays);
 registerLazyScreens(['rallycross', 'rallycross-race', 'rallycross-results'], loadRallycross);
+// rally mode: multi-stage rallies with service, rivals, daily rally (issue 20)
+const loadRally = loadOnce(() => import('./rally/install').then((m) => void m.installRally(app)));
+registerLazyScreens(['rally', 'rally-new', 'rally-stage', 'rally-service', 'rally-standings'], loadRally);
 // New stage: the in-game generator (Web Worker), stage packages (issue 20)
 registerLazyScreens(['new-stage'], loadOnce(() => import('./stage-gen/install').then((m) => m.installStageGen(app))));
 

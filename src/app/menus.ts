@@ -5,7 +5,7 @@
 import { CAMERA_MODES, CODRIVER_TIMINGS, CODRIVER_VOICES } from './settings';
 import { GRAPHICS_PRESETS } from '../systems/view/graphics-presets';
 import { adjustable, html, registerScreen } from './screens';
-import type { RunResult } from './game';
+import type { RunResult, SessionOptions } from './game';
 import { drawStageMap, listStages, loadStageWithFiles, type StageSummary } from './stages';
 import { CARS, carChoice, carShape, carTestStats } from './cars';
 import { stagePropsEnabled } from './game-setup';
@@ -14,6 +14,7 @@ import { registerControlsScreen } from './controls-screen';
 import { addWatchReplayButton } from './finish-replay';
 import { escapeHtml as esc } from './escape-html';
 import type { AppContext } from './app-context';
+import { applyScreenExtras, screenExtras } from './screen-buttons';
 
 export type { AppContext };
 
@@ -25,6 +26,17 @@ const choice: Choice = {};
 let stageList: StageSummary[] | null = null;
 /** URL flag `dev=1`: the Stages screen also lists the built-in test tracks. */
 const DEV_FLAG = typeof location !== 'undefined' && new URLSearchParams(location.search).get('dev') === '1';
+
+/**
+ * A run started by a mode (the rally): the stage and car, session options (start damage), and a call before the
+ * standard finish screen. `ctx.show('loading', { run })`; without `run` the loading screen starts the menus' choice.
+ */
+export interface StageRunRequest {
+  stage: StageSummary;
+  carId: string;
+  session?: SessionOptions;
+  onFinish?: (r: RunResult) => void;
+}
 
 /**
  * Start a stage directly (URL flags `stage=<id>&car=<id>`: demos, the startup measurement): the same
@@ -75,6 +87,8 @@ function registerTitleScreen(): void {
   registerScreen('title', (ctx) => {
     const el = html(`<h1>BITRALLY</h1><div class="sub">gravel · tarmac · snow — a rally game on a real vehicle simulation</div>
       <button class="item default" data-go="stages">Drive a stage</button>
+      <button class="item" data-go="rally">Rally</button>
+      <button class="item" data-go="rally" data-daily="1">Daily rally · ${new Date().toISOString().slice(0, 10)} UTC</button>
       <button class="item" data-go="rallycross">Rallycross</button>
       <button class="item" data-go="settings">Settings</button>
       <button class="item" data-go="controls">Controls</button>
@@ -82,7 +96,7 @@ function registerTitleScreen(): void {
       <button class="item" data-go="analysis">Run analysis</button>
       <button class="item" data-go="replays">Replays</button>
       <div class="hint">Gamepad: D-pad / stick + A · Keyboard: arrows + Enter</div>`);
-    el.querySelectorAll<HTMLElement>('[data-go]').forEach((b) => (b.onclick = () => ctx.show(b.dataset.go!, { from: 'title' })));
+    el.querySelectorAll<HTMLElement>('[data-go]').forEach((b) => (b.onclick = () => ctx.show(b.dataset.go!, { from: 'title', daily: b.dataset.daily === '1' })));
     return { el };
   });
 }
@@ -198,7 +212,12 @@ function registerCarsScreen(app: AppContext): void {
 
 /** Loads the chosen stage (and Havok for its props), then starts the session and shows the drive screen. */
 function registerLoadingScreen(app: AppContext): void {
-  registerScreen('loading', (ctx) => {
+  registerScreen('loading', (ctx, params) => {
+    const req = params.run as StageRunRequest | undefined;
+    if (req) {
+      choice.stage = req.stage;
+      choice.carId = req.carId;
+    }
     const el = html(`<h2>Loading</h2><div class="sub" data-msg>${esc(choice.stage?.name ?? '')}</div>`);
     const msg = el.querySelector<HTMLElement>('[data-msg]')!;
     const t0 = performance.now();
@@ -221,8 +240,12 @@ function registerLoadingScreen(app: AppContext): void {
           simCapS: app.simCapS,
           bestSplitsS: best?.splitsS,
           bestTimeS: best?.timeS,
+          ...req?.session,
         });
-        session.onFinish = (r) => void finishRun(app, r);
+        session.onFinish = (r) => {
+          req?.onFinish?.(r);
+          void finishRun(app, r);
+        };
         app.startSession(session);
         (window.__bitrally as Record<string, unknown>).loadMs = performance.now() - t0;
         (window.__bitrally as Record<string, unknown>).readyMs = performance.now();
@@ -270,6 +293,7 @@ function registerPauseScreen(app: AppContext): void {
       }
     };
     el.querySelectorAll<HTMLElement>('[data-a]').forEach((b) => (b.onclick = () => act(b.dataset.a!)));
+    applyScreenExtras(el, screenExtras('pause', params));
     return {
       el,
       overlay: true,
@@ -323,6 +347,7 @@ function registerFinishScreen(app: AppContext): void {
     };
     el.querySelectorAll<HTMLElement>('[data-a]').forEach((b) => (b.onclick = () => act(b.dataset.a!)));
     addWatchReplayButton(el, ctx, params, app.session?.replayBytes);
+    applyScreenExtras(el, screenExtras('finish', params));
     return { el, overlay: true, back: () => act('menu') };
   });
 }

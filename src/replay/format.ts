@@ -1,5 +1,5 @@
 /**
- * The `.bitrally` replay file (format 2). docs/replays.md has the full description.
+ * The `.bitrally` replay file (format 4; format 3 files are read too). docs/replays.md has the full description.
  *
  * Container (little-endian), 24 bytes then the deflated payload:
  *   0  8  magic "BITRALLY"
@@ -47,13 +47,17 @@ export { MAX_REPLAY_FILE_BYTES, MAX_REPLAY_PAYLOAD_BYTES, MAX_REPLAY_TICKS } fro
 
 export const REPLAY_MAGIC = 'BITRALLY';
 /**
+ * 4: a header car may carry `damage`, the damage it started with (a rally stage after the first); format 3 files
+ * (no damage: every car starts undamaged) are still read.
  * 3: keyframes hold component state only (snapshot set version 2: the driveline's last solve, the ABS peak slip
  * and the contact memory are component state; no extension section), so the keyframe load check covers all of
  * a keyframe. 2: config edits (mid-run car swaps), inputs stored as value stream + run stream per channel,
  * keyframes as one columnar snapshot set, no keyframe at tick 0 (the player saves its freshly built world
  * instead). Older files are refused with a clear error.
  */
-export const REPLAY_FORMAT = 3;
+export const REPLAY_FORMAT = 4;
+/** Container formats this build reads (a 3 file is a 4 file without start damage). */
+export const READABLE_REPLAY_FORMATS: readonly number[] = [3, 4];
 export const REPLAY_EXTENSION = '.bitrally';
 const CONTAINER_BYTES = 24;
 
@@ -61,6 +65,19 @@ const finite = z.number().refine(Number.isFinite, 'a finite number');
 
 export const PoseSchema = z.strictObject({ x: finite, y: finite, z: finite, heading: finite });
 export type ReplayPose = z.output<typeof PoseSchema>;
+
+/** Residual crush per end is at most 60 % of a CG→face distance: 5 m bounds every real car. */
+const MAX_START_CRUSH_M = 5;
+const crushM = finite.pipe(z.number().min(0).max(MAX_START_CRUSH_M));
+
+/** A car's damage at the start of the run (src/systems/sim/collision/damage-state.ts, CarDamage). */
+export const CarDamageSchema = z.strictObject({
+  crushFrontM: crushM,
+  crushRearM: crushM,
+  crushLeftM: crushM,
+  crushRightM: crushM,
+  hits: z.number().int().nonnegative().max(0x7fffffff),
+});
 
 export const ReplayCarSchema = z.strictObject({
   /** Car id (file name without .toml). */
@@ -71,11 +88,13 @@ export const ReplayCarSchema = z.strictObject({
   /** Full text of the car file and of every file it extends, by name. */
   files: z.record(z.string(), z.string()),
   pose: PoseSchema,
+  /** Damage the car started with (a rally stage after the first); absent = undamaged. */
+  damage: CarDamageSchema.optional(),
 });
 export type ReplayCar = z.output<typeof ReplayCarSchema>;
 
 export const ReplayHeaderSchema = z.strictObject({
-  format: z.literal(REPLAY_FORMAT),
+  format: z.union([z.literal(3), z.literal(REPLAY_FORMAT)]),
   /** SIM_VERSION of the build that recorded (src/replay/version.ts). */
   simVersion: z.string(),
   name: z.string(),
@@ -250,11 +269,11 @@ export function openContainer(bytes: Uint8Array, file: string): Uint8Array {
   }
   const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const version = dv.getUint16(8, true);
-  if (version !== REPLAY_FORMAT) {
+  if (!READABLE_REPLAY_FORMATS.includes(version)) {
     throw new ReplayFormatError(
       file,
       'format version',
-      `${REPLAY_FORMAT} (this build reads replay format ${REPLAY_FORMAT})`,
+      `${READABLE_REPLAY_FORMATS.join(' or ')} (this build reads replay formats ${READABLE_REPLAY_FORMATS.join(' and ')})`,
       `${version}${version > REPLAY_FORMAT ? ' (recorded by a newer BitRally)' : ' (recorded by an older BitRally, whose files cannot be replayed by this build: re-record the run)'}`,
     );
   }
@@ -323,8 +342,8 @@ function checkCarFiles(src: CarFilesSource, field: string, file: string): void {
 
 function decodeHeader(s: Uint8Array, file: string): ReplayHeader {
   const raw = sectionJson(s, file, 'header');
-  if (raw && typeof raw === 'object' && 'format' in raw && raw.format !== REPLAY_FORMAT) {
-    throw new ReplayFormatError(file, 'header.format', String(REPLAY_FORMAT), JSON.stringify(raw.format));
+  if (raw && typeof raw === 'object' && 'format' in raw && !READABLE_REPLAY_FORMATS.includes(raw.format as number)) {
+    throw new ReplayFormatError(file, 'header.format', READABLE_REPLAY_FORMATS.join(' or '), JSON.stringify(raw.format));
   }
   const hp = ReplayHeaderSchema.safeParse(raw);
   if (!hp.success) throw zodMessage(file, 'header', hp.error, raw);

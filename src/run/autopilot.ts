@@ -18,6 +18,7 @@ import { StageGround } from '../systems/sim/vehicle/stage-ground';
 import { AiDriver, type DriverParams } from '../systems/sim/ai/driver';
 import { driverVehicleFromConfig } from '../systems/sim/ai/car-params';
 import { DEFAULT_DRIVER, stagePath, targetTime } from '../systems/sim/ai/stage-path';
+import { applyCarDamage, readCarDamage, type CarDamage } from '../systems/sim/collision/damage-state';
 
 export interface DriveOptions {
   stage: Stage;
@@ -36,6 +37,12 @@ export interface DriveOptions {
   gameWorld?: boolean;
   /** With `gameWorld`: extra obstacles added to the scenery's (tests: something on the road to get round). */
   extraObstacles?: readonly ObstacleInit[];
+  /**
+   * The damage the car starts with (a rally stage; NO_DAMAGE for the first). The car then carries a collider
+   * even without `gameWorld` and keeps its damage through recoveries, as the game's recovery does. Without it a
+   * recovery respawns a fresh car (the AI tests' runs: a stage driven to the end, whatever it hit).
+   */
+  initialDamage?: CarDamage;
   /** Called every tick (tracing). */
   onTick?: (world: SimWorld, eid: number, driver: AiDriver) => void;
 }
@@ -56,6 +63,18 @@ export interface DriveResult {
   limitS: number;
   humanTargetS: number;
   ticks: number;
+  /** The car's damage right after it was spawned and when the drive ended (null: the car has no collider). */
+  startDamage: CarDamage | null;
+  endDamage: CarDamage | null;
+}
+
+/** Spawns the driven car at `pose` with its collider and `damage` when it has one, driven by `driver`. */
+function spawnDriven(world: SimWorld, car: CarConfig, pose: { x: number; z: number; heading: number }, collider: boolean, damage: CarDamage | null, driver: AiDriver): number {
+  const eid = spawnCar(world, car, pose);
+  if (collider) attachCarColliderFromConfig(world, eid, car);
+  if (collider && damage) applyCarDamage(world, eid, damage);
+  setInputSource(world, eid, driver);
+  return eid;
 }
 
 /** Drives the stage from its start line with the AI; deterministic for the same inputs. */
@@ -77,9 +96,9 @@ export function driveStage(opts: DriveOptions): DriveResult {
     setSceneColliders(world, scene);
     useTsSceneQueries(world);
   }
-  let eid = spawnCar(world, car, { x: stage.start.x, z: stage.start.z, heading: stage.start.heading });
-  if (opts.gameWorld) attachCarColliderFromConfig(world, eid, car);
-  setInputSource(world, eid, driver);
+  const collider = opts.gameWorld === true || opts.initialDamage !== undefined;
+  let eid = spawnDriven(world, car, { x: stage.start.x, z: stage.start.z, heading: stage.start.heading }, collider, opts.initialDamage ?? null, driver);
+  const startDamage = collider ? readCarDamage(world, eid) : null;
   const b = world.c.RigidBody;
   const proj = { distanceM: 0, lateralM: 0, index: 0 };
   let progress = 0;
@@ -114,10 +133,9 @@ export function driveStage(opts: DriveOptions): DriveResult {
       const rs = path.wrapS(s);
       const pt = [0, 0];
       path.pointAt(rs, pt);
+      const damage = opts.initialDamage !== undefined ? readCarDamage(world, eid) : null;
       despawnCar(world, eid);
-      eid = spawnCar(world, car, { x: pt[0]!, z: pt[1]!, heading: path.headingAt(rs) });
-      if (opts.gameWorld) attachCarColliderFromConfig(world, eid, car);
-      setInputSource(world, eid, driver);
+      eid = spawnDriven(world, car, { x: pt[0]!, z: pt[1]!, heading: path.headingAt(rs) }, collider, damage, driver);
       driver.resetTracking();
     }
   }
@@ -135,5 +153,7 @@ export function driveStage(opts: DriveOptions): DriveResult {
     limitS: target.limitS,
     humanTargetS: target.humanS,
     ticks: world.tick,
+    startDamage,
+    endDamage: collider ? readCarDamage(world, eid) : null,
   };
 }

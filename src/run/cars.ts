@@ -13,6 +13,7 @@ import { attachCarColliderFromConfig } from '../systems/sim/collision/car-collid
 import type { CarConfig } from '../content/car-schema';
 import { reconfigureCar } from '../systems/sim/vehicle/reconfigure';
 import { carRuntime, openSplit } from '../systems/sim/vehicle/registry';
+import { applyCarDamage, type CarDamage } from '../systems/sim/collision/damage-state';
 
 /** A car's start (or recovery) pose: position, m, and heading, rad. */
 export interface CarPose {
@@ -34,6 +35,8 @@ export interface RunCar extends CarFilesSource {
   id: string;
   role: 'player' | 'ai';
   pose: CarPose;
+  /** The damage the car starts with (a rally stage after the first); absent = undamaged. */
+  damage?: CarDamage;
 }
 
 /** How cars enter a world (the vehicle cars below; tests may pass their own). */
@@ -99,6 +102,7 @@ export const vehicleCarAdapter: CarAdapter = {
     const eid = spawnCar(world, cfg, { x: car.pose.x, z: car.pose.z, heading: car.pose.heading });
     // the game's cars carry a collider (crush, damage): same entity content in every world built from a replay
     attachCarColliderFromConfig(world, eid, cfg);
+    if (car.damage) applyCarDamage(world, eid, car.damage);
     let m = configs.get(world);
     if (!m) configs.set(world, (m = new Map()));
     m.set(eid, cfg);
@@ -137,6 +141,8 @@ export function carConfigOf(world: SimWorld, eid: number): CarConfig | undefined
 }
 
 /** A run car for a car file: its full text and the texts of every file it extends, embedded. */
-export function replayCarFromText(o: { id: string; main: string; text: string; read: (name: string) => string; pose: CarPose; role?: 'player' | 'ai' }): RunCar {
-  return { id: o.id, role: o.role ?? 'player', main: o.main, files: embedCarFiles(o.main, o.text, o.read), pose: { ...o.pose } };
+export function replayCarFromText(o: { id: string; main: string; text: string; read: (name: string) => string; pose: CarPose; role?: 'player' | 'ai'; damage?: CarDamage }): RunCar {
+  const car: RunCar = { id: o.id, role: o.role ?? 'player', main: o.main, files: embedCarFiles(o.main, o.text, o.read), pose: { ...o.pose } };
+  if (o.damage) car.damage = { ...o.damage };
+  return car;
 }

@@ -41,6 +41,7 @@ const CLIS: [string, string[], string[], string][] = [
   ['bench/run.ts', ['--help'], ['--quik'], 'unknown option --quik; did you mean --quick?'],
   ['bench/vehicle-profile.ts', ['--help'], ['midpoint', '--jsn'], 'unknown option --jsn; did you mean --json?'],
   ['tests/e2e/run-e2e.mjs', ['--help'], ['--file', 'game'], 'unknown option --file; did you mean --files?'],
+  ['src/cli/rally.ts', ['daily', '--help'], ['plan', '--sed', '4'], 'unknown option --sed; did you mean --seed?'],
   ['src/cli/voice.ts', ['--help'], ['--wmp', '200'], 'unknown option --wmp; did you mean --wpm?'],
   ['tests/e2e/size.mjs', ['--help'], ['--hlp'], 'unknown option --hlp; did you mean --help?'],
   ['src/cli/traffic.ts', ['--help'], ['--minuts', '1'], 'unknown option --minuts; did you mean --minutes?'],

@@ -37,3 +37,19 @@ export async function padPress(page, button) {
   await page.evaluate((b) => window.__pad.set({ buttons: { [b]: 0 } }), button);
   await frames(page, 2);
 }
+
+/** The focused menu item's text. */
+export const focusedText = (page) => page.evaluate(() => document.querySelector('.item.focused')?.textContent ?? '');
+
+/** Press `button` (pad D-pad down by default) until the focused item's text matches `re`. */
+export async function padFocusItem(page, re, maxPresses = 16, button = 13) {
+  for (let i = 0; i < maxPresses; i++) {
+    if (re.test(await focusedText(page))) return;
+    await padPress(page, button);
+  }
+  const f = await focusedText(page);
+  if (!re.test(f)) throw new Error(`pad navigation: wanted an item matching ${re}, focused "${f}"`);
+}
+
+/** LEFT/RIGHT (`button`) on the focused item until its text matches `re`. */
+export const padAdjust = (page, re, button, maxPresses = 12) => padFocusItem(page, re, maxPresses, button);

@@ -66,6 +66,7 @@ declare global {
 export function registerGarageScreen(host: GarageHost): void {
   registerScreen('garage', (ctx: ScreenContext, params) => {
     const g = new GarageScreen(host, ctx);
+    if (typeof params.backTo === 'string') g.backTo = params.backTo;
     g.start(typeof params.carId === 'string' ? params.carId : (g.liveId ?? BUILTIN_CARS[0]?.id ?? ''));
     window.__garage = g.testHook();
     const textFocus = (): boolean => g.editor.hasFocus || document.activeElement === g.renameInput;
@@ -133,6 +134,9 @@ class GarageScreen {
   private cur: Current = { id: '', kind: 'builtin', file: '', record: null };
   private sliderTimer: ReturnType<typeof setTimeout> | null = null;
   private customList: CustomCarRecord[] = [];
+
+  /** The screen "Back" returns to when the opener named one (the rally's service park). */
+  backTo: string | null = null;
 
   constructor(
     private readonly host: GarageHost,
@@ -283,7 +287,7 @@ class GarageScreen {
       case 'drive':
         return this.ctx.show(this.host.session ? 'pause' : 'stages', { from: 'garage' });
       case 'back':
-        return this.ctx.show(this.host.session ? 'pause' : 'title', { from: 'garage' });
+        return this.ctx.show(this.backTo ?? (this.host.session ? 'pause' : 'title'), { from: 'garage' });
     }
   }
 
