@@ -1,0 +1,216 @@
+/**
+ * Accidents in the town (issue 23 item 4). The instructor (Félez et al. §1: accidents happen only when the
+ * instructor picks a vehicle and switches off its references to nearby vehicles) blinds a traffic vehicle:
+ * it keeps its path and speed but no longer sees vehicles, lights, signs or crossings (drive.ts). It is
+ * promoted to the full car model at once, and so are its neighbours (town-lod.ts), so the collision is resolved
+ * by the project's collision models in the run world: Wu's impulse car–car, Knight's restitution against
+ * buildings and poles, Tongue's crush (src/systems/sim/collision). Every collision event of the world is
+ * logged here with the parties, the closing speed, each party's delta-v over the contact tick, the crush and the
+ * tick; traffic parties become wrecked (they brake to a halt and stay off the rule counts).
+ */
+import type { SimWorld } from '../ecs/world';
+import { groundSample } from '../ecs/ground';
+import { collisionRuntime } from '../systems/sim/collision/runtime';
+import { findLeader, INCIDENT_BLIND, INCIDENT_NONE, INCIDENT_WRECKED, type Leader, type TrafficSim } from '../systems/sim/traffic/index';
+import type { Town } from '../../terrain/town/index';
+
+/** One party of an accident: a traffic vehicle (its serial), the player, or a piece of scenery. */
+export interface AccidentParty {
+  /** 'traffic <serial>', 'player', 'building <i>', 'pole <i>'. */
+  id: string;
+  massKg: number;
+  /** Velocity change over the contact tick (x, z), m/s; 0 for scenery. */
+  dvx: number;
+  dvz: number;
+  /** Crush added to the struck end by this contact, m. */
+  crushM: number;
+  /** The struck end (front, rear, left, right). */
+  end: string;
+}
+
+export interface Accident {
+  tick: number;
+  timeS: number;
+  /** 'car-car' (two traffic vehicles), 'car-player', 'car-building', 'car-pole'. */
+  kind: string;
+  /** Whether an instructed (blind) vehicle is a party. */
+  instructed: boolean;
+  /** Closing speed along the contact normal before the contact, m/s. */
+  closingMS: number;
+  /** Impulse of the first contact tick, N·s. */
+  impulseNs: number;
+  x: number;
+  z: number;
+  parties: AccidentParty[];
+}
+
+/** An instructor action: which vehicle (serial) was blinded, when and where. */
+export interface InstructorPick {
+  timeS: number;
+  serial: number;
+  x: number;
+  z: number;
+}
+
+/** A vehicle is picked only while it drives at least this fast with a vehicle ahead within PICK_GAP_M. */
+const PICK_MIN_SPEED_MS = 5;
+const PICK_GAP_M = 40;
+/** Light and sign poles: steel posts of this radius and height, m. */
+const POLE_RADIUS_M = 0.1;
+const POLE_HEIGHT_M = 4;
+/** Buildings reach this far below the ground surface at their centre (the ground's relief under them), m. */
+const BUILDING_FOOTING_M = 3;
+/** Most accidents kept in the log (the counts go on). */
+const ACCIDENT_LOG_CAP = 1000;
+
+/** Adds the town's buildings (boxes) and poles (cylinders) to the run world's collision scene (Knight's model). */
+export function addTownScenery(world: SimWorld, town: Town): void {
+  const scene = collisionRuntime(world).scene;
+  const g = groundSample();
+  const heightAt = (x: number, z: number): number => (world.ground.sample(x, z, g), g.h);
+  town.scenery.buildings.forEach((b, i) => {
+    const base = heightAt(b.x, b.z) - BUILDING_FOOTING_M;
+    scene.add({ kind: 'box', center: [b.x, b.z], half_extents: [b.halfX, b.halfZ], base_m: base, height_m: b.heightM + BUILDING_FOOTING_M, id: `building ${i}` });
+  });
+  town.scenery.poles.forEach((p, i) => {
+    const base = heightAt(p.x, p.z) - 1;
+    scene.add({ kind: 'cylinder', center: [p.x, p.z], radius: POLE_RADIUS_M, base_m: base, height_m: POLE_HEIGHT_M + 1, id: `pole ${i}` });
+  });
+}
+
+const leader: Leader = { gap: Infinity, u: 0, slot: -1 };
+
+/**
+ * The instructor's choice: among the vehicles that can be promoted (`canPromote`), moving, with a vehicle ahead
+ * within PICK_GAP_M, the one with the shortest time to reach it (gap / u); ties by slot. −1 if none.
+ */
+export function pickVehicle(sim: TrafficSim, canPromote: (k: number) => boolean): number {
+  const st = sim.state;
+  let best = -1, bestT = Infinity;
+  for (let k = 0; k < st.capacity; k++) {
+    if (!st.alive[k] || st.incident[k] !== INCIDENT_NONE || st.u[k]! < PICK_MIN_SPEED_MS || !canPromote(k)) continue;
+    findLeader(sim, k, leader);
+    if (!(leader.gap < PICK_GAP_M)) continue;
+    const t = leader.gap / st.u[k]!;
+    if (t < bestT) [best, bestT] = [k, t];
+  }
+  return best;
+}
+
+/** Blinds vehicle k (the instructor action); returns the record of the pick. */
+export function instructVehicle(sim: TrafficSim, k: number): InstructorPick {
+  const st = sim.state;
+  st.incident[k] = INCIDENT_BLIND;
+  return { timeS: st.timeS, serial: st.serial[k]!, x: st.x[k]!, z: st.z[k]! };
+}
+
+/** Collects the world's collision events into the accident log, with each party's delta-v over the contact tick. */
+export class AccidentLog {
+  readonly accidents: Accident[] = [];
+  /** Accidents by kind (every one, past the log cap too). */
+  readonly byKind = new Map<string, number>();
+  private vx = new Float64Array(64);
+  private vz = new Float64Array(64);
+
+  constructor(
+    private readonly world: SimWorld,
+    private readonly sim: TrafficSim,
+    /** The world entity of a party named in an event, or −1 for scenery. */
+    private readonly entityOf: (name: string) => number,
+  ) {}
+
+  /** Records the velocities of the cars that can collide (call before the world tick). */
+  beforeTick(cars: readonly number[]): void {
+    const b = this.world.c.RigidBody;
+    for (const e of cars) {
+      if (e >= this.vx.length) this.grow(e);
+      this.vx[e] = b.vx[e]!;
+      this.vz[e] = b.vz[e]!;
+    }
+  }
+
+  private grow(e: number): void {
+    const n = Math.max(2 * this.vx.length, e + 1);
+    const [vx, vz] = [new Float64Array(n), new Float64Array(n)];
+    vx.set(this.vx);
+    vz.set(this.vz);
+    [this.vx, this.vz] = [vx, vz];
+  }
+
+  /** Logs the collision events of the tick just run, marks traffic parties wrecked, clears the world's events. */
+  afterTick(): void {
+    const w = this.world;
+    for (const ev of w.events) if (ev.kind === 'collision') this.log(ev as unknown as CollisionEvent);
+    w.events.length = 0;
+  }
+
+  private log(ev: CollisionEvent): void {
+    const b = this.world.c.RigidBody;
+    const eA = this.entityOf(ev.ids[0]), eB = this.entityOf(ev.ids[1]);
+    const [nx, nz] = [ev.normal[0], ev.normal[2]];
+    const vAx = this.vx[eA]!, vAz = this.vz[eA]!;
+    const vBx = eB >= 0 ? this.vx[eB]! : 0, vBz = eB >= 0 ? this.vz[eB]! : 0;
+    const party = (e: number, name: string, i: number): AccidentParty => ({
+      id: name,
+      massKg: e >= 0 ? b.mass[e]! : Infinity,
+      dvx: e >= 0 ? b.vx[e]! - this.vx[e]! : 0,
+      dvz: e >= 0 ? b.vz[e]! - this.vz[e]! : 0,
+      crushM: ev.crush_added_m[i] ?? 0,
+      end: ev.end[i] ?? '',
+    });
+    const kind = accidentKind(ev.ids[0], ev.ids[1]);
+    const marked = [this.markWrecked(ev.ids[0]), this.markWrecked(ev.ids[1])];
+    const instructed = marked[0]! || marked[1]!;
+    this.byKind.set(kind, (this.byKind.get(kind) ?? 0) + 1);
+    if (this.accidents.length >= ACCIDENT_LOG_CAP) return;
+    this.accidents.push({
+      tick: this.world.tick,
+      timeS: this.world.time,
+      kind,
+      instructed,
+      closingMS: Math.abs((vAx - vBx) * nx + (vAz - vBz) * nz),
+      impulseNs: ev.impulse_ns,
+      x: ev.point[0],
+      z: ev.point[2],
+      parties: [party(eA, ev.ids[0], 0), party(eB, ev.ids[1], 1)],
+    });
+  }
+
+  /** A traffic party becomes wrecked; returns whether it was already in an incident (instructed, or wrecked by one). */
+  private markWrecked(id: string): boolean {
+    const serial = trafficSerial(id);
+    if (serial < 0) return false;
+    const st = this.sim.state;
+    for (let k = 0; k < st.capacity; k++) {
+      if (!st.alive[k] || st.serial[k] !== serial) continue;
+      const before = st.incident[k] !== INCIDENT_NONE;
+      st.incident[k] = INCIDENT_WRECKED;
+      return before;
+    }
+    return false;
+  }
+}
+
+interface CollisionEvent {
+  kind: 'collision';
+  type: 'car' | 'scene';
+  ids: [string, string];
+  point: [number, number, number];
+  normal: [number, number, number];
+  impulse_ns: number;
+  end: string[];
+  crush_added_m: number[];
+}
+
+/** 'traffic <serial>' → serial, else −1. */
+export function trafficSerial(id: string): number {
+  return id.startsWith('traffic ') ? Number(id.slice(8)) : -1;
+}
+
+function accidentKind(a: string, b: string): string {
+  const has = (prefix: string): boolean => a.startsWith(prefix) || b.startsWith(prefix);
+  if (has('building')) return 'car-building';
+  if (has('pole')) return 'car-pole';
+  if (has('player')) return 'car-player';
+  return 'car-car';
+}
