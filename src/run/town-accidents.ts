@@ -5,8 +5,10 @@
  * promoted to the full car model at once, and so are its neighbours (town-lod.ts), so the collision is resolved
  * by the project's collision models in the run world: Wu's impulse car–car, Knight's restitution against
  * buildings and poles, Tongue's crush (src/systems/sim/collision). Every collision event of the world is
- * logged here with the parties, the closing speed, each party's delta-v over the contact tick, the crush and the
- * tick; traffic parties become wrecked (they brake to a halt and stay off the rule counts).
+ * logged here with the parties, the closing speed, each party's delta-v summed over the first ticks of its
+ * contacts (the collision pass adds impulses straight to the momenta, so over such a tick m Δv is the impulse
+ * plus one tick of tyre and ground forces), the crush and the tick; contacts of a pair within ACCIDENT_MERGE_S are one
+ * accident. Traffic parties become wrecked (they brake to a halt and stay off the rule counts).
  */
 import type { SimWorld } from '../ecs/world';
 import { groundSample } from '../ecs/ground';
@@ -19,10 +21,10 @@ export interface AccidentParty {
   /** 'traffic <serial>', 'player', 'building <i>', 'pole <i>'. */
   id: string;
   massKg: number;
-  /** Velocity change over the contact tick (x, z), m/s; 0 for scenery. */
+  /** Velocity change over the accident's contact ticks (x, z), m/s; 0 for scenery. */
   dvx: number;
   dvz: number;
-  /** Crush added to the struck end by this contact, m. */
+  /** Crush added to the struck end by the accident's contacts, m. */
   crushM: number;
   /** The struck end (front, rear, left, right). */
   end: string;
@@ -37,8 +39,10 @@ export interface Accident {
   instructed: boolean;
   /** Closing speed along the contact normal before the contact, m/s. */
   closingMS: number;
-  /** Impulse of the first contact tick, N·s. */
+  /** Sum of the contact impulses' magnitudes, N·s. */
   impulseNs: number;
+  /** Contacts merged into this accident (the pair touching again within ACCIDENT_MERGE_S). */
+  contacts: number;
   x: number;
   z: number;
   parties: AccidentParty[];
@@ -60,6 +64,8 @@ const POLE_RADIUS_M = 0.1;
 const POLE_HEIGHT_M = 4;
 /** Buildings reach this far below the ground surface at their centre (the ground's relief under them), m. */
 const BUILDING_FOOTING_M = 3;
+/** Contacts of the same pair within this time of the last belong to one accident (the bodies bounce and touch again), s. */
+const ACCIDENT_MERGE_S = 2;
 /** Most accidents kept in the log (the counts go on). */
 const ACCIDENT_LOG_CAP = 1000;
 
@@ -104,18 +110,33 @@ export function instructVehicle(sim: TrafficSim, k: number): InstructorPick {
   return { timeS: st.timeS, serial: st.serial[k]!, x: st.x[k]!, z: st.z[k]! };
 }
 
-/** Collects the world's collision events into the accident log, with each party's delta-v over the contact tick. */
+/** An accident still open (its pair may touch again): the time of its last contact, the residual crush before it. */
+interface OpenAccident {
+  accident: Accident;
+  lastS: number;
+  crush0: [number, number];
+}
+
+const CRUSH_FIELDS = ['crushF', 'crushR', 'crushL', 'crushRt'] as const;
+const END_INDEX: Record<string, number> = { front: 0, rear: 1, left: 2, right: 3 };
+
+/**
+ * Collects the world's collision events into the accident log. Each party's delta-v is summed over the first
+ * ticks of the pair's contacts (where the collision model's restitution impulse acts; the resting impulses of
+ * the following ticks of a lasting contact are small and not separable from the braking tyres).
+ */
 export class AccidentLog {
   readonly accidents: Accident[] = [];
   /** Accidents by kind (every one, past the log cap too). */
   readonly byKind = new Map<string, number>();
+  private readonly open = new Map<string, OpenAccident>();
   private vx = new Float64Array(64);
   private vz = new Float64Array(64);
 
   constructor(
     private readonly world: SimWorld,
     private readonly sim: TrafficSim,
-    /** The world entity of a party named in an event, or −1 for scenery. */
+    /** The world entity of a party named in an event, or −1 for scenery and vehicles no longer promoted. */
     private readonly entityOf: (name: string) => number,
   ) {}
 
@@ -137,42 +158,69 @@ export class AccidentLog {
     [this.vx, this.vz] = [vx, vz];
   }
 
-  /** Logs the collision events of the tick just run, marks traffic parties wrecked, clears the world's events. */
+  /** Logs the tick just run (new accidents, contact ticks of open ones), clears the world's events. */
   afterTick(): void {
     const w = this.world;
-    for (const ev of w.events) if (ev.kind === 'collision') this.log(ev as unknown as CollisionEvent);
+    for (const ev of w.events) if (ev.kind === 'collision') this.onEvent(ev as unknown as CollisionEvent);
     w.events.length = 0;
+    for (const [key, o] of this.open) if (w.time - o.lastS > ACCIDENT_MERGE_S) this.open.delete(key);
   }
 
-  private log(ev: CollisionEvent): void {
-    const b = this.world.c.RigidBody;
+  private onEvent(ev: CollisionEvent): void {
+    const key = ev.ids.join('|'), t = this.world.time;
+    const prev = this.open.get(key);
     const eA = this.entityOf(ev.ids[0]), eB = this.entityOf(ev.ids[1]);
+    if (prev && t - prev.lastS <= ACCIDENT_MERGE_S) {
+      // the pair touching again: the same accident
+      prev.lastS = t;
+      prev.accident.impulseNs += ev.impulse_ns;
+      prev.accident.contacts++;
+      this.addContactTick(prev, eA, eB);
+      return;
+    }
     const [nx, nz] = [ev.normal[0], ev.normal[2]];
-    const vAx = this.vx[eA]!, vAz = this.vz[eA]!;
     const vBx = eB >= 0 ? this.vx[eB]! : 0, vBz = eB >= 0 ? this.vz[eB]! : 0;
-    const party = (e: number, name: string, i: number): AccidentParty => ({
-      id: name,
-      massKg: e >= 0 ? b.mass[e]! : Infinity,
-      dvx: e >= 0 ? b.vx[e]! - this.vx[e]! : 0,
-      dvz: e >= 0 ? b.vz[e]! - this.vz[e]! : 0,
-      crushM: ev.crush_added_m[i] ?? 0,
-      end: ev.end[i] ?? '',
-    });
+    const b = this.world.c.RigidBody;
+    const party = (e: number, i: number): AccidentParty => ({ id: ev.ids[i]!, massKg: e >= 0 ? b.mass[e]! : Infinity, dvx: 0, dvz: 0, crushM: 0, end: ev.end[i] ?? '' });
     const kind = accidentKind(ev.ids[0], ev.ids[1]);
     const marked = [this.markWrecked(ev.ids[0]), this.markWrecked(ev.ids[1])];
-    const instructed = marked[0]! || marked[1]!;
     this.byKind.set(kind, (this.byKind.get(kind) ?? 0) + 1);
     if (this.accidents.length >= ACCIDENT_LOG_CAP) return;
-    this.accidents.push({
+    const accident: Accident = {
       tick: this.world.tick,
-      timeS: this.world.time,
+      timeS: t,
       kind,
-      instructed,
-      closingMS: Math.abs((vAx - vBx) * nx + (vAz - vBz) * nz),
+      instructed: marked[0]! || marked[1]!,
+      closingMS: Math.abs((this.vx[eA]! - vBx) * nx + (this.vz[eA]! - vBz) * nz),
       impulseNs: ev.impulse_ns,
+      contacts: 1,
       x: ev.point[0],
       z: ev.point[2],
-      parties: [party(eA, ev.ids[0], 0), party(eB, ev.ids[1], 1)],
+      parties: [party(eA, 0), party(eB, 1)],
+    };
+    this.accidents.push(accident);
+    const crush0: [number, number] = [this.crushOf(eA, ev.end[0]) - (ev.crush_added_m[0] ?? 0), this.crushOf(eB, ev.end[1]) - (ev.crush_added_m[1] ?? 0)];
+    const o: OpenAccident = { accident, lastS: t, crush0 };
+    this.open.set(key, o);
+    this.addContactTick(o, eA, eB);
+  }
+
+  /** Residual crush of one end of car e, m (0 for scenery). */
+  private crushOf(e: number, end: string | undefined): number {
+    const i = end === undefined ? -1 : (END_INDEX[end] ?? -1);
+    return e >= 0 && i >= 0 ? this.world.c.CarCollider[CRUSH_FIELDS[i]!][e]! : 0;
+  }
+
+  /** Adds the contact tick's velocity change and the crush so far to an accident. */
+  private addContactTick(o: OpenAccident, eA: number, eB: number): void {
+    const b = this.world.c.RigidBody;
+    const ps = o.accident.parties;
+    [eA, eB].forEach((e, i) => {
+      if (e < 0) return;
+      const p = ps[i]!;
+      p.dvx += b.vx[e]! - this.vx[e]!;
+      p.dvz += b.vz[e]! - this.vz[e]!;
+      p.crushM = this.crushOf(e, p.end) - o.crush0[i]!;
     });
   }
 

@@ -19,8 +19,8 @@ import { INCIDENT_BLIND, INCIDENT_WRECKED, type TrafficSim } from '../systems/si
 import { datan2, dcos, dsin } from '../../terrain/dmath';
 
 /** Promotion radius around the player's car (and a moving accident vehicle), m; demotion radius (hysteresis), m. */
-export const PROMOTE_RADIUS_M = 25;
-export const DEMOTE_RADIUS_M = 35;
+export const PROMOTE_RADIUS_M = 15;
+export const DEMOTE_RADIUS_M = 22;
 /** A wrecked vehicle keeps its neighbours on the full model while it still moves faster than this, m/s. */
 const WRECK_FOCUS_SPEED_MS = 0.5;
 
