@@ -59,6 +59,8 @@ export interface InstructorPick {
 /** A vehicle is picked only while it drives at least this fast with a vehicle ahead within PICK_GAP_M. */
 const PICK_MIN_SPEED_MS = 5;
 const PICK_GAP_M = 40;
+/** A leader slower than this stands, m/s. */
+const PICK_LEADER_STANDING_MS = 0.5;
 /** Light and sign poles: steel posts of this radius and height, m. */
 const POLE_RADIUS_M = 0.1;
 const POLE_HEIGHT_M = 4;
@@ -87,18 +89,19 @@ export function addTownScenery(world: SimWorld, town: Town): void {
 const leader: Leader = { gap: Infinity, u: 0, slot: -1 };
 
 /**
- * The instructor's choice: among the vehicles that can be promoted (`canPromote`), moving, with a vehicle ahead
- * within PICK_GAP_M, the one with the shortest time to reach it (gap / u); ties by slot. −1 if none.
+ * The instructor's choice: among the vehicles that can be promoted (`canPromote`), moving, with a standing
+ * vehicle ahead within PICK_GAP_M (a queue at a light or a sign), the one nearest to it; ties by slot. −1 if
+ * none (the instructor tries again at the next step).
  */
 export function pickVehicle(sim: TrafficSim, canPromote: (k: number) => boolean): number {
   const st = sim.state;
-  let best = -1, bestT = Infinity;
+  let best = -1, bestGap = Infinity;
   for (let k = 0; k < st.capacity; k++) {
     if (!st.alive[k] || st.incident[k] !== INCIDENT_NONE || st.u[k]! < PICK_MIN_SPEED_MS || !canPromote(k)) continue;
     findLeader(sim, k, leader);
-    if (!(leader.gap < PICK_GAP_M)) continue;
-    const t = leader.gap / st.u[k]!;
-    if (t < bestT) [best, bestT] = [k, t];
+    if (!(leader.gap < PICK_GAP_M) || leader.u > PICK_LEADER_STANDING_MS) continue;
+    const t = leader.gap;
+    if (t < bestGap) [best, bestGap] = [k, t];
   }
   return best;
 }
