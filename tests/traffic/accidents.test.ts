@@ -9,6 +9,7 @@ import { loadBuiltinCar } from '../../src/content/cars/index';
 import { TownRun } from '../../src/run/town';
 import { STANDARD_GRAVITY_M_S2 } from '../../src/content/world-constants';
 import { spawnCli } from '../cli/spawn';
+import type { AccidentParty } from '../../src/run/town-accidents';
 
 const cars = ['rally-awd', 'hatch-gti', 'classic-rwd'].map((id) => loadBuiltinCar(id));
 /** Fastest a blinded vehicle drives (the street speed × the most aggressive driver's factor, with margin), m/s. */
@@ -34,7 +35,7 @@ describe('instructor accidents', () => {
       expect(a!.timeS - pick.timeS).toBeLessThan(PICK_TO_CRASH_S);
       expect(Math.hypot(a!.x - pick.x, a!.z - pick.z)).toBeLessThan(MAX_TRAFFIC_SPEED_MS * (a!.timeS - pick.timeS) + 5);
       expect(a!.closingMS).toBeGreaterThan(1);
-      const [p, q] = a!.parties as [(typeof a)['parties'][0], (typeof a)['parties'][0]];
+      const [p, q] = a!.parties as [AccidentParty, AccidentParty];
       expect(Number.isFinite(p.massKg) && Number.isFinite(q.massKg)).toBe(true);
       // m1 Δv1 + m2 Δv2 = (tyre and ground forces) × (contact ticks), never more than the bound
       const imbalance = Math.hypot(p.massKg * p.dvx + q.massKg * q.dvx, p.massKg * p.dvz + q.massKg * q.dvz);
