@@ -11,10 +11,7 @@
  * accident. Traffic parties become wrecked (they brake to a halt and stay off the rule counts).
  */
 import type { SimWorld } from '../ecs/world';
-import { groundSample } from '../ecs/ground';
-import { collisionRuntime } from '../systems/sim/collision/runtime';
 import { findLeader, INCIDENT_BLIND, INCIDENT_NONE, INCIDENT_WRECKED, type Leader, type TrafficSim } from '../systems/sim/traffic/index';
-import type { Town } from '../../terrain/town/index';
 
 /** One party of an accident: a traffic vehicle (its serial), the player, or a piece of scenery. */
 export interface AccidentParty {
@@ -61,30 +58,10 @@ const PICK_MIN_SPEED_MS = 5;
 const PICK_GAP_M = 40;
 /** A leader slower than this stands, m/s. */
 const PICK_LEADER_STANDING_MS = 0.5;
-/** Light and sign poles: steel posts of this radius and height, m. */
-const POLE_RADIUS_M = 0.1;
-const POLE_HEIGHT_M = 4;
-/** Buildings reach this far below the ground surface at their centre (the ground's relief under them), m. */
-const BUILDING_FOOTING_M = 3;
 /** Contacts of the same pair within this time of the last belong to one accident (the bodies bounce and touch again), s. */
 const ACCIDENT_MERGE_S = 2;
 /** Most accidents kept in the log (the counts go on). */
 const ACCIDENT_LOG_CAP = 1000;
-
-/** Adds the town's buildings (boxes) and poles (cylinders) to the run world's collision scene (Knight's model). */
-export function addTownScenery(world: SimWorld, town: Town): void {
-  const scene = collisionRuntime(world).scene;
-  const g = groundSample();
-  const heightAt = (x: number, z: number): number => (world.ground.sample(x, z, g), g.h);
-  town.scenery.buildings.forEach((b, i) => {
-    const base = heightAt(b.x, b.z) - BUILDING_FOOTING_M;
-    scene.add({ kind: 'box', center: [b.x, b.z], half_extents: [b.halfX, b.halfZ], base_m: base, height_m: b.heightM + BUILDING_FOOTING_M, id: `building ${i}` });
-  });
-  town.scenery.poles.forEach((p, i) => {
-    const base = heightAt(p.x, p.z) - 1;
-    scene.add({ kind: 'cylinder', center: [p.x, p.z], radius: POLE_RADIUS_M, base_m: base, height_m: POLE_HEIGHT_M + 1, id: `pole ${i}` });
-  });
-}
 
 const leader: Leader = { gap: Infinity, u: 0, slot: -1 };
 

@@ -34,7 +34,8 @@ import {
 } from '../systems/sim/traffic/index';
 import { stepRun } from './step';
 import { TownLod } from './town-lod';
-import { AccidentLog, addTownScenery, instructVehicle, pickVehicle, trafficSerial, type InstructorPick } from './town-accidents';
+import { addTownScenery } from './town-scenery';
+import { AccidentLog, instructVehicle, pickVehicle, trafficSerial, type InstructorPick } from './town-accidents';
 import { attachCarColliderFromConfig } from '../systems/sim/collision/car-collider';
 import { collisionRuntime } from '../systems/sim/collision/runtime';
 
