@@ -38,7 +38,7 @@ export const suite: BenchSuite = {
         lowerIsBetter: false,
         target: TOWN_GOAL_RTF,
         quickReportOnly: 'a 10 s run on a shared CI core is too noisy near the goal; the full run checks it',
-        note: `${simS} s simulated, seed 1; ${withPlayer.traffic.state.count} traffic vehicles alive at the end; player: full model at 500 Hz (midpoint) with the autopilot`,
+        note: `${simS} s simulated, seed 1; ${withPlayer.traffic.state.count} traffic vehicles alive at the end; player: full model at 500 Hz (midpoint) with the autopilot; ${withPlayer.lod.promotions} traffic promotions to the full model (within 15 m)`,
       },
       {
         suite: 'traffic',

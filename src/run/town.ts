@@ -33,6 +33,14 @@ import {
   type TrafficVehicleType,
 } from '../systems/sim/traffic/index';
 import { stepRun } from './step';
+import { TownLod } from './town-lod';
+import { addTownScenery } from './town-scenery';
+import { AccidentLog, instructVehicle, pickVehicle, trafficSerial, type InstructorPick } from './town-accidents';
+import { attachCarColliderFromConfig } from '../systems/sim/collision/car-collider';
+import { collisionRuntime } from '../systems/sim/collision/runtime';
+
+/** The player's car's name in collision events and the accident log. */
+const PLAYER_NAME = 'player';
 
 export interface TownRunOptions {
   seed: number;
@@ -43,6 +51,8 @@ export interface TownRunOptions {
   /** Cars whose dimensions the traffic uses (the van is always added). */
   trafficCars: readonly CarConfig[];
   town?: Partial<TownOptions>;
+  /** Times (s) at which the instructor blinds a vehicle (issue 23 item 4; the CLI's --accidents K spreads K). */
+  instructorTimesS?: readonly number[];
 }
 
 /** Sample spacing of the player's route for its AI path, m. */
@@ -104,6 +114,12 @@ export class TownRun {
   private readonly playerCfg: CarConfig | null;
   private readonly ticksPerTraffic: number;
   private readonly leader: Leader = { gap: Infinity, u: 0, slot: -1 };
+  readonly lod: TownLod;
+  readonly accidents: AccidentLog;
+  /** Instructor actions taken (the vehicle picked, when and where). */
+  readonly picks: InstructorPick[] = [];
+  private readonly instructorTimesS: readonly number[];
+  private readonly cars: number[] = [];
 
   constructor(opts: TownRunOptions) {
     this.town = generateTown(opts.seed, opts.town);
@@ -122,6 +138,8 @@ export class TownRun {
       this.driver = new AiDriver({ path, vehicle, params: DEFAULT_DRIVER, halfWidthM: 1.75 });
       const start = evalPath(this.town.paths[this.route[0]!]!.prims, 10, pathPoint());
       this.playerEid = spawnCar(this.world, opts.player, { x: start.x, z: start.z, heading: start.psi });
+      attachCarColliderFromConfig(this.world, this.playerEid, opts.player);
+      collisionRuntime(this.world).names.set(this.playerEid, PLAYER_NAME);
       setInputSource(this.world, this.playerEid, this.driver);
       this.updatePlayerPose();
     } else {
@@ -130,7 +148,39 @@ export class TownRun {
       this.driver = null;
       this.playerEid = -1;
     }
+    addTownScenery(this.world, this.town);
+    this.lod = new TownLod(this.world, this.traffic, [...opts.trafficCars, null]);
+    this.accidents = new AccidentLog(this.world, this.traffic, (name) => this.entityOf(name));
+    this.instructorTimesS = [...(opts.instructorTimesS ?? [])].sort((a, b) => a - b);
     startTraffic(this.traffic);
+    this.lod.update();
+  }
+
+  /** The world entity of a party named in a collision event (−1: scenery). */
+  private entityOf(name: string): number {
+    if (name === PLAYER_NAME) return this.playerEid;
+    const serial = trafficSerial(name), st = this.traffic.state;
+    if (serial >= 0) for (let k = 0; k < st.capacity; k++) if (st.alive[k] && st.serial[k] === serial) return st.eid[k]!;
+    return -1;
+  }
+
+  /** The instructor action now: blinds the vehicle `pickVehicle` chooses (one the full model can take). */
+  instruct(): InstructorPick | null {
+    const k = pickVehicle(this.traffic, (j) => this.lod.canPromote(j));
+    if (k < 0) return null;
+    const pick = instructVehicle(this.traffic, k);
+    this.picks.push(pick);
+    this.lod.update();
+    return pick;
+  }
+
+  /** The car entities that can collide (the player's and the promoted vehicles'). */
+  private collidingCars(): number[] {
+    const c = this.cars, st = this.traffic.state;
+    c.length = 0;
+    if (this.playerEid >= 0) c.push(this.playerEid);
+    for (let k = 0; k < st.capacity; k++) if (st.alive[k] && st.eid[k]! >= 0) c.push(st.eid[k]!);
+    return c;
   }
 
   /** The player's car as the traffic sees it (pose, speed, route position). */
@@ -181,10 +231,17 @@ export class TownRun {
   /** One world tick; the traffic steps every `ticksPerTraffic` ticks. */
   tick(): void {
     if (this.driver && this.world.tick % this.ticksPerTraffic === 0) this.governPlayer();
+    this.accidents.beforeTick(this.collidingCars());
     stepRun(this.world);
+    this.accidents.afterTick();
     if (this.world.tick % this.ticksPerTraffic === 0) {
+      // promoted vehicles: the full model's pose in, the driver's controls out (town-lod.ts)
+      this.lod.readBackAll();
       if (this.driver) this.updatePlayerPose();
       stepTraffic(this.traffic);
+      const due = this.instructorTimesS[this.picks.length];
+      if (due !== undefined && this.traffic.state.timeS >= due) this.instruct();
+      this.lod.update();
     }
   }
 

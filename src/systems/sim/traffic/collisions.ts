@@ -1,11 +1,12 @@
 /**
  * Contact check between traffic vehicles (and the player's car): oriented rectangles (length × width at the
  * CG, heading ψ) tested with the separating-axis theorem after a sweep over x. Each pair's first overlap
- * counts once. With no instructor accident the rules keep this at zero (docs/traffic.md); the collision
- * response of the project's models is the next step (issue 23 item 4).
+ * counts once. With no instructor accident the rules keep this at zero (docs/traffic.md); contacts of an
+ * instructed or wrecked vehicle are accidents, resolved and logged on the full car model (src/run/town-accidents.ts).
  */
 import { dcos, dsin } from '../../../../terrain/dmath';
 import type { TrafficSim } from './sim';
+import { INCIDENT_NONE } from './state';
 
 /** Largest half diagonal of a vehicle: pairs further apart in x cannot touch, m. */
 const REACH_M = 7;
@@ -57,6 +58,11 @@ const CONTACT_LOG_CAP = 1000;
 
 function logContact(sim: TrafficSim, a: number, b: number): void {
   const st = sim.state;
+  // an accident (an instructed or wrecked party) is logged by the collision response, not a broken rule
+  if (st.incident[a] !== INCIDENT_NONE || st.incident[b] !== INCIDENT_NONE) {
+    sim.stats.accidentContacts++;
+    return;
+  }
   sim.stats.collisions++;
   if (sim.contacts.length >= CONTACT_LOG_CAP) return;
   const rel = Math.hypot(st.u[a]! * dsin(st.psi[a]!) - st.u[b]! * dsin(st.psi[b]!), st.u[a]! * dcos(st.psi[a]!) - st.u[b]! * dcos(st.psi[b]!));

@@ -12,7 +12,7 @@ import { junctionStop, release, HALT_SPEED_MS } from './junction';
 import { findLeader, type Leader } from './leader';
 import { considerLaneChange, ACROSS_M } from './lane-change';
 import { choosePathAfter, routePoint } from './route';
-import { APPROACH_FREE } from './state';
+import { APPROACH_FREE, INCIDENT_NONE, INCIDENT_WRECKED } from './state';
 import type { TrafficSim } from './sim';
 import type { TrafficVehicleType } from './vehicle-types';
 
@@ -58,7 +58,10 @@ function advancePath(sim: TrafficSim, k: number): void {
   if (from.kind === 'lane') {
     const c = town.paths[to]!;
     const light = town.control.lights[c.node];
-    if (light && town.control.arms[c.node]![c.arm] === 'light' && lightColour(light, c.arm % 2 === 0 ? 0 : 1, st.timeS) === 2) sim.stats.redLightCrossings++;
+    const red = light && town.control.arms[c.node]![c.arm] === 'light' && lightColour(light, c.arm % 2 === 0 ? 0 : 1, st.timeS) === 2;
+    // an instructed or wrecked vehicle breaks the rules by design: counted apart
+    if (red && st.incident[k] === INCIDENT_NONE) sim.stats.redLightCrossings++;
+    else if (red) sim.stats.instructedRedCrossings++;
     if (st.held[k] !== to) {
       // drove on without a grant (could not stop): it occupies the connector all the same
       release(sim, k);
@@ -145,7 +148,7 @@ function checkCrossings(sim: TrafficSim, k: number, frontBefore: number): void {
   for (let i = 0; i < list.length; i += 2) {
     const c = sim.town.control.crossings[list[i + 1]!]!;
     const edge = list[i]! - c.widthM / 2;
-    if (frontBefore <= edge && front > edge && crossingOccupied(c, st.timeS)) sim.stats.crossingViolations++;
+    if (frontBefore <= edge && front > edge && crossingOccupied(c, st.timeS) && st.incident[k] === INCIDENT_NONE) sim.stats.crossingViolations++;
   }
 }
 
@@ -154,6 +157,9 @@ function referenceAcceleration(sim: TrafficSim, k: number): number {
   const st = sim.state, u = st.u[k]!;
   let a = targetRef(u, st.uObj[k]!, 0);
   a = Math.min(a, curveRef(sim, k));
+  leader.gap = Infinity;
+  // an instructed driver keeps its path and speed but no longer sees vehicles, lights, signs or crossings
+  if (st.incident[k] !== INCIDENT_NONE) return a;
   findLeader(sim, k, leader);
   if (leader.gap < Infinity) a = Math.min(a, leaderRef(u, leader.u, leader.gap, st.headwayS[k]!));
   const p = sim.town.paths[st.path[k]!]!;
@@ -213,8 +219,12 @@ export function driveVehicle(sim: TrafficSim, k: number, dt: number): void {
   steer(sim, k, dt);
   const aR = referenceAcceleration(sim, k);
   if (leader.gap < Infinity) considerLaneChange(sim, k, leader);
-  const [throttle, brake] = pedals(sim, k, aR, dt);
-  stepBicycle(st, k, sim.typeOf(k), throttle, brake, dt);
+  const [throttle, brake] = st.incident[k] === INCIDENT_WRECKED ? [0, 1] : pedals(sim, k, aR, dt);
+  st.throttle[k] = throttle;
+  st.brake[k] = brake;
+  // a promoted vehicle is moved by the full car model (its runner reads the pose back before this step)
+  if (st.eid[k]! < 0) stepBicycle(st, k, sim.typeOf(k), throttle, brake, dt);
+  else st.odometerM[k] = st.odometerM[k]! + st.u[k]! * dt;
   st.waitS[k] = st.u[k]! < HALT_SPEED_MS ? st.waitS[k]! + dt : 0;
   st.laneChangeS[k] = st.laneChangeS[k]! + dt;
 }

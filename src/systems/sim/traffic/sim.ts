@@ -29,6 +29,10 @@ export interface TrafficStats {
   playerContacts: number;
   /** Lane changes made (Félez §6.3.1). */
   laneChanges: number;
+  /** Contacts with an instructed or wrecked vehicle (accidents: off the rule count `collisions`). */
+  accidentContacts: number;
+  /** Red lights run by instructed vehicles (off the rule count `redLightCrossings`). */
+  instructedRedCrossings: number;
 }
 
 /** The player's car as traffic sees it: its pose and where it is on the lane network. */
@@ -77,7 +81,7 @@ export class TrafficSim {
   player: PlayerPose | null = null;
   /** Connector the player's car holds (its autopilot asked for it like a traffic driver), −1. */
   playerHeld = -1;
-  readonly stats: TrafficStats = { spawned: 0, removed: 0, distanceM: 0, redLightStops: 0, redLightCrossings: 0, crossingViolations: 0, collisions: 0, playerContacts: 0, laneChanges: 0 };
+  readonly stats: TrafficStats = { spawned: 0, removed: 0, distanceM: 0, redLightStops: 0, redLightCrossings: 0, crossingViolations: 0, collisions: 0, playerContacts: 0, laneChanges: 0, accidentContacts: 0, instructedRedCrossings: 0 };
   /** Pairs overlapping at the last check (serial keys), to count each contact once. */
   touching = new Set<number>();
   readonly contacts: TrafficContact[] = [];

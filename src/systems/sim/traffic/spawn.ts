@@ -73,6 +73,7 @@ function createVehicle(sim: TrafficSim, path: number, s: number, u0: number, typ
   st.next1[k] = choosePathAfter(sim, path);
   st.next2[k] = choosePathAfter(sim, st.next1[k]!);
   [st.waitS[k], st.laneChangeS[k], st.odometerM[k], st.approach[k]] = [0, 0, 0, APPROACH_FREE];
+  [st.eid[k], st.incident[k], st.throttle[k], st.brake[k]] = [-1, 0, 0, 0];
   sim.haltedAtLight[k] = 0;
   st.count++;
   sim.stats.spawned++;
@@ -118,11 +119,11 @@ export function spawnAtEntries(sim: TrafficSim): void {
   }
 }
 
-/** Removes the vehicles that left the zone. */
+/** Removes the vehicles that left the zone (a promoted one is demoted first, by its runner's level of detail). */
 export function removeOutside(sim: TrafficSim): void {
   const st = sim.state;
   for (let k = 0; k < st.capacity; k++) {
-    if (!st.alive[k] || sim.zone.contains(st.x[k]!, st.z[k]!, REMOVE_MARGIN_M)) continue;
+    if (!st.alive[k] || st.eid[k]! >= 0 || sim.zone.contains(st.x[k]!, st.z[k]!, REMOVE_MARGIN_M)) continue;
     release(sim, k);
     sim.stats.distanceM += st.odometerM[k]!;
     st.alive[k] = 0;

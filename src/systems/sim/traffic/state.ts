@@ -14,6 +14,11 @@ export const APPROACH_FREE = 0;
 /** Decided to go through a yellow (too close to stop comfortably). */
 export const APPROACH_COMMITTED = 1;
 
+/** Incident state: a normal driver; instructed (its references to nearby vehicles, lights, signs and crossings switched off, Félez §1); wrecked (took part in an accident: brakes held, off the rule counts). */
+export const INCIDENT_NONE = 0;
+export const INCIDENT_BLIND = 1;
+export const INCIDENT_WRECKED = 2;
+
 export class TrafficState {
   readonly capacity: number;
   readonly alive: Uint8Array;
@@ -52,6 +57,13 @@ export class TrafficState {
   readonly uObj: Float64Array;
   readonly headwayS: Float64Array;
   readonly odometerM: Float64Array;
+  /** Full-model car entity of a promoted vehicle (level of detail, src/run/town-lod.ts), −1 on the bicycle model. */
+  readonly eid: Int32Array;
+  /** INCIDENT_NONE / INCIDENT_BLIND / INCIDENT_WRECKED. */
+  readonly incident: Uint8Array;
+  /** Pedals the driver chose at its last step (what a promoted vehicle's full model is driven with), 0…1. */
+  readonly throttle: Float64Array;
+  readonly brake: Float64Array;
   count = 0;
   nextSerial = 1;
   /** Traffic time, s, and steps so far. */
@@ -67,9 +79,11 @@ export class TrafficState {
     this.type = new Uint8Array(capacity);
     this.serial = new Uint32Array(capacity);
     this.approach = new Uint8Array(capacity);
+    this.incident = new Uint8Array(capacity);
+    [this.throttle, this.brake] = [f(), f()];
     [this.aggr, this.x, this.z, this.psi, this.u, this.v, this.r, this.delta, this.prevDeltaP, this.prevAr] = [f(), f(), f(), f(), f(), f(), f(), f(), f(), f()];
     [this.s, this.lateral, this.waitS, this.laneChangeS, this.uObj, this.headwayS, this.odometerM] = [f(), f(), f(), f(), f(), f(), f()];
-    [this.path, this.next1, this.next2, this.held, this.ghost] = [i(), i(), i(), i(), i()];
+    [this.path, this.next1, this.next2, this.held, this.ghost, this.eid] = [i(), i(), i(), i(), i(), i()];
     this.rng = new Prng(seed);
   }
 
@@ -81,8 +95,8 @@ export class TrafficState {
 }
 
 /** The float fields of a vehicle, in hash order. */
-const FLOAT_FIELDS = ['aggr', 'x', 'z', 'psi', 'u', 'v', 'r', 'delta', 'prevDeltaP', 'prevAr', 's', 'lateral', 'waitS', 'laneChangeS', 'uObj', 'headwayS', 'odometerM'] as const;
-const INT_FIELDS = ['type', 'serial', 'path', 'next1', 'next2', 'held', 'ghost', 'approach'] as const;
+const FLOAT_FIELDS = ['aggr', 'x', 'z', 'psi', 'u', 'v', 'r', 'delta', 'prevDeltaP', 'prevAr', 's', 'lateral', 'waitS', 'laneChangeS', 'uObj', 'headwayS', 'odometerM', 'throttle', 'brake'] as const;
+const INT_FIELDS = ['type', 'serial', 'path', 'next1', 'next2', 'held', 'ghost', 'approach', 'eid', 'incident'] as const;
 
 /** Feeds every live vehicle's state (slot order), the time, and the PRNG to `word`/`num`. */
 export function hashTraffic(t: TrafficState, word: (w: number) => void, num: (v: number) => void): void {
