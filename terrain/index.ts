@@ -49,6 +49,7 @@ export {
   EDGE_POS_X,
   EDGE_NEG_Z,
   EDGE_POS_Z,
+  SUB_CELLS,
   type GeoMipmapOptions,
   type LodCamera,
   type SelectedBlock,
