@@ -60,3 +60,4 @@ export type { PaceNote, Severity, Direction, CornerModifier, Caution, RoadFeatur
 export { generatePaceNotes, generatePaceNotesFromRoad, type PaceNoteRoadInput, type RoadObstacle } from './pacenotes/generate';
 export { parsePaceNotes, formatPaceNotes, mergeRegenerated } from './pacenotes/file';
 export { noteWords, VOCABULARY } from './pacenotes/words';
+export { GeoMipmapChunks } from './geomipmap-chunks';

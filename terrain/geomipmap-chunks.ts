@@ -1,0 +1,92 @@
+/**
+ * Draw batching for the geomipmap: small blocks place the LOD finely (the 1 px screen-space error needs
+ * 8-cell blocks to come near 1/30 of the full-resolution triangles), but one draw call per block would be
+ * thousands. A chunk is a square of G × G blocks sharing one full-resolution vertex grid; every level of a
+ * block is a subset of those vertices (level L takes every 2^L-th), so the chunk's one index buffer is the
+ * blocks' (level, edge mask) index buffers remapped into the chunk grid and concatenated. Edge vertices are
+ * shared by neighbouring blocks inside a chunk, and neighbouring chunks sample the same world positions on
+ * their common edge, so the stitching of `GeoMipmap.indices` stays crack-free across chunks.
+ */
+import type { SurfaceSample } from './bspline';
+import type { BlockMesh, GeoMipmap, SelectedBlock } from './geomipmap';
+import { TerrainError } from './errors';
+
+export class GeoMipmapChunks {
+  readonly gm: GeoMipmap;
+  /** Blocks per chunk side (G). */
+  readonly blocksPerChunk: number;
+  readonly chunksPerSide: number;
+  readonly chunkCount: number;
+  /** Vertices per chunk side: G · (block quads at level 0) + 1. */
+  readonly vertsPerSide: number;
+  /** Level-0 quads per block side. */
+  private readonly fine: number;
+
+  constructor(gm: GeoMipmap, blocksPerChunk: number) {
+    if (!Number.isInteger(blocksPerChunk) || blocksPerChunk < 1 || gm.blocksPerSide % blocksPerChunk !== 0) {
+      throw new TerrainError('<geomipmap>', 'blocksPerChunk', `a divisor of ${gm.blocksPerSide} blocks per side`, String(blocksPerChunk));
+    }
+    this.gm = gm;
+    this.blocksPerChunk = blocksPerChunk;
+    this.chunksPerSide = gm.blocksPerSide / blocksPerChunk;
+    this.chunkCount = this.chunksPerSide ** 2;
+    this.fine = gm.quadsPerSide(0);
+    this.vertsPerSide = blocksPerChunk * this.fine + 1;
+  }
+
+  /** Chunk holding block `blockId`. */
+  chunkOf(blockId: number): number {
+    const nb = this.gm.blocksPerSide, G = this.blocksPerChunk;
+    const bx = blockId % nb, bz = Math.floor(blockId / nb);
+    return Math.floor(bz / G) * this.chunksPerSide + Math.floor(bx / G);
+  }
+
+  /** Full-resolution vertex grid of a chunk: B-spline positions and analytic normals, (c, r) at r·V + c. */
+  chunkMesh(chunk: number): BlockMesh {
+    const V = this.vertsPerSide, G = this.blocksPerChunk;
+    const cx = chunk % this.chunksPerSide, cz = Math.floor(chunk / this.chunksPerSide);
+    // global vertex indices from the map origin: both chunks on a shared edge compute the same x, z, h
+    const origin = this.gm.blockBounds(0);
+    const step = (origin.maxX - origin.minX) / this.fine;
+    const g0x = cx * G * this.fine, g0z = cz * G * this.fine;
+    const positions = new Float32Array(V * V * 3);
+    const normals = new Float32Array(V * V * 3);
+    const smp: SurfaceSample = { h: 0, dhdx: 0, dhdz: 0, nx: 0, ny: 1, nz: 0 };
+    let o = 0;
+    for (let r = 0; r < V; r++) {
+      const z = origin.minZ + (g0z + r) * step;
+      for (let c = 0; c < V; c++) {
+        const x = origin.minX + (g0x + c) * step;
+        this.gm.surface.sample(x, z, smp);
+        positions[o] = x;
+        positions[o + 1] = smp.h;
+        positions[o + 2] = z;
+        normals[o] = smp.nx;
+        normals[o + 1] = smp.ny;
+        normals[o + 2] = smp.nz;
+        o += 3;
+      }
+    }
+    return { positions, normals };
+  }
+
+  /** One index buffer for the selected blocks of one chunk (each at its level and edge variant). */
+  chunkIndices(blocks: readonly SelectedBlock[]): Uint32Array {
+    let total = 0;
+    for (const b of blocks) total += this.gm.indices(b.level, b.edgeMask).length;
+    const out = new Uint32Array(total);
+    const V = this.vertsPerSide, G = this.blocksPerChunk;
+    let o = 0;
+    for (const b of blocks) {
+      const idx = this.gm.indices(b.level, b.edgeMask);
+      const N1 = this.gm.quadsPerSide(b.level) + 1, step = 1 << b.level;
+      const base = (b.bz % G) * this.fine * V + (b.bx % G) * this.fine;
+      for (let k = 0; k < idx.length; k++) {
+        const v = idx[k]!;
+        const r = Math.floor(v / N1), c = v - r * N1;
+        out[o++] = base + r * step * V + c * step;
+      }
+    }
+    return out;
+  }
+}
