@@ -318,21 +318,60 @@ export class GeoMipmap {
   select(camera: LodCamera, maxErrorPx: number): SelectedBlock[] {
     const C = GeoMipmap.switchFactor(camera.fovY, camera.viewportHeightPx, maxErrorPx);
     const nb = this.blocksPerSide;
-    const nl = this.maxLevel + 1;
+    const visible = this.cullBlocks(camera.viewProj);
+    const dist = this.chooseLevels(camera.position, C, visible);
+    this.limitNeighbourLevels();
     const lv = this.levels;
-    const s = this.blockCells * this.cell;
+    const out: SelectedBlock[] = [];
+    for (const id of visible) {
+      const i = id % nb, j = (id - i) / nb;
+      const L = lv[id]!;
+      let mask = 0;
+      if (i > 0 && lv[id - 1]! > L) mask |= EDGE_NEG_X;
+      if (i < nb - 1 && lv[id + 1]! > L) mask |= EDGE_POS_X;
+      if (j > 0 && lv[id - nb]! > L) mask |= EDGE_NEG_Z;
+      if (j < nb - 1 && lv[id + nb]! > L) mask |= EDGE_POS_Z;
+      out.push({ id, bx: i, bz: j, level: L, edgeMask: mask, distance: dist[id]! });
+    }
+    return out;
+  }
+
+  /**
+   * Coarsest level within the error for every block: first by the block's δ at the distance to the whole
+   * block (cheap, conservative), then, for visible blocks only, refined by the sub-cell test (each sub-cell's
+   * δ at its own distance). Culled blocks keep the conservative level, which only makes them finer. Returns
+   * the distance to each block's box, m.
+   */
+  private chooseLevels(eye: { x: number; y: number; z: number }, C: number, visible: readonly number[]): Float64Array {
+    const nb = this.blocksPerSide, nl = this.maxLevel + 1, s = this.blockCells * this.cell, lv = this.levels;
     const dist = new Float64Array(this.blockCount);
-    const subDist = this.subDist;
     for (let bz = 0; bz < nb; bz++) {
+      const z0 = this.oz + bz * s;
+      const dz = eye.z < z0 ? z0 - eye.z : eye.z > z0 + s ? eye.z - z0 - s : 0;
       for (let bx = 0; bx < nb; bx++) {
-        const id = bz * nb + bx;
-        dist[id] = this.subCellDistances(id, camera.position, subDist);
+        const id = bz * nb + bx, x0 = this.ox + bx * s;
+        const dx = eye.x < x0 ? x0 - eye.x : eye.x > x0 + s ? eye.x - x0 - s : 0;
+        const dy = eye.y < this.minY[id]! ? this.minY[id]! - eye.y : eye.y > this.maxY[id]! ? eye.y - this.maxY[id]! : 0;
+        const d = Math.sqrt(dx * dx + dy * dy + dz * dz);
+        dist[id] = d;
         let L = 0;
-        while (L + 1 < nl && this.levelWithinError(id, L + 1, C, subDist)) L++;
+        while (L + 1 < nl && this.delta[id * nl + L + 1]! * C <= d) L++;
         lv[id] = L;
       }
     }
-    // neighbours differ by ≤ 1: L = min over blocks b' of (L(b') + |b − b'|₁), two raster passes
+    for (const id of visible) {
+      let L = lv[id]!;
+      if (L + 1 >= nl) continue;
+      this.subCellDistances(id, eye, this.subDist);
+      while (L + 1 < nl && this.levelWithinError(id, L + 1, C, this.subDist)) L++;
+      lv[id] = L;
+    }
+    return dist;
+  }
+
+  /** Neighbours differ by ≤ 1: L = min over blocks b' of (L(b') + |b − b'|₁), two raster passes. */
+  private limitNeighbourLevels(): void {
+    const nb = this.blocksPerSide, lv = this.levels;
     for (let bz = 0; bz < nb; bz++) {
       for (let bx = 0; bx < nb; bx++) {
         const id = bz * nb + bx;
@@ -347,9 +386,13 @@ export class GeoMipmap {
         if (bz < nb - 1) lv[id] = Math.min(lv[id]!, lv[id + nb]! + 1);
       }
     }
-    // quadtree frustum culling
-    this.extractPlanes(camera.viewProj);
-    const out: SelectedBlock[] = [];
+  }
+
+  /** Ids of the blocks not entirely outside the frustum of `viewProj` (quadtree of AABBs), in quadtree order. */
+  private cullBlocks(viewProj: ArrayLike<number>): number[] {
+    this.extractPlanes(viewProj);
+    const nb = this.blocksPerSide, s = this.blockCells * this.cell;
+    const out: number[] = [];
     const visit = (d: number, i: number, j: number): void => {
       const n = 1 << d;
       const size = (nb / n) * s;
@@ -362,14 +405,7 @@ export class GeoMipmap {
         visit(d + 1, 2 * i + 1, 2 * j + 1);
         return;
       }
-      const id = j * nb + i;
-      const L = lv[id]!;
-      let mask = 0;
-      if (i > 0 && lv[id - 1]! > L) mask |= EDGE_NEG_X;
-      if (i < nb - 1 && lv[id + 1]! > L) mask |= EDGE_POS_X;
-      if (j > 0 && lv[id - nb]! > L) mask |= EDGE_NEG_Z;
-      if (j < nb - 1 && lv[id + nb]! > L) mask |= EDGE_POS_Z;
-      out.push({ id, bx: i, bz: j, level: L, edgeMask: mask, distance: dist[id]! });
+      out.push(j * nb + i);
     };
     visit(0, 0, 0);
     return out;
