@@ -11,6 +11,18 @@ import type { SurfaceSample } from './bspline';
 import type { BlockMesh, GeoMipmap, SelectedBlock } from './geomipmap';
 import { TerrainError } from './errors';
 
+/** Vertices per block side the game draws with (2ⁿ+1): 8-cell blocks let the LOD follow the error closely. */
+export const DRAW_BLOCK_SIZE = 9;
+/** Blocks per chunk side the game draws with: 16 × 16 blocks (256 m on 2 m cells) are one draw call. */
+export const DRAW_BLOCKS_PER_CHUNK = 16;
+
+/** The chunk size that divides the map: DRAW_BLOCKS_PER_CHUNK, or fewer on a small map. */
+export function chunkBlocksFor(blocksPerSide: number): number {
+  let g = DRAW_BLOCKS_PER_CHUNK;
+  while (blocksPerSide % g !== 0) g >>= 1;
+  return g;
+}
+
 export class GeoMipmapChunks {
   readonly gm: GeoMipmap;
   /** Blocks per chunk side (G). */

@@ -60,4 +60,5 @@ export type { PaceNote, Severity, Direction, CornerModifier, Caution, RoadFeatur
 export { generatePaceNotes, generatePaceNotesFromRoad, type PaceNoteRoadInput, type RoadObstacle } from './pacenotes/generate';
 export { parsePaceNotes, formatPaceNotes, mergeRegenerated } from './pacenotes/file';
 export { noteWords, VOCABULARY } from './pacenotes/words';
-export { GeoMipmapChunks } from './geomipmap-chunks';
+export { GeoMipmapChunks, DRAW_BLOCK_SIZE, DRAW_BLOCKS_PER_CHUNK, chunkBlocksFor } from './geomipmap-chunks';
+export { lookAtLodCamera, type LookAtOptions } from './lod-camera';

@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { BSplineSurface, GeoMipmap, Heightfield, createRng, SUB_CELLS, EDGE_NEG_X, EDGE_POS_X, EDGE_NEG_Z, EDGE_POS_Z, type LodCamera } from '../../terrain';
+import { BSplineSurface, GeoMipmap, Heightfield, createRng, lookAtLodCamera, SUB_CELLS, EDGE_NEG_X, EDGE_POS_X, EDGE_NEG_Z, EDGE_POS_Z, type LodCamera } from '../../terrain';
 
 function terrain(n = 129, seed = 5): BSplineSurface {
   const rng = createRng(seed);
@@ -8,27 +8,8 @@ function terrain(n = 129, seed = 5): BSplineSurface {
   return new BSplineSurface(Heightfield.fromFloat32(h, n, n, { cellSize: 2, origin: { x: -128, z: -128 } }));
 }
 
-/** Column-major GL perspective × right-handed lookAt. */
-function camera(eye: [number, number, number], target: [number, number, number], fovY = 1.0, aspect = 16 / 9): LodCamera {
-  const [ex, ey, ez] = eye;
-  let fx = target[0] - ex, fy = target[1] - ey, fz = target[2] - ez;
-  let l = Math.hypot(fx, fy, fz);
-  fx /= l; fy /= l; fz /= l;
-  // s = f × up(0,1,0)
-  let sx = -fz, sy = 0, sz = fx;
-  l = Math.hypot(sx, sy, sz);
-  sx /= l; sy /= l; sz /= l;
-  const ux = sy * fz - sz * fy, uy = sz * fx - sx * fz, uz = sx * fy - sy * fx;
-  const V = [sx, ux, -fx, 0, sy, uy, -fy, 0, sz, uz, -fz, 0, -(sx * ex + sy * ey + sz * ez), -(ux * ex + uy * ey + uz * ez), fx * ex + fy * ey + fz * ez, 1];
-  const f = 1 / Math.tan(fovY / 2), near = 0.5, far = 5000;
-  const P = [f / aspect, 0, 0, 0, 0, f, 0, 0, 0, 0, (far + near) / (near - far), -1, 0, 0, (2 * far * near) / (near - far), 0];
-  const M = new Float32Array(16);
-  for (let c = 0; c < 4; c++) for (let r = 0; r < 4; r++) {
-    let s = 0;
-    for (let k = 0; k < 4; k++) s += P[k * 4 + r]! * V[c * 4 + k]!;
-    M[c * 4 + r] = s;
-  }
-  return { position: { x: ex, y: ey, z: ez }, viewProj: M, fovY, viewportHeightPx: 1080 };
+function camera(eye: [number, number, number], target: [number, number, number]): LodCamera {
+  return lookAtLodCamera(eye, target, { fovY: 1.0, aspect: 16 / 9, viewportHeightPx: 1080, near: 0.5, far: 5000 });
 }
 
 function edgeSegments(g: GeoMipmap, id: number, level: number, mask: number, axis: 0 | 2, value: number): Set<string> {

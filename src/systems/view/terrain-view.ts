@@ -1,8 +1,8 @@
 /**
  * Terrain rendering on terrain/'s geomipmap (de Boer; issue 3): every `update` asks `GeoMipmap.select` for
  * the visible blocks with their level (screen-space error ≤ maxErrorPx, located per sub-cell) and edge mask.
- * Blocks are small (BLOCK_SIZE) so the LOD follows the error closely; they are drawn in chunks of
- * BLOCKS_PER_CHUNK² blocks (`GeoMipmapChunks`): one mesh per chunk over its full-resolution vertex grid
+ * Blocks are small (DRAW_BLOCK_SIZE) so the LOD follows the error closely; they are drawn in chunks of
+ * DRAW_BLOCKS_PER_CHUNK² blocks (`GeoMipmapChunks`): one mesh per chunk over its full-resolution vertex grid
  * (B-spline positions + analytic normals, built when the chunk is first seen), whose one index buffer is
  * rebuilt when a block in it changes level, edge variant or visibility. Chunks with no visible block are
  * disabled, so the terrain costs at most one draw call per visible chunk.
@@ -21,17 +21,13 @@ import { Constants } from '@babylonjs/core/Engines/constants';
 import { Color3 } from '@babylonjs/core/Maths/math.color';
 import { MixMaterial } from '@babylonjs/materials/mix/mixMaterial';
 import { GeoMipmap, type LodCamera, type SelectedBlock } from '../../../terrain/geomipmap';
-import { GeoMipmapChunks } from '../../../terrain/geomipmap-chunks';
+import { DRAW_BLOCK_SIZE, GeoMipmapChunks, chunkBlocksFor } from '../../../terrain/geomipmap-chunks';
 import type { Stage } from '../../../terrain/stage';
 import type { SurfaceId } from '../../../terrain/surface';
 import { DETAIL_SIZE, GROUND_LAYERS, LAYER_TILE_M, detailTexture, splatMaps, type SplatMaps } from './terrain-textures';
 
 /** Allowed projected geometric error, pixels (de Boer's τ). */
 export const MAX_ERROR_PX = 3;
-/** Vertices per block side (2ⁿ+1): 8-cell blocks (16 m on 2 m cells) let the LOD follow the error closely. */
-export const BLOCK_SIZE = 9;
-/** Blocks per chunk side: a chunk of 16 × 16 blocks (256 m on 2 m cells) is one draw call. */
-export const BLOCKS_PER_CHUNK = 16;
 
 /** Linear RGB base colours of ground types (road ribbon edges, dust). */
 export const GROUND_COLORS: Record<SurfaceId | 'rock' | 'snowcap' | 'dirt', [number, number, number]> = {
@@ -44,13 +40,6 @@ export const GROUND_COLORS: Record<SurfaceId | 'rock' | 'snowcap' | 'dirt', [num
   snowcap: [0.93, 0.94, 0.97],
   dirt: [0.4, 0.33, 0.22],
 };
-
-/** The chunk size that divides the map: BLOCKS_PER_CHUNK, or fewer on a small map. */
-function chunkBlocks(blocksPerSide: number): number {
-  let g = BLOCKS_PER_CHUNK;
-  while (blocksPerSide % g !== 0) g >>= 1;
-  return g;
-}
 
 export class TerrainView {
   readonly gm: GeoMipmap;
@@ -74,8 +63,8 @@ export class TerrainView {
     private readonly scene: Scene,
     private readonly stage: Stage,
   ) {
-    this.gm = new GeoMipmap(stage.bspline, { blockSize: BLOCK_SIZE });
-    this.chunks = new GeoMipmapChunks(this.gm, chunkBlocks(this.gm.blocksPerSide));
+    this.gm = new GeoMipmap(stage.bspline, { blockSize: DRAW_BLOCK_SIZE });
+    this.chunks = new GeoMipmapChunks(this.gm, chunkBlocksFor(this.gm.blocksPerSide));
     this.chunkMeshes = new Array<Mesh | null>(this.chunks.chunkCount).fill(null);
     this.drawn = new Int32Array(this.gm.blockCount).fill(-1);
     this.splat = splatMaps(stage);
