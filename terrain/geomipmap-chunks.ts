@@ -7,7 +7,6 @@
  * shared by neighbouring blocks inside a chunk, and neighbouring chunks sample the same world positions on
  * their common edge, so the stitching of `GeoMipmap.indices` stays crack-free across chunks.
  */
-import type { SurfaceSample } from './bspline';
 import type { BlockMesh, GeoMipmap, SelectedBlock } from './geomipmap';
 import { TerrainError } from './errors';
 
@@ -55,31 +54,9 @@ export class GeoMipmapChunks {
 
   /** Full-resolution vertex grid of a chunk: B-spline positions and analytic normals, (c, r) at r·V + c. */
   chunkMesh(chunk: number): BlockMesh {
-    const V = this.vertsPerSide, G = this.blocksPerChunk;
+    const G = this.blocksPerChunk;
     const cx = chunk % this.chunksPerSide, cz = Math.floor(chunk / this.chunksPerSide);
-    // global vertex indices from the map origin: both chunks on a shared edge compute the same x, z, h
-    const origin = this.gm.blockBounds(0);
-    const step = (origin.maxX - origin.minX) / this.fine;
-    const g0x = cx * G * this.fine, g0z = cz * G * this.fine;
-    const positions = new Float32Array(V * V * 3);
-    const normals = new Float32Array(V * V * 3);
-    const smp: SurfaceSample = { h: 0, dhdx: 0, dhdz: 0, nx: 0, ny: 1, nz: 0 };
-    let o = 0;
-    for (let r = 0; r < V; r++) {
-      const z = origin.minZ + (g0z + r) * step;
-      for (let c = 0; c < V; c++) {
-        const x = origin.minX + (g0x + c) * step;
-        this.gm.surface.sample(x, z, smp);
-        positions[o] = x;
-        positions[o + 1] = smp.h;
-        positions[o + 2] = z;
-        normals[o] = smp.nx;
-        normals[o + 1] = smp.ny;
-        normals[o + 2] = smp.nz;
-        o += 3;
-      }
-    }
-    return { positions, normals };
+    return this.gm.vertexGrid(cx * G * this.fine, cz * G * this.fine, 1, this.vertsPerSide);
   }
 
   /** One index buffer for the selected blocks of one chunk (each at its level and edge variant). */

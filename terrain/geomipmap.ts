@@ -418,22 +418,26 @@ export class GeoMipmap {
 
   /** Vertex positions (sampled from the B-spline surface) and analytic normals of a block at a level. */
   blockMesh(blockId: number, level: number): BlockMesh {
-    const N = this.quadsPerSide(level);
     const bx = blockId % this.blocksPerSide, bz = Math.floor(blockId / this.blocksPerSide);
     const fine = this.blockCells << this.subdivide; // fine steps per block
+    return this.vertexGrid(bx * fine, bz * fine, 1 << level, this.quadsPerSide(level) + 1);
+  }
+
+  /**
+   * n × n vertices sampled from the B-spline surface: vertex (c, r) at the global fine grid index
+   * (g0x + c·stride, g0z + r·stride) from the map origin, so blocks and chunks that share an edge compute
+   * identical x, z and heights there. Position and analytic normal per vertex, (c, r) at r·n + c.
+   */
+  vertexGrid(g0x: number, g0z: number, stride: number, n: number): BlockMesh {
     const fineCell = this.cell / (1 << this.subdivide);
-    const step = 1 << level;
-    const positions = new Float32Array((N + 1) * (N + 1) * 3);
-    const normals = new Float32Array((N + 1) * (N + 1) * 3);
+    const positions = new Float32Array(n * n * 3);
+    const normals = new Float32Array(n * n * 3);
     const smp: SurfaceSample = { h: 0, dhdx: 0, dhdz: 0, nx: 0, ny: 1, nz: 0 };
     let o = 0;
-    for (let r = 0; r <= N; r++) {
-      // global fine indices → identical x/z (and therefore heights) on edges shared by neighbours
-      const gz = bz * fine + r * step;
-      const z = this.oz + gz * fineCell;
-      for (let c = 0; c <= N; c++) {
-        const gx = bx * fine + c * step;
-        const x = this.ox + gx * fineCell;
+    for (let r = 0; r < n; r++) {
+      const z = this.oz + (g0z + r * stride) * fineCell;
+      for (let c = 0; c < n; c++) {
+        const x = this.ox + (g0x + c * stride) * fineCell;
         this.surface.sample(x, z, smp);
         positions[o] = x;
         positions[o + 1] = smp.h;
