@@ -56,24 +56,32 @@ export interface BlockMesh {
   normals: Float32Array;
 }
 
+/** Sub-cells per block side of the error metric: a level's error is located to 1/SUB_CELLS of the block side. */
+export const SUB_CELLS = 4;
+
 /**
- * Max |surface − bilinear from every s-th vertex| over the heightmap nodes of block (bx, bz) (B cells a side)
- * of the W × W node heights `tru`: the geometric error of a coarser level, m.
+ * Error of a coarser level sampling every s-th node of block (bx, bz) (B cells a side) of the W × W node
+ * heights `tru`, located per sub-cell: out[b·SUB_CELLS + a] = max |surface − bilinear from the level's
+ * vertices| over the heightmap nodes in sub-cell (a, b) (a node on a sub-cell border counts in the lower one,
+ * whose closed box holds it), m.
  */
-function coarseLevelError(tru: Float32Array, W: number, B: number, bx: number, bz: number, s: number): number {
-  let err = 0;
+function coarseLevelSubErrors(tru: Float32Array, W: number, B: number, bx: number, bz: number, s: number, out: Float32Array): void {
+  out.fill(0);
+  const subCells = B / SUB_CELLS;
   for (let j = bz * B; j <= (bz + 1) * B; j++) {
     const j0 = bz * B + Math.min(B - s, Math.floor((j - bz * B) / s) * s);
     const fz = (j - j0) / s;
+    const b = Math.min(SUB_CELLS - 1, Math.floor((j - bz * B) / subCells));
     for (let i = bx * B; i <= (bx + 1) * B; i++) {
       const i0 = bx * B + Math.min(B - s, Math.floor((i - bx * B) / s) * s);
       const fx = (i - i0) / s;
       const h00 = tru[j0 * W + i0]!, h10 = tru[j0 * W + i0 + s]!, h01 = tru[(j0 + s) * W + i0]!, h11 = tru[(j0 + s) * W + i0 + s]!;
       const interp = (1 - fz) * ((1 - fx) * h00 + fx * h10) + fz * ((1 - fx) * h01 + fx * h11);
-      err = Math.max(err, Math.abs(tru[j * W + i]! - interp));
+      const a = Math.min(SUB_CELLS - 1, Math.floor((i - bx * B) / subCells));
+      const k = b * SUB_CELLS + a;
+      out[k] = Math.max(out[k]!, Math.abs(tru[j * W + i]! - interp));
     }
   }
-  return err;
 }
 
 export class GeoMipmap {
@@ -86,8 +94,10 @@ export class GeoMipmap {
   readonly maxLevel: number;
   /** Heightmap cells per block side. */
   readonly blockCells: number;
-  /** δ per block and level: delta[id·(maxLevel+1) + L], m. */
+  /** δ per block and level (max over the block's sub-cells): delta[id·(maxLevel+1) + L], m. */
   readonly delta: Float32Array;
+  /** δ per block, level and sub-cell: subDelta[(id·(maxLevel+1) + L)·SUB_CELLS² + b·SUB_CELLS + a], m. */
+  readonly subDelta: Float32Array;
   /** AABB per block: minY, maxY (x/z follow from the block grid). */
   readonly minY: Float32Array;
   readonly maxY: Float32Array;
@@ -103,12 +113,13 @@ export class GeoMipmap {
   private readonly treeMin: Float32Array[] = [];
   private readonly treeMax: Float32Array[] = [];
   private readonly planes = new Float64Array(24);
+  private readonly subDist = new Float64Array(SUB_CELLS * SUB_CELLS);
 
   constructor(surface: BSplineSurface, opts: GeoMipmapOptions = {}) {
     const hf = surface.heightfield;
     const bs = opts.blockSize ?? 65;
     const k = opts.subdivide ?? 0;
-    if (!isPow2Plus1(bs)) throw new TerrainError('<geomipmap>', 'blockSize', '2ⁿ+1 vertices (e.g. 33, 65, 129)', String(bs));
+    if (!isPow2Plus1(bs) || bs - 1 < SUB_CELLS) throw new TerrainError('<geomipmap>', 'blockSize', `2ⁿ+1 vertices, at least ${SUB_CELLS + 1} (e.g. 17, 33, 65)`, String(bs));
     if (hf.width !== hf.depth || (hf.width - 1) % (bs - 1) !== 0 || !isPow2Plus1(hf.width)) {
       throw new TerrainError('<geomipmap>', 'heightfield size', `a square 2ⁿ+1 map divisible into ${bs - 1}-cell blocks`, `${hf.width}×${hf.depth}`);
     }
@@ -127,19 +138,27 @@ export class GeoMipmap {
     this.fullResTriangles = 2 * (hf.width - 1) * (hf.depth - 1);
     this.treeDepth = dlog2(this.blocksPerSide);
 
-    // surface heights at the heightmap nodes (the "true" surface the levels approximate)
-    const W = hf.width;
+    const nl = this.maxLevel + 1;
+    this.delta = new Float32Array(this.blockCount * nl);
+    this.subDelta = new Float32Array(this.blockCount * nl * SUB_CELLS * SUB_CELLS);
+    this.minY = new Float32Array(this.blockCount).fill(Infinity);
+    this.maxY = new Float32Array(this.blockCount).fill(-Infinity);
+    this.measureBlocks(surface);
+    this.buildBoundsTree();
+  }
+
+  /** δ per block, level and sub-cell, and the blocks' y-bounds, from the surface heights at the heightmap nodes. */
+  private measureBlocks(surface: BSplineSurface): void {
+    const W = surface.heightfield.width, k = this.subdivide, nl = this.maxLevel + 1, B = this.blockCells;
     const g = surface.grid;
     const tru = new Float32Array(W * W);
     for (let j = 0; j < W; j++) for (let i = 0; i < W; i++) tru[j * W + i] = g.value(this.ox + i * this.cell, this.oz + j * this.cell);
-    const nl = this.maxLevel + 1;
-    const delta = new Float32Array(this.blockCount * nl);
-    const minY = new Float32Array(this.blockCount).fill(Infinity);
-    const maxY = new Float32Array(this.blockCount).fill(-Infinity);
-    const B = this.blockCells;
+    const { delta, subDelta, minY, maxY } = this;
+    const S2 = SUB_CELLS * SUB_CELLS;
     const P = g.p;
     const pw = W + 2;
     const detailAmp = surface.detail ? surface.detail.amplitude * 0.1 : 0; // detail weight ≤ 0.1 m/m in practice
+    const sub = new Float32Array(S2);
     for (let bz = 0; bz < this.blocksPerSide; bz++) {
       for (let bx = 0; bx < this.blocksPerSide; bx++) {
         const id = bz * this.blocksPerSide + bx;
@@ -155,20 +174,25 @@ export class GeoMipmap {
           }
         }
         // levels finer than / equal to the heightmap: linear interpolation error ≤ s²/8 · max|h''| (s in cells)
-        for (let L = 0; L <= k; L++) delta[id * nl + L] = (d2 / 8) * 4 ** (L - k);
-        // coarser levels: max |surface − bilinear from the level's vertices| over the heightmap nodes
+        for (let L = 0; L <= k; L++) {
+          delta[id * nl + L] = (d2 / 8) * 4 ** (L - k);
+          subDelta.fill(delta[id * nl + L]!, (id * nl + L) * S2, (id * nl + L + 1) * S2);
+        }
+        // coarser levels: max |surface − bilinear from the level's vertices| per sub-cell, never below the finer level's
         for (let L = k + 1; L < nl; L++) {
-          const err = coarseLevelError(tru, W, B, bx, bz, 1 << (L - k));
-          delta[id * nl + L] = Math.max(err, delta[id * nl + L - 1]!);
+          coarseLevelSubErrors(tru, W, B, bx, bz, 1 << (L - k), sub);
+          const o = (id * nl + L) * S2;
+          let e = 0;
+          for (let q = 0; q < S2; q++) {
+            subDelta[o + q] = Math.max(sub[q]!, subDelta[o - S2 + q]!);
+            e = Math.max(e, subDelta[o + q]!);
+          }
+          delta[id * nl + L] = e;
         }
         minY[id] = minY[id]! - detailAmp - delta[id * nl]!;
         maxY[id] = maxY[id]! + detailAmp + delta[id * nl]!;
       }
     }
-    this.delta = delta;
-    this.minY = minY;
-    this.maxY = maxY;
-    this.buildBoundsTree();
   }
 
   /** Quadtree y-bounds: depth treeDepth is the blocks, each coarser depth the min / max of its 4 children. */
@@ -214,6 +238,55 @@ export class GeoMipmap {
     return this.delta[id * (this.maxLevel + 1) + level]! * C;
   }
 
+  /**
+   * Distances from `eye` to the boxes of block `id`'s sub-cells (its y-range) into `out` (SUB_CELLS², row
+   * along +X); returns the distance to the whole block (their minimum), m.
+   */
+  subCellDistances(id: number, eye: { x: number; y: number; z: number }, out: Float64Array): number {
+    const bx = id % this.blocksPerSide, bz = Math.floor(id / this.blocksPerSide);
+    const sub = (this.blockCells * this.cell) / SUB_CELLS;
+    const x00 = this.ox + bx * this.blockCells * this.cell, z00 = this.oz + bz * this.blockCells * this.cell;
+    const lo = this.minY[id]!, hi = this.maxY[id]!;
+    const dy = eye.y < lo ? lo - eye.y : eye.y > hi ? eye.y - hi : 0;
+    let dMin = Infinity;
+    for (let b = 0; b < SUB_CELLS; b++) {
+      const z0 = z00 + b * sub;
+      const dz = eye.z < z0 ? z0 - eye.z : eye.z > z0 + sub ? eye.z - z0 - sub : 0;
+      for (let a = 0; a < SUB_CELLS; a++) {
+        const x0 = x00 + a * sub;
+        const dx = eye.x < x0 ? x0 - eye.x : eye.x > x0 + sub ? eye.x - x0 - sub : 0;
+        const d = Math.sqrt(dx * dx + dy * dy + dz * dz);
+        out[b * SUB_CELLS + a] = d;
+        dMin = Math.min(dMin, d);
+      }
+    }
+    return dMin;
+  }
+
+  /** True if every sub-cell of block `id` at `level` projects to ≤ τ: δ_sub · C ≤ d_sub (C from switchFactor). */
+  levelWithinError(id: number, level: number, C: number, subDist: Float64Array): boolean {
+    const S2 = SUB_CELLS * SUB_CELLS, o = (id * (this.maxLevel + 1) + level) * S2;
+    for (let q = 0; q < S2; q++) if (this.subDelta[o + q]! * C > subDist[q]!) return false;
+    return true;
+  }
+
+  /**
+   * Projected geometric error of block `id` at `level`, pixels: the max over its sub-cells of
+   * δ_sub · v_res / (2 d_sub tan(fovY/2)) (0 where δ_sub = 0; Infinity for an error seen from inside its box).
+   */
+  blockErrorPx(id: number, level: number, camera: LodCamera): number {
+    const subDist = new Float64Array(SUB_CELLS * SUB_CELLS);
+    this.subCellDistances(id, camera.position, subDist);
+    const K = GeoMipmap.switchFactor(camera.fovY, camera.viewportHeightPx, 1);
+    const o = (id * (this.maxLevel + 1) + level) * SUB_CELLS * SUB_CELLS;
+    let eps = 0;
+    for (let q = 0; q < subDist.length; q++) {
+      const e = this.subDelta[o + q]!;
+      if (e > 0) eps = Math.max(eps, (e * K) / subDist[q]!);
+    }
+    return eps;
+  }
+
   private extractPlanes(m: ArrayLike<number>): void {
     // Gribb–Hartmann on clip = M·v, rows r_i = (m[i], m[4+i], m[8+i], m[12+i]). Near uses the GL
     // convention −w ≤ z (a superset of D3D's 0 ≤ z, so culling stays conservative for both).
@@ -245,18 +318,40 @@ export class GeoMipmap {
   select(camera: LodCamera, maxErrorPx: number): SelectedBlock[] {
     const C = GeoMipmap.switchFactor(camera.fovY, camera.viewportHeightPx, maxErrorPx);
     const nb = this.blocksPerSide;
-    const nl = this.maxLevel + 1;
+    const visible = this.cullBlocks(camera.viewProj);
+    const dist = this.chooseLevels(camera.position, C, visible);
+    this.limitNeighbourLevels();
     const lv = this.levels;
-    const s = this.blockCells * this.cell;
-    const { x: cx, y: cy, z: cz } = camera.position;
+    const out: SelectedBlock[] = [];
+    for (const id of visible) {
+      const i = id % nb, j = (id - i) / nb;
+      const L = lv[id]!;
+      let mask = 0;
+      if (i > 0 && lv[id - 1]! > L) mask |= EDGE_NEG_X;
+      if (i < nb - 1 && lv[id + 1]! > L) mask |= EDGE_POS_X;
+      if (j > 0 && lv[id - nb]! > L) mask |= EDGE_NEG_Z;
+      if (j < nb - 1 && lv[id + nb]! > L) mask |= EDGE_POS_Z;
+      out.push({ id, bx: i, bz: j, level: L, edgeMask: mask, distance: dist[id]! });
+    }
+    return out;
+  }
+
+  /**
+   * Coarsest level within the error for every block: first by the block's δ at the distance to the whole
+   * block (cheap, conservative), then, for visible blocks only, refined by the sub-cell test (each sub-cell's
+   * δ at its own distance). Culled blocks keep the conservative level, which only makes them finer. Returns
+   * the distance to each block's box, m.
+   */
+  private chooseLevels(eye: { x: number; y: number; z: number }, C: number, visible: readonly number[]): Float64Array {
+    const nb = this.blocksPerSide, nl = this.maxLevel + 1, s = this.blockCells * this.cell, lv = this.levels;
     const dist = new Float64Array(this.blockCount);
     for (let bz = 0; bz < nb; bz++) {
+      const z0 = this.oz + bz * s;
+      const dz = eye.z < z0 ? z0 - eye.z : eye.z > z0 + s ? eye.z - z0 - s : 0;
       for (let bx = 0; bx < nb; bx++) {
-        const id = bz * nb + bx;
-        const x0 = this.ox + bx * s, z0 = this.oz + bz * s;
-        const dx = cx < x0 ? x0 - cx : cx > x0 + s ? cx - x0 - s : 0;
-        const dz = cz < z0 ? z0 - cz : cz > z0 + s ? cz - z0 - s : 0;
-        const dy = cy < this.minY[id]! ? this.minY[id]! - cy : cy > this.maxY[id]! ? cy - this.maxY[id]! : 0;
+        const id = bz * nb + bx, x0 = this.ox + bx * s;
+        const dx = eye.x < x0 ? x0 - eye.x : eye.x > x0 + s ? eye.x - x0 - s : 0;
+        const dy = eye.y < this.minY[id]! ? this.minY[id]! - eye.y : eye.y > this.maxY[id]! ? eye.y - this.maxY[id]! : 0;
         const d = Math.sqrt(dx * dx + dy * dy + dz * dz);
         dist[id] = d;
         let L = 0;
@@ -264,7 +359,19 @@ export class GeoMipmap {
         lv[id] = L;
       }
     }
-    // neighbours differ by ≤ 1: L = min over blocks b' of (L(b') + |b − b'|₁), two raster passes
+    for (const id of visible) {
+      let L = lv[id]!;
+      if (L + 1 >= nl) continue;
+      this.subCellDistances(id, eye, this.subDist);
+      while (L + 1 < nl && this.levelWithinError(id, L + 1, C, this.subDist)) L++;
+      lv[id] = L;
+    }
+    return dist;
+  }
+
+  /** Neighbours differ by ≤ 1: L = min over blocks b' of (L(b') + |b − b'|₁), two raster passes. */
+  private limitNeighbourLevels(): void {
+    const nb = this.blocksPerSide, lv = this.levels;
     for (let bz = 0; bz < nb; bz++) {
       for (let bx = 0; bx < nb; bx++) {
         const id = bz * nb + bx;
@@ -279,9 +386,13 @@ export class GeoMipmap {
         if (bz < nb - 1) lv[id] = Math.min(lv[id]!, lv[id + nb]! + 1);
       }
     }
-    // quadtree frustum culling
-    this.extractPlanes(camera.viewProj);
-    const out: SelectedBlock[] = [];
+  }
+
+  /** Ids of the blocks not entirely outside the frustum of `viewProj` (quadtree of AABBs), in quadtree order. */
+  private cullBlocks(viewProj: ArrayLike<number>): number[] {
+    this.extractPlanes(viewProj);
+    const nb = this.blocksPerSide, s = this.blockCells * this.cell;
+    const out: number[] = [];
     const visit = (d: number, i: number, j: number): void => {
       const n = 1 << d;
       const size = (nb / n) * s;
@@ -294,14 +405,7 @@ export class GeoMipmap {
         visit(d + 1, 2 * i + 1, 2 * j + 1);
         return;
       }
-      const id = j * nb + i;
-      const L = lv[id]!;
-      let mask = 0;
-      if (i > 0 && lv[id - 1]! > L) mask |= EDGE_NEG_X;
-      if (i < nb - 1 && lv[id + 1]! > L) mask |= EDGE_POS_X;
-      if (j > 0 && lv[id - nb]! > L) mask |= EDGE_NEG_Z;
-      if (j < nb - 1 && lv[id + nb]! > L) mask |= EDGE_POS_Z;
-      out.push({ id, bx: i, bz: j, level: L, edgeMask: mask, distance: dist[id]! });
+      out.push(j * nb + i);
     };
     visit(0, 0, 0);
     return out;
@@ -314,22 +418,26 @@ export class GeoMipmap {
 
   /** Vertex positions (sampled from the B-spline surface) and analytic normals of a block at a level. */
   blockMesh(blockId: number, level: number): BlockMesh {
-    const N = this.quadsPerSide(level);
     const bx = blockId % this.blocksPerSide, bz = Math.floor(blockId / this.blocksPerSide);
     const fine = this.blockCells << this.subdivide; // fine steps per block
+    return this.vertexGrid(bx * fine, bz * fine, 1 << level, this.quadsPerSide(level) + 1);
+  }
+
+  /**
+   * n × n vertices sampled from the B-spline surface: vertex (c, r) at the global fine grid index
+   * (g0x + c·stride, g0z + r·stride) from the map origin, so blocks and chunks that share an edge compute
+   * identical x, z and heights there. Position and analytic normal per vertex, (c, r) at r·n + c.
+   */
+  vertexGrid(g0x: number, g0z: number, stride: number, n: number): BlockMesh {
     const fineCell = this.cell / (1 << this.subdivide);
-    const step = 1 << level;
-    const positions = new Float32Array((N + 1) * (N + 1) * 3);
-    const normals = new Float32Array((N + 1) * (N + 1) * 3);
+    const positions = new Float32Array(n * n * 3);
+    const normals = new Float32Array(n * n * 3);
     const smp: SurfaceSample = { h: 0, dhdx: 0, dhdz: 0, nx: 0, ny: 1, nz: 0 };
     let o = 0;
-    for (let r = 0; r <= N; r++) {
-      // global fine indices → identical x/z (and therefore heights) on edges shared by neighbours
-      const gz = bz * fine + r * step;
-      const z = this.oz + gz * fineCell;
-      for (let c = 0; c <= N; c++) {
-        const gx = bx * fine + c * step;
-        const x = this.ox + gx * fineCell;
+    for (let r = 0; r < n; r++) {
+      const z = this.oz + (g0z + r * stride) * fineCell;
+      for (let c = 0; c < n; c++) {
+        const x = this.ox + (g0x + c * stride) * fineCell;
         this.surface.sample(x, z, smp);
         positions[o] = x;
         positions[o + 1] = smp.h;

@@ -49,6 +49,7 @@ export {
   EDGE_POS_X,
   EDGE_NEG_Z,
   EDGE_POS_Z,
+  SUB_CELLS,
   type GeoMipmapOptions,
   type LodCamera,
   type SelectedBlock,
@@ -59,3 +60,5 @@ export type { PaceNote, Severity, Direction, CornerModifier, Caution, RoadFeatur
 export { generatePaceNotes, generatePaceNotesFromRoad, type PaceNoteRoadInput, type RoadObstacle } from './pacenotes/generate';
 export { parsePaceNotes, formatPaceNotes, mergeRegenerated } from './pacenotes/file';
 export { noteWords, VOCABULARY } from './pacenotes/words';
+export { GeoMipmapChunks, DRAW_BLOCK_SIZE, DRAW_BLOCKS_PER_CHUNK, chunkBlocksFor } from './geomipmap-chunks';
+export { lookAtLodCamera, type LookAtOptions } from './lod-camera';

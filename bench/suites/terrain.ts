@@ -9,35 +9,18 @@ import { CreateGround } from '@babylonjs/core/Meshes/Builders/groundBuilder';
 import { VertexBuffer } from '@babylonjs/core/Buffers/buffer';
 import { Vector3 } from '@babylonjs/core/Maths/math.vector';
 import type { BenchResult, BenchSuite } from '../types';
-import { BSplineSurface, GeoMipmap, Heightfield, createRng, type LodCamera, type Stage, type SurfaceSample } from '../../terrain/index';
+import { BSplineSurface, GeoMipmap, Heightfield, createRng, lookAtLodCamera, type LodCamera, type Stage, type SurfaceSample } from '../../terrain/index';
 import { loadStageFromDir } from '../../terrain/node';
 
 const STAGE_DIR = join(process.cwd(), 'src/content/stages/forest-gravel');
 
+/** The game's chase view of a car on the road at `d` (6 m behind, 2.5 m up, looking 10 m ahead), 16:9. */
 function chaseCamera(stage: Stage, d: number, fovY: number, heightPx: number): LodCamera {
   const car = stage.road.poseAt(d);
   const fx = Math.sin(car.heading), fz = Math.cos(car.heading);
-  const eye: [number, number, number] = [car.x - 6 * fx, car.y + 2.5, car.z - 6 * fz];
-  const tgt: [number, number, number] = [car.x + 10 * fx, car.y + 0.5, car.z + 10 * fz];
-  let ax = tgt[0] - eye[0], ay = tgt[1] - eye[1], az = tgt[2] - eye[2];
-  let l = Math.hypot(ax, ay, az);
-  ax /= l; ay /= l; az /= l;
-  let sx = -az, sz = ax;
-  l = Math.hypot(sx, sz);
-  sx /= l; sz /= l;
-  const sy = 0;
-  const ux = sy * az - sz * ay, uy = sz * ax - sx * az, uz = sx * ay - sy * ax;
-  const [ex, ey, ez] = eye;
-  const V = [sx, ux, -ax, 0, sy, uy, -ay, 0, sz, uz, -az, 0, -(sx * ex + sy * ey + sz * ez), -(ux * ex + uy * ey + uz * ez), ax * ex + ay * ey + az * ez, 1];
-  const f = 1 / Math.tan(fovY / 2), near = 0.3, far = 4000, aspect = 16 / 9;
-  const P = [f / aspect, 0, 0, 0, 0, f, 0, 0, 0, 0, (far + near) / (near - far), -1, 0, 0, (2 * far * near) / (near - far), 0];
-  const M = new Float32Array(16);
-  for (let c = 0; c < 4; c++) for (let r = 0; r < 4; r++) {
-    let s = 0;
-    for (let k = 0; k < 4; k++) s += P[k * 4 + r]! * V[c * 4 + k]!;
-    M[c * 4 + r] = s;
-  }
-  return { position: { x: ex, y: ey, z: ez }, viewProj: M, fovY, viewportHeightPx: heightPx };
+  const eye = [car.x - 6 * fx, car.y + 2.5, car.z - 6 * fz] as const;
+  const target = [car.x + 10 * fx, car.y + 0.5, car.z + 10 * fz] as const;
+  return lookAtLodCamera(eye, target, { fovY, aspect: 16 / 9, viewportHeightPx: heightPx, near: 0.3, far: 4000 });
 }
 
 export const suite: BenchSuite = {

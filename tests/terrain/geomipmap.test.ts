@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { BSplineSurface, GeoMipmap, Heightfield, createRng, EDGE_NEG_X, EDGE_POS_X, EDGE_NEG_Z, EDGE_POS_Z, type LodCamera } from '../../terrain';
+import { BSplineSurface, GeoMipmap, Heightfield, createRng, lookAtLodCamera, SUB_CELLS, EDGE_NEG_X, EDGE_POS_X, EDGE_NEG_Z, EDGE_POS_Z, type LodCamera } from '../../terrain';
 
 function terrain(n = 129, seed = 5): BSplineSurface {
   const rng = createRng(seed);
@@ -8,27 +8,8 @@ function terrain(n = 129, seed = 5): BSplineSurface {
   return new BSplineSurface(Heightfield.fromFloat32(h, n, n, { cellSize: 2, origin: { x: -128, z: -128 } }));
 }
 
-/** Column-major GL perspective × right-handed lookAt. */
-function camera(eye: [number, number, number], target: [number, number, number], fovY = 1.0, aspect = 16 / 9): LodCamera {
-  const [ex, ey, ez] = eye;
-  let fx = target[0] - ex, fy = target[1] - ey, fz = target[2] - ez;
-  let l = Math.hypot(fx, fy, fz);
-  fx /= l; fy /= l; fz /= l;
-  // s = f × up(0,1,0)
-  let sx = -fz, sy = 0, sz = fx;
-  l = Math.hypot(sx, sy, sz);
-  sx /= l; sy /= l; sz /= l;
-  const ux = sy * fz - sz * fy, uy = sz * fx - sx * fz, uz = sx * fy - sy * fx;
-  const V = [sx, ux, -fx, 0, sy, uy, -fy, 0, sz, uz, -fz, 0, -(sx * ex + sy * ey + sz * ez), -(ux * ex + uy * ey + uz * ez), fx * ex + fy * ey + fz * ez, 1];
-  const f = 1 / Math.tan(fovY / 2), near = 0.5, far = 5000;
-  const P = [f / aspect, 0, 0, 0, 0, f, 0, 0, 0, 0, (far + near) / (near - far), -1, 0, 0, (2 * far * near) / (near - far), 0];
-  const M = new Float32Array(16);
-  for (let c = 0; c < 4; c++) for (let r = 0; r < 4; r++) {
-    let s = 0;
-    for (let k = 0; k < 4; k++) s += P[k * 4 + r]! * V[c * 4 + k]!;
-    M[c * 4 + r] = s;
-  }
-  return { position: { x: ex, y: ey, z: ez }, viewProj: M, fovY, viewportHeightPx: 1080 };
+function camera(eye: [number, number, number], target: [number, number, number]): LodCamera {
+  return lookAtLodCamera(eye, target, { fovY: 1.0, aspect: 16 / 9, viewportHeightPx: 1080, near: 0.5, far: 5000 });
 }
 
 function edgeSegments(g: GeoMipmap, id: number, level: number, mask: number, axis: 0 | 2, value: number): Set<string> {
@@ -103,9 +84,8 @@ describe('GeoMipmap', () => {
         if (bx + 1 < nb) expect(Math.abs(lv[id]! - lv[id + 1]!)).toBeLessThanOrEqual(1);
         if (bz + 1 < nb) expect(Math.abs(lv[id]! - lv[id + nb]!)).toBeLessThanOrEqual(1);
       }
-      const C = GeoMipmap.switchFactor(cam.fovY, cam.viewportHeightPx, 2);
       // every coarser-than-finest choice keeps the projected error ≤ τ (level 0 is the finest there is)
-      for (const b of sel) if (b.level > 0) expect(g.switchDistance(b.id, b.level, C)).toBeLessThanOrEqual(b.distance + 1e-9);
+      for (const b of sel) if (b.level > 0) expect(g.blockErrorPx(b.id, b.level, cam)).toBeLessThanOrEqual(2 + 1e-9);
       // camera rises: distance to every block grows → no block gets finer
       if (prev) for (let id = 0; id < lv.length; id++) expect(lv[id]!).toBeGreaterThanOrEqual(prev[id]!);
       prev = lv;
@@ -152,6 +132,50 @@ describe('GeoMipmap', () => {
     for (const b of sel) {
       expect(((b.edgeMask & EDGE_NEG_X) !== 0) === (b.bx > 0 && lv[b.id - 1]! > b.level)).toBe(true);
       expect(((b.edgeMask & EDGE_POS_X) !== 0) === (b.bx < nb - 1 && lv[b.id + 1]! > b.level)).toBe(true);
+    }
+  });
+  it('every heightmap node of a selected block projects its vertical error to ≤ τ pixels at its own distance', () => {
+    // brute force against the metric: |surface − bilinear from the level's vertices| at each node, seen from
+    // the eye at the node's true distance, through K = v_res / (2 tan(fovY/2)); the sub-cell metric bounds it
+    // smooth hills (no per-node noise) so that coarse levels are chosen at all
+    const n = 129, hs = new Float32Array(n * n);
+    for (let j = 0; j < n; j++) for (let i = 0; i < n; i++) hs[j * n + i] = 30 * Math.sin(i / 9) * Math.cos(j / 13);
+    const s = new BSplineSurface(Heightfield.fromFloat32(hs, n, n, { cellSize: 2, origin: { x: -128, z: -128 } }));
+    const g = new GeoMipmap(s, { blockSize: 17 });
+    const tau = 1;
+    let coarse = 0;
+    for (const eye of [[0, 15, 0], [-100, 40, 80], [90, 120, -60]] as const) {
+      const cam = camera([...eye], [eye[0] + 60, 0, eye[2] + 40]);
+      const K = GeoMipmap.switchFactor(cam.fovY, cam.viewportHeightPx, 1);
+      for (const b of g.select(cam, tau)) {
+        if (b.level === 0) continue;
+        coarse++;
+        const { positions } = g.blockMesh(b.id, b.level);
+        const N = g.quadsPerSide(b.level), step = 1 << b.level, bb = g.blockBounds(b.id), cell = 2;
+        for (let j = 0; j <= g.blockCells; j++) for (let i = 0; i <= g.blockCells; i++) {
+          const c0 = Math.min(N - 1, Math.floor(i / step)), r0 = Math.min(N - 1, Math.floor(j / step));
+          const fx = i / step - c0, fz = j / step - r0;
+          const h = (c: number, r: number): number => positions[3 * (r * (N + 1) + c) + 1]!;
+          const interp = (1 - fz) * ((1 - fx) * h(c0, r0) + fx * h(c0 + 1, r0)) + fz * ((1 - fx) * h(c0, r0 + 1) + fx * h(c0 + 1, r0 + 1));
+          const x = bb.minX + i * cell, z = bb.minZ + j * cell, y = s.grid.value(x, z);
+          const d = Math.hypot(x - eye[0], y - eye[1], z - eye[2]);
+          // float32 vertex heights: 1e-4 m of rounding on the interpolation
+          expect((Math.abs(y - interp) - 1e-4) * K / d).toBeLessThanOrEqual(tau);
+        }
+      }
+    }
+    expect(coarse).toBeGreaterThan(0);
+  });
+
+  it('locates the error per sub-cell: the block δ is the max of its sub-cells and never falls with level', () => {
+    const g = new GeoMipmap(terrain(), { blockSize: 17 });
+    const nl = g.maxLevel + 1, S2 = SUB_CELLS * SUB_CELLS;
+    for (let id = 0; id < g.blockCount; id++) {
+      for (let L = 0; L < nl; L++) {
+        const sub = g.subDelta.subarray((id * nl + L) * S2, (id * nl + L + 1) * S2);
+        expect(Math.max(...sub)).toBe(g.delta[id * nl + L]);
+        if (L > 0) for (let q = 0; q < S2; q++) expect(sub[q]!).toBeGreaterThanOrEqual(g.subDelta[(id * nl + L - 1) * S2 + q]!);
+      }
     }
   });
 });
