@@ -467,6 +467,16 @@ export class GameSession {
     }
   }
 
+  /** Spray particles alive now (the e2e spray visibility check). */
+  get sprayParticles(): number {
+    return this.effects.activeParticles;
+  }
+
+  /** Hides or shows the spray (the e2e spray visibility check). */
+  setSprayHidden(hidden: boolean): void {
+    this.effects.setSprayHidden(hidden);
+  }
+
   /** Babylon's counters of the last rendered frame: active triangles and draw calls. */
   renderCounts(): { triangles: number; drawCalls: number } {
     return { triangles: this.renderStats.activeTriangles(), drawCalls: this.renderStats.drawCalls() };

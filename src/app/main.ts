@@ -104,6 +104,10 @@ const hook: Record<string, unknown> = {
   setCamera: (name: Settings['camera']) => app.saveSettings({ ...app.settings, camera: name }),
   /** Test hook: Babylon's counters of the last rendered frame. */
   renderCounts: () => app.session?.renderCounts() ?? null,
+  /** Test hook: dust / spray particles alive now. */
+  sprayParticles: () => app.session?.sprayParticles ?? 0,
+  /** Test hook: hide (true) or show the spray. */
+  setSprayHidden: (hidden: boolean) => app.session?.setSprayHidden(hidden),
   /** Test hook: the car's ground speed and whether it is still coasting after the finish. */
   coast: () => (app.session ? { speedMS: app.session.speedMS, coasting: app.session.coasting, finished: app.session.finished } : null),
   /** The finished run's replay file, base64 (null before the finish). */
