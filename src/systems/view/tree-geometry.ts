@@ -91,37 +91,27 @@ function speciesRings(species: TreeSpecies, level: 0 | 1): Ring[][] {
     }
     return parts;
   }
-  if (species === 'pine') {
-    // bare trunk, a flattened rounded crown high up
-    const crown: Ring[] =
-      level === 0
-        ? [
-            { y: 0.58, r: 0.12, c: PINE_GREEN },
-            { y: 0.7, r: 0.3, c: PINE_GREEN },
-            { y: 0.86, r: 0.28, c: PINE_GREEN },
-            { y: 1, r: 0, c: SPRUCE_TIP },
-          ]
-        : [
-            { y: 0.6, r: 0.26, c: PINE_GREEN },
-            { y: 1, r: 0, c: SPRUCE_TIP },
-          ];
-    return [trunk, crown];
-  }
-  // birch: white trunk, an oval light-green crown
-  const crown: Ring[] =
-    level === 0
-      ? [
-          { y: 0.32, r: 0.08, c: BIRCH_LEAF },
-          { y: 0.5, r: 0.3, c: BIRCH_LEAF },
-          { y: 0.75, r: 0.27, c: BIRCH_LEAF },
-          { y: 1, r: 0, c: BIRCH_LEAF },
-        ]
-      : [
-          { y: 0.35, r: 0.28, c: BIRCH_LEAF },
-          { y: 1, r: 0, c: BIRCH_LEAF },
-        ];
-  return [trunk, crown];
+  // pine: bare trunk, a flattened rounded crown high up; birch: white trunk, an oval light-green crown
+  return [trunk, ROUND_CROWNS[species][level]];
 }
+
+/** (height, radius) profiles of the round crowns, near and coarse level. */
+const ROUND_CROWN_PROFILES: Record<'pine' | 'birch', readonly [readonly (readonly [number, number])[], readonly (readonly [number, number])[]]> = {
+  pine: [
+    [[0.58, 0.12], [0.7, 0.3], [0.86, 0.28], [1, 0]],
+    [[0.6, 0.26], [1, 0]],
+  ],
+  birch: [
+    [[0.32, 0.08], [0.5, 0.3], [0.75, 0.27], [1, 0]],
+    [[0.35, 0.28], [1, 0]],
+  ],
+};
+
+/** The round crowns as rings (the tip of a pine a lighter green). */
+const ROUND_CROWNS = {
+  pine: ROUND_CROWN_PROFILES.pine.map((p) => p.map(([y, r]) => ({ y, r, c: r === 0 ? SPRUCE_TIP : PINE_GREEN }))),
+  birch: ROUND_CROWN_PROFILES.birch.map((p) => p.map(([y, r]) => ({ y, r, c: BIRCH_LEAF }))),
+} as const;
 
 /** Impostor outline of the crown, (u, y) pairs around the silhouette. */
 function impostorOutline(species: TreeSpecies): [number, number][] {
