@@ -2,7 +2,7 @@
  * Stage dressing and effects e2e (issue 18 items 2 and 4).
  *  - Spray visibility: on gravel (forest-gravel) and snow (snow-ridge) the rally car is driven by the autopilot
  *    until it is at speed and throwing spray; then the same moment is shot twice from the chase camera, with the
- *    spray drawn and with it hidden (`setSprayHidden`, two frames apart), and the car's paint pixels (its livery
+ *    spray drawn and with it hidden (`sprayPair`: the canvas rendered twice with nothing stepped between), and the car's paint pixels (its livery
  *    hue, tests/e2e/livery-pixels.mjs) are counted in the chase box. Share visible = paint with spray / paint
  *    without. It must be ≥ MIN_VISIBLE_SHARE at every sample: most of the body shows through, so the player reads
  *    the car's attitude through the cloud. The spray must be on (particles alive) when it is measured.
@@ -30,6 +30,8 @@ const MIN_PARTICLES = 20;
 /** Speed the car must reach before sampling, m/s (the spray grows with speed up to 25 m/s). */
 const MIN_SPEED_MS = 12;
 const CAR = 'rally-awd';
+/** The car must cover at least this many paint pixels without spray (it is in the box, not a speck far ahead). */
+const MIN_CAR_PIXELS = 200;
 
 const shippedStages = () => readdirSync(join(root, 'src/content/stages'), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort();
 
@@ -39,14 +41,13 @@ async function openDrive(page, base, stage, car) {
   await frames(page, 10);
 }
 
-/** One spray sample: paint pixels with the spray and without it, and the particles alive. */
+/** One spray sample: the car's paint pixels in one frame rendered without and with the spray, and the particles alive. */
 async function spraySample(page, hue) {
   const particles = await page.evaluate(() => window.__bitrally.sprayParticles());
-  const withSpray = paintPixels(await page.screenshot(), CHASE_BOX, hue);
-  await page.evaluate(() => window.__bitrally.setSprayHidden(true));
-  await frames(page, 2);
-  const without = paintPixels(await page.screenshot(), CHASE_BOX, hue);
-  await page.evaluate(() => window.__bitrally.setSprayHidden(false));
+  const pair = await page.evaluate(() => window.__bitrally.sprayPair());
+  const png = (url) => Buffer.from(url.slice(url.indexOf(',') + 1), 'base64');
+  const without = paintPixels(png(pair.without), CHASE_BOX, hue);
+  const withSpray = paintPixels(png(pair.withSpray), CHASE_BOX, hue);
   return { particles, withSpray, without, visible: without > 0 ? withSpray / without : 0 };
 }
 
@@ -71,7 +72,7 @@ async function sprayOn(browser, base, out, stage, report) {
     report[`spray ${stage}`] = samples.map((s) => ({ ...s, visible: Number(s.visible.toFixed(3)) }));
     for (const s of samples) {
       if (s.particles < MIN_PARTICLES) throw new Error(`${stage}: spray off while sampling (${s.particles} particles)`);
-      if (s.without < 200) throw new Error(`${stage}: the car is not in the chase box (${s.without} paint pixels without spray)`);
+      if (s.without < MIN_CAR_PIXELS) throw new Error(`${stage}: the car is not in the chase box (${s.without} paint pixels without spray)`);
       if (s.visible < MIN_VISIBLE_SHARE) throw new Error(`${stage}: only ${(s.visible * 100).toFixed(1)} % of the car's paint shows through the spray (< ${MIN_VISIBLE_SHARE * 100} %)`);
     }
     if (errors.length) throw new Error(`console errors: ${errors.join(' | ').slice(0, 800)}`);
@@ -90,7 +91,8 @@ export const specs = [
   {
     name: 'dressing: every shipped stage from the chase and far chase cameras (screenshots)',
     async run({ browser, base, out, report }) {
-      const context = await browser.newContext({ viewport: { width: 640, height: 360 } });
+      // laid out at 1280×720 (the HUD at its usual size), saved at half size for the README gallery
+      const context = await browser.newContext({ viewport: { width: 1280, height: 720 }, deviceScaleFactor: 0.5 });
       const page = await context.newPage();
       try {
         for (const stage of shippedStages()) {

@@ -56,7 +56,7 @@ function createSkyDome(scene: Scene): Mesh {
   const skyMat = new StandardMaterial('skyMat', scene);
   skyMat.disableLighting = true;
   skyMat.emissiveTexture = tex;
-  skyMat.emissiveColor = Color3.White();
+  skyMat.emissiveColor = Color3.Black(); // the shader adds the emissive texture to this colour
   skyMat.diffuseColor = Color3.Black();
   skyMat.specularColor = Color3.Black();
   skyMat.fogEnabled = false;

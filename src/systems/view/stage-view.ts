@@ -24,8 +24,8 @@ import { buildTreeGeometry, speciesAt, TREE_LEVELS, TREE_SPECIES, type TreeSpeci
 
 /** Share of the stage's trees that are birches (the rest spruce and pine). */
 const BIRCH_SHARE = 0.22;
-/** Scale of the unit tree's width per metre of height (crown ≈ 0.84 m · this wide at 1 m). */
-const TREE_WIDTH_PER_HEIGHT = 0.8;
+/** Scale of the unit tree's width per metre of height: a 16 m spruce's lowest tier is 0.84 · 0.45 · 16 ≈ 6 m wide. */
+const TREE_WIDTH_PER_HEIGHT = 0.45;
 /** Sides of a round hay bale. */
 const BALE_SIDES = 10;
 
@@ -181,7 +181,7 @@ export class StageView {
       const g = groups.get(key)!;
       Quaternion.RotationYawPitchRollToRef(it.rotY, 0, 0, q);
       // trees: the unit tree's crown is ~0.4 m wide at 1 m tall; the item radius is the trunk's collider, so
-      // the crown width follows the height (a spruce ~1/3 as wide as it is tall)
+      // the crown width follows the height
       const r = it.kind === 'fence' || it.kind === 'marker' ? 1 : it.kind === 'tree' ? it.height * TREE_WIDTH_PER_HEIGHT : it.radius;
       g.mats.push(Matrix.Compose(new Vector3(r, it.height, r), q, new Vector3(it.x, it.y - 0.1, it.z)));
     }
