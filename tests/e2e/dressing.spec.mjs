@@ -14,7 +14,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { runSpecList } from './spec-runner.mjs';
 import { frames, padPage, sleep, waitFor } from './page-helpers.mjs';
-import { CHASE_BOX, paintPixels, primaryOf } from './livery-pixels.mjs';
+import { CHASE_BOX, changedPixels, paintPixels, primaryOf } from './livery-pixels.mjs';
 import { root } from './serve.mjs';
 
 /**
@@ -30,6 +30,10 @@ const MIN_PARTICLES = 20;
 /** Speed the car must reach before sampling, m/s (the spray grows with speed up to 25 m/s). */
 const MIN_SPEED_MS = 12;
 const CAR = 'rally-awd';
+/** A pixel belongs to the spray when a channel changes by more than this (0..255) with the spray drawn. */
+const SPRAY_DELTA = 3;
+/** The spray must change at least this many pixels of the frame (it is drawn, not hidden in both renders). */
+const MIN_SPRAY_PIXELS = 30;
 /** The car must cover at least this many paint pixels without spray (it is in the box, not a speck far ahead). */
 const MIN_CAR_PIXELS = 200;
 
@@ -48,7 +52,8 @@ async function spraySample(page, hue) {
   const png = (url) => Buffer.from(url.slice(url.indexOf(',') + 1), 'base64');
   const without = paintPixels(png(pair.without), CHASE_BOX, hue);
   const withSpray = paintPixels(png(pair.withSpray), CHASE_BOX, hue);
-  return { particles, withSpray, without, visible: without > 0 ? withSpray / without : 0 };
+  const sprayPixels = changedPixels(png(pair.without), png(pair.withSpray), SPRAY_DELTA);
+  return { particles, sprayPixels, withSpray, without, visible: without > 0 ? withSpray / without : 0 };
 }
 
 async function sprayOn(browser, base, out, stage, report) {
@@ -72,6 +77,7 @@ async function sprayOn(browser, base, out, stage, report) {
     report[`spray ${stage}`] = samples.map((s) => ({ ...s, visible: Number(s.visible.toFixed(3)) }));
     for (const s of samples) {
       if (s.particles < MIN_PARTICLES) throw new Error(`${stage}: spray off while sampling (${s.particles} particles)`);
+      if (s.sprayPixels < MIN_SPRAY_PIXELS) throw new Error(`${stage}: the spray changes only ${s.sprayPixels} pixels: not drawn`);
       if (s.without < MIN_CAR_PIXELS) throw new Error(`${stage}: the car is not in the chase box (${s.without} paint pixels without spray)`);
       if (s.visible < MIN_VISIBLE_SHARE) throw new Error(`${stage}: only ${(s.visible * 100).toFixed(1)} % of the car's paint shows through the spray (< ${MIN_VISIBLE_SHARE * 100} %)`);
     }

@@ -51,3 +51,17 @@ export function paintPixels(png, box, hue) {
     }
   return n;
 }
+
+/** Pixels of two same-size PNGs whose r, g or b differ by more than `minDelta` (0..255). */
+export function changedPixels(pngA, pngB, minDelta) {
+  const a = decode(pngA);
+  const b = decode(pngB);
+  let n = 0;
+  for (let p = 0; p < a.width * a.height; p++)
+    for (let k = 0; k < 3; k++)
+      if (Math.abs(a.data[p * a.channels + k] - b.data[p * b.channels + k]) > minDelta) {
+        n++;
+        break;
+      }
+  return n;
+}
