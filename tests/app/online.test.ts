@@ -15,7 +15,7 @@ import { ApiError, normaliseServerUrl, OfflineError, OnlineApi } from '../../src
 import { generatePlayerKey, loadIdentity, playerIdOf, IDENTITY_KEY } from '../../src/app/online/identity';
 import { MemoryQueueStore, SubmissionQueue } from '../../src/app/online/queue';
 import { OnlineService } from '../../src/app/online/service';
-import { describeSubmission, type SubmissionView } from '../../src/app/online/status';
+import { describeSubmission, viewOfSubmission, type SubmissionView } from '../../src/app/online/status';
 import { decodeReplay } from '../../src/replay/format';
 
 /** A port nothing listens on (the discard port on loopback): every request fails to connect. */
@@ -54,6 +54,15 @@ describe('identity', () => {
     expect(normaliseServerUrl(' http://127.0.0.1:8787/ ')).toBe('http://127.0.0.1:8787');
     expect(normaliseServerUrl('javascript:alert(1)')).toBeNull();
     expect(normaliseServerUrl('')).toBeNull();
+  });
+});
+
+describe('status line', () => {
+  const row = { id: 7, reasonCode: null, reason: null, stageTimeS: 61.5, board: null, submittedAt: '', verifiedAt: null };
+  it('says each state of a server row', () => {
+    expect(describeSubmission(viewOfSubmission({ ...row, status: 'pending' }))).toBe('Online: verifying on the server…');
+    expect(describeSubmission(viewOfSubmission({ ...row, status: 'accepted' }, 3))).toBe('Online: accepted — rank 3');
+    expect(describeSubmission(viewOfSubmission({ ...row, status: 'rejected', reasonCode: 'checksum-mismatch', reason: 'tick 12: state differs' }))).toBe('Online: refused — tick 12: state differs');
   });
 });
 
