@@ -3,6 +3,9 @@
  * A request that cannot reach the server (network error, timeout, 5xx) throws `OfflineError` — the caller
  * keeps the work for later; an answer that refuses the request throws `ApiError` with the server's message.
  */
+// the wire shapes are the server's own types (type-only: nothing of server/ enters the bundle)
+import type { Board, BoardRow } from '../../../server/store';
+export type { Board, BoardRow };
 
 /** A request gives up after this long, ms (the server answers reads from memory; an upload is ≤ 8 MiB). */
 const REQUEST_TIMEOUT_MS = 15_000;
@@ -27,11 +30,6 @@ export class ApiError extends Error {
 
 export type SubmissionStatus = 'pending' | 'accepted' | 'rejected';
 
-export interface Board {
-  stageHash: string;
-  carClass: string;
-  simVersion: string;
-}
 
 export interface BoardSummary extends Board {
   stageId: string | null;
@@ -47,15 +45,6 @@ export interface SubmissionInfo {
   board: (Board & { stageId: string | null }) | null;
   submittedAt: string;
   verifiedAt: string | null;
-}
-
-export interface BoardRow {
-  rank: number;
-  submissionId: number;
-  playerId: string;
-  name: string;
-  stageTimeS: number;
-  submittedAt: string;
 }
 
 /** A server base URL as the player typed it, normalised (no trailing slash); null when it is not http(s). */
