@@ -43,6 +43,7 @@ export function addSubmissionStatus(el: HTMLElement, app: AppContext, bytes: Uin
     return;
   }
   line.textContent = 'Online: …';
-  void loadOnlineModule().then((m) => m.showSubmission(app, line, bytes && !submitted.has(bytes) ? bytes : null, stageId));
-  if (bytes) submitted.add(bytes);
+  const fresh = bytes && !submitted.has(bytes) ? bytes : null;
+  if (fresh) submitted.add(fresh);
+  void loadOnlineModule().then((m) => m.showSubmission(app, line, fresh, stageId));
 }

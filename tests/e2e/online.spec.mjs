@@ -65,7 +65,8 @@ async function driveTestShort({ page, H, screen }, delayS) {
   return H(() => window.__bitrally.lastResult.timeS);
 }
 
-const onlineState = (H) => H(() => window.__bitrally.online?.lastView?.state ?? null);
+/** The last submission state, or false with the finish line's text (diagnostics in the timeout message). */
+const onlineState = (H) => H(() => window.__bitrally.online?.lastView?.state ?? `none: ${document.querySelector('[data-online]')?.textContent}`);
 
 export const specs = [
   {
