@@ -17,7 +17,8 @@ import { registerOfflineCache } from './offline';
 import { switchProfile } from './input/profiles';
 import { escapeHtml } from './escape-html';
 import { applyGraphicsPreset } from '../systems/view/graphics-apply';
-import { configuredServer, loadOnlineModule } from './online-link';
+import { loadOnlineModule } from './online-link';
+import { configuredServer } from './online-config';
 
 declare global {
   interface Window {
@@ -155,7 +156,7 @@ registerLazyScreens(['replays', 'replay-entry', 'replay'], loadReplays);
 registerLazyScreens(['rallycross', 'rallycross-race', 'rallycross-results'], loadRallycross);
 // New stage: the in-game generator (Web Worker), stage packages (issue 20)
 // Online: leaderboards, run submissions, the offline queue (issue 21, docs/server.md "The game")
-const loadOnline = loadOnce(() => loadOnlineModule().then((m) => m.installOnline(app)));
+const loadOnline = loadOnce(() => loadOnlineModule().then((m) => m.installOnline(app, quickStart)));
 registerLazyScreens(['leaderboards'], loadOnline);
 registerLazyScreens(['new-stage'], loadOnce(() => import('./stage-gen/install').then((m) => m.installStageGen(app))));
 

@@ -5,19 +5,10 @@
  * else changes.
  */
 import type { AppContext } from './app-context';
+import { configuredServer } from './online-config';
 
 /** Finish-screen runs already handed to the online module (the screen is rebuilt after the replay viewer). */
 const submitted = new WeakSet<Uint8Array>();
-
-/** The server URL flag of this page (`?server=http://…`), which overrides the setting. */
-function serverFlag(): string | null {
-  return typeof location === 'undefined' ? null : new URLSearchParams(location.search).get('server');
-}
-
-/** The configured server's URL as typed ('' = none). */
-export function configuredServer(app: Pick<AppContext, 'settings'>): string {
-  return (serverFlag() ?? app.settings.serverUrl).trim();
-}
 
 /** The online module, installed once (screens, retry loop); main.ts wires it as a lazy feature. */
 export const loadOnlineModule = (): Promise<typeof import('./online/install')> => import('./online/install');

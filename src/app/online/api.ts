@@ -4,7 +4,7 @@
  * keeps the work for later; an answer that refuses the request throws `ApiError` with the server's message.
  */
 // the wire shapes are the server's own types (type-only: nothing of server/ enters the bundle)
-import type { Board, BoardRow } from '../../../server/store';
+import type { Board, BoardRow } from '../../../server/board-types';
 export type { Board, BoardRow };
 
 /** A request gives up after this long, ms (the server answers reads from memory; an upload is ≤ 8 MiB). */

@@ -4,12 +4,12 @@
  * `window.__bitrally.online`.
  */
 import type { AppContext } from '../app-context';
-import { configuredServer } from '../online-link';
+import { configuredServer } from '../online-config';
 import { normaliseServerUrl } from './api';
 import { openQueueStore } from './queue-idb';
 import { OnlineService } from './service';
 import { describeSubmission, type SubmissionView } from './status';
-import { registerLeaderboardsScreen } from './leaderboards-screen';
+import { registerLeaderboardsScreen, type StartStage } from './leaderboards-screen';
 import './online.css';
 
 let service: Promise<OnlineService> | null = null;
@@ -43,8 +43,8 @@ function publish(v: SubmissionView): void {
 }
 
 /** Registers the screens and starts the queue's retry loop (a run queued while offline goes out when the server is back). */
-export async function installOnline(app: AppContext): Promise<void> {
-  registerLeaderboardsScreen(app, () => onlineFor(app));
+export async function installOnline(app: AppContext, startStage: StartStage): Promise<void> {
+  registerLeaderboardsScreen(app, () => onlineFor(app), startStage);
   const svc = await onlineFor(app);
   svc.startRetryLoop();
 }

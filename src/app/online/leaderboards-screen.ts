@@ -4,12 +4,11 @@
  * A on a row downloads that run's ghost into the replay library and starts the stage with that car, racing it.
  * The player's name and the server URL are edited here (text fields, keyboard). Names are shown as text.
  */
-import { html, adjustable, registerScreen, type ScreenContext } from '../screens';
+import { html, adjustable, registerScreen } from '../screens';
 import type { AppContext } from '../app-context';
 import { escapeHtml as esc } from '../escape-html';
 import { formatTime } from '../../run/stage-run';
-import { quickStart } from '../menus';
-import { configuredServer } from '../online-link';
+import { configuredServer } from '../online-config';
 import { ReplayLibrary } from '../replay/library';
 import { setGhostChoice } from '../replay/ghost-choice';
 import { ApiError, normaliseServerUrl, type BoardRow, type BoardSummary, type OnlineApi } from './api';
@@ -66,8 +65,11 @@ async function fetchRows(api: OnlineApi, st: LbState): Promise<string> {
   return rows.map((r) => rowButton(r, st.me)).join('');
 }
 
+/** Starts a stage with a car (menus.ts quickStart, handed in: the menus module loads this one). */
+export type StartStage = (app: AppContext, stageId: string, carId: string) => Promise<void>;
+
 /** Downloads a run's ghost into the replay library, makes it the ghost of its stage and starts that stage with its car. */
-async function raceGhost(app: AppContext, api: OnlineApi, submissionId: number): Promise<void> {
+async function raceGhost(app: AppContext, api: OnlineApi, submissionId: number, quickStart: StartStage): Promise<void> {
   const bytes = await api.ghost(submissionId);
   const library = new ReplayLibrary();
   const entry = await library.importFile(new File([bytes.slice().buffer as ArrayBuffer], `ghost-${submissionId}.bitrally`));
@@ -78,7 +80,7 @@ async function raceGhost(app: AppContext, api: OnlineApi, submissionId: number):
   await quickStart(app, entry.stageId, entry.carIds[0]);
 }
 
-export function registerLeaderboardsScreen(app: AppContext, online: () => Promise<OnlineService>): void {
+export function registerLeaderboardsScreen(app: AppContext, online: () => Promise<OnlineService>, startStage: StartStage): void {
   registerScreen('leaderboards', (ctx, params) => {
     const el = markup();
     const st: LbState = { boards: [], board: 0, view: 'top', me: '' };
@@ -90,7 +92,7 @@ export function registerLeaderboardsScreen(app: AppContext, online: () => Promis
       st.me = await svc.playerId();
       q<HTMLInputElement>('[data-name]').value = svc.identity.name;
       q<HTMLInputElement>('[data-server-url]').value = configuredServer(app);
-      wireActions(app, ctx, el, svc, st, showError, back);
+      wireActions(app, el, svc, st, { showError, back, startStage });
       await refresh(app, el, svc, st, true).catch(showError);
       loaded = true;
     }, showError);
@@ -99,7 +101,8 @@ export function registerLeaderboardsScreen(app: AppContext, online: () => Promis
 }
 
 /** Buttons: save name / server, cycle board / view, race a row's ghost, back. */
-function wireActions(app: AppContext, _ctx: ScreenContext, el: HTMLElement, svc: OnlineService, st: LbState, showError: (e: unknown) => void, back: () => void): void {
+function wireActions(app: AppContext, el: HTMLElement, svc: OnlineService, st: LbState, ui: { showError: (e: unknown) => void; back: () => void; startStage: StartStage }): void {
+  const { showError, back } = ui;
   const q = <T extends HTMLElement>(s: string): T => el.querySelector<T>(s)!;
   const redraw = (reload: boolean): void => void refresh(app, el, svc, st, reload).catch(showError);
   q('[data-a="back"]').onclick = back;
@@ -124,7 +127,7 @@ function wireActions(app: AppContext, _ctx: ScreenContext, el: HTMLElement, svc:
   q('[data-rows]').addEventListener('click', (ev) => {
     const row = (ev.target as HTMLElement).closest<HTMLElement>('[data-row]');
     const api = svc.api();
-    if (row && api) void raceGhost(app, api, Number(row.dataset.row)).catch(showError);
+    if (row && api) void raceGhost(app, api, Number(row.dataset.row), ui.startStage).catch(showError);
   });
 }
 
