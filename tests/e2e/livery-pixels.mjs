@@ -12,8 +12,8 @@ import { root } from './serve.mjs';
 export const MIN_CHROMA = 0.35;
 /** The dominant hue may differ from the file's colour by this much under the scene's light (sun, sky fill). */
 export const HUE_TOLERANCE_DEG = 25;
-/** The chase camera frames the car in the middle of the lower half of the view (x0, x1, y0, y1 as fractions). */
-export const CHASE_BOX = [0.36, 0.64, 0.45, 0.9];
+/** The chase camera frames the car in the middle of the lower half of the view, down to the bottom edge (x0, x1, y0, y1 as fractions). */
+export const CHASE_BOX = [0.36, 0.64, 0.5, 1];
 
 export function hueOf(r, g, b) {
   const mx = Math.max(r, g, b);
