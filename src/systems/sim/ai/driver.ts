@@ -112,7 +112,16 @@ export interface AiDriverOptions {
   recoverAfterS?: number;
   /** Half the road width, m: how far from the centreline a passing line may go (default 6.5). */
   halfWidthM?: number;
+  /** Decisions per second, Hz (default AI_DECISION_HZ); the input is held between decisions. */
+  decisionHz?: number;
 }
+
+/**
+ * A driver's decision rate, Hz: a human's control loop runs at tens of Hz (reaction ≈ 0.1–0.2 s), far below the
+ * 500 Hz physics step. Deciding at 100 Hz and holding the input in between (the steering rack's rate limit
+ * smooths the steps) costs a fifth of deciding every tick, and held inputs repeat in a replay's stream.
+ */
+export const AI_DECISION_HZ = 100;
 
 /** Traffic (Félez §6.3): body length and the lateral overlap below which a car is "in my lane", m. */
 const CAR_LENGTH_M = 4.6;
@@ -217,6 +226,10 @@ export class AiDriver implements InputSource {
   /** This tick's pose and velocity (sense), reused so a tick allocates nothing for it. */
   private readonly k: Kinematics = { px: 0, pz: 0, fx: 0, fz: 1, lx: 1, lz: 0, vx: 0, vz: 0, u: 0, speed: 0, s: 0, carHeading: 0, headingErr: 0 };
   private pressToggle = false;
+  private readonly decisionHz: number;
+  /** The input decided last and the ticks it is still held for (0: decide on the next call). */
+  private held: QuantizedInput | null = null;
+  private heldTicks = 0;
 
   constructor(opts: AiDriverOptions) {
     this.path = opts.path;
@@ -227,6 +240,7 @@ export class AiDriver implements InputSource {
     this.laneOffsetM = opts.laneOffsetM ?? 0;
     this.recoverAfterS = opts.recoverAfterS ?? 8;
     this.halfWidthM = opts.halfWidthM ?? 6.5;
+    this.decisionHz = opts.decisionHz ?? AI_DECISION_HZ;
   }
 
   /**
@@ -338,6 +352,7 @@ export class AiDriver implements InputSource {
   /** Forget the tracking state (after the car was moved by a reset). */
   resetTracking(): void {
     this.loc.index = -1;
+    this.heldTicks = 0;
     this.firstTick = true;
     this.stuckS = 0;
     this.noProgS = 0;
@@ -356,16 +371,27 @@ export class AiDriver implements InputSource {
     this.passOffsetM = 0;
   }
 
+  /** Ticks per decision at this world's step: the decision period rounded to whole ticks, at least one. */
+  decisionTicks(dt: number): number {
+    return Math.max(1, Math.round(1 / (this.decisionHz * dt)));
+  }
+
+  /** This tick's input: a fresh decision every `decisionTicks`, the last one held in between. */
   next(world: SimWorld, eid: number): QuantizedInput {
-    return quantizeInput(this.decide(world, eid));
+    if (this.held === null || this.heldTicks <= 0) {
+      const period = this.decisionTicks(world.dt);
+      this.held = quantizeInput(this.decide(world, eid, period * world.dt));
+      this.heldTicks = period;
+    }
+    this.heldTicks--;
+    return this.held;
   }
 
   /**
-   * The unquantised decision for this tick: held, a recovery manoeuvre (stop, reverse, Recover), or driving:
+   * The unquantised decision for the next `dt` (one decision period, default one tick): held, a recovery manoeuvre (stop, reverse, Recover), or driving:
    * traffic (§6.3), steering (eqs 6–8) and speed (eqs 9–13).
    */
-  decide(world: SimWorld, eid: number): RawInput {
-    const dt = world.dt;
+  decide(world: SimWorld, eid: number, dt = world.dt): RawInput {
     const k = this.sense(world, eid);
     const out: RawInput = { steer: 0, throttle: 0, brake: 0, clutch: 0, handbrake: 0 };
     this.watchProgress(k.s, dt);

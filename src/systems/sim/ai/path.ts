@@ -7,6 +7,13 @@
 import { cornerSpeed, G } from './driver-model';
 import { datan2 } from '../../../../terrain/dmath';
 
+/** locate's walk: at most this many segments each way from the hint. */
+const LOCATE_WINDOW = 40;
+/** locate's walk goes on this many segments past the nearest so far (a kink can hide a nearer one). */
+const LOCATE_PAST_MIN = 4;
+/** Farther than this from the walk's best point (m) means the hint is stale: scan the whole path. */
+const LOCATE_FAR_M = 15;
+
 export interface PathSource {
   /** Centreline xyz triples (~2 m apart), as terrain's Road / StageRoad.points. */
   points: Float64Array;
@@ -186,42 +193,47 @@ export class AiPath {
   }
 
   /**
-   * Nearest point of the path to (x, z), searched in a window around `hint` (the index found last tick), with
-   * a full scan when there is no hint or the window's best is far away (car reset, first call).
+   * Nearest point of the path to (x, z). With a `hint` (the segment found last time) the search walks from it
+   * downhill in distance, a few segments past the nearest, at most LOCATE_WINDOW each way: a car moves a
+   * segment or two per tick, so that costs a handful of tests. A full scan runs when there is no hint or the
+   * walk ends far from the car (car reset, first call).
    */
   locate(x: number, z: number, hint = -1, out: PathLocation = { index: 0, s: 0, lateral: 0 }): PathLocation {
-    const n = this.n;
-    const segs = this.closed ? n : n - 1;
+    const segs = this.closed ? this.n : this.n - 1;
     let best = Infinity, bestK = 0, bestF = 0;
-    const test = (k: number): void => {
-      const k2 = k + 1 < n ? k + 1 : 0;
-      const ax = this.x[k]!, az = this.z[k]!;
-      const ex = this.x[k2]! - ax, ez = this.z[k2]! - az;
-      const l2 = ex * ex + ez * ez;
-      let f = l2 > 0 ? ((x - ax) * ex + (z - az) * ez) / l2 : 0;
-      f = f < 0 ? 0 : f > 1 ? 1 : f;
-      const qx = ax + f * ex - x, qz = az + f * ez - z;
-      const d2 = qx * qx + qz * qz;
-      if (d2 < best) {
-        best = d2;
-        bestK = k;
-        bestF = f;
-      }
-    };
-    if (hint >= 0) {
-      const W = 40;
-      for (let d = -W; d <= W; d++) {
-        let k = hint + d;
-        if (this.closed) k = (k + segs) % segs;
-        else if (k < 0 || k >= segs) continue;
-        test(k);
+    if (hint >= 0 && hint < segs) {
+      best = this.segmentDistance2(hint, x, z);
+      bestK = hint;
+      bestF = this.lastF;
+      for (const dir of [1, -1]) {
+        let misses = 0;
+        for (let d = 1; d <= LOCATE_WINDOW && misses < LOCATE_PAST_MIN; d++) {
+          let k = hint + dir * d;
+          if (this.closed) k = k < 0 ? k + segs : k >= segs ? k - segs : k;
+          else if (k < 0 || k >= segs) break;
+          const d2 = this.segmentDistance2(k, x, z);
+          // a tie (a vertex shared by two segments) goes to the earlier segment, as in the full scan
+          if (d2 < best || (dir < 0 && d2 === best)) {
+            best = d2;
+            bestK = k;
+            bestF = this.lastF;
+            misses = 0;
+          } else misses++;
+        }
       }
     }
-    if (hint < 0 || best > 15 * 15) {
+    if (hint < 0 || hint >= segs || best > LOCATE_FAR_M * LOCATE_FAR_M) {
       best = Infinity;
-      for (let k = 0; k < segs; k++) test(k);
+      for (let k = 0; k < segs; k++) {
+        const d2 = this.segmentDistance2(k, x, z);
+        if (d2 < best) {
+          best = d2;
+          bestK = k;
+          bestF = this.lastF;
+        }
+      }
     }
-    const k = bestK, k2 = k + 1 < n ? k + 1 : 0;
+    const k = bestK, k2 = k + 1 < this.n ? k + 1 : 0;
     const ex = this.x[k2]! - this.x[k]!, ez = this.z[k2]! - this.z[k]!;
     const len = Math.hypot(ex, ez) || 1;
     out.index = k;
@@ -229,6 +241,22 @@ export class AiPath {
     if (this.closed && out.s >= this.lengthM) out.s -= this.lengthM;
     out.lateral = ((x - this.x[k]!) * ez - (z - this.z[k]!) * ex) / len;
     return out;
+  }
+
+  /** Fraction along segment k of the point nearest the last `segmentDistance2` query. */
+  private lastF = 0;
+
+  /** Squared distance from (x, z) to segment k (point k to the next), its nearest fraction into `lastF`. */
+  private segmentDistance2(k: number, x: number, z: number): number {
+    const k2 = k + 1 < this.n ? k + 1 : 0;
+    const ax = this.x[k]!, az = this.z[k]!;
+    const ex = this.x[k2]! - ax, ez = this.z[k2]! - az;
+    const l2 = ex * ex + ez * ez;
+    let f = l2 > 0 ? ((x - ax) * ex + (z - az) * ez) / l2 : 0;
+    f = f < 0 ? 0 : f > 1 ? 1 : f;
+    this.lastF = f;
+    const qx = ax + f * ex - x, qz = az + f * ez - z;
+    return qx * qx + qz * qz;
   }
 
   /**
