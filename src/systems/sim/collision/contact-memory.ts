@@ -29,9 +29,19 @@ export type ContactGroup = 'contact' | 'propContact';
 
 type Slots = readonly Int32Array[];
 
+/** The slot fields' names per group, built once (the collision pass looks its slots up every tick). */
+const SLOT_KEYS: Record<ContactGroup, readonly string[]> = {
+  contact: Array.from({ length: CONTACT_SLOTS }, (_, k) => `contact${k}`),
+  propContact: Array.from({ length: CONTACT_SLOTS }, (_, k) => `propContact${k}`),
+};
+
+/** The group's slot arrays, looked up afresh (a snapshot restore may swap a component's arrays). */
 function slotsOf(world: SimWorld, group: ContactGroup): Slots {
   const c = world.c.CarCollider as unknown as Record<string, Int32Array>;
-  return Array.from({ length: CONTACT_SLOTS }, (_, k) => c[`${group}${k}`]!);
+  const keys = SLOT_KEYS[group];
+  const out: Int32Array[] = [];
+  for (let k = 0; k < CONTACT_SLOTS; k++) out.push(c[keys[k]!]!);
+  return out;
 }
 
 /** The owner car was in contact with the partner (`code`) during the last tick. */
