@@ -1,0 +1,126 @@
+/**
+ * One AI field per process (several worlds in one process leave the JIT's property reads polymorphic and read
+ * slower than a game, which runs one):
+ *   npx tsx bench/field-run.ts <race|field> <cars> <seconds> [--blocks 5] [--json]
+ * `race`: a RallycrossRace on rallycross-bitring (1–32 cars, 3 laps, lap and joker logic, collisions on) from a
+ * standing start; `field`: the same circuit, cars on a two-abreast grid, each with its AI driver seeing every
+ * other car, collisions on, no race rules (so the scaling table can go past the race's 32 cars). Times
+ * `seconds` of simulation after a 0.5 s launch (JIT warm-up) in `blocks` equal blocks with process.cpuUsage and
+ * prints CPU µs per tick (median and range of the blocks, and the total), real time per CPU-second and the
+ * collision events seen.
+ */
+import { join } from 'node:path';
+import { loadStageFromDir } from '../terrain/node';
+import { loadBuiltinCar } from '../src/content/cars/index';
+import type { CarConfig } from '../src/content/car-schema';
+import { RallycrossRace, gridSlots } from '../src/run/race';
+import { createSimWorld, DEFAULT_DT, type SimWorld } from '../src/ecs/world';
+import { setInputSource } from '../src/ecs/controls';
+import { spawnCar } from '../src/systems/sim/vehicle/prefab-car';
+import { StageGround } from '../src/systems/sim/vehicle/stage-ground';
+import { attachCarColliderFromConfig } from '../src/systems/sim/collision/car-collider';
+import { AiDriver } from '../src/systems/sim/ai/driver';
+import { stagePath } from '../src/systems/sim/ai/stage-path';
+import { driverVehicleFromConfig } from '../src/systems/sim/ai/car-params';
+import { stepRun } from '../src/run/step';
+import { parseCommand, type CommandSpec } from '../src/cli/args';
+import { reportError } from '../src/cli/errors';
+import type { Stage } from '../terrain/stage';
+
+const STAGES = join(import.meta.dirname ?? new URL('.', import.meta.url).pathname, '../src/content/stages');
+const CAR_IDS = ['rally-awd', 'hatch-gti', 'classic-rwd'];
+/** Launch before timing, s: JIT compilation and the first decisions are not the steady cost. */
+const WARM_S = 0.5;
+/** The `field` grid's row spacing, m: 128 cars fit the circuit without the last rows reaching the first. */
+const FIELD_ROW_GAP_M = 6;
+
+const SPEC = {
+  usage: 'npx tsx bench/field-run.ts',
+  summary: 'One AI field in this process: CPU µs per tick over timed blocks, real time per CPU-second, collisions.',
+  positionals: [
+    { name: 'kind', help: 'race (RallycrossRace, ≤ 32 cars) or field (AI drivers and collisions, no race rules)' },
+    { name: 'cars', help: 'number of cars' },
+    { name: 'seconds', help: 'simulated seconds timed' },
+  ],
+  options: { blocks: { type: 'integer', value: 'n', help: 'timed blocks (default 5)' }, json: { type: 'boolean', help: 'print one JSON line' } },
+} as const satisfies CommandSpec;
+
+/** A stepper over a world: a race (its tick runs the rules too) or a bare AI field. */
+interface Field {
+  world: SimWorld;
+  tick(): void;
+}
+
+function field(n: number): CarConfig[] {
+  const cfgs = CAR_IDS.map((id) => loadBuiltinCar(id));
+  return Array.from({ length: n }, (_, k) => cfgs[k % cfgs.length]!);
+}
+
+function bareField(stage: Stage, cars: CarConfig[]): Field {
+  const world = createSimWorld({ dt: DEFAULT_DT, integrator: 'midpoint', ground: StageGround.fromStage(stage), capacity: 4096, seed: 11 });
+  const path = stagePath(stage, cars[0]!);
+  const slots = gridSlots(path, path.locate(stage.start.x, stage.start.z).s, cars.length, { rowGapM: FIELD_ROW_GAP_M });
+  const roadHalf = stage.road.poseAt(stage.start.distanceM).width / 2;
+  const drivers: AiDriver[] = [];
+  const eids = cars.map((car, k) => {
+    const slot = slots[k]!;
+    const eid = spawnCar(world, car, { x: slot.x, z: slot.z, heading: slot.heading });
+    attachCarColliderFromConfig(world, eid, car);
+    const params = { aggressiveness: 0.35 + 0.5 * ((k * 0.618) % 1), skill: 0.55 + 0.4 * ((k * 0.382) % 1) };
+    const driver = new AiDriver({ path, vehicle: driverVehicleFromConfig(car), params, laneOffsetM: slot.lateral * 0.5, halfWidthM: roadHalf });
+    setInputSource(world, eid, driver);
+    drivers.push(driver);
+    return eid;
+  });
+  drivers.forEach((d, k) => (d.rivals = eids.filter((_, j) => j !== k)));
+  return { world, tick: () => stepRun(world) };
+}
+
+function makeField(kind: string, n: number): Field {
+  const stage = loadStageFromDir(join(STAGES, 'rallycross-bitring'));
+  if (kind === 'field') return bareField(stage, field(n));
+  const race = new RallycrossRace({ stage, cars: field(n), laps: 3, countdownS: 0.002, seed: 11 });
+  return { world: race.world, tick: () => race.tick() };
+}
+
+const median = (a: number[]): number => [...a].sort((p, q) => p - q)[a.length >> 1]!;
+
+function main(argv: string[]): void {
+  const { args, options, fail } = parseCommand(SPEC, argv);
+  const kind = args.kind === 'race' || args.kind === 'field' ? args.kind : fail(`<kind>: expected race or field, found "${args.kind}"`);
+  const n = Number(args.cars), simS = Number(args.seconds), blocks = options.blocks ?? 5;
+  if (!Number.isInteger(n) || n < 1) fail(`<cars>: expected a positive integer, found "${args.cars}"`);
+  if (!(simS > 0)) fail(`<seconds>: expected a positive number, found "${args.seconds}"`);
+  if (!Number.isInteger(blocks) || blocks < 1) fail(`--blocks: expected a positive integer, found "${options.blocks}"`);
+  const f = makeField(kind, n);
+  const ev = f.world.events;
+  let collisions = 0;
+  const step = (): void => {
+    f.tick();
+    for (const e of ev) if (String(e.kind).startsWith('collision')) collisions++;
+    ev.length = 0;
+  };
+  const dt = f.world.dt;
+  for (let i = Math.round(WARM_S / dt); i > 0; i--) step();
+  collisions = 0;
+  const perBlock = Math.max(1, Math.round(simS / dt / blocks));
+  const cpu: number[] = [];
+  let total = 0;
+  for (let b = 0; b < blocks; b++) {
+    const c0 = process.cpuUsage();
+    for (let i = 0; i < perBlock; i++) step();
+    const c = process.cpuUsage(c0);
+    cpu.push((c.user + c.system) / perBlock);
+    total += c.user + c.system;
+  }
+  const usPerTick = total / (perBlock * blocks);
+  const out = { kind, cars: n, usPerTick, usPerTickMedian: median(cpu), usPerTickMin: Math.min(...cpu), usPerTickMax: Math.max(...cpu), rtf: (dt * 1e6) / usPerTick, collisions, simS: perBlock * blocks * dt };
+  if (options.json) console.log(JSON.stringify(out));
+  else console.log(`${kind} ${n} cars: ${usPerTick.toFixed(1)} µs CPU/tick (${(usPerTick / n).toFixed(2)}/car), ${out.rtf.toFixed(2)}× real time per CPU-second, blocks ${out.usPerTickMin.toFixed(0)}–${out.usPerTickMax.toFixed(0)} µs, ${collisions} collision events`);
+}
+
+try {
+  main(process.argv.slice(2));
+} catch (e) {
+  process.exit(reportError(e));
+}
