@@ -124,7 +124,19 @@ export function initRapier(): Promise<void> {
   return rapierReady;
 }
 
-export function rapierVehicle(patch: HeightPatch, p: PeerCarParams, start: { x: number; y: number; z: number; heading: number }, dt = PEER_DT): PeerVehicle {
+/**
+ * Collision groups (membership << 16 | filter) of a chassis that touches nothing: Rapier then solves no chassis
+ * contact against the heightfield, as our car (which has no chassis–terrain contact) — the like-for-like peer.
+ * The vehicle controller's wheel rays still hit the ground (they use their own filter).
+ */
+const CHASSIS_TOUCHES_NOTHING = (0x0002 << 16) | 0x0000;
+
+export interface RapierOptions {
+  /** The chassis box collides with the heightfield (Rapier's default; false: like-for-like with ours). */
+  chassisHitsGround: boolean;
+}
+
+export function rapierVehicle(patch: HeightPatch, p: PeerCarParams, start: { x: number; y: number; z: number; heading: number }, opts: RapierOptions = { chassisHitsGround: true }, dt = PEER_DT): PeerVehicle {
   const world = new RAPIER.World({ x: 0, y: -G0, z: 0 });
   world.timestep = dt;
   // Rapier heightfield: (nrows+1)×(ncols+1) heights, column-major, rows along Z, columns along X, centred on
@@ -140,6 +152,7 @@ export function rapierVehicle(patch: HeightPatch, p: PeerCarParams, start: { x: 
   const body = world.createRigidBody(RAPIER.RigidBodyDesc.dynamic().setTranslation(start.x, start.y, start.z).setRotation(rot).setCanSleep(false));
   const [hx, hy, hz] = p.halfExtents;
   const col = RAPIER.ColliderDesc.cuboid(hx, hy, hz).setMass(p.mass);
+  if (!opts.chassisHitsGround) col.setCollisionGroups(CHASSIS_TOUCHES_NOTHING);
   world.createCollider(col, body);
   const vc = world.createVehicleController(body);
   vc.indexUpAxis = 1;
@@ -155,7 +168,7 @@ export function rapierVehicle(patch: HeightPatch, p: PeerCarParams, start: { x: 
   });
   const nDriven = p.driven.filter(Boolean).length || 1;
   return {
-    name: 'rapier',
+    name: opts.chassisHitsGround ? 'rapier' : 'rapier-lfl',
     step(input) {
       const steer = (input.steer / STEER_SCALE) * p.maxSteer;
       const f = driveForce(p, input.throttle / PEDAL_SCALE, vc.currentVehicleSpeed()) / nDriven;
