@@ -7,7 +7,7 @@
  * other car, collisions on, no race rules (so the scaling table can go past the race's 32 cars). Times
  * `seconds` of simulation after a 0.5 s launch (JIT warm-up) in `blocks` equal blocks with process.cpuUsage and
  * prints CPU µs per tick (median and range of the blocks, and the total), real time per CPU-second and the
- * collision events seen.
+ * collision events seen, and the state hash at the end (the same in every process: determinism).
  */
 import { join } from 'node:path';
 import { loadStageFromDir } from '../terrain/node';
@@ -26,6 +26,7 @@ import { stepRun } from '../src/run/step';
 import { parseCommand, type CommandSpec } from '../src/cli/args';
 import { reportError } from '../src/cli/errors';
 import type { Stage } from '../terrain/stage';
+import { stateHash } from '../src/ecs/hash';
 
 const STAGES = join(import.meta.dirname ?? new URL('.', import.meta.url).pathname, '../src/content/stages');
 const CAR_IDS = ['rally-awd', 'hatch-gti', 'classic-rwd'];
@@ -114,9 +115,9 @@ function main(argv: string[]): void {
     total += c.user + c.system;
   }
   const usPerTick = total / (perBlock * blocks);
-  const out = { kind, cars: n, usPerTick, usPerTickMedian: median(cpu), usPerTickMin: Math.min(...cpu), usPerTickMax: Math.max(...cpu), rtf: (dt * 1e6) / usPerTick, collisions, simS: perBlock * blocks * dt };
+  const out = { kind, cars: n, usPerTick, usPerTickMedian: median(cpu), usPerTickMin: Math.min(...cpu), usPerTickMax: Math.max(...cpu), rtf: (dt * 1e6) / usPerTick, collisions, simS: perBlock * blocks * dt, hash: stateHash(f.world).toString() };
   if (options.json) console.log(JSON.stringify(out));
-  else console.log(`${kind} ${n} cars: ${usPerTick.toFixed(1)} µs CPU/tick (${(usPerTick / n).toFixed(2)}/car), ${out.rtf.toFixed(2)}× real time per CPU-second, blocks ${out.usPerTickMin.toFixed(0)}–${out.usPerTickMax.toFixed(0)} µs, ${collisions} collision events`);
+  else console.log(`${kind} ${n} cars: ${usPerTick.toFixed(1)} µs CPU/tick (${(usPerTick / n).toFixed(2)}/car), ${out.rtf.toFixed(2)}× real time per CPU-second, blocks ${out.usPerTickMin.toFixed(0)}–${out.usPerTickMax.toFixed(0)} µs, ${collisions} collision events, state hash ${out.hash}`);
 }
 
 try {
