@@ -212,8 +212,8 @@ export class AiPath {
           if (this.closed) k = k < 0 ? k + segs : k >= segs ? k - segs : k;
           else if (k < 0 || k >= segs) break;
           const d2 = this.segmentDistance2(k, x, z);
-          // a tie (a vertex shared by two segments) goes to the earlier segment, as in the full scan
-          if (d2 < best || (dir < 0 && d2 === best)) {
+          // a tie (a vertex shared by two segments) goes to the lower index, as in the full scan
+          if (d2 < best || (d2 === best && k < bestK)) {
             best = d2;
             bestK = k;
             bestF = this.lastF;
