@@ -5,7 +5,7 @@
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { UserError } from '../src/cli/errors';
-import { describeRun, formatGoal, formatValue, goalStatus, type BenchReport } from './report';
+import { describeRun, formatGoal, formatValueSpread, goalStatus, type BenchReport } from './report';
 import type { BenchResult } from './types';
 
 export const TABLE_START = '<!-- bench-table:start (generated from bench/figures.json by `npm run bench -- --save` or `--table`; do not edit) -->';
@@ -41,7 +41,7 @@ export function writeFigures(file: string, figures: SavedFigures): void {
 export function figuresTable(figures: SavedFigures): string {
   const suites = Object.entries(figures.suites);
   const rows = suites.flatMap(([, s]) =>
-    s.results.map((r) => `| ${r.suite} | ${r.name} | ${formatValue(r.value)} | ${r.unit} | ${formatGoal(r)} | ${goalStatus(r, false)} |`),
+    s.results.map((r) => `| ${r.suite} | ${r.name} | ${formatValueSpread(r)} | ${r.unit} | ${formatGoal(r)} | ${goalStatus(r, false)} |`),
   );
   // suites saved by the same run share one line
   const byRun = new Map<string, string[]>();

@@ -73,6 +73,11 @@ export function formatValue(v: number): string {
   return a >= 100 ? v.toFixed(1) : v.toPrecision(4);
 }
 
+/** The value, with its range over repeats in parentheses when the row has one. */
+export function formatValueSpread(r: BenchResult): string {
+  return r.spread ? `${formatValue(r.value)} (${r.spread})` : formatValue(r.value);
+}
+
 /** "≤ 5" or "≥ 20": the goal with its direction. */
 export function formatGoal(r: BenchResult): string {
   if (r.target === undefined) return '';
@@ -90,7 +95,7 @@ export function reportMarkdown(rep: BenchReport): string {
   const rows = rep.results.map((r) => {
     const status = goalStatus(r, rep.quick);
     const why = status.startsWith('miss') ? ` Report-only in --quick: ${r.quickReportOnly}.` : '';
-    return `| ${r.suite} | ${r.name} | ${formatValue(r.value)} | ${r.unit} | ${formatGoal(r)} | ${status} | ${r.note ?? ''}${why} |`;
+    return `| ${r.suite} | ${r.name} | ${formatValueSpread(r)} | ${r.unit} | ${formatGoal(r)} | ${status} | ${r.note ?? ''}${why} |`;
   });
   const head = `BitRally benchmarks — ${describeRun(rep)}\n\n`;
   return head + ['| suite | name | value | unit | goal | | note |', '|---|---|---|---|---|---|---|', ...rows].join('\n');

@@ -8,6 +8,8 @@ export interface BenchResult {
   target?: number;
   lowerIsBetter?: boolean;
   note?: string;
+  /** The range over the repeats the value is the median of (e.g. "0.80–0.88"), shown beside the value in tables. */
+  spread?: string;
   /**
    * Why a missed target does not fail `--quick` (the CI run): the goal belongs to unfinished work (an issue
    * item), or the short run is too noisy near the goal. The full run always fails on a miss.

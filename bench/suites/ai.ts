@@ -48,16 +48,19 @@ export const suite: BenchSuite = {
         suite: 'ai',
         name: `AI field, ${n} car${n > 1 ? 's' : ''}, collisions on`,
         value: f.usPerTick / n,
+        spread: `${(f.usPerTickMin / n).toFixed(2)}–${(f.usPerTickMax / n).toFixed(2)} over the blocks`,
         unit: 'µs CPU/car/tick',
         note: `own process, ${f.simS.toFixed(0)} s after a 0.5 s launch, midpoint dt 2 ms; ${f.rtf.toFixed(2)}× real time per CPU-second; ${spread(f)}; ${f.collisions} collision events`,
       });
     }
     // 32 cars racing from a standing start: the first seconds have the grid packed tight (most collisions)
     const r = runField('race', 32, simS, blocks);
+    const tickUs = r.rtf * r.usPerTick; // the step, µs: real time per CPU-second = step / CPU per tick
     out.push({
       suite: 'ai',
       name: '32-car AI field, rallycross, collisions on',
       value: r.rtf,
+      spread: `${(tickUs / r.usPerTickMax).toFixed(1)}–${(tickUs / r.usPerTickMin).toFixed(1)} over the blocks`,
       unit: '× real time per CPU-second',
       lowerIsBetter: false,
       target: FIELD_GOAL_RTF,

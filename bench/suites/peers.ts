@@ -59,6 +59,7 @@ function stepRows(det: PeersRun, nat: PeersRun): BenchResult[] {
     suite: 'peers',
     name,
     value: median(us),
+    spread: range(us),
     unit: 'µs CPU/vehicle/step',
     note: `${blocks}, range ${range(us)}; stayed on its ${run.patchM.toFixed(0)} m terrain window, last block ended ${run.moved[engine]!.toFixed(0)} m from the start`,
   });
@@ -75,6 +76,7 @@ function ratioRow(run: PeersRun, math: MathKind, peer: string, goal: boolean): B
     suite: 'peers',
     name: `ratio bitrally (${math} Math) / ${peer === 'rapier-lfl' ? 'rapier like-for-like' : peer === 'rapier' ? 'rapier default' : peer}`,
     value: median(r),
+    spread: range(r, 3),
     unit: '×',
     note: `median of ${r.length} per-round ratios, range ${range(r, 3)}; < 1 = ours faster per step`,
   };
