@@ -5,8 +5,7 @@
  *  - the goal row (issue #19): a 32-car RallycrossRace (lap, joker and jump-start logic) from a standing start
  *    with collisions, ≥ 20× real time per CPU-second.
  */
-import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { runJsonChild } from '../child-json';
 import type { BenchResult, BenchSuite } from '../types';
 
 /** Issue #19: a 32-car field at ≥ 20× real time per CPU-second. */
@@ -24,14 +23,7 @@ interface FieldRun {
 }
 
 function runField(kind: 'race' | 'field', cars: number, seconds: number, blocks: number): FieldRun {
-  const script = fileURLToPath(new URL('../field-run.ts', import.meta.url));
-  const r = spawnSync(process.execPath, ['--import', 'tsx', script, kind, String(cars), String(seconds), '--blocks', String(blocks), '--json'], { encoding: 'utf8' });
-  const line = (r.stdout ?? '').trim().split('\n').pop() ?? '';
-  try {
-    return JSON.parse(line) as FieldRun;
-  } catch {
-    throw new Error(`bench ai: ${script} ${kind} ${cars} failed: ${(r.stderr ?? '').slice(-400)}`);
-  }
+  return runJsonChild<FieldRun>('./field-run.ts', [kind, String(cars), String(seconds), '--blocks', String(blocks), '--json']);
 }
 
 const spread = (f: FieldRun): string => `blocks ${f.usPerTickMin.toFixed(0)}–${f.usPerTickMax.toFixed(0)} µs CPU/tick`;

@@ -8,8 +8,7 @@
  * and default (chassis box against the heightfield). Values are medians over the blocks; a ratio is the median
  * of the per-round ratios (the two blocks of a round ran back to back), with its range over the rounds.
  */
-import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { runJsonChild } from '../child-json';
 import type { BenchResult, BenchSuite } from '../types';
 
 /** Issue #19 item 2: our full car at most half of Rapier's like-for-like step. */
@@ -26,13 +25,7 @@ interface PeersRun {
 type MathKind = 'deterministic' | 'native';
 
 function runPeers(math: MathKind, steps: number, rounds: number): PeersRun {
-  const script = fileURLToPath(new URL('../peers-run.ts', import.meta.url));
-  const hook = fileURLToPath(new URL('../native-math-register.mjs', import.meta.url));
-  const args = ['--import', 'tsx', ...(math === 'native' ? ['--import', hook] : []), script, String(steps), String(rounds), '--json'];
-  const r = spawnSync(process.execPath, args, { encoding: 'utf8' });
-  const line = (r.stdout ?? '').trim().split('\n').pop() ?? '';
-  if (r.status !== 0) throw new Error(`bench peers (${math} Math): ${(r.stderr ?? '').slice(-600)}`);
-  return JSON.parse(line) as PeersRun;
+  return runJsonChild<PeersRun>('./peers-run.ts', [String(steps), String(rounds), '--json'], math === 'native' ? ['./native-math-register.mjs'] : []);
 }
 
 const median = (a: readonly number[]): number => {
