@@ -67,6 +67,7 @@ export class TownSession {
   private readonly renderStats: RenderStats;
   private frameCount = 0;
   private padInstructorPrev = false;
+  private perfPrev = 0;
   /** Wall time of the frames run so far, s (the sim clock is checked against it). */
   wallS = 0;
   /** The instructor's last action: the vehicle picked, or why none. */
@@ -128,6 +129,11 @@ export class TownSession {
     const pad = (snap.buttons[INSTRUCTOR_PAD_BUTTON] ?? 0) > 0.5;
     if (this.devices.takeKeyEdges().includes(INSTRUCTOR_KEY) || (pad && !this.padInstructorPrev)) this.instruct();
     this.padInstructorPrev = pad;
+    if (a.perf && !this.perfPrev) {
+      this.settings.perfOverlay = !this.settings.perfOverlay;
+      this.hud.showPerf(this.settings.perfOverlay);
+    }
+    this.perfPrev = a.perf;
     const t0 = performance.now();
     const ticks = this.scheduler.advance(dt);
     const t1 = performance.now();
@@ -216,6 +222,9 @@ export class TownSession {
       wallS: this.wallS,
       trafficS: st.timeS,
       slowed: this.scheduler.slowedFraction,
+      // frame pacing's account: simulated + dropped + still due = the wall time fed to the scheduler
+      droppedS: this.scheduler.droppedTicks * this.run.world.dt,
+      dueS: this.scheduler.accumulator,
       perf: this.perf,
       perfText: (document.querySelector('[data-t="perf"]') as HTMLElement | null)?.textContent ?? '',
       cars,
