@@ -9,57 +9,20 @@
  * accounts for the wall clock fed to it under the frame-pacing rules (simulated + dropped + still due = fed).
  * Leaving closes the recording (a town replay). Screenshots: town-menu, town-drive, town-accident.
  */
-import { runSpecList } from './spec-runner.mjs';
+import { runSpecList, waitFor } from './spec-runner.mjs';
 import { join } from 'node:path';
-import { PAD_INIT } from './pad.mjs';
+import { frames, padFocusItem, padPage, padPress as press } from './page-helpers.mjs';
 
-const A = 0, UP = 12, DOWN = 13, RT = 7;
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const A = 0, UP = 12, RT = 7;
 /** The pacing account may be off by float round-off only, s. */
 const PACING_TOLERANCE_S = 1e-6;
 
-async function hook(page, key, arg) {
-  return page.evaluate(([k, a]) => {
-    const h = window.__bitrally;
-    if (!h) return undefined;
-    const v = h[k];
+const hook = (page, key, arg) =>
+  page.evaluate(([k, a]) => {
+    const v = window.__bitrally?.[k];
     return typeof v === 'function' ? v(a) : v;
   }, [key, arg]);
-}
-
-async function waitFor(what, fn, timeoutMs = 60000) {
-  const t0 = Date.now();
-  let last;
-  while (Date.now() - t0 < timeoutMs) {
-    last = await fn();
-    if (last) return last;
-    await sleep(250);
-  }
-  throw new Error(`timed out after ${timeoutMs} ms waiting for ${what} (last: ${JSON.stringify(last)?.slice(0, 800)})`);
-}
-
 const waitScreen = (page, name, ms) => waitFor(`screen "${name}"`, async () => (await hook(page, 'screens')) === name, ms);
-const frameNo = (page) => page.evaluate(() => window.__bitrally?.frame ?? 0);
-async function frames(page, n) {
-  const f0 = await frameNo(page);
-  await waitFor(`${n} frames`, async () => (await frameNo(page)) >= f0 + n);
-}
-async function press(page, button) {
-  await page.evaluate((b) => window.__pad.set({ buttons: { [b]: 1 } }), button);
-  await frames(page, 2);
-  await page.evaluate((b) => window.__pad.set({ buttons: { [b]: 0 } }), button);
-  await frames(page, 2);
-}
-const focusedText = (page) => page.evaluate(() => document.querySelector('.item.focused')?.textContent ?? '');
-async function padFocusItem(page, re, maxPresses = 14) {
-  for (let i = 0; i < maxPresses; i++) {
-    if (re.test(await focusedText(page))) return;
-    await press(page, DOWN);
-  }
-  const f = await focusedText(page);
-  if (!re.test(f)) throw new Error(`pad navigation: wanted an item matching ${re}, focused "${f}"`);
-}
-
 const town = (page) => hook(page, 'town');
 const waitSim = (page, what, simS, ms = 240000) => waitFor(what, async () => {
   const s = await town(page);
@@ -76,12 +39,7 @@ export const specs = [
   {
     name: 'town: pad menu → town with 200 cars; traffic moves, a light changes, instructor accident shown, sim time per frame on the perf overlay',
     async run({ browser, base, out, report }) {
-      const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
-      const page = await context.newPage();
-      const errors = [];
-      page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-      page.on('pageerror', (e) => errors.push(String(e)));
-      await page.addInitScript(PAD_INIT);
+      const { context, page, errors } = await padPage(browser);
       try {
         await page.goto(base + '?scale=2');
         await waitScreen(page, 'title', 120000);

@@ -24,7 +24,7 @@ import type { InputDevices } from '../input/devices';
 import type { Settings } from '../settings';
 import { carChoice } from '../cars';
 import { emptyTelemetry, type CarTelemetryView, type DrivableCar } from '../car-link';
-import type { PerfNumbers } from '../game';
+import { perfFromWindow, type PerfNumbers, type PerfWindow } from '../perf-window';
 
 export interface TownSetup {
   seed: number;
@@ -73,7 +73,7 @@ export class TownSession {
   /** The instructor's last action: the vehicle picked, or why none. */
   lastInstruction = '';
   perf: PerfNumbers = { simMs: 0, viewMs: 0, renderMs: 0, ticks: 0, triangles: 0, fps: 0, frameMs: 0, drawCalls: 0, tickCap: 0, slowed: 0 };
-  private perfAcc = { sim: 0, view: 0, ticks: 0, frames: 0, t: 0 };
+  private perfAcc: PerfWindow = { sim: 0, view: 0, render: 0, ticks: 0, frames: 0, t: 0 };
   /** The recording, closed when the session is left. */
   replayBytes: Uint8Array | null = null;
 
@@ -149,18 +149,7 @@ export class TownSession {
     pa.frames++;
     pa.t += dt;
     if (pa.t < PERF_WINDOW_S) return;
-    this.perf = {
-      simMs: pa.sim / pa.frames,
-      viewMs: pa.view / pa.frames,
-      renderMs: 0,
-      ticks: pa.ticks / pa.frames,
-      triangles: this.renderStats.activeTriangles(),
-      fps: pa.frames / pa.t,
-      frameMs: (1000 * pa.t) / pa.frames,
-      drawCalls: this.renderStats.drawCalls(),
-      tickCap: this.scheduler.tickCap,
-      slowed: this.scheduler.slowedFraction,
-    };
+    this.perf = perfFromWindow(pa, this.renderStats, this.scheduler);
     this.hud.updatePerf(this.perf);
     this.hud.setSlowdown(this.perf.slowed);
     pa.sim = pa.view = pa.ticks = pa.frames = pa.t = 0;
