@@ -13,7 +13,7 @@ import { runSpecList, waitFor } from './spec-runner.mjs';
 import { join } from 'node:path';
 import { frames, padFocusItem, padPage, padPress as press } from './page-helpers.mjs';
 
-const A = 0, UP = 12, RT = 7;
+const A = 0, B = 1, UP = 12, RT = 7;
 /** The pacing account may be off by float round-off only, s. */
 const PACING_TOLERANCE_S = 1e-6;
 
@@ -95,8 +95,8 @@ export const specs = [
         if (!/sim\s+[\d.]+ ms/.test(shown.perfText)) throw new Error(`perf overlay: ${shown.perfText}`);
         checkPacing(shown, 'after the accident');
         report.townPerf = { perf: shown.perf, simS: shown.simS, wallS: shown.wallS, droppedS: shown.droppedS, slowed: shown.slowed };
-        // leaving closes the recording
-        await page.keyboard.press('Escape');
+        // leaving (pad B) closes the recording
+        await press(page, B);
         await waitScreen(page, 'town');
         const replayBytes = await page.evaluate(() => window.__bitrally?.townReplay?.length ?? 0);
         report.townReplayBytes = replayBytes;

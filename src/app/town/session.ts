@@ -103,6 +103,8 @@ export class TownSession {
     this.hud = new Hud(hudParent);
     this.hud.show(true);
     this.hud.showPerf(settings.perfOverlay);
+    // no countdown in a town: the start lights stay dark and hidden
+    this.hud.setLights('off');
     this.townHud = new TownHud(hudParent);
     this.renderStats = new RenderStats(kit.scene);
     const clock = (): number => performance.now() / 1000;

@@ -13,7 +13,10 @@ import { createNoise4D, type NoiseFunction4D } from 'simplex-noise';
 import type { Stage } from '../../../terrain/stage';
 
 /** What the terrain view draws from: a stage, or any ground with a heightfield and a surface map (a town). */
-export type TerrainSource = Pick<Stage, 'bspline' | 'heightfield' | 'surfaceMap'>;
+export type TerrainSource = Pick<Stage, 'bspline' | 'heightfield' | 'surfaceMap'> & {
+  /** Snow on the highest ground (a stage's mountains); false for a town, whose ground rises a few metres only. */
+  snowCap?: boolean;
+};
 import { SURFACE_IDS } from '../../../terrain/surface';
 
 export const DETAIL_SIZE = 128;
@@ -166,7 +169,7 @@ function buildSplatMaps(stage: TerrainSource, maxSize: number): SplatMaps {
       const grad = Math.hypot(gx, gz);
       const h = hAt(ci, cj);
       const rock = Math.max(0, Math.min(1, (grad - 0.4) / (0.7 - 0.4)));
-      const snow = Math.max(0, Math.min(1, (h - snowLine) / (0.08 * span))) * (1 - 0.7 * rock);
+      const snow = stage.snowCap === false ? 0 : Math.max(0, Math.min(1, (h - snowLine) / (0.08 * span))) * (1 - 0.7 * rock);
       const dirt = Math.max(0, Math.min(1, 1.6 * dirtAt(i / size, j / size) - 0.2)) * 0.7;
       const o = (j * size + i) * 4;
       map1[o] = 255;

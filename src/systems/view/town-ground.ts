@@ -31,5 +31,5 @@ export function townTerrainSource(town: Town): TerrainSource {
   const w = Math.floor(extentX / TOWN_SURFACE_CELL_M) + 1, d = Math.floor(extentZ / TOWN_SURFACE_CELL_M) + 1;
   const codes = new Uint8Array(w * d).fill(surfaceCode('grass'));
   paintStreets(town, { w, d, x0: hf.origin.x, z0: hf.origin.z, codes }, surfaceCode('tarmac'));
-  return { bspline: town.ground, heightfield: hf, surfaceMap: new SurfaceMap(w, d, TOWN_SURFACE_CELL_M, hf.origin, codes) };
+  return { bspline: town.ground, heightfield: hf, surfaceMap: new SurfaceMap(w, d, TOWN_SURFACE_CELL_M, hf.origin, codes), snowCap: false };
 }
