@@ -61,7 +61,7 @@ export class TownHud {
     const el = document.createElement('div');
     el.className = 'town-hud';
     // top right: the perf overlay takes the top left
-    el.style.cssText = 'position:absolute;right:12px;top:12px;font:14px/1.4 system-ui,sans-serif;color:#fff;pointer-events:none;max-width:44%;text-align:right';
+    el.style.cssText = 'position:absolute;right:12px;top:12px;font:14px/1.4 system-ui,sans-serif;color:#fff;pointer-events:none;max-width:34%;text-align:right';
     el.innerHTML = `<div data-t="town-info" style="background:rgba(8,12,18,.78);padding:5px 10px;border-radius:6px"></div><div data-t="town-feed"></div>`;
     parent.appendChild(el);
     this.el = el;
