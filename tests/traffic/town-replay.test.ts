@@ -15,6 +15,10 @@ import { builtinTrafficCars, TownRecording } from '../../src/replay/town-replay'
 import { verifyReplay, verifyReplayData } from '../../src/replay/verify';
 import { DEFAULT_CHECKSUM_EVERY_TICKS } from '../../src/replay/recorder';
 import { setInputSample } from '../replay/helpers';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { spawnCli } from '../cli/spawn';
 
 const SEED = 1;
 const TRAFFIC = 120;
@@ -80,6 +84,17 @@ describe('town replay', () => {
     setInputSample(input.inputs, 0, THROTTLE_CHANNEL, 300, 1000);
     const r2 = await verifyReplayData(input, { stages: null });
     expect(r2.firstDesync?.tick).toBe(DEFAULT_CHECKSUM_EVERY_TICKS);
+  }, 120_000);
+
+  it('npm run replay -- verify rebuilds the town from the file (another process)', async () => {
+    const f = join(mkdtempSync(join(tmpdir(), 'town-replay-')), 'town.bitrally');
+    writeFileSync(f, recorded.bytes);
+    const r = await spawnCli('src/cli/replay.ts', ['verify', f, '--json']);
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout) as { ok: boolean; checksumsChecked: number; finalHash: string };
+    expect(out.ok).toBe(true);
+    expect(out.checksumsChecked).toBe(RUN_TICKS / DEFAULT_CHECKSUM_EVERY_TICKS + 1);
+    expect(out.finalHash).toBe(decodeReplay(recorded.bytes).checksums.at(-1)!.hash);
   }, 120_000);
 
   it('refuses malformed town fields, naming them', () => {
