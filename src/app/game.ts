@@ -44,6 +44,7 @@ import { RECOVER_BACK_M } from '../systems/sim/vehicle/recovery';
 import type { GraphicsPreset } from '../systems/view/graphics-presets';
 import { COAST_STOPPED_MS, CoastToStop, groundSpeed } from './coast-stop';
 import { readCarDamage, type CarDamage } from '../systems/sim/collision/damage-state';
+import { perfFromWindow, type PerfNumbers } from './perf-window';
 
 export interface RunResult {
   stageId: string;
@@ -67,21 +68,7 @@ export interface SessionOptions {
   startDamage?: CarDamage;
 }
 
-export interface PerfNumbers {
-  simMs: number;
-  viewMs: number;
-  /** Scene render call per frame, ms. */
-  renderMs: number;
-  ticks: number;
-  triangles: number;
-  fps: number;
-  /** Mean wall time between frames, ms. */
-  frameMs: number;
-  drawCalls: number;
-  tickCap: number;
-  /** Share of real time the simulation lost (dropped backlog), 0..1. */
-  slowed: number;
-}
+export type { PerfNumbers } from './perf-window';
 
 /** Views, input smoothing and effects step at most this much per frame, s (the simulation keeps real time). */
 const MAX_VIEW_STEP_S = 0.25;
@@ -477,18 +464,7 @@ export class GameSession {
     pa.frames++;
     pa.t += frameS;
     if (pa.t >= 0.5) {
-      this.perf = {
-        simMs: pa.sim / pa.frames,
-        viewMs: pa.view / pa.frames,
-        renderMs: pa.render / pa.frames,
-        ticks: pa.ticks / pa.frames,
-        triangles: this.renderStats.activeTriangles(),
-        fps: pa.frames / pa.t,
-        frameMs: (1000 * pa.t) / pa.frames,
-        drawCalls: this.renderStats.drawCalls(),
-        tickCap: this.scheduler.tickCap,
-        slowed: this.scheduler.slowedFraction,
-      };
+      this.perf = perfFromWindow(pa, this.renderStats, this.scheduler);
       this.hud.updatePerf(this.perf);
       this.hud.setSlowdown(this.finished || this.paused ? 0 : this.perf.slowed);
       pa.sim = pa.view = pa.render = pa.ticks = pa.frames = pa.t = 0;

@@ -90,6 +90,7 @@ function registerTitleScreen(): void {
       <button class="item" data-go="rally">Rally</button>
       <button class="item" data-go="rally" data-daily="1">Daily rally · ${new Date().toISOString().slice(0, 10)} UTC</button>
       <button class="item" data-go="rallycross">Rallycross</button>
+      <button class="item" data-go="town">Town</button>
       <button class="item" data-go="settings">Settings</button>
       <button class="item" data-go="controls">Controls</button>
       <button class="item" data-go="garage">Garage</button>

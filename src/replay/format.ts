@@ -37,6 +37,9 @@ import {
   MAX_REPLAY_PAYLOAD_BYTES,
   MAX_REPLAY_TICKS,
   MAX_SECTION_BYTES,
+  MAX_TOWN_INSTRUCTIONS,
+  MAX_TOWN_TRAFFIC,
+  MAX_TOWN_TRAFFIC_CARS,
   replayCarTicks,
   SECTION_TAGS,
 } from './limits';
@@ -93,6 +96,19 @@ export const ReplayCarSchema = z.strictObject({
 });
 export type ReplayCar = z.output<typeof ReplayCarSchema>;
 
+/**
+ * A town run (optional; absent = a stage or flat-ground run): the town seed and traffic size the player and the
+ * verifier rebuild the town from (src/replay/town-replay.ts), the ticks before which the instructor acted, and
+ * the car files the traffic's vehicle types and promoted cars come from.
+ */
+export const ReplayTownSchema = z.strictObject({
+  seed: z.number().int().nonnegative().max(0xffffffff),
+  cars: z.number().int().nonnegative().max(MAX_TOWN_TRAFFIC),
+  instructorTicks: z.array(z.number().int().nonnegative().max(MAX_REPLAY_TICKS)).max(MAX_TOWN_INSTRUCTIONS),
+  trafficCars: z.array(z.strictObject({ id: z.string().min(1), main: z.string().min(1), files: z.record(z.string(), z.string()) })).min(1).max(MAX_TOWN_TRAFFIC_CARS),
+});
+export type ReplayTown = z.output<typeof ReplayTownSchema>;
+
 export const ReplayHeaderSchema = z.strictObject({
   format: z.union([z.literal(3), z.literal(REPLAY_FORMAT)]),
   /** SIM_VERSION of the build that recorded (src/replay/version.ts). */
@@ -129,6 +145,7 @@ export const ReplayHeaderSchema = z.strictObject({
   propsTouchedTick: z.number().int().nonnegative().nullable().optional(),
   /** Timeline marks (display): checkpoint splits and collisions. */
   marks: z.array(z.strictObject({ tick: z.number().int().nonnegative(), kind: z.string(), label: z.string() })).default([]),
+  town: ReplayTownSchema.optional(),
 });
 export type ReplayHeader = z.output<typeof ReplayHeaderSchema>;
 
@@ -353,6 +370,8 @@ function decodeHeader(s: Uint8Array, file: string): ReplayHeader {
     throw new ReplayFormatError(file, 'header.ticks', `at most ${MAX_REPLAY_CAR_TICKS} car-ticks (ticks × cars)`, `${h.ticks} ticks × ${h.cars.length} cars = ${replayCarTicks(h)}`);
   }
   h.cars.forEach((c, i) => checkCarFiles(c, `header.cars.${i}`, file));
+  h.town?.trafficCars.forEach((c, i) => checkCarFiles(c, `header.town.trafficCars.${i}`, file));
+  if (h.town && h.stage) throw new ReplayFormatError(file, 'header.town', 'no stage in a town run (header.stage null)', `stage ${h.stage.id}`);
   return h;
 }
 
@@ -477,7 +496,7 @@ export function describeReplay(d: ReplayData, fileBytes?: number): Record<string
     format: h.format,
     simVersion: h.simVersion,
     createdAt: h.createdAt,
-    stage: h.stage ? `${h.stage.id} (hash ${h.stage.hash}${h.stage.embedded ? ', embedded' : ''})` : `flat ground at ${h.ground?.height_m ?? 0} m`,
+    stage: h.town ? `town seed ${h.town.seed}, ${h.town.cars} traffic cars, ${h.town.instructorTicks.length} instructor actions` : h.stage ? `${h.stage.id} (hash ${h.stage.hash}${h.stage.embedded ? ', embedded' : ''})` : `flat ground at ${h.ground?.height_m ?? 0} m`,
     cars: h.cars.map((c) => `${c.id} (${c.role}, ${Object.keys(c.files).length} file${Object.keys(c.files).length === 1 ? '' : 's'} embedded)`),
     tickRateHz: Math.round(1 / h.dt),
     integrator: h.integrator,

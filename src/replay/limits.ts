@@ -56,6 +56,10 @@ export const MAX_REPLAY_EDITS = 2_000;
 export const MAX_CONFIG_EDITS = 256;
 /** Most files per embedded car (the main file and the files it extends). */
 export const MAX_CAR_FILES = 16;
+/** A town replay (header `town`): traffic vehicles (the traffic CLI's range), instructor actions, traffic car files. */
+export const MAX_TOWN_TRAFFIC = 2000;
+export const MAX_TOWN_INSTRUCTIONS = 1000;
+export const MAX_TOWN_TRAFFIC_CARS = 8;
 /**
  * Most keyframes in one replay (2 h at one per 2 s; the recorder's default is one per 5 s). A keyframe also
  * decodes to ~170 small JS objects (components, columns), capped in all by MAX_SNAPSHOT_OBJECTS (src/ecs/snapshot.ts).

@@ -17,6 +17,7 @@ import type { SimWorld } from '../ecs/world';
 import type { CarFilesSource, ReplayData, ReplayEdit } from './format';
 import { InputCursor } from './inputs';
 import { checkTickBudget } from './budget';
+import { ReplayFormatError } from './bytes';
 import { buildRunWorld, type RunWorld } from '../run/run-world';
 import { checkReplayCars } from './stage-check';
 import { type CarAdapter } from '../run/cars';
@@ -108,6 +109,8 @@ export class ReplayPlayer {
     opts: PlayerOptions = {},
   ) {
     checkTickBudget(data.header, opts.maxCarTicks, opts.file);
+    // a town run is rebuilt by its own runner (town-replay.ts): this player steps stage and flat-ground worlds
+    if (data.header.town) throw new ReplayFormatError(opts.file ?? 'replay', 'header.town', 'a stage or flat-ground run (verify town runs with `npm run replay -- verify`)', `town seed ${data.header.town.seed}`);
     this.world = run.world;
     this.cars = run.cars;
     this.stage = run.stage;

@@ -34,6 +34,10 @@ export interface RecorderOptions {
   groundHeightM?: number;
   /** The run's cars, in the order they were spawned by buildRunWorld, with their entities. */
   cars: { car: ReplayCar; eid: number }[];
+  /** The checksum of the run's state (default the world's `stateHash`; a town run adds its traffic). */
+  stateHash?: (world: SimWorld) => string;
+  /** A town run: its seed, traffic and instructor actions (`town` of the header, src/replay/town-replay.ts). */
+  town?: () => ReplayHeader['town'];
 }
 
 const attached = new WeakMap<SimWorld, ReplayRecorder>();
@@ -57,6 +61,7 @@ export class ReplayRecorder {
   private result: ReplayHeader['result'] = null;
   private propsTouchedTick: number | null = null;
   private ticks = 0;
+  private readonly hash: (world: SimWorld) => string;
   /** Set when a car stopped consuming input (recorded as neutral filler). */
   problem: string | null = null;
   stopped = false;
@@ -72,8 +77,9 @@ export class ReplayRecorder {
     this.checksumEvery = opts.checksumEveryTicks ?? DEFAULT_CHECKSUM_EVERY_TICKS;
     this.keyframeEvery = Math.max(1, Math.round((opts.keyframeEverySeconds ?? DEFAULT_KEYFRAME_EVERY_S) / world.dt));
     attached.set(world, this);
+    this.hash = opts.stateHash ?? stateHash;
     // no keyframe at tick 0: a player saves its freshly built world (format 2)
-    this.checksums.push({ tick: 0, hash: stateHash(world) });
+    this.checksums.push({ tick: 0, hash: this.hash(world) });
   }
 
   /** After each tick (src/run/step.ts `stepRun` calls it: world.tick = ticks completed). */
@@ -96,7 +102,7 @@ export class ReplayRecorder {
       if (collisionRuntime(world).props instanceof HavokProps && anyContact(world, 'propContact')) this.propsTouchedTick = done;
     }
     // every keyframe tick has a checksum too: a keyframe is checked against it when a replay loads
-    if (done % this.checksumEvery === 0 || done % this.keyframeEvery === 0) this.checksums.push({ tick: done, hash: stateHash(world) });
+    if (done % this.checksumEvery === 0 || done % this.keyframeEvery === 0) this.checksums.push({ tick: done, hash: this.hash(world) });
     if (done % this.keyframeEvery === 0) this.keyframes.push({ tick: done, snapshot: encodeSnapshot(saveSnapshot(world)) });
   }
 
@@ -158,6 +164,7 @@ export class ReplayRecorder {
       props: collisionRuntime(w).props !== null,
       propsTouchedTick: this.propsTouchedTick,
       marks: [...this.marks],
+      ...(o.town ? { town: o.town() } : {}),
     };
   }
 
@@ -169,7 +176,7 @@ export class ReplayRecorder {
     const w = this.world;
     if (!this.stopped && w.tick !== this.ticks) throw new Error(`replay recorder: finish between ticks (world.tick ${w.tick}, recorded ${this.ticks})`);
     const checksums = [...this.checksums];
-    if (checksums[checksums.length - 1]!.tick !== this.ticks && !this.stopped) checksums.push({ tick: this.ticks, hash: stateHash(w) });
+    if (checksums[checksums.length - 1]!.tick !== this.ticks && !this.stopped) checksums.push({ tick: this.ticks, hash: this.hash(w) });
     const bytes = encodeReplay({
       header: this.header(),
       inputsBytes: this.enc.encode(this.ticks),

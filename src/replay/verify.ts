@@ -8,46 +8,20 @@
  */
 import { stateHash } from '../ecs/hash';
 import { decodeReplay, type ReplayData } from './format';
-import { ReplayPlayer, type Desync, type KeyframeMismatch } from './player';
+import { ReplayPlayer } from './player';
 import { buildRunWorld, type RunWorld } from '../run/run-world';
-import { checkReplayCars, resolveStage, type StageSource } from './stage-check';
+import { checkReplayCars, resolveStage } from './stage-check';
 import { vehicleCarAdapter, type CarAdapter } from '../run/cars';
 import { ReplayFormatError } from './bytes';
 import type { Stage } from '../../terrain/stage';
 import { checkTickBudget, WallBudget, type BudgetExceeded } from './budget';
-import { WALL_CHECK_EVERY_TICKS, type ReplayBudget } from './limits';
+import { WALL_CHECK_EVERY_TICKS } from './limits';
 import { StageTiming } from '../run/stage-timing';
 import { SIM_VERSION } from './version';
+import type { VerifyEnv, VerifyReport } from './verify-report';
 
-export interface VerifyReport {
-  ok: boolean;
-  ticks: number;
-  simSeconds: number;
-  checksumsChecked: number;
-  checksumsMatched: number;
-  firstDesync: Desync | null;
-  finalHash: string;
-  /** Recorded final hash (the last checksum), for the report. */
-  recordedFinalHash: string | null;
-  simVersion: { recorded: string; current: string };
-  /** Stage time recomputed by re-simulation (s), null without a stage or when the car did not finish. */
-  stageTimeS: number | null;
-  /** What the recording game reported. */
-  recordedStageTimeS: number | null;
-  splitsS: number[];
-  /** Recorded keyframes that differ from the re-simulated state (a corrupted keyframe): not ok. */
-  keyframeMismatches: KeyframeMismatch[];
-  /** Set when the verification stopped at its wall-time budget before the end: not ok. */
-  budgetExceeded: BudgetExceeded | null;
-}
-
-export interface VerifyEnv {
-  stages: StageSource | null;
-  cars?: CarAdapter;
-  file?: string;
-  /** Tick and wall-time budget (defaults: MAX_REPLAY_CAR_TICKS, defaultWallSeconds of the replay's car-ticks). */
-  budget?: ReplayBudget;
-}
+export type { VerifyEnv, VerifyReport } from './verify-report';
+import { verifyTownReplay } from './town-replay';
 
 /** Plays to the end, looking at the wall clock every WALL_CHECK_EVERY_TICKS ticks. */
 function runWithinBudget(player: ReplayPlayer, wall: WallBudget): BudgetExceeded | null {
@@ -70,6 +44,7 @@ function spawnChecked(data: ReplayData, stage: Stage | null, cars: CarAdapter, f
 }
 
 export async function verifyReplayData(data: ReplayData, env: VerifyEnv): Promise<VerifyReport> {
+  if (data.header.town) return verifyTownReplay(data, env);
   const cars = env.cars ?? vehicleCarAdapter;
   const wall = new WallBudget(data.header, env.budget);
   checkTickBudget(data.header, env.budget?.maxCarTicks, env.file);

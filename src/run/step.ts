@@ -22,6 +22,11 @@ const NONE: RunObservers = {};
 
 export function stepRun(world: SimWorld, observers: RunObservers = NONE): void {
   runTick(world);
+  notifyObservers(world, observers);
+}
+
+/** The observers' turn after a tick (a runner with more to step after the pipeline, the town's traffic, calls it last). */
+export function notifyObservers(world: SimWorld, observers: RunObservers): void {
   observers.recorder?.afterTick(world);
   observers.checker?.afterTick(world);
   observers.telemetry?.afterTick(world);

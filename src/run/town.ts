@@ -7,7 +7,7 @@
  */
 import type { CarConfig } from '../content/car-schema';
 import { createSimWorld, DEFAULT_DT, type SimWorld } from '../ecs/world';
-import { setInputSource } from '../ecs/controls';
+import { setInputSource, type InputSource } from '../ecs/controls';
 import { Hasher, stateHash } from '../ecs/hash';
 import { spawnCar } from '../systems/sim/vehicle/prefab-car';
 import { StageGround } from '../systems/sim/vehicle/stage-ground';
@@ -32,7 +32,8 @@ import {
   type Leader,
   type TrafficVehicleType,
 } from '../systems/sim/traffic/index';
-import { stepRun } from './step';
+import { notifyObservers, stepRun, type RunObservers } from './step';
+import { locateOnTown, type TownLocation } from './town-player';
 import { TownLod } from './town-lod';
 import { addTownScenery } from './town-scenery';
 import { AccidentLog, instructVehicle, pickVehicle, trafficSerial, type InstructorPick } from './town-accidents';
@@ -53,6 +54,11 @@ export interface TownRunOptions {
   town?: Partial<TownOptions>;
   /** Times (s) at which the instructor blinds a vehicle (issue 23 item 4; the CLI's --accidents K spreads K). */
   instructorTimesS?: readonly number[];
+  /**
+   * What drives the player's car: absent = the autopilot round the ring road; an input source (the game's
+   * pad/keyboard, a replay's recorded inputs) = that, and the car is located on the lanes (town-player.ts).
+   */
+  playerInput?: InputSource;
 }
 
 /** Sample spacing of the player's route for its AI path, m. */
@@ -61,6 +67,8 @@ const ROUTE_STEP_M = 2;
 const PLAYER_HEADWAY_S = 1.5;
 const PLAYER_HOLD_HYSTERESIS_M = 4;
 const PLAYER_BRAKE_PLAN_MS2 = 3;
+/** The player's car starts this far along the first lane of the ring road, m. */
+const PLAYER_START_S_M = 10;
 
 /** The ring road, anticlockwise seen from above (+Y): kerb-lane paths and the connectors between them. */
 export function ringRoute(town: Town): number[] {
@@ -120,6 +128,8 @@ export class TownRun {
   readonly picks: InstructorPick[] = [];
   private readonly instructorTimesS: readonly number[];
   private readonly cars: number[] = [];
+  /** A driven player's car on the lanes (kept while it is off every lane). */
+  private located: TownLocation = { path: 0, s: 0, next1: -1 };
 
   constructor(opts: TownRunOptions) {
     this.town = generateTown(opts.seed, opts.town);
@@ -135,12 +145,13 @@ export class TownRun {
       this.routeLengthM = path.lengthM;
       // a town autopilot: the street speed limit is its top speed
       const vehicle = { ...driverVehicleFromConfig(opts.player), topSpeedMS: STREET_SPEED_MS };
-      this.driver = new AiDriver({ path, vehicle, params: DEFAULT_DRIVER, halfWidthM: 1.75 });
-      const start = evalPath(this.town.paths[this.route[0]!]!.prims, 10, pathPoint());
+      this.driver = opts.playerInput ? null : new AiDriver({ path, vehicle, params: DEFAULT_DRIVER, halfWidthM: 1.75 });
+      const start = evalPath(this.town.paths[this.route[0]!]!.prims, PLAYER_START_S_M, pathPoint());
       this.playerEid = spawnCar(this.world, opts.player, { x: start.x, z: start.z, heading: start.psi });
       attachCarColliderFromConfig(this.world, this.playerEid, opts.player);
       collisionRuntime(this.world).names.set(this.playerEid, PLAYER_NAME);
-      setInputSource(this.world, this.playerEid, this.driver);
+      setInputSource(this.world, this.playerEid, opts.playerInput ?? this.driver!);
+      this.located = { path: this.route[0]!, s: PLAYER_START_S_M, next1: this.route[1]! };
       this.updatePlayerPose();
     } else {
       this.routeStarts = [];
@@ -183,28 +194,24 @@ export class TownRun {
     return c;
   }
 
-  /** The player's car as the traffic sees it (pose, speed, route position). */
+  /** Where the autopilot is on its route (path, arc length on it, next path). */
+  private routeLocation(): TownLocation {
+    let s = this.driver!.loc.index >= 0 ? this.driver!.loc.s : PLAYER_START_S_M;
+    s = ((s % this.routeLengthM) + this.routeLengthM) % this.routeLengthM;
+    let i = this.routeStarts.length - 1;
+    while (i > 0 && this.routeStarts[i]! > s) i--;
+    return { path: this.route[i]!, s: s - this.routeStarts[i]!, next1: this.route[(i + 1) % this.route.length]! };
+  }
+
+  /** The player's car as the traffic sees it (pose, speed, position on the lanes). */
   private updatePlayerPose(): void {
     const cfg = this.playerCfg!;
     const b = this.world.c.RigidBody, e = this.playerEid;
     const fx = b.R2[e]!, fz = b.R8[e]!;
     const u = fx * b.vx[e]! + b.R5[e]! * b.vy[e]! + fz * b.vz[e]!;
-    let s = this.driver!.loc.index >= 0 ? this.driver!.loc.s : 10;
-    s = ((s % this.routeLengthM) + this.routeLengthM) % this.routeLengthM;
-    let i = this.routeStarts.length - 1;
-    while (i > 0 && this.routeStarts[i]! > s) i--;
-    const n = this.route.length;
-    this.traffic.player = {
-      x: b.px[e]!,
-      z: b.pz[e]!,
-      psi: datan2(fx, fz),
-      u,
-      lengthM: cfg.body.lengthM,
-      widthM: cfg.body.widthM,
-      path: this.route[i]!,
-      s: s - this.routeStarts[i]!,
-      next1: this.route[(i + 1) % n]!,
-    };
+    const psi = datan2(fx, fz);
+    const loc = this.driver ? this.routeLocation() : (this.located = locateOnTown(this.town, b.px[e]!, b.pz[e]!, psi, this.located));
+    this.traffic.player = { x: b.px[e]!, z: b.pz[e]!, psi, u, lengthM: cfg.body.lengthM, widthM: cfg.body.widthM, path: loc.path, s: loc.s, next1: loc.next1 };
   }
 
   /** The autopilot keeps its distance to traffic ahead and waits for a junction it would cut across. */
@@ -228,8 +235,8 @@ export class TownRun {
     else if (gap > need + PLAYER_HOLD_HYSTERESIS_M) d.hold = false;
   }
 
-  /** One world tick; the traffic steps every `ticksPerTraffic` ticks. */
-  tick(): void {
+  /** One world tick, then `observers` (a recorder, a replay checker) see it with its traffic step; the traffic steps every `ticksPerTraffic` ticks. */
+  tick(observers?: RunObservers): void {
     if (this.driver && this.world.tick % this.ticksPerTraffic === 0) this.governPlayer();
     this.accidents.beforeTick(this.collidingCars());
     stepRun(this.world);
@@ -237,12 +244,14 @@ export class TownRun {
     if (this.world.tick % this.ticksPerTraffic === 0) {
       // promoted vehicles: the full model's pose in, the driver's controls out (town-lod.ts)
       this.lod.readBackAll();
-      if (this.driver) this.updatePlayerPose();
+      if (this.playerEid >= 0) this.updatePlayerPose();
       stepTraffic(this.traffic);
       const due = this.instructorTimesS[this.picks.length];
       if (due !== undefined && this.traffic.state.timeS >= due) this.instruct();
       this.lod.update();
     }
+    // after the traffic: a checksum covers the whole tick
+    if (observers) notifyObservers(this.world, observers);
   }
 
   /** Runs for `seconds` of simulated time. */

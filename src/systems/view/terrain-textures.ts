@@ -11,6 +11,12 @@
  */
 import { createNoise4D, type NoiseFunction4D } from 'simplex-noise';
 import type { Stage } from '../../../terrain/stage';
+
+/** What the terrain view draws from: a stage, or any ground with a heightfield and a surface map (a town). */
+export type TerrainSource = Pick<Stage, 'bspline' | 'heightfield' | 'surfaceMap'> & {
+  /** Snow on the highest ground (a stage's mountains); false for a town, whose ground rises a few metres only. */
+  snowCap?: boolean;
+};
 import { SURFACE_IDS } from '../../../terrain/surface';
 
 export const DETAIL_SIZE = 128;
@@ -109,9 +115,9 @@ export interface SplatMaps {
  * roads from the surface map, rock where the slope is over ~22° (full at ~35°), snow above 78 % of the
  * stage's height span (less on steep faces), dirt patches from low-frequency noise.
  */
-const splatCache = new WeakMap<Stage, SplatMaps>();
+const splatCache = new WeakMap<TerrainSource, SplatMaps>();
 
-export function splatMaps(stage: Stage, maxSize = 1024): SplatMaps {
+export function splatMaps(stage: TerrainSource, maxSize = 1024): SplatMaps {
   const hit = splatCache.get(stage);
   if (hit && hit.size <= maxSize) return hit;
   const m = buildSplatMaps(stage, maxSize);
@@ -119,7 +125,7 @@ export function splatMaps(stage: Stage, maxSize = 1024): SplatMaps {
   return m;
 }
 
-function buildSplatMaps(stage: Stage, maxSize: number): SplatMaps {
+function buildSplatMaps(stage: TerrainSource, maxSize: number): SplatMaps {
   const hf = stage.heightfield;
   const extentX = (hf.width - 1) * hf.cellSize;
   const extentZ = (hf.depth - 1) * hf.cellSize;
@@ -163,7 +169,7 @@ function buildSplatMaps(stage: Stage, maxSize: number): SplatMaps {
       const grad = Math.hypot(gx, gz);
       const h = hAt(ci, cj);
       const rock = Math.max(0, Math.min(1, (grad - 0.4) / (0.7 - 0.4)));
-      const snow = Math.max(0, Math.min(1, (h - snowLine) / (0.08 * span))) * (1 - 0.7 * rock);
+      const snow = stage.snowCap === false ? 0 : Math.max(0, Math.min(1, (h - snowLine) / (0.08 * span))) * (1 - 0.7 * rock);
       const dirt = Math.max(0, Math.min(1, 1.6 * dirtAt(i / size, j / size) - 0.2)) * 0.7;
       const o = (j * size + i) * 4;
       map1[o] = 255;

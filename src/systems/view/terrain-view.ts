@@ -22,9 +22,8 @@ import { Color3 } from '@babylonjs/core/Maths/math.color';
 import { MixMaterial } from '@babylonjs/materials/mix/mixMaterial';
 import { GeoMipmap, type LodCamera, type SelectedBlock } from '../../../terrain/geomipmap';
 import { DRAW_BLOCK_SIZE, GeoMipmapChunks, chunkBlocksFor } from '../../../terrain/geomipmap-chunks';
-import type { Stage } from '../../../terrain/stage';
 import type { SurfaceId } from '../../../terrain/surface';
-import { DETAIL_SIZE, GROUND_LAYERS, LAYER_TILE_M, detailTexture, splatMaps, type SplatMaps } from './terrain-textures';
+import { DETAIL_SIZE, GROUND_LAYERS, LAYER_TILE_M, detailTexture, splatMaps, type SplatMaps, type TerrainSource } from './terrain-textures';
 
 /** Allowed projected geometric error, pixels (de Boer's τ). */
 export const MAX_ERROR_PX = 3;
@@ -61,7 +60,7 @@ export class TerrainView {
 
   constructor(
     private readonly scene: Scene,
-    private readonly stage: Stage,
+    private readonly stage: TerrainSource,
   ) {
     this.gm = new GeoMipmap(stage.bspline, { blockSize: DRAW_BLOCK_SIZE });
     this.chunks = new GeoMipmapChunks(this.gm, chunkBlocksFor(this.gm.blocksPerSide));

@@ -1,0 +1,97 @@
+/**
+ * Town mode screens (issue 23), wired into the app with one call from main.ts: `installTown(app)`.
+ *  - 'town': setup (town seed, traffic density, your car), each changed with left/right;
+ *  - 'town-drive': the drive (Escape / B leaves; key I or D-pad up: the instructor action).
+ */
+import { adjustable, html, registerScreen } from '../screens';
+import type { AppContext } from '../app-context';
+import { CARS } from '../cars';
+import { TownSession, type TownSetup } from './session';
+
+/** Traffic densities offered: vehicles kept around the player (200: the issue's figure, the default). */
+export const TOWN_DENSITIES = [50, 100, 200, 300] as const;
+export const DEFAULT_TOWN_SEED = 1;
+const DEFAULT_TOWN_CARS = 200;
+/** Seeds offered by left/right (any other comes from the `town-seed` URL flag). */
+const MAX_TOWN_SEED = 999;
+
+interface TownState {
+  setup: TownSetup;
+  session: TownSession | null;
+}
+
+export function installTown(app: AppContext): void {
+  const seedFlag = Number(new URLSearchParams(location.search).get('town-seed'));
+  const town: TownState = { setup: { seed: Number.isInteger(seedFlag) && seedFlag > 0 ? seedFlag : DEFAULT_TOWN_SEED, cars: DEFAULT_TOWN_CARS, carId: 'hatch-gti' }, session: null };
+  registerSetupScreen(town);
+  registerDriveScreen(app, town);
+}
+
+function registerSetupScreen(town: TownState): void {
+  const { setup } = town;
+  registerScreen('town', (ctx) => {
+    const el = html(`<h2>Town</h2><div class="sub">Drive through a generated town with its traffic (Félez et al.'s urban traffic model); I / D-pad up: the instructor makes a driver cause an accident</div>
+      <button class="item" data-k="seed"></button>
+      <button class="item" data-k="density"></button>
+      <button class="item" data-k="car"></button>
+      <button class="item default" data-k="go">Drive</button>
+      <button class="item" data-k="back">Back</button>
+      <div class="hint">Left / right: change · A: drive · B: back</div>`);
+    const cars = CARS();
+    const item = (k: string): HTMLElement => el.querySelector<HTMLElement>(`[data-k="${k}"]`)!;
+    const render = (): void => {
+      item('seed').textContent = `Town seed: ${setup.seed}`;
+      item('density').textContent = `Traffic: ${setup.cars} cars`;
+      item('car').textContent = `Your car: ${cars.find((c) => c.id === setup.carId)?.name ?? setup.carId}`;
+    };
+    const cycle = <T,>(list: readonly T[], cur: T, d: number): T => list[(list.indexOf(cur) + d + list.length) % list.length] ?? list[0]!;
+    adjustable(item('seed'), (d) => {
+      setup.seed = ((setup.seed - 1 + d + MAX_TOWN_SEED) % MAX_TOWN_SEED) + 1;
+      render();
+    });
+    adjustable(item('density'), (d) => {
+      setup.cars = cycle(TOWN_DENSITIES, setup.cars as (typeof TOWN_DENSITIES)[number], d);
+      render();
+    });
+    adjustable(item('car'), (d) => {
+      setup.carId = cycle(cars.map((c) => c.id), setup.carId, d);
+      render();
+    });
+    item('go').onclick = () => ctx.show('town-drive');
+    item('back').onclick = () => ctx.show('title');
+    render();
+    return { el, back: () => ctx.show('title') };
+  });
+}
+
+/** 'town-drive': builds the town and its traffic, then runs the session until it is left. */
+function registerDriveScreen(app: AppContext, town: TownState): void {
+  const hook = (window as unknown as { __bitrally?: Record<string, unknown> }).__bitrally;
+  registerScreen('town-drive', (ctx) => {
+    const el = html(`<h2>Town</h2><div class="sub" data-msg>Building the town…</div>`, 'screen loading');
+    const msg = el.querySelector<HTMLElement>('[data-msg]')!;
+    const leave = (): void => {
+      town.session?.dispose();
+      // the closed recording (a town replay: `npm run replay -- verify` rebuilds the town from its header)
+      if (hook && town.session) hook.townReplay = town.session.replayBytes;
+      town.session = null;
+      ctx.show('town');
+    };
+    // a frame to show the message before the town is generated (a second or so)
+    requestAnimationFrame(() => {
+      try {
+        app.startSession(null);
+        town.session?.dispose();
+        town.session = new TownSession(app.kit, { ...town.setup, simCapS: app.simCapS }, app.settings, app.devices, document.getElementById('ui')!);
+        el.style.display = 'none';
+        if (hook) {
+          hook.town = () => town.session?.testState() ?? null;
+          hook.townInstruct = () => town.session?.instruct() ?? null;
+        }
+      } catch (e) {
+        msg.textContent = `Could not start: ${(e as Error).message}`;
+      }
+    });
+    return { el, overlay: true, update: (dt) => town.session?.frame(dt), back: leave };
+  });
+}
