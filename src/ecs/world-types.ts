@@ -3,7 +3,7 @@
  * the state blocks world.ts installs (rigid-body.ts) can name them without importing world.ts back.
  */
 import type { World } from 'bitecs';
-import type { Components } from './components';
+import type { Components, StageCourse } from './components';
 import type { Prng } from '../../terrain/prng';
 import type { Ground } from './ground';
 
@@ -56,6 +56,8 @@ export interface SimWorldContext {
   gravity: { x: number; y: number; z: number };
   ground: Ground;
   events: SimEvent[];
+  /** The stage the StageProgress pass times cars on (src/run/stage-progress.ts); null without a stage. */
+  course: StageCourse | null;
   stateBlocks: StateBlock[];
   /** Per-world scratch vectors for the integrator (grown on demand). */
   scratch: { y0: Float64Array; y: Float64Array; k: Float64Array; acc: Float64Array };

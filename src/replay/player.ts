@@ -17,9 +17,11 @@ import type { SimWorld } from '../ecs/world';
 import type { CarFilesSource, ReplayData, ReplayEdit } from './format';
 import { InputCursor } from './inputs';
 import { checkTickBudget } from './budget';
+import { checkStageReplayVersion } from './version';
 import { buildRunWorld, type RunWorld } from '../run/run-world';
 import { checkReplayCars } from './stage-check';
 import { type CarAdapter } from '../run/cars';
+import { addStageRecovery } from '../run/stage-progress';
 import type { Stage } from '../../terrain/stage';
 import { collisionRuntime, releaseCollisionWorld } from '../systems/sim/collision/runtime';
 import { HavokProps } from '../systems/sim/collision/props';
@@ -108,6 +110,7 @@ export class ReplayPlayer {
     opts: PlayerOptions = {},
   ) {
     checkTickBudget(data.header, opts.maxCarTicks, opts.file);
+    checkStageReplayVersion(data.header, opts.file);
     this.world = run.world;
     this.cars = run.cars;
     this.stage = run.stage;
@@ -171,7 +174,11 @@ export class ReplayPlayer {
     if (edits) {
       // in the order the game made them, before the tick runs (as between two ticks of the game)
       for (const e of edits) {
-        if (e.kind === 'place') this.carAdapter.place(w, this.cars[e.car]!, e.pose);
+        if (e.kind === 'place') {
+          // a placed car is a recovery: the game adds the stage penalty at the same moment
+          this.carAdapter.place(w, this.cars[e.car]!, e.pose);
+          addStageRecovery(w, this.cars[e.car]!);
+        }
         else this.carAdapter.setConfig!(w, this.cars[e.car]!, e, 'swap');
       }
     }
