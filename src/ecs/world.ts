@@ -46,6 +46,7 @@ export function createSimWorld(opts: SimWorldOptions = {}): SimWorld {
     ground: opts.ground ?? new FlatGround(0),
     events: [],
     course: null,
+    runtime: {},
     stateBlocks: [rigidBodyBlock],
     scratch: { y0: new Float64Array(0), y: new Float64Array(0), k: new Float64Array(0), acc: new Float64Array(0) },
   };
