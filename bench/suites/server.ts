@@ -36,7 +36,7 @@ function recordStage(stageId: string): { bytes: Uint8Array; simS: number } {
   const pose = { x: stage.start.x, y: stage.start.y, z: stage.start.z, heading: stage.start.heading };
   const car = replayCarFromText({ id: 'rally-awd', main: 'rally-awd.toml', text: readCarFile('rally-awd'), read: readCarFile, pose });
   const rec = recordAiStageRun({ setup: SETUP, stage, files, car, maxSeconds: 600 });
-  if (!rec.timing?.run.finishTimeS) throw new Error(`bench: the AI did not finish ${stageId}`);
+  if (!rec.timing?.finishTimeS) throw new Error(`bench: the AI did not finish ${stageId}`);
   return { bytes: rec.bytes, simS: rec.run.world.tick * rec.run.world.dt };
 }
 

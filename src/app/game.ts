@@ -1,6 +1,6 @@
 /**
  * One stage run in the browser: the simulation world (fixed step via FixedStepScheduler + runTick), the
- * device input feeding the car's HeldInput, the stage rules (StageRun), and the views (terrain, stage
+ * device input feeding the car's HeldInput, the stage timing (StageProgress pass, read through StageProgressView), and the views (terrain, stage
  * dressing, car, camera, HUD, audio, dust, skid marks), which interpolate between the last two ticks with
  * scheduler.alpha. Views only read the world.
  */
@@ -18,8 +18,9 @@ import { DEFAULT_DRIVER, stagePath } from '../systems/sim/ai/stage-path';
 import { driverVehicleFromConfig } from '../systems/sim/ai/car-params';
 import type { CarChoice } from './cars';
 import { stagePropsEnabled } from './game-setup';
-import { formatDelta, formatTime, type StageRun } from '../run/stage-run';
-import { StageTiming } from '../run/stage-timing';
+import { formatDelta, formatTime } from '../run/stage-run';
+import { StageProgressView } from '../run/stage-progress-view';
+import { addStageRecovery, stageEventsOf } from '../run/stage-progress';
 import { emptyTelemetry, type DrivableCar } from './car-link';
 import type { SceneKit } from '../systems/view/scene';
 import { TerrainView } from '../systems/view/terrain-view';
@@ -77,11 +78,10 @@ export class GameSession {
   readonly world: SimWorld;
   /** Re-wrapped by a live config swap (`onCarSwapped`); the entity stays the same. */
   car: DrivableCar;
-  readonly run: StageRun;
+  readonly run: StageProgressView;
   /** Called after each tick, in stepRun's order: the recorder; telemetry while its service is attached. */
   readonly observers: RunObservers;
   /** The stage rules fed from the player car after each tick (the replay verifier uses the same). */
-  private readonly timing: StageTiming;
   readonly scheduler: FixedStepScheduler;
   /** Records this run (inputs, recoveries, checksums, keyframes) into a `.bitrally` replay. */
   readonly recorder: ReplayRecorder;
@@ -160,8 +160,8 @@ export class GameSession {
     });
     this.observers = { recorder: this.recorder };
     setInputSource(this.world, this.car.eid, this.input);
-    this.timing = new StageTiming(stage, this.car.eid, { bestSplitsS: opts.bestSplitsS, bestTimeS: opts.bestTimeS });
-    this.run = this.timing.run;
+    // the StageProgress pass (src/run/pipeline.ts) times the car; this is its read side with the personal bests
+    this.run = new StageProgressView(this.world, this.car.eid, { bestSplitsS: opts.bestSplitsS, bestTimeS: opts.bestTimeS });
     // frame pacing: the measured cost per tick raises the cap up to half of each frame (src/ecs/scheduler.ts)
     const clock = (): number => performance.now() / 1000;
     this.scheduler = new FixedStepScheduler({ dt: this.world.dt, maxTicksPerFrame: Math.ceil((opts.simCapS ?? 0.1) / this.world.dt), clock }, () => this.tick());
@@ -226,7 +226,8 @@ export class GameSession {
     stepRun(this.world, this.observers);
     this.captureCur();
     const e = this.car.eid;
-    for (const ev of this.timing.tick(this.world)) {
+    this.run.sync();
+    for (const ev of stageEventsOf(this.world.events, e)) {
       if (ev === 'start') {
         this.drivableAtMs ??= performance.now();
         this.audio.beep(true);
@@ -280,7 +281,8 @@ export class GameSession {
     this.car.place(this.world, pose);
     this.recorder.edit(0, pose);
     this.autopilot?.resetTracking();
-    this.timing.recovered();
+    addStageRecovery(this.world, this.car.eid);
+    this.run.sync();
     this.captureCur();
     this.prev.set(this.cur);
     this.camera.snap();

@@ -77,10 +77,14 @@ export interface ControlsResources {
   consumed: Map<number, QuantizedInput>;
 }
 
+declare module './world-types' {
+  interface WorldRuntime {
+    controls?: ControlsResources;
+  }
+}
+
 export function controlsResources(world: SimWorld): ControlsResources {
-  const w = world as SimWorld & { controlsRes?: ControlsResources };
-  w.controlsRes ??= { sources: new Map(), consumed: new Map() };
-  return w.controlsRes;
+  return (world.runtime.controls ??= { sources: new Map(), consumed: new Map() });
 }
 
 export function setInputSource(world: SimWorld, eid: number, source: InputSource): void {

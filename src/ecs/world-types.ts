@@ -3,7 +3,7 @@
  * the state blocks world.ts installs (rigid-body.ts) can name them without importing world.ts back.
  */
 import type { World } from 'bitecs';
-import type { Components } from './components';
+import type { Components, StageCourse } from './components';
 import type { Prng } from '../../terrain/prng';
 import type { Ground } from './ground';
 
@@ -44,6 +44,16 @@ export interface StateBlock {
   scatterNormalized?(world: SimWorld, y: Float64Array, offset: number): void;
 }
 
+/**
+ * The runtime pieces a world owns beside its components (input sources, vehicle registry, collision scene and
+ * Havok worlds, the guard's start-of-tick poses, an attached replay recorder…). Each owning module adds its
+ * optional field to this interface (TypeScript declaration merging, `declare module` beside its accessor), so
+ * every piece lives on its world: two worlds in one process never share one, and a dropped world takes its
+ * pieces with it.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface WorldRuntime {}
+
 export interface SimWorldContext {
   c: Components;
   capacity: number;
@@ -56,7 +66,11 @@ export interface SimWorldContext {
   gravity: { x: number; y: number; z: number };
   ground: Ground;
   events: SimEvent[];
+  /** The stage the StageProgress pass times cars on (src/run/stage-progress.ts); null without a stage. */
+  course: StageCourse | null;
   stateBlocks: StateBlock[];
+  /** What the world's systems and owner keep for it between ticks (not state: rebuilt with the world). */
+  runtime: WorldRuntime;
   /** Per-world scratch vectors for the integrator (grown on demand). */
   scratch: { y0: Float64Array; y: Float64Array; k: Float64Array; acc: Float64Array };
 }

@@ -45,6 +45,8 @@ export function createSimWorld(opts: SimWorldOptions = {}): SimWorld {
     gravity: { x: 0, y: -(opts.gravity ?? STANDARD_GRAVITY_M_S2), z: 0 },
     ground: opts.ground ?? new FlatGround(0),
     events: [],
+    course: null,
+    runtime: {},
     stateBlocks: [rigidBodyBlock],
     scratch: { y0: new Float64Array(0), y: new Float64Array(0), k: new Float64Array(0), acc: new Float64Array(0) },
   };

@@ -18,9 +18,11 @@ import type { CarFilesSource, ReplayData, ReplayEdit } from './format';
 import { InputCursor } from './inputs';
 import { checkTickBudget } from './budget';
 import { ReplayFormatError } from './bytes';
+import { checkStageReplayVersion } from './version';
 import { buildRunWorld, type RunWorld } from '../run/run-world';
 import { checkReplayCars } from './stage-check';
 import { type CarAdapter } from '../run/cars';
+import { addStageRecovery } from '../run/stage-progress';
 import type { Stage } from '../../terrain/stage';
 import { collisionRuntime, releaseCollisionWorld } from '../systems/sim/collision/runtime';
 import { HavokProps } from '../systems/sim/collision/props';
@@ -111,6 +113,7 @@ export class ReplayPlayer {
     checkTickBudget(data.header, opts.maxCarTicks, opts.file);
     // a town run is rebuilt by its own runner (town-replay.ts): this player steps stage and flat-ground worlds
     if (data.header.town) throw new ReplayFormatError(opts.file ?? 'replay', 'header.town', 'a stage or flat-ground run (verify town runs with `npm run replay -- verify`)', `town seed ${data.header.town.seed}`);
+    checkStageReplayVersion(data.header, opts.file);
     this.world = run.world;
     this.cars = run.cars;
     this.stage = run.stage;
@@ -174,7 +177,11 @@ export class ReplayPlayer {
     if (edits) {
       // in the order the game made them, before the tick runs (as between two ticks of the game)
       for (const e of edits) {
-        if (e.kind === 'place') this.carAdapter.place(w, this.cars[e.car]!, e.pose);
+        if (e.kind === 'place') {
+          // a placed car is a recovery: the game adds the stage penalty at the same moment
+          this.carAdapter.place(w, this.cars[e.car]!, e.pose);
+          addStageRecovery(w, this.cars[e.car]!);
+        }
         else this.carAdapter.setConfig!(w, this.cars[e.car]!, e, 'swap');
       }
     }

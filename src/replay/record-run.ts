@@ -11,7 +11,8 @@ import { ReplayRecorder } from './recorder';
 import { buildRunWorld, type RunWorld } from '../run/run-world';
 import { stageHash } from './stage-check';
 import { vehicleCarAdapter, type CarAdapter } from '../run/cars';
-import { StageTiming } from '../run/stage-timing';
+import { StageProgressView } from '../run/stage-progress-view';
+import { STAGE_EVENT_KIND } from '../run/stage-progress';
 
 export interface RecordRunOptions {
   setup: Pick<ReplayHeader, 'dt' | 'integrator' | 'seed' | 'gravity_m_s2'>;
@@ -28,7 +29,7 @@ export interface RecordRunOptions {
   name?: string;
   createdAt?: string;
   adapter?: CarAdapter;
-  /** Called before each tick (tests inject recoveries here). */
+  /** Called before each tick (tests inject recoveries here: place + `rec.edit` + `addStageRecovery`). */
   beforeTick?: (run: RunWorld, rec: ReplayRecorder) => void;
 }
 
@@ -36,7 +37,8 @@ export interface RecordedRun {
   bytes: Uint8Array;
   run: RunWorld;
   recorder: ReplayRecorder;
-  timing: StageTiming | null;
+  /** The player's stage timing (StageProgress), null on flat ground. */
+  timing: StageProgressView | null;
 }
 
 export function recordRun(o: RecordRunOptions): RecordedRun {
@@ -56,24 +58,25 @@ export function recordRun(o: RecordRunOptions): RecordedRun {
   });
   run.cars.forEach((eid, i) => setInputSource(run.world, eid, o.sources[i]!));
   const playerIdx = o.cars.findIndex((c) => c.role === 'player');
-  const timing = stage && playerIdx >= 0 ? new StageTiming(stage.stage, run.cars[playerIdx]!) : null;
+  const timing = stage && playerIdx >= 0 ? new StageProgressView(run.world, run.cars[playerIdx]!) : null;
   const ticks = Math.round(o.maxSeconds / o.setup.dt);
   const stopAtFinish = o.stopAtFinish ?? true;
   for (let i = 0; i < ticks; i++) {
     o.beforeTick?.(run, rec);
     stepRun(run.world, { recorder: rec });
-    for (const ev of run.world.events) if (ev.kind.includes('collision')) rec.mark('collision', ev.kind);
+    for (const ev of run.world.events) {
+      if (ev.kind.includes('collision')) rec.mark('collision', ev.kind);
+      else if (ev.kind === STAGE_EVENT_KIND.checkpoint) rec.mark('split', `CP${Number(ev.index) + 1}`);
+    }
     run.world.events.length = 0;
     if (timing) {
-      const n = timing.splitTicks.length;
-      timing.tick(run.world);
-      if (timing.splitTicks.length > n) rec.mark('split', `CP${timing.splitTicks.length}`);
+      timing.sync();
       if (timing.finishTick !== null) rec.mark('finish', 'finish');
       if (timing.finishTick !== null && stopAtFinish) break;
     }
   }
   if (timing) {
-    const r = timing.run;
+    const r = timing;
     rec.setResult({ finished: r.finishTimeS !== null, stageTimeS: r.finishTimeS, splitsS: r.splits.map((s) => s.timeS), penaltyS: r.penaltyS });
   }
   return { bytes: rec.finish(), run, recorder: rec, timing };

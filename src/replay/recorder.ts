@@ -40,11 +40,15 @@ export interface RecorderOptions {
   town?: () => ReplayHeader['town'];
 }
 
-const attached = new WeakMap<SimWorld, ReplayRecorder>();
+declare module '../ecs/world-types' {
+  interface WorldRuntime {
+    recorder?: ReplayRecorder;
+  }
+}
 
 /** The recorder recording `world` (attached and not stopped), if any. */
 export function recorderOf(world: SimWorld): ReplayRecorder | undefined {
-  const r = attached.get(world);
+  const r = world.runtime.recorder;
   return r && !r.stopped ? r : undefined;
 }
 
@@ -76,7 +80,7 @@ export class ReplayRecorder {
     opts.cars.forEach((c, i) => this.carIndex.set(c.eid, i));
     this.checksumEvery = opts.checksumEveryTicks ?? DEFAULT_CHECKSUM_EVERY_TICKS;
     this.keyframeEvery = Math.max(1, Math.round((opts.keyframeEverySeconds ?? DEFAULT_KEYFRAME_EVERY_S) / world.dt));
-    attached.set(world, this);
+    world.runtime.recorder = this;
     this.hash = opts.stateHash ?? stateHash;
     // no keyframe at tick 0: a player saves its freshly built world (format 2)
     this.checksums.push({ tick: 0, hash: this.hash(world) });
@@ -139,7 +143,7 @@ export class ReplayRecorder {
   detach(): void {
     if (this.stopped) return;
     this.stopped = true;
-    if (attached.get(this.world) === this) attached.delete(this.world);
+    if (this.world.runtime.recorder === this) this.world.runtime.recorder = undefined;
   }
 
   header(): ReplayHeader {

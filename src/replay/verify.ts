@@ -16,8 +16,8 @@ import { ReplayFormatError } from './bytes';
 import type { Stage } from '../../terrain/stage';
 import { checkTickBudget, WallBudget, type BudgetExceeded } from './budget';
 import { WALL_CHECK_EVERY_TICKS } from './limits';
-import { StageTiming } from '../run/stage-timing';
-import { SIM_VERSION } from './version';
+import { StageProgressView } from '../run/stage-progress-view';
+import { SIM_VERSION, checkStageReplayVersion } from './version';
 import type { VerifyEnv, VerifyReport } from './verify-report';
 
 export type { VerifyEnv, VerifyReport } from './verify-report';
@@ -48,22 +48,15 @@ export async function verifyReplayData(data: ReplayData, env: VerifyEnv): Promis
   const cars = env.cars ?? vehicleCarAdapter;
   const wall = new WallBudget(data.header, env.budget);
   checkTickBudget(data.header, env.budget?.maxCarTicks, env.file);
+  checkStageReplayVersion(data.header, env.file);
   checkReplayCars(data, cars, env.file);
   const stage = await resolveStage(data.header, data.stageFiles, env.stages, env.file);
   const run = spawnChecked(data, stage, cars, env.file);
   const player = new ReplayPlayer(data, run, cars, { resync: false, cacheEveryTicks: 1 << 30, maxCarTicks: env.budget?.maxCarTicks, file: env.file });
   const playerCar = data.header.cars.findIndex((c) => c.role === 'player');
-  const timing = stage && playerCar >= 0 ? new StageTiming(stage, run.cars[playerCar]!) : null;
-  if (timing) {
-    const recoveriesAt = new Map<number, number>();
-    for (const e of data.edits) if (e.car === playerCar) recoveriesAt.set(e.tick, (recoveriesAt.get(e.tick) ?? 0) + 1);
-    player.onTick = (p) => {
-      timing.tick(p.world);
-      // edits at tick T are applied before tick T runs; the game calls recovered() at the same moment
-      const n = recoveriesAt.get(p.world.tick) ?? 0;
-      for (let i = 0; i < n; i++) timing.recovered();
-    };
-  }
+  // the StageProgress pass times the player's car; the player applies each recovery's penalty with its edit
+  const timing = stage && playerCar >= 0 ? new StageProgressView(run.world, run.cars[playerCar]!) : null;
+  if (timing) player.onTick = () => timing.sync();
   const budgetExceeded = runWithinBudget(player, wall);
   const last = data.checksums[data.checksums.length - 1];
   const report: VerifyReport = {
@@ -76,9 +69,9 @@ export async function verifyReplayData(data: ReplayData, env: VerifyEnv): Promis
     finalHash: stateHash(run.world),
     recordedFinalHash: last ? last.hash : null,
     simVersion: { recorded: data.header.simVersion, current: SIM_VERSION },
-    stageTimeS: timing?.run.finishTimeS ?? null,
+    stageTimeS: timing?.finishTimeS ?? null,
     recordedStageTimeS: data.header.result?.stageTimeS ?? null,
-    splitsS: timing ? timing.run.splits.map((s) => s.timeS) : [],
+    splitsS: timing ? timing.splits.map((s) => s.timeS) : [],
     keyframeMismatches: player.keyframeMismatches,
     budgetExceeded,
   };

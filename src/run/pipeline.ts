@@ -11,6 +11,7 @@ import { collisionPass, propsPass } from '../systems/sim/collision/system';
 import { vehicleTickLogic } from '../systems/sim/vehicle/drivetrain';
 import { vehicleAfterStep, vehicleForces } from '../systems/sim/vehicle/forces';
 import { haltCheckpointPass, haltGuardPass } from '../systems/sim/halt-guard';
+import { updateStageProgress } from './stage-progress';
 
 export type System = (world: SimWorld) => void;
 
@@ -49,6 +50,8 @@ export const pipeline: System[] = [
   propsPass,
   // 9b. last line of defence: a car with a non-finite or runaway state is stopped with a `car-halted` event
   haltGuardPass,
+  // 10. stage timing: each timed car's road progress, checkpoints, finish, stuck (StageProgress, `stage-*` events)
+  updateStageProgress,
 ];
 // After the tick, what the run's owner attached (replay recorder, replay player check, telemetry) reads the
 // completed state: src/run/step.ts `stepRun`.

@@ -2,8 +2,8 @@
  * THE function that builds a run's simulation world. The live game, the replay player, the ghost and
  * `npm run replay -- verify` all build their world through `buildRunWorld`, so a verification re-simulates
  * exactly what the browser simulated: same dt, integrator, seed, gravity, ground (a stage's B-spline ground or
- * flat), the stage's scenery colliders and props (src/run/stage-colliders.ts), and the cars spawned from their
- * embedded car file text, in setup order.
+ * flat), the stage's scenery colliders and props (src/run/stage-colliders.ts), the cars spawned from their
+ * embedded car file text, in setup order, and on a stage the player's car timed (StageProgress).
  */
 import { createSimWorld, type IntegratorKind, type SimWorld } from '../ecs/world';
 import { FlatGround, type Ground } from '../ecs/ground';
@@ -11,6 +11,7 @@ import type { Stage } from '../../terrain/stage';
 import { StageGround } from '../systems/sim/vehicle/stage-ground';
 import { buildStageColliders } from './stage-colliders';
 import { vehicleCarAdapter, type CarAdapter, type RunCar } from './cars';
+import { attachStageProgress, stageCourseOf } from './stage-progress';
 
 /** Everything a run world is built from (a replay header holds exactly these fields). */
 export interface RunSetup {
@@ -49,5 +50,12 @@ export function buildRunWorld(setup: RunSetup, stage: Stage | null, cars: CarAda
   // a run that hit a tree replays hitting it
   if (stage) buildStageColliders(world, stage, setup.props === true);
   const eids = setup.cars.map((c) => cars.spawn(world, c));
+  // the player's car is timed on the stage by the StageProgress pass (src/run/stage-progress.ts)
+  if (stage) {
+    world.course = stageCourseOf(stage);
+    setup.cars.forEach((c, i) => {
+      if (c.role === 'player') attachStageProgress(world, eids[i]!);
+    });
+  }
   return { world, cars: eids, stage };
 }

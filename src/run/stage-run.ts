@@ -2,41 +2,36 @@
  * The rules of one stage run, independent of rendering: countdown, start, checkpoints (split times and
  * deltas to the personal best), finish, off-road recovery with a time penalty, stuck detection.
  * Driven once per simulation tick with the car's distance along the road and lateral offset, so timing is
- * tied to simulation time (ticks × dt), not to the frame rate. Pure; tested in tests/app/stage-run.test.ts. Fed
- * by src/run/stage-timing.ts.
+ * tied to simulation time (ticks × dt), not to the frame rate. Pure functions over a `StageRunState` (the
+ * StageProgress component's fields, src/run/stage-progress.ts); tested in tests/app/stage-run.test.ts.
  */
 import { RECOVER_PENALTY_S } from '../systems/sim/vehicle/recovery';
+import type { StageCourse } from '../ecs/components/progress';
 
 export type RunPhase = 'countdown' | 'running' | 'finished';
 
-export interface RunConfig {
-  /** Distances along the road of the checkpoints (ascending), m. */
-  checkpointsM: number[];
-  /** Distance of the finish line, m. */
-  finishM: number;
-  /** Distance of the start line, m. */
-  startM: number;
-  /** Countdown length, s (lights go out at the end). */
-  countdownS: number;
-  /** Penalty added per recovery, s. */
-  recoverPenaltyS: number;
-  /** Car counts as stuck after this long below `stuckSpeed` while throttle is applied, or off the road. */
-  stuckAfterS: number;
-  stuckSpeedMS: number;
-  /** |lateral| beyond half width + this margin counts as off the road. */
-  offRoadMarginM: number;
+/** The rules' parameters of a stage (the course a world's cars are timed on; src/ecs/components/progress.ts). */
+export type StageRules = Omit<StageCourse, 'road'>;
+
+export interface RunConfig extends StageRules {
   /** Personal-best splits (same length as checkpointsM), for the deltas. */
   bestSplitsS?: number[];
   bestTimeS?: number;
 }
 
-export const DEFAULT_RUN: Omit<RunConfig, 'checkpointsM' | 'finishM' | 'startM'> = {
+export const DEFAULT_RUN: Omit<StageRules, 'checkpointsM' | 'finishM' | 'startM'> = {
   countdownS: 3,
   recoverPenaltyS: RECOVER_PENALTY_S,
   stuckAfterS: 4,
   stuckSpeedMS: 1,
   offRoadMarginM: 6,
 };
+
+/** Furthest forward jump of the progress in one tick, m: a bigger one is a projection onto another leg. */
+const MAX_PROGRESS_STEP_M = 30;
+
+/** Countdown remainder below which the lights go out, s (absorbs the rounding of repeated dt subtractions). */
+const COUNTDOWN_EPS_S = 1e-9;
 
 export interface TickInfo {
   dt: number;
@@ -50,6 +45,72 @@ export interface TickInfo {
 /** What a tick of the stage run can report. */
 export type RunEvent = 'start' | 'checkpoint' | 'finish' | 'stuck';
 
+/** Everything a stage run carries from one tick to the next (the StageProgress component's state). */
+export interface StageRunState {
+  phase: RunPhase;
+  countdownLeftS: number;
+  /** Time since the lights went out, s (includes penalties). */
+  timeS: number;
+  penaltyS: number;
+  recoveries: number;
+  nextCheckpoint: number;
+  stuckS: number;
+  /** Furthest distance reached, m: checkpoints are passed in order and only going forward. */
+  progressM: number;
+  finishTimeS: number | null;
+  /** Stage time at the last checkpoint passed, s. */
+  lastSplitS: number;
+}
+
+export function initialStageRunState(cfg: StageRules): StageRunState {
+  return {
+    phase: 'countdown', countdownLeftS: cfg.countdownS, timeS: 0, penaltyS: 0, recoveries: 0, nextCheckpoint: 0,
+    stuckS: 0, progressM: cfg.startM, finishTimeS: null, lastSplitS: 0,
+  };
+}
+
+/** Advance a stage run by one simulation tick; the events of this tick are appended to `ev`, in order. */
+export function advanceStageRun(s: StageRunState, cfg: StageRules, t: TickInfo, ev: RunEvent[]): void {
+  if (s.phase === 'countdown') {
+    s.countdownLeftS -= t.dt;
+    if (s.countdownLeftS <= COUNTDOWN_EPS_S) {
+      s.countdownLeftS = 0;
+      s.phase = 'running';
+      ev.push('start');
+    }
+    return;
+  }
+  if (s.phase === 'finished') return;
+  s.timeS += t.dt;
+  // progress only counts near the road (a shortcut across a hairpin does not pass checkpoints)
+  const onRoad = Math.abs(t.lateralM) <= t.roadHalfWidthM + cfg.offRoadMarginM;
+  if (onRoad && t.distanceM > s.progressM && t.distanceM - s.progressM < MAX_PROGRESS_STEP_M) s.progressM = t.distanceM;
+  while (s.nextCheckpoint < cfg.checkpointsM.length && s.progressM >= cfg.checkpointsM[s.nextCheckpoint]!) {
+    s.nextCheckpoint++;
+    s.lastSplitS = s.timeS;
+    ev.push('checkpoint');
+  }
+  if (s.progressM >= cfg.finishM) {
+    s.phase = 'finished';
+    s.finishTimeS = s.timeS;
+    ev.push('finish');
+    return;
+  }
+  const slow = t.speedMS < cfg.stuckSpeedMS && t.throttle > 0.3;
+  if (slow || !onRoad) {
+    s.stuckS += t.dt;
+    if (s.stuckS >= cfg.stuckAfterS) ev.push('stuck');
+  } else s.stuckS = 0;
+}
+
+/** The car was put back on the road: penalty added, stuck timer cleared. */
+export function addRecoveryPenalty(s: StageRunState, cfg: StageRules): void {
+  s.penaltyS += cfg.recoverPenaltyS;
+  s.timeS += cfg.recoverPenaltyS;
+  s.recoveries++;
+  s.stuckS = 0;
+}
+
 export interface Split {
   index: number;
   timeS: number;
@@ -57,9 +118,20 @@ export interface Split {
   deltaS: number | null;
 }
 
-export class StageRun {
+/** The split of checkpoint `index` passed at `timeS`, with its delta to the personal best. */
+export function splitAt(cfg: RunConfig, index: number, timeS: number): Split {
+  const best = cfg.bestSplitsS?.[index];
+  return { index, timeS, deltaS: best !== undefined ? timeS - best : null };
+}
+
+/** Finish delta to the personal best, s. */
+export function finishDelta(cfg: RunConfig, finishTimeS: number | null): number | null {
+  return finishTimeS !== null && cfg.bestTimeS !== undefined ? finishTimeS - cfg.bestTimeS : null;
+}
+
+/** One stage run held in plain fields (tests, tools); a world's cars keep theirs in StageProgress. */
+export class StageRun implements StageRunState {
   phase: RunPhase = 'countdown';
-  /** Time since the lights went out, s (includes penalties). */
   timeS = 0;
   countdownLeftS: number;
   penaltyS = 0;
@@ -67,9 +139,9 @@ export class StageRun {
   splits: Split[] = [];
   nextCheckpoint = 0;
   stuckS = 0;
-  /** Furthest distance reached, m: checkpoints are passed in order and only going forward. */
   progressM: number;
   finishTimeS: number | null = null;
+  lastSplitS = 0;
 
   constructor(readonly cfg: RunConfig) {
     this.countdownLeftS = cfg.countdownS;
@@ -84,55 +156,22 @@ export class StageRun {
   /** Advance by one simulation tick; returns the events that happened this tick. */
   tick(t: TickInfo): RunEvent[] {
     const ev: RunEvent[] = [];
-    if (this.phase === 'countdown') {
-      this.countdownLeftS -= t.dt;
-      if (this.countdownLeftS <= 1e-9) {
-        this.countdownLeftS = 0;
-        this.phase = 'running';
-        ev.push('start');
-      }
-      return ev;
-    }
-    if (this.phase === 'finished') return ev;
-    this.timeS += t.dt;
-    // progress only counts near the road (a shortcut across a hairpin does not pass checkpoints)
-    const onRoad = Math.abs(t.lateralM) <= t.roadHalfWidthM + this.cfg.offRoadMarginM;
-    if (onRoad && t.distanceM > this.progressM && t.distanceM - this.progressM < 30) this.progressM = t.distanceM;
-    while (this.nextCheckpoint < this.cfg.checkpointsM.length && this.progressM >= this.cfg.checkpointsM[this.nextCheckpoint]!) {
-      const i = this.nextCheckpoint++;
-      const best = this.cfg.bestSplitsS?.[i];
-      this.splits.push({ index: i, timeS: this.timeS, deltaS: best !== undefined ? this.timeS - best : null });
-      ev.push('checkpoint');
-    }
-    if (this.progressM >= this.cfg.finishM) {
-      this.phase = 'finished';
-      this.finishTimeS = this.timeS;
-      ev.push('finish');
-      return ev;
-    }
-    const slow = t.speedMS < this.cfg.stuckSpeedMS && t.throttle > 0.3;
-    if (slow || !onRoad) {
-      this.stuckS += t.dt;
-      if (this.stuckS >= this.cfg.stuckAfterS) ev.push('stuck');
-    } else this.stuckS = 0;
+    const passed = this.nextCheckpoint;
+    advanceStageRun(this, this.cfg, t, ev);
+    for (let i = passed; i < this.nextCheckpoint; i++) this.splits.push(splitAt(this.cfg, i, this.lastSplitS));
     return ev;
   }
 
-  /** The car was put back on the road: penalty added, stuck timer cleared. */
   recovered(): void {
-    this.penaltyS += this.cfg.recoverPenaltyS;
-    this.timeS += this.cfg.recoverPenaltyS;
-    this.recoveries++;
-    this.stuckS = 0;
+    addRecoveryPenalty(this, this.cfg);
   }
 
   get lastSplit(): Split | null {
     return this.splits[this.splits.length - 1] ?? null;
   }
 
-  /** Finish delta to the personal best, s. */
   get finishDeltaS(): number | null {
-    return this.finishTimeS !== null && this.cfg.bestTimeS !== undefined ? this.finishTimeS - this.cfg.bestTimeS : null;
+    return finishDelta(this.cfg, this.finishTimeS);
   }
 }
 

@@ -22,11 +22,16 @@ import { vehicleCarAdapter } from '../../src/run/cars';
 import { buildRunWorld, type RunWorld } from '../../src/run/run-world';
 import { releaseCollisionWorld } from '../../src/systems/sim/collision/runtime';
 import { hatchCar, SETUP } from '../replay/helpers';
+import { DEFAULT_RUN, initialStageRunState } from '../../src/run/stage-run';
+import { hasStageProgress, readStageRun } from '../../src/run/stage-progress';
+import { STAGE_PHASE_COUNTDOWN } from '../../src/ecs/components/progress';
 
 const STAGES_DIR = join(__dirname, '../../src/content/stages');
 const STAGE_IDS = readdirSync(STAGES_DIR).sort();
 /** Ticks run after the restore (and compared every tick): 0.1 s at 500 Hz, past every shift/lock timer's first step. */
 const AFTER_TICKS = 50;
+/** Ticks before the lights go out (the stage countdown at 500 Hz). */
+const COUNTDOWN_TICKS = Math.round(DEFAULT_RUN.countdownS / SETUP.dt);
 /** Ticks a held input segment lasts (≈ one 60 Hz frame to half a second at 500 Hz). */
 const SEGMENT_TICKS = { min: 8, max: 250 };
 /** Centre-to-centre distance of the two cars of a two-car run (m): side by side, 0.1–0.8 m apart (1.8 m wide cars). */
@@ -98,24 +103,36 @@ function build(stageId: string, integrator: IntegratorKind, { nCars, gapM, mirro
 
 /**
  * Runs `before` ticks, restores a snapshot of that state into a fresh world and runs both on, bit for bit.
- * Returns how many cars were in contact with something when the snapshot was taken.
+ * Returns how many cars were in contact with something, and how many were being timed (lights out), when the
+ * snapshot was taken.
  */
-function resumesBitForBit(stageId: string, integrator: IntegratorKind, d: Drive, before: number): number {
+function resumesBitForBit(stageId: string, integrator: IntegratorKind, d: Drive, before: number): { inContact: number; timedCars: number } {
   const a = build(stageId, integrator, d);
   const b = build(stageId, integrator, d);
   try {
     for (let i = 0; i < before; i++) runTick(a.world);
     const cc = a.world.c.CarCollider;
     const inContact = a.cars.filter((e) => cc.contact0[e] !== 0 || cc.propContact0[e] !== 0).length;
+    const sp = a.world.c.StageProgress;
+    const timedCars = a.cars.filter((e) => sp.phase[e] !== STAGE_PHASE_COUNTDOWN && sp.timeS[e]! > 0).length;
     restoreSnapshot(b.world, decodeSnapshot(encodeSnapshot(saveSnapshot(a.world))));
+    a.world.events.length = 0;
     expect(stateHash(b.world)).toBe(stateHash(a.world));
     for (let i = 0; i < AFTER_TICKS; i++) {
       runTick(a.world);
       runTick(b.world);
       expect(stateHash(b.world), `tick ${a.world.tick}`).toBe(stateHash(a.world));
+      // what a tick reports (collisions, stage checkpoints, stuck) follows from the state too
+      expect(b.world.events, `events of tick ${a.world.tick}`).toEqual(a.world.events);
+      a.world.events.length = 0;
+      b.world.events.length = 0;
     }
     expect(encodeSnapshot(saveSnapshot(b.world))).toEqual(encodeSnapshot(saveSnapshot(a.world)));
-    return inContact;
+    // the stage timing the drivers read (every field the StageRun rules carry) came back with the snapshot
+    for (const e of a.cars.filter((c) => hasStageProgress(a.world, c))) {
+      expect(readStageRun(b.world, e, initialStageRunState(a.world.course!))).toEqual(readStageRun(a.world, e, initialStageRunState(a.world.course!)));
+    }
+    return { inContact, timedCars };
   } finally {
     releaseCollisionWorld(a.world);
     releaseCollisionWorld(b.world);
@@ -136,6 +153,24 @@ describe('snapshot → restore → N ticks equals the uninterrupted run (random 
     );
   });
 
+  it('a car past the lights, restored mid-stage: its StageProgress (time, progress, checkpoints, stuck timer) times on bit for bit', () => {
+    let running = 0;
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...STAGE_IDS),
+        fc.constantFrom<IntegratorKind>('euler', 'midpoint', 'rk4'),
+        fc.array(segment, { minLength: 1, maxLength: 6 }),
+        fc.integer({ min: COUNTDOWN_TICKS + 1, max: COUNTDOWN_TICKS + 1500 }),
+        (stageId, integrator, segs, before) => {
+          // the snapshot is taken with the lights out (the pass has been timing the car)
+          running += resumesBitForBit(stageId, integrator, { nCars: 1, gapM: 0, mirrored: false, segs }, before).timedCars;
+        },
+      ),
+      { numRuns: 4, seed: 0x5a9e, endOnFailure: true },
+    );
+    expect(running).toBe(4);
+  });
+
   it('two cars steered into each other, restored while in contact (the contact memory is state)', () => {
     let midContact = 0;
     fc.assert(
@@ -148,7 +183,7 @@ describe('snapshot → restore → N ticks equals the uninterrupted run (random 
         (stageId, integrator, steer, gapM, before) => {
           // car 1 starts on car 0's right: car 0 steers right (−), car 1 the mirror (+)
           const input = { steer: -steer, throttle: PEDAL_SCALE, brake: 0, clutch: 0, handbrake: 0, buttons: 0 };
-          midContact += resumesBitForBit(stageId, integrator, { nCars: 2, gapM, mirrored: true, segs: [{ ticks: before, input }] }, before);
+          midContact += resumesBitForBit(stageId, integrator, { nCars: 2, gapM, mirrored: true, segs: [{ ticks: before, input }] }, before).inContact;
         },
       ),
       { numRuns: 10, seed: 0x15c, endOnFailure: true },

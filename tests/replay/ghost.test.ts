@@ -9,7 +9,7 @@ import { nodeStageSource } from '../../src/replay/node';
 import { decodeReplay } from '../../src/replay/format';
 import { buildRunWorld } from '../../src/run/run-world';
 import { ReplayPlayer } from '../../src/replay/player';
-import { StageTiming } from '../../src/run/stage-timing';
+import { StageProgressView } from '../../src/run/stage-progress-view';
 import { GhostRun, GHOST_LEAD_S } from '../../src/app/replay/ghost';
 import { hatchCar, SETUP } from './helpers';
 
@@ -28,7 +28,7 @@ describe('ghost', () => {
     const data = decodeReplay(rec.bytes);
     const run = buildRunWorld(data.header, stage, vehicleCarAdapter);
     const live = new ReplayPlayer(data, run, vehicleCarAdapter);
-    const timing = new StageTiming(stage, run.cars[0]!);
+    const timing = new StageProgressView(run.world, run.cars[0]!);
     const lead = Math.round(GHOST_LEAD_S / run.world.dt);
     const p = new Float64Array(7);
     let gains = 0;
@@ -36,13 +36,13 @@ describe('ghost', () => {
     const b = run.world.c.RigidBody;
     const e = run.cars[0]!;
     while (live.step()) {
-      timing.tick(run.world);
+      timing.sync();
       const t = run.world.tick;
       ghost.advance(t, 1 << 20);
       expect(ghost.player.world.tick).toBe(Math.min(data.header.ticks, t + lead));
       expect(ghost.poseAt(t, p)).not.toBeNull();
       expect([...p]).toEqual([b.px[e], b.py[e], b.pz[e], b.qw[e], b.qx[e], b.qy[e], b.qz[e]]);
-      const r = timing.run;
+      const r = timing;
       if (r.phase !== 'running') continue;
       const d = ghost.draw(t, 1, r.progressM, r.timeS)!;
       expect(d).not.toBeNull();
@@ -64,11 +64,11 @@ describe('ghost', () => {
     const data = decodeReplay(rec.bytes);
     const run = buildRunWorld(data.header, stage, vehicleCarAdapter);
     const live = new ReplayPlayer(data, run, vehicleCarAdapter);
-    const timing = new StageTiming(stage, run.cars[0]!);
+    const timing = new StageProgressView(run.world, run.cars[0]!);
     const pairs: [number, number][] = [];
     while (live.step()) {
-      timing.tick(run.world);
-      const r = timing.run;
+      timing.sync();
+      const r = timing;
       if (r.phase === 'running' && (pairs.length === 0 || r.progressM > pairs[pairs.length - 1]![0])) pairs.push([r.progressM, r.timeS]);
     }
     expect(pairs.length).toBeGreaterThan(100);

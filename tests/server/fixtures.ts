@@ -28,7 +28,7 @@ export function recordFinishedRun(carId = 'rally-awd', skill = DEFAULT_DRIVER.sk
   const pose = { x: stage.start.x, y: stage.start.y, z: stage.start.z, heading: stage.start.heading };
   const car = replayCarFromText({ id: carId, main: `${carId}.toml`, text: readCarFile(carId), read: readCarFile, pose });
   const rec = recordAiStageRun({ setup: GAME_SETUP, stage, files, car, driver: { ...DEFAULT_DRIVER, skill }, maxSeconds });
-  if (!rec.timing?.run.finishTimeS) throw new Error(`fixture: the AI did not finish ${stage.id}`);
+  if (!rec.timing?.finishTimeS) throw new Error(`fixture: the AI did not finish ${stage.id}`);
   return rec.bytes;
 }
 

@@ -15,7 +15,7 @@ import { ReplayPlayer } from '../../replay/player';
 import { buildRunWorld } from '../../run/run-world';
 import { resolveStage, type StageSource } from '../../replay/stage-check';
 import { type CarAdapter } from '../../run/cars';
-import { StageTiming } from '../../run/stage-timing';
+import { StageProgressView } from '../../run/stage-progress-view';
 import { CarView, type CarShape } from '../../systems/view/car-view';
 
 const RING = 8192;
@@ -34,14 +34,15 @@ export class GhostRun {
 
   private constructor(
     readonly player: ReplayPlayer,
-    readonly timing: StageTiming,
+    readonly timing: StageProgressView,
+    readonly stageId: string,
     readonly name: string,
     readonly carEid: number,
   ) {
     this.storePose();
     player.onTick = () => {
-      timing.tick(player.world);
-      const r = timing.run;
+      timing.sync();
+      const r = timing;
       if (r.phase === 'running' || r.phase === 'finished') this.sample(r.progressM, r.finishTimeS ?? r.timeS);
       this.storePose();
     };
@@ -55,20 +56,9 @@ export class GhostRun {
     const run = buildRunWorld(data.header, stage, cars);
     const player = new ReplayPlayer(data, run, cars, { cacheEveryTicks: 1 << 30 });
     const pc = Math.max(0, data.header.cars.findIndex((c) => c.role === 'player'));
-    const timing = new StageTiming(stage, run.cars[pc]!);
-    const recoveriesAt = new Map<number, number>();
-    for (const e of data.edits) if (e.car === pc) recoveriesAt.set(e.tick, (recoveriesAt.get(e.tick) ?? 0) + 1);
-    const g = new GhostRun(player, timing, data.header.name, run.cars[pc]!);
-    const inner = player.onTick!;
-    player.onTick = (p) => {
-      for (let i = 0; i < (recoveriesAt.get(p.world.tick) ?? 0); i++) timing.recovered();
-      inner(p);
-    };
-    return g;
-  }
-
-  get stageId(): string {
-    return this.timing.stage.id;
+    // the StageProgress pass times the ghost car; the player adds each recovery's penalty with its edit
+    const timing = new StageProgressView(run.world, run.cars[pc]!);
+    return new GhostRun(player, timing, stage.id, data.header.name, run.cars[pc]!);
   }
 
   private storePose(): void {

@@ -11,7 +11,7 @@ import type { SceneKit } from '../../systems/view/scene';
 import type { GameAudio } from '../../systems/view/audio';
 import { CodriverView } from '../../systems/view/codriver/codriver';
 import type { Stage } from '../../../terrain/stage';
-import type { StageRun } from '../../run/stage-run';
+import type { StageProgressView } from '../../run/stage-progress-view';
 import { formatDelta } from '../../run/stage-run';
 import { adjustable, html, registerScreen, type ScreenManager } from '../screens';
 import type { InputDevices } from '../input/devices';
@@ -39,7 +39,7 @@ export interface ReplaySessionLike {
   world: { tick: number; dt: number };
   stage: Stage;
   car: { eid: number; info: { id: string } };
-  run: StageRun;
+  run: StageProgressView;
   scheduler: { alpha: number };
   hud: { el: HTMLElement };
   replayBytes?: Uint8Array | null;

@@ -6,11 +6,13 @@ import { allocate, type ComponentSpec, type Store } from './spec';
 import { AppliedForceSpec, ControlsSpec, RigidBodySpec } from './core';
 import { CarSpec, WheelSpec } from './vehicle';
 import { CarColliderSpec, DamageSpec, PropSpec } from './collision';
+import { StageProgressSpec } from './progress';
 
 export * from './spec';
 export * from './core';
 export * from './vehicle';
 export * from './collision';
+export * from './progress';
 
 export const componentSpecs = {
   RigidBody: RigidBodySpec,
@@ -21,6 +23,7 @@ export const componentSpecs = {
   CarCollider: CarColliderSpec,
   Damage: DamageSpec,
   Prop: PropSpec,
+  StageProgress: StageProgressSpec,
 } satisfies Record<string, ComponentSpec>;
 
 export type ComponentName = keyof typeof componentSpecs;

@@ -39,14 +39,18 @@ interface GuardScratch {
   pose: Float64Array;
 }
 
-const scratchOf = new WeakMap<SimWorld, GuardScratch>();
+declare module '../../ecs/world-types' {
+  interface WorldRuntime {
+    haltGuard?: GuardScratch;
+  }
+}
+
 const gs = groundSample();
 
 /** First pass of the tick: running-car list in step with RigidBody.halted, and each car's pose remembered. */
 export function haltCheckpointPass(world: SimWorld): void {
   syncRunningCars(world);
-  let s = scratchOf.get(world);
-  if (!s) scratchOf.set(world, (s = { pose: new Float64Array(world.capacity * POSE) }));
+  const s = (world.runtime.haltGuard ??= { pose: new Float64Array(world.capacity * POSE) });
   const b = world.c.RigidBody, p = s.pose;
   for (const rt of vehicles(world).list) {
     const e = rt.eid, o = e * POSE;
@@ -106,7 +110,7 @@ function firstNonFinite(world: SimWorld, rt: CarRuntime): string {
 /** Freeze the car where it is (see file comment). */
 function freeze(world: SimWorld, rt: CarRuntime, code: number): void {
   const b = world.c.RigidBody, W = world.c.Wheel, e = rt.eid;
-  const start = scratchOf.get(world)?.pose;
+  const start = world.runtime.haltGuard?.pose;
   const pose = [b.px, b.py, b.pz, b.qw, b.qx, b.qy, b.qz];
   const poseOk = pose.every((f) => Number.isFinite(f[e]!));
   for (let k = 0; k < POSE && !poseOk; k++) {

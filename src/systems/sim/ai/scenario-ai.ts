@@ -16,6 +16,12 @@ export interface ScenarioAi {
   drivers: Map<string, AiDriver>;
 }
 
+declare module '../../../ecs/world-types' {
+  interface WorldRuntime {
+    scenarioAi?: ScenarioAi;
+  }
+}
+
 export function setupScenarioAi(world: SimWorld, s: Scenario, stage: Stage | null, entities: readonly { id: string; eid: number; kind: string }[]): ScenarioAi {
   const drivers = new Map<string, AiDriver>();
   s.cars.forEach((c, i) => {
@@ -33,7 +39,6 @@ export function setupScenarioAi(world: SimWorld, s: Scenario, stage: Stage | nul
     setInputSource(world, ent.eid, driver);
     drivers.set(c.id, driver);
   });
-  const w = world as SimWorld & { scenarioAi?: ScenarioAi };
-  w.scenarioAi = { drivers };
-  return w.scenarioAi;
+  world.runtime.scenarioAi = { drivers };
+  return world.runtime.scenarioAi;
 }

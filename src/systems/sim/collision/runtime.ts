@@ -55,15 +55,16 @@ export interface CollisionRuntime {
   names: Map<number, string>;
 }
 
-const runtimes = new WeakMap<SimWorld, CollisionRuntime>();
+declare module '../../../ecs/world-types' {
+  interface WorldRuntime {
+    collision?: CollisionRuntime;
+  }
+}
 
 export function collisionRuntime(world: SimWorld): CollisionRuntime {
-  let rt = runtimes.get(world);
-  if (!rt) {
-    rt = { scene: new SceneColliders(), contacts: new TickContacts('contact'), props: null, queries: null, sweepStep: 0.05, names: new Map() };
-    runtimes.set(world, rt);
-  }
-  return rt;
+  return (world.runtime.collision ??= {
+    scene: new SceneColliders(), contacts: new TickContacts('contact'), props: null, queries: null, sweepStep: 0.05, names: new Map(),
+  });
 }
 
 export function setSceneColliders(world: SimWorld, scene: SceneColliders): void {
@@ -78,7 +79,7 @@ export function setSceneColliders(world: SimWorld, scene: SceneColliders): void 
  * calls it when done with the world: the game session (Retry, Restart, Quit), replay verification and seeks.
  */
 export function releaseCollisionWorld(world: SimWorld): void {
-  const rt = runtimes.get(world);
+  const rt = world.runtime.collision;
   if (!rt) return;
   rt.props?.dispose?.();
   rt.props = null;

@@ -26,7 +26,7 @@ type Stores = Record<string, Record<string, { [i: number]: number }>>;
 /**
  * Copies a freshly spawned car's state (config `cfg`, at rest at `pose`) into car entity `eid` and its wheels.
  * Stays: the eid, the driver's inputs (Controls), the collider's crush and damage (a recovery does not repair the
- * car), the wheel → car links. A halted car (halt-guard.ts) drives on afterwards.
+ * car), the wheel → car links, the stage timing (StageProgress: the run adds the recovery penalty itself). A halted car (halt-guard.ts) drives on afterwards.
  */
 export function placeCarAtRest(world: SimWorld, eid: number, cfg: CarConfig, pose: { x: number; z: number; heading: number }): void {
   const scratch = createSimWorld({ dt: world.dt, integrator: world.integrator, seed: world.seed, gravity: -world.gravity.y, ground: world.ground, capacity: SCRATCH_CAPACITY });

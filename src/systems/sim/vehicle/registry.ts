@@ -106,10 +106,14 @@ export interface VehicleResources {
   surfaces: SurfaceTable;
 }
 
+declare module '../../../ecs/world-types' {
+  interface WorldRuntime {
+    vehicles?: VehicleResources;
+  }
+}
+
 export function vehicles(world: SimWorld): VehicleResources {
-  const w = world as SimWorld & { vehicleRes?: VehicleResources };
-  w.vehicleRes ??= { cars: [], byEid: new Map(), list: [], all: [], surfaces: DEFAULT_SURFACES };
-  return w.vehicleRes;
+  return (world.runtime.vehicles ??= { cars: [], byEid: new Map(), list: [], all: [], surfaces: DEFAULT_SURFACES });
 }
 
 function rebuildLists(world: SimWorld, res: VehicleResources): void {
