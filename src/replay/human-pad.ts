@@ -73,8 +73,10 @@ export class HumanPadDriver implements InputSource {
     this.throttle += Math.max(-rampStep, Math.min(rampStep, this.throttleTarget - this.throttle));
     if (this.brakeFrames <= 0 && this.rng.next() < BRAKE_ZONE_CHANCE) this.brakeFrames = this.holdTime(0.8);
     const braking = this.brakeFrames-- > 0;
-    if (this.buttonFrames-- <= 0) this.button = 0;
-    if (this.button === 0 && this.rng.next() < SHIFT_CHANCE) {
+    // a tap holds its button for buttonFrames frames; the frame it is released starts none (taps stay apart)
+    if (this.button !== 0) {
+      if (--this.buttonFrames === 0) this.button = 0;
+    } else if (this.rng.next() < SHIFT_CHANCE) {
       this.button = this.rng.next() < 0.5 ? Button.ShiftUp : Button.ShiftDown;
       this.buttonFrames = BUTTON_TAP_FRAMES[0] + Math.floor(this.rng.next() * (BUTTON_TAP_FRAMES[1] - BUTTON_TAP_FRAMES[0] + 1));
     }
