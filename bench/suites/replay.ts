@@ -25,7 +25,7 @@ import type { BenchResult, BenchSuite } from '../types';
 import { DEFAULT_DT, STANDARD_GRAVITY_M_S2 } from '../../src/content/world-constants';
 
 const AI_SIZE_LATER =
-  'the AI decides every 500 Hz tick: its steer/throttle carry ≈ 1.4 bits per tick each after prediction (measured), so the 10 KB/min goal for AI runs needs the AI at a driver rate (issue #19 item 1) or a context-modelling coder (item 3, not done)';
+  'the AI decides every 500 Hz tick: its steer/throttle carry ≈ 1.4 bits per tick each after linear prediction + deflate, ≈ 1.1 estimated for a context-modelling coder (measured, docs/replays.md "Input size"): under 10 KB/min needs the AI at a driver rate with held outputs (issue #19 item 1)';
 const AI_STAGE = 'forest-gravel';
 const PAD_QUICK =
   'the 2-minute --quick file spreads the fixed ≈ 2 KB (header, embedded car file) over 2 minutes instead of 10: the full run is the measurement';
@@ -99,7 +99,7 @@ function seekTimes(bytes: Uint8Array, n: number): { times: number[]; resim: numb
   // time the first seek (cold restore path) separately from the measured ones
   while (player.tick < WARM_PLAY_TICKS) player.step();
   const w0 = performance.now();
-  player.seek(Math.floor(data.header.ticks / 2));
+  player.seek(Math.floor(data.header.ticks * 0.37)); // between two keyframes: a real re-simulation
   const firstMs = performance.now() - w0;
   for (let i = 0; i < n; i++) {
     const target = Math.floor(rng.next() * data.header.ticks);
