@@ -262,13 +262,16 @@ class CarDecoder {
   readonly m = new InputModel();
   readonly st = new ChannelState();
   runs = 0;
+  private readonly cap: number;
   constructor(
     private readonly d: RangeDecoder,
     private readonly pids: readonly number[],
-    private readonly cap: number,
+    private readonly streamBytes: number,
     private readonly file: string,
     private readonly field: string,
-  ) {}
+  ) {
+    this.cap = MIN_RUN_ALLOWANCE + MAX_RUNS_PER_INPUT_BYTE * streamBytes;
+  }
 
   /** Decodes the changes of tick t, which has at least one. */
   changesAt(t: number): void {
@@ -289,7 +292,7 @@ class CarDecoder {
       st.changed(ch, v);
       this.lists[ch]!.change(v, t);
       earlier = 1;
-      if (++this.runs > this.cap) throw new ReplayFormatError(this.file, this.field, `at most ${this.cap} runs for its ${this.d.length} bytes (decompression cap)`, 'more (corrupt)');
+      if (++this.runs > this.cap) throw new ReplayFormatError(this.file, this.field, `at most ${this.cap} runs for its ${this.streamBytes} bytes (decompression cap)`, 'more (corrupt)');
     }
     st.sinceAny = 0;
   }
@@ -307,7 +310,7 @@ export function decodeCarInputs(bytes: Uint8Array, ticks: number, file: string, 
     if (p >= PREDICTORS) throw new ReplayFormatError(file, `${field}.${INPUT_CHANNELS[ch]!}.predictor`, `0..${PREDICTORS - 1}`, String(p));
   });
   const d = new RangeDecoder(bytes.subarray(NCH), file, field);
-  const car = new CarDecoder(d, pids, MIN_RUN_ALLOWANCE + MAX_RUNS_PER_INPUT_BYTE * bytes.length, file, field);
+  const car = new CarDecoder(d, pids, bytes.length, file, field);
   for (let t = 0; t < ticks; t++) {
     if (d.bit(car.m.any, car.m.anyIndex(car.st.sinceAny)) === 1) car.changesAt(t);
     else car.st.hold();

@@ -1,35 +1,52 @@
 /**
  * Adaptive binary range coder (the LZMA scheme: 32-bit range, carry propagation through a cached byte) with
- * 16-bit probabilities, so a symbol the model is sure of costs ≈ 0.0007 bit: a held input channel at 500 Hz
- * then costs almost nothing per tick. Used by the replay input codec (src/replay/input-codec.ts).
+ * 16-bit probabilities and count-based adaptation speed, so a symbol the model is sure of costs ≈ 0.0007 bit:
+ * a held input channel at 500 Hz then costs almost nothing per tick. Used by the replay input codec (src/replay/input-codec.ts).
  *
- * A probability is P(bit = 0) × 2^16, kept in a Uint16Array slot the caller chooses (its context).
+ * A probability is P(bit = 0) × 2^16, kept in a Uint32Array slot the caller chooses (its context).
  */
+import { dlog2 } from '../../terrain/dmath';
 import { ReplayFormatError } from './bytes';
 
 const PROB_BITS = 16;
-/** Adaptation speed: each coded bit moves its probability 1/32 of the way towards what was seen. */
-const ADAPT_SHIFT = 5;
+const PROB_MASK = 0xffff;
 export const PROB_HALF = 1 << (PROB_BITS - 1);
 const PROB_ONE = 1 << PROB_BITS;
+/**
+ * Adaptation speed: each coded bit moves its context's probability 1/2^shift of the way towards what was
+ * seen, the shift growing with the bits the context has coded (2 → 5: a context learns from its first
+ * few bits, then follows a changing source; measured on AI and pad streams, slower settling (→ 6, 7) codes
+ * the AI's 500 Hz streams 2–4 % larger).
+ */
+const FIRST_SHIFT = 2;
+const LAST_SHIFT = 5;
+const BITS_PER_SHIFT_STEP = 16;
+const COUNT_CAP = (LAST_SHIFT - FIRST_SHIFT) * BITS_PER_SHIFT_STEP;
+/** Probabilities stay within [2^-11, 1 − 2^-11]: a sure symbol costs ≈ 0.0007 bit, a surprise ≤ 11 bits. */
+const PROB_MIN = 32;
+const PROB_MAX = PROB_ONE - PROB_MIN;
 /** Renormalise when the range falls below 2^24 (one byte shifted out at a time). */
 const TOP = 2 ** 24;
 const TWO_32 = 2 ** 32;
 /** Bytes the encoder's flush writes after the last symbol (the cached byte + the four bytes of `low`). */
 const FLUSH_BYTES = 5;
 
-/** A fresh probability table (every context at one half). */
-export function newProbs(n: number): Uint16Array {
-  return new Uint16Array(n).fill(PROB_HALF);
+/** A fresh context table: per slot the probability (low 16 bits) and the bits it has coded (high bits). */
+export function newProbs(n: number): Uint32Array {
+  return new Uint32Array(n).fill(PROB_HALF);
 }
 
 /** What a symbol coder writes to: the range encoder, or the cost meter used to choose a predictor. */
 export interface BitSink {
-  bit(probs: Uint16Array, i: number, bit: number): void;
+  bit(probs: Uint32Array, i: number, bit: number): void;
 }
 
-function adapt(probs: Uint16Array, i: number, p: number, bit: number): void {
-  probs[i] = bit === 0 ? p + ((PROB_ONE - p) >> ADAPT_SHIFT) : p - (p >> ADAPT_SHIFT);
+function adapt(probs: Uint32Array, i: number, p: number, bit: number): void {
+  const count = probs[i]! >>> PROB_BITS;
+  const shift = FIRST_SHIFT + Math.floor(count / BITS_PER_SHIFT_STEP);
+  let q = bit === 0 ? p + ((PROB_ONE - p) >> shift) : p - (p >> shift);
+  q = q < PROB_MIN ? PROB_MIN : q > PROB_MAX ? PROB_MAX : q;
+  probs[i] = (((count < COUNT_CAP ? count + 1 : count) << PROB_BITS) | q) >>> 0;
 }
 
 export class RangeEncoder implements BitSink {
@@ -40,8 +57,8 @@ export class RangeEncoder implements BitSink {
   private out = new Uint8Array(256);
   private n = 0;
 
-  bit(probs: Uint16Array, i: number, bit: number): void {
-    const p = probs[i]!;
+  bit(probs: Uint32Array, i: number, bit: number): void {
+    const p = probs[i]! & PROB_MASK;
     const bound = (this.range >>> PROB_BITS) * p;
     if (bit === 0) this.range = bound;
     else {
@@ -89,9 +106,9 @@ export class RangeEncoder implements BitSink {
 /** Sums the information content (bits) of the symbols instead of coding them; adapts like the coder. */
 export class CostMeter implements BitSink {
   bits = 0;
-  bit(probs: Uint16Array, i: number, bit: number): void {
-    const p = probs[i]!;
-    this.bits -= Math.log2((bit === 0 ? p : PROB_ONE - p) / PROB_ONE);
+  bit(probs: Uint32Array, i: number, bit: number): void {
+    const p = probs[i]! & PROB_MASK;
+    this.bits -= dlog2((bit === 0 ? p : PROB_ONE - p) / PROB_ONE);
     adapt(probs, i, p, bit);
   }
 }
@@ -116,13 +133,8 @@ export class RangeDecoder {
     for (let k = 0; k < FLUSH_BYTES; k++) this.code = this.code * 256 + bytes[this.pos++]!;
   }
 
-  /** Bytes of coded data. */
-  get length(): number {
-    return this.bytes.length;
-  }
-
-  bit(probs: Uint16Array, i: number): number {
-    const p = probs[i]!;
+  bit(probs: Uint32Array, i: number): number {
+    const p = probs[i]! & PROB_MASK;
     const bound = (this.range >>> PROB_BITS) * p;
     let bit: number;
     if (this.code < bound) {
