@@ -8,9 +8,9 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { CHANNEL_RANGE, decodeCarInputs, encodeCarInputs, INPUT_CHANNELS, MAX_RUNS_PER_INPUT_BYTE, MIN_RUN_ALLOWANCE, type InputRuns } from '../../src/replay/input-codec';
 import { decodeInputs, encodeInputs, InputCursor, InputStreamEncoder, type InputStreams } from '../../src/replay/inputs';
-import { ReplayFormatError } from '../../src/replay/bytes';
 import { neutralInput } from '../../src/ecs/controls';
 import { Prng } from '../../terrain/prng';
+import { refusal } from './wire';
 
 const FILE = 'codec.bitrally';
 
@@ -31,16 +31,6 @@ function runsOf(segments: readonly (readonly [number, number])[], ticks: number)
   if (ticks > 0 && values.length === 0) values.push(0);
   if (ticks > 0) ends[values.length - 1] = ticks;
   return ticks === 0 ? { values: new Int32Array(0), ends: new Int32Array(0) } : { values: Int32Array.from(values), ends: Int32Array.from(ends) };
-}
-
-function refusal(f: () => unknown): ReplayFormatError {
-  try {
-    f();
-  } catch (e) {
-    expect(e).toBeInstanceOf(ReplayFormatError);
-    return e as ReplayFormatError;
-  }
-  throw new Error('expected a ReplayFormatError');
 }
 
 /** A channel's values: edge values of its range often, any value in it otherwise. */

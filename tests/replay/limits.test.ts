@@ -20,7 +20,7 @@ import { neutralInput } from '../../src/ecs/controls';
 import { MAX_CONFIG_EDITS, MAX_REPLAY_CAR_TICKS, MAX_REPLAY_EDITS, MAX_REPLAY_TICKS, MAX_SECTION_BYTES } from '../../src/replay/limits';
 import { ByteWriter } from '../../src/replay/bytes';
 import { hatchCar, SETUP } from './helpers';
-import { fileOf, flatInputs, jsonBytes, jsonOf, section, sectionsOf, withSection } from './wire';
+import { fileOf, flatInputs, jsonBytes, jsonOf, refusal, section, sectionsOf, withSection } from './wire';
 
 const rec = recordRun({ setup: SETUP, cars: [hatchCar()], sources: [new ScriptedDriver(3)], maxSeconds: 0.2, checksumEveryTicks: 10, keyframeEverySeconds: 0.05, adapter: vehicleCarAdapter });
 const good = rec.bytes;
@@ -29,15 +29,6 @@ const header = jsonOf(section(secs, 'H')) as ReplayData['header'];
 const carText = header.cars[0]!.files['hatch-gti.toml']!;
 const env = { stages: null, cars: vehicleCarAdapter, file: 'hostile.bitrally' };
 
-function refusal(f: () => unknown): ReplayFormatError {
-  try {
-    f();
-  } catch (e) {
-    expect(e).toBeInstanceOf(ReplayFormatError);
-    return e as ReplayFormatError;
-  }
-  throw new Error('expected a ReplayFormatError');
-}
 async function asyncRefusal(f: () => Promise<unknown>): Promise<ReplayFormatError> {
   try {
     await f();

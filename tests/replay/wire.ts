@@ -2,7 +2,9 @@
  * Test tools for hostile replay files: split a payload into its sections and put one back together, so a test
  * can replace one section (or lie about its length) and still reach the inner checks (valid container, CRC).
  */
+import { expect } from 'vitest';
 import { openContainer, packReplay } from '../../src/replay/format';
+import { ReplayFormatError } from '../../src/replay/bytes';
 import { ByteWriter } from '../../src/replay/bytes';
 import { encodeCarInputs } from '../../src/replay/input-codec';
 
@@ -65,4 +67,15 @@ export function flatInputs(cars: number, ticks: number): Uint8Array {
     w.raw(one);
   }
   return w.done();
+}
+
+/** The ReplayFormatError `f` throws (the test fails when it throws something else or nothing). */
+export function refusal(f: () => unknown): ReplayFormatError {
+  try {
+    f();
+  } catch (e) {
+    expect(e).toBeInstanceOf(ReplayFormatError);
+    return e as ReplayFormatError;
+  }
+  throw new Error('expected a ReplayFormatError');
 }
