@@ -1,9 +1,9 @@
 /**
- * Format 5 input coding: per car one adaptive range-coded stream (src/replay/range-coder.ts), tick by tick, the
- * six channels in order. Per channel and tick one "changed" bit, modelled by the ticks since that channel
- * last changed, the ticks since any channel of the car changed (the pad's frame clock, the AI's decision
- * clock) and whether an earlier channel changed this tick: a held value, or a change on the usual beat,
- * costs a small fraction of a bit. A change codes its residual against a per-channel predictor (the previous
+ * Format 5 input coding: per car one adaptive range-coded stream (src/replay/range-coder.ts), tick by tick.
+ * Per tick one "anything changed" bit (context: ticks since the car's last change); if so, per channel a
+ * "changed" bit, modelled by the ticks since that channel last changed, the ticks since any channel of the
+ * car changed (the pad's frame clock, the AI's decision clock) and whether an earlier channel changed this
+ * tick: a held tick, or a change on the usual beat, costs a small fraction of a bit. A change codes its residual against a per-channel predictor (the previous
  * value, linear extrapolation of the last two values, or half of it; the encoder measures all three and keeps
  * the cheapest) as an adaptive Elias-gamma integer (zero, sign, bit length, mantissa bits).
  *
@@ -38,12 +38,13 @@ const SINCE_CHANNEL_CAP = 31;
 const SINCE_ANY_CAP = 15;
 const SINCE_ANY_TICK_CAP = 63;
 const FLAG_CONTEXTS = NCH * (SINCE_CHANNEL_CAP + 1) * (SINCE_ANY_CAP + 1) * 2;
-/** Residual bit lengths 0..16 (|residual| ≤ 2^17 − 1 covers every channel's span of values). */
+/** Residual bit lengths 1..17 (|residual| ≤ 2^17 − 1 covers every channel's span of values). */
 const MAX_BITS = 17;
 const PREDICTORS = 3;
 /**
  * Decompression cap: a car stream may decode to at most this many runs per byte it holds (+ a floor), so a
- * small hostile stream cannot claim millions of runs. Recorded driving spends well over 1/32 bit per run.
+ * small hostile stream cannot claim millions of runs (memory ≤ 16 B per allowed run). Recorded driving
+ * decodes to ≈ 1–3 runs per byte.
  */
 export const MAX_RUNS_PER_INPUT_BYTE = 256;
 export const MIN_RUN_ALLOWANCE = 65_536;
