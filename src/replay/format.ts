@@ -1,5 +1,5 @@
 /**
- * The `.bitrally` replay file (format 4; format 3 files are read too). docs/replays.md has the full description.
+ * The `.bitrally` replay file (format 5; formats 3 and 4 are read too). docs/replays.md has the full description.
  *
  * Container (little-endian), 24 bytes then the deflated payload:
  *   0  8  magic "BITRALLY"
@@ -50,6 +50,9 @@ export { MAX_REPLAY_FILE_BYTES, MAX_REPLAY_PAYLOAD_BYTES, MAX_REPLAY_TICKS } fro
 
 export const REPLAY_MAGIC = 'BITRALLY';
 /**
+ * 5: inputs coded with prediction + an adaptive range coder (src/replay/input-codec.ts) instead of deflated
+ * run streams (≈ 3× smaller for pad and AI driving); formats 3 and 4 are still read (their inputs section
+ * keeps the run layout). The container's format must equal the header's.
  * 4: a header car may carry `damage`, the damage it started with (a rally stage after the first); format 3 files
  * (no damage: every car starts undamaged) are still read.
  * 3: keyframes hold component state only (snapshot set version 2: the driveline's last solve, the ABS peak slip
@@ -58,9 +61,9 @@ export const REPLAY_MAGIC = 'BITRALLY';
  * keyframes as one columnar snapshot set, no keyframe at tick 0 (the player saves its freshly built world
  * instead). Older files are refused with a clear error.
  */
-export const REPLAY_FORMAT = 4;
-/** Container formats this build reads (a 3 file is a 4 file without start damage). */
-export const READABLE_REPLAY_FORMATS: readonly number[] = [3, 4];
+export const REPLAY_FORMAT = 5;
+/** Container formats this build reads (a 3 file is a 4 file without start damage; 4 and 5 differ in the inputs section only). */
+export const READABLE_REPLAY_FORMATS: readonly number[] = [3, 4, 5];
 export const REPLAY_EXTENSION = '.bitrally';
 const CONTAINER_BYTES = 24;
 
@@ -110,7 +113,7 @@ export const ReplayTownSchema = z.strictObject({
 export type ReplayTown = z.output<typeof ReplayTownSchema>;
 
 export const ReplayHeaderSchema = z.strictObject({
-  format: z.union([z.literal(3), z.literal(REPLAY_FORMAT)]),
+  format: z.union([z.literal(3), z.literal(4), z.literal(REPLAY_FORMAT)]),
   /** SIM_VERSION of the build that recorded (src/replay/version.ts). */
   simVersion: z.string(),
   name: z.string(),
@@ -248,12 +251,12 @@ export function encodeReplayPayload(p: ReplayParts): Uint8Array {
 }
 
 /** The container around a payload: magic, format, lengths, CRC-32, deflated payload (level 9 = smallest). */
-export function packReplay(payload: Uint8Array, level: 0 | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 = 9): Uint8Array {
+export function packReplay(payload: Uint8Array, level: 0 | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 = 9, format = REPLAY_FORMAT): Uint8Array {
   const packed = deflateSync(payload, { level });
   const out = new Uint8Array(CONTAINER_BYTES + packed.length);
   out.set(te.encode(REPLAY_MAGIC), 0);
   const dv = new DataView(out.buffer);
-  dv.setUint16(8, REPLAY_FORMAT, true);
+  dv.setUint16(8, format, true);
   dv.setUint16(10, 0, true);
   dv.setUint32(12, payload.length, true);
   dv.setUint32(16, packed.length, true);
@@ -270,6 +273,11 @@ function zodMessage(file: string, section: string, err: z.ZodError, raw: unknown
   for (const k of issue.path) v = v !== null && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[k] : undefined;
   const found = v === undefined ? 'nothing (missing)' : JSON.stringify(v)?.slice(0, 60) ?? String(v);
   return new ReplayFormatError(file, `${section}.${issue.path.map(String).join('.') || '(root)'}`, issue.message, found);
+}
+
+/** The container's format version (call after openContainer accepted the bytes). */
+function containerFormat(bytes: Uint8Array): number {
+  return new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint16(8, true);
 }
 
 /** Container checks only (size, magic, version, lengths, CRC) → the inflated payload. */
@@ -290,7 +298,7 @@ export function openContainer(bytes: Uint8Array, file: string): Uint8Array {
     throw new ReplayFormatError(
       file,
       'format version',
-      `${READABLE_REPLAY_FORMATS.join(' or ')} (this build reads replay formats ${READABLE_REPLAY_FORMATS.join(' and ')})`,
+      `${READABLE_REPLAY_FORMATS.join(' or ')} (this build reads replay formats ${READABLE_REPLAY_FORMATS.slice(0, -1).join(', ')} and ${READABLE_REPLAY_FORMATS.at(-1)})`,
       `${version}${version > REPLAY_FORMAT ? ' (recorded by a newer BitRally)' : ' (recorded by an older BitRally, whose files cannot be replayed by this build: re-record the run)'}`,
     );
   }
@@ -458,8 +466,10 @@ export function decodeReplay(bytes: Uint8Array, file = 'replay'): ReplayData {
     return s;
   };
   const header = decodeHeader(need('H', 'header'), file);
+  const container = containerFormat(bytes);
+  if (header.format !== container) throw new ReplayFormatError(file, 'header.format', `${container} (the container's format version)`, String(header.format));
   const edits = decodeEdits(need('E', 'edits'), header, file);
-  const inputs = decodeInputs(need('I', 'inputs'), file, { cars: header.cars.length, ticks: header.ticks });
+  const inputs = decodeInputs(need('I', 'inputs'), file, { cars: header.cars.length, ticks: header.ticks, format: header.format });
   const checksums = decodeChecksums(need('C', 'checksums'), header, file);
   const keyframes = decodeKeyframes(need('K', 'keyframes'), header, checksums, file);
   const stageFiles = header.stage?.embedded ? decodeStageFiles(need, file) : null;

@@ -1,109 +1,87 @@
 /**
  * Input streams: per car, the six quantised channels the controls pass consumed each tick (steer, throttle,
- * brake, clutch, handbrake, buttons; src/ecs/controls.ts). Each channel is run-length encoded: the run count,
- * then every run's zig-zag varint change from the previous run's value, then every run's varint length in
- * ticks (two streams: format 2; format 1 interleaved them). Device input
- * changes at most once per rendered frame, so at 500 Hz a held value is one pair per frame or less; the
- * whole section is then deflated with the rest of the file (fflate).
+ * brake, clutch, handbrake, buttons; src/ecs/controls.ts), kept as runs while recording and after decoding.
+ * Format 5 codes them with prediction + an adaptive range coder (src/replay/input-codec.ts); formats 3 and 4
+ * stored each channel as runs (value stream + run-length stream, deflated with the file) and are still read.
  */
 import type { QuantizedInput } from '../ecs/controls';
 import { ByteReader, ByteWriter, ReplayFormatError } from './bytes';
+import { CHANNEL_RANGE, decodeCarInputs, encodeCarInputs, INPUT_CHANNELS, type InputRuns } from './input-codec';
 
-export const CHANNELS = ['steer', 'throttle', 'brake', 'clutch', 'handbrake', 'buttons'] as const;
+export const CHANNELS = INPUT_CHANNELS;
 export type Channel = (typeof CHANNELS)[number];
-const RANGE: Record<Channel, [number, number]> = {
-  steer: [-1000, 1000],
-  throttle: [0, 1000],
-  brake: [0, 1000],
-  clutch: [0, 1000],
-  handbrake: [0, 1000],
-  buttons: [0, 0xffff],
-};
 
-/**
- * One channel as runs: the values (zig-zag varint of the change from the previous run's value) in one stream
- * and the run lengths (varint ticks) in another, so that deflate sees two homogeneous streams (the run
- * lengths of device input are nearly all one frame long and compress to almost nothing).
- * Channel bytes: uvar run count, the value stream, the run stream.
- */
-class ChannelEncoder {
-  private readonly values = new ByteWriter(64);
-  private readonly runs = new ByteWriter(64);
-  private count = 0;
-  private prevRun = 0;
-  private value = 0;
-  private run = 0;
-  push(v: number): void {
-    if (this.run > 0 && v === this.value) {
-      this.run++;
-      return;
+/** Appends one channel's values tick by tick as runs. */
+class RunRecorder {
+  values: number[] = [];
+  ends: number[] = [];
+  push(v: number, tick: number): void {
+    const n = this.values.length;
+    if (n > 0 && this.values[n - 1] === v) this.ends[n - 1] = tick + 1;
+    else {
+      this.values.push(v);
+      this.ends.push(tick + 1);
     }
-    this.flush();
-    this.value = v;
-    this.run = 1;
   }
-  private flush(): void {
-    if (this.run === 0) return;
-    this.values.svar(this.value - this.prevRun);
-    this.runs.uvar(this.run);
-    this.count++;
-    this.prevRun = this.value;
-    this.run = 0;
-  }
-  /** The encoded channel including the open run (recording may go on afterwards). */
-  bytes(): Uint8Array {
-    const w = new ByteWriter(this.values.n + this.runs.n + 32);
-    const open = this.run > 0;
-    w.uvar(this.count + (open ? 1 : 0));
-    w.raw(this.values.buf.subarray(0, this.values.n));
-    if (open) w.svar(this.value - this.prevRun);
-    w.raw(this.runs.buf.subarray(0, this.runs.n));
-    if (open) w.uvar(this.run);
-    return w.done();
+  runs(): InputRuns {
+    return { values: Int32Array.from(this.values), ends: Int32Array.from(this.ends) };
   }
 }
 
 /** Streaming encoder: `push(carIndex, input)` once per car per tick, in car order. */
 export class InputStreamEncoder {
-  private readonly enc: ChannelEncoder[][];
+  private readonly rec: RunRecorder[][];
+  private readonly pushed: number[];
   ticks = 0;
   constructor(readonly cars: number) {
-    this.enc = Array.from({ length: cars }, () => CHANNELS.map(() => new ChannelEncoder()));
+    this.rec = Array.from({ length: cars }, () => CHANNELS.map(() => new RunRecorder()));
+    this.pushed = new Array<number>(cars).fill(0);
   }
   push(car: number, q: QuantizedInput): void {
-    const e = this.enc[car]!;
-    e[0]!.push(q.steer);
-    e[1]!.push(q.throttle);
-    e[2]!.push(q.brake);
-    e[3]!.push(q.clutch);
-    e[4]!.push(q.handbrake);
-    e[5]!.push(q.buttons);
+    const e = this.rec[car]!;
+    const t = this.pushed[car]!++;
+    e[0]!.push(q.steer, t);
+    e[1]!.push(q.throttle, t);
+    e[2]!.push(q.brake, t);
+    e[3]!.push(q.clutch, t);
+    e[4]!.push(q.handbrake, t);
+    e[5]!.push(q.buttons, t);
   }
-  /** Encoded section bytes (recording may go on afterwards). */
+  /** Encoded section bytes of the first `ticks` ticks (recording may go on afterwards). */
   encode(ticks: number): Uint8Array {
-    const w = new ByteWriter(1024);
-    w.uvar(this.cars);
-    w.uvar(ticks);
-    for (const car of this.enc) {
-      for (const ch of car) {
-        const bytes = ch.bytes();
-        w.uvar(bytes.length);
-        w.raw(bytes);
-      }
-    }
-    return w.done();
+    return encodeInputs({ cars: this.cars, ticks, channels: this.rec.map((car) => car.map((ch) => clipRuns(ch.runs(), ticks))) });
   }
+}
+
+/** The runs of the first `ticks` ticks (a channel shorter than that is held at its last value, or 0). */
+function clipRuns(r: InputRuns, ticks: number): InputRuns {
+  if (ticks === 0) return { values: new Int32Array(0), ends: new Int32Array(0) };
+  if (r.values.length === 0) return { values: Int32Array.of(0), ends: Int32Array.of(ticks) };
+  let last = 0;
+  while (last < r.ends.length - 1 && r.ends[last]! < ticks) last++;
+  const ends = r.ends.slice(0, last + 1);
+  ends[last] = ticks;
+  return { values: r.values.slice(0, last + 1), ends };
+}
+
+/** The format 5 inputs section: uvar cars, uvar ticks, per car uvar length + its range-coded stream. */
+export function encodeInputs(s: InputStreams): Uint8Array {
+  const w = new ByteWriter(1024);
+  w.uvar(s.cars);
+  w.uvar(s.ticks);
+  for (const car of s.channels) {
+    const bytes = encodeCarInputs(car, s.ticks);
+    w.uvar(bytes.length);
+    w.raw(bytes);
+  }
+  return w.done();
 }
 
 /**
  * Decoded inputs, kept as runs (never expanded to one value per tick, so memory follows the section's size,
  * not the ticks it declares): channels[car][channel] holds each run's value and the tick its run ends at.
  */
-export interface InputChannel {
-  values: Int32Array;
-  /** Exclusive end tick of each run (ascending; the last one equals `ticks`). */
-  ends: Int32Array;
-}
+export type InputChannel = InputRuns;
 export interface InputStreams {
   cars: number;
   ticks: number;
@@ -114,11 +92,14 @@ export interface InputStreams {
 export interface ExpectedInputs {
   cars: number;
   ticks: number;
+  /** The file's format: 5 = range-coded streams, 3 and 4 = run streams. */
+  format: number;
 }
 
-function decodeChannel(bytes: Uint8Array, file: string, where: string, name: Channel, ticks: number): InputChannel {
+/** A format 3/4 channel: uvar run count, the zig-zag value changes, the run lengths. */
+function decodeRunChannel(bytes: Uint8Array, file: string, where: string, name: Channel, ticks: number): InputChannel {
   const sub = new ByteReader(bytes, file, `inputs.${where}`);
-  const [lo, hi] = RANGE[name];
+  const [lo, hi] = CHANNEL_RANGE[name];
   const n = sub.uvar('run count');
   // every run takes at least one byte for its value and one for its length: bounded by the bytes, not the ticks
   if (n > ticks || 2 * n > sub.left) throw new ReplayFormatError(file, `inputs.${where}.runs`, `at most ${Math.min(ticks, sub.left >> 1)} runs`, String(n));
@@ -144,7 +125,8 @@ function decodeChannel(bytes: Uint8Array, file: string, where: string, name: Cha
 
 /**
  * Decodes the inputs section. The car and tick counts it declares must equal the header's (`expect`) before
- * any channel is read; each channel's runs are bounded by its bytes.
+ * any channel is read; each channel's runs are bounded by its bytes (format 3/4) or by the decompression cap
+ * of its car stream (format 5).
  */
 export function decodeInputs(bytes: Uint8Array, file: string, expect: ExpectedInputs): InputStreams {
   const r = new ByteReader(bytes, file, 'inputs');
@@ -154,10 +136,15 @@ export function decodeInputs(bytes: Uint8Array, file: string, expect: ExpectedIn
   if (ticks !== expect.ticks) throw new ReplayFormatError(file, 'inputs.ticks', `${expect.ticks} (header.ticks)`, String(ticks));
   const channels: InputChannel[][] = [];
   for (let c = 0; c < cars; c++) {
+    if (expect.format >= 5) {
+      const len = r.uvar(`car${c}.length`);
+      channels.push(decodeCarInputs(r.take(len, `car${c}`), ticks, file, `inputs.car${c}`));
+      continue;
+    }
     const per: InputChannel[] = [];
     for (const name of CHANNELS) {
       const len = r.uvar(`car${c}.${name}.length`);
-      per.push(decodeChannel(r.take(len, `car${c}.${name}`), file, `car${c}.${name}`, name, ticks));
+      per.push(decodeRunChannel(r.take(len, `car${c}.${name}`), file, `car${c}.${name}`, name, ticks));
     }
     channels.push(per);
   }

@@ -8,6 +8,7 @@ import { DEFAULT_DRIVER, stagePath } from '../systems/sim/ai/stage-path';
 import { driverVehicleFromConfig } from '../systems/sim/ai/car-params';
 import { carConfigFromReplay, vehicleCarAdapter } from '../run/cars';
 import type { Stage } from '../../terrain/stage';
+import type { InputSource } from '../ecs/controls';
 import type { ReplayCar, ReplayHeader, StageFilesData } from './format';
 import { recordRun, type RecordedRun } from './record-run';
 import { DEFAULT_RUN } from '../run/stage-run';
@@ -22,6 +23,8 @@ export interface AiStageRunOptions {
   maxSeconds: number;
   /** Carry the stage files in the replay (a user's stage). */
   embedStage?: boolean;
+  /** Feeds the recorder through another source around the AI (the bench's driver-rate emulation). */
+  wrapSource?: (ai: InputSource) => InputSource;
 }
 
 export function recordAiStageRun(o: AiStageRunOptions): RecordedRun {
@@ -31,7 +34,7 @@ export function recordAiStageRun(o: AiStageRunOptions): RecordedRun {
   return recordRun({
     setup: o.setup,
     cars: [o.car],
-    sources: [ai],
+    sources: [o.wrapSource ? o.wrapSource(ai) : ai],
     stage: { stage: o.stage, files: o.files, embed: o.embedStage },
     maxSeconds: o.maxSeconds,
     adapter: vehicleCarAdapter,

@@ -1,7 +1,7 @@
 /**
  * A rally stage after the first starts with the damage the car finished the previous stage with: the replay
  * header car carries it (format 4, `damage`), every world built from the replay spawns the car with it, and the
- * run verifies bit for bit. A format 3 file (no damage field) is still read.
+ * run verifies bit for bit. Format 3 files (no damage field) are read: tests/replay/old-formats.test.ts.
  */
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
@@ -9,7 +9,7 @@ import { readStageFiles } from '../../terrain/node';
 import { loadStage } from '../../terrain/stage';
 import { recordRun } from '../../src/replay/record-run';
 import { carConfigFromReplay, replayCarFromText, vehicleCarAdapter } from '../../src/run/cars';
-import { decodeReplay, encodeReplay, openContainer, packReplay, REPLAY_FORMAT, ReplayFormatError } from '../../src/replay/format';
+import { decodeReplay, encodeReplay, REPLAY_FORMAT, ReplayFormatError } from '../../src/replay/format';
 import { buildRunWorld } from '../../src/run/run-world';
 import { nodeStageSource, readCarFile } from '../../src/replay/node';
 import { verifyReplayData } from '../../src/replay/verify';
@@ -81,32 +81,5 @@ describe('a replay whose car starts damaged', () => {
     }
     expect(err).toBeInstanceOf(ReplayFormatError);
     expect((err as Error).message).toMatch(/^bad\.bitrally: header\.cars\.0\.damage\.crushFrontM: /);
-  });
-});
-
-/** The payload with its first section (the header, 'H': tag, u32 length, JSON) replaced. */
-function withHeader(payload: Uint8Array, header: object): Uint8Array {
-  const oldLen = new DataView(payload.buffer, payload.byteOffset).getUint32(1, true);
-  const json = new TextEncoder().encode(JSON.stringify(header));
-  const out = new Uint8Array(payload.length - oldLen + json.length);
-  out[0] = 'H'.charCodeAt(0);
-  new DataView(out.buffer).setUint32(1, json.length, true);
-  out.set(json, 5);
-  out.set(payload.subarray(5 + oldLen), 5 + json.length);
-  return out;
-}
-
-describe('a format 3 replay (before start damage)', () => {
-  it('is still read and verifies, its car starting undamaged', async () => {
-    const rec = record(undefined);
-    const d = decodeReplay(rec.bytes);
-    expect(d.header.cars[0]!.damage).toBeUndefined();
-    const bytes = packReplay(withHeader(openContainer(rec.bytes, 'new'), { ...d.header, format: 3 }));
-    new DataView(bytes.buffer, bytes.byteOffset).setUint16(8, 3, true);
-    const old = decodeReplay(bytes, 'old.bitrally');
-    expect(old.header.format).toBe(3);
-    const r = await verifyReplayData(old, { stages: nodeStageSource, cars: vehicleCarAdapter });
-    expect(r.firstDesync).toBeNull();
-    expect(r.checksumsMatched).toBe(old.checksums.length);
   });
 });

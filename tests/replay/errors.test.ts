@@ -50,7 +50,7 @@ describe('untrusted replay files give clear errors', () => {
   it('wrong version → names both versions', () => {
     const b = good.slice();
     new DataView(b.buffer).setUint16(8, 7, true);
-    expect(err(b).message).toBe('friend.bitrally: format version: expected 3 or 4 (this build reads replay formats 3 and 4), found 7 (recorded by a newer BitRally)');
+    expect(err(b).message).toBe('friend.bitrally: format version: expected 3 or 4 or 5 (this build reads replay formats 3, 4 and 5), found 7 (recorded by a newer BitRally)');
   });
   it.each([
     [1, 'before config edits and split input streams'],
@@ -59,7 +59,7 @@ describe('untrusted replay files give clear errors', () => {
     const b = good.slice();
     new DataView(b.buffer).setUint16(8, version, true);
     expect(err(b).message).toBe(
-      `friend.bitrally: format version: expected 3 or 4 (this build reads replay formats 3 and 4), found ${version} (recorded by an older BitRally, whose files cannot be replayed by this build: re-record the run)`,
+      `friend.bitrally: format version: expected 3 or 4 or 5 (this build reads replay formats 3, 4 and 5), found ${version} (recorded by an older BitRally, whose files cannot be replayed by this build: re-record the run)`,
     );
   });
   it('oversized → refused before reading', () => {

@@ -2,8 +2,11 @@
  * Test tools for hostile replay files: split a payload into its sections and put one back together, so a test
  * can replace one section (or lie about its length) and still reach the inner checks (valid container, CRC).
  */
+import { expect } from 'vitest';
 import { openContainer, packReplay } from '../../src/replay/format';
+import { ReplayFormatError } from '../../src/replay/bytes';
 import { ByteWriter } from '../../src/replay/bytes';
+import { encodeCarInputs } from '../../src/replay/input-codec';
 
 export type Sections = [tag: string, bytes: Uint8Array][];
 
@@ -49,19 +52,30 @@ const td = new TextDecoder();
 export const jsonBytes = (v: unknown): Uint8Array => te.encode(JSON.stringify(v));
 export const jsonOf = (b: Uint8Array): unknown => JSON.parse(td.decode(b)) as unknown;
 
-/** An inputs section: `cars` cars, `ticks` ticks, every channel one run of `ticks` ticks at value 0 (~3 bytes each). */
+/**
+ * An inputs section (format 5): `cars` cars, `ticks` ticks, every channel held at 0 for every tick: one car
+ * stream coded once and repeated (≈ 0.0007 bit per held tick: 7.2 M ticks take ≈ 900 bytes per car).
+ */
 export function flatInputs(cars: number, ticks: number): Uint8Array {
   const w = new ByteWriter(64);
   w.uvar(cars);
   w.uvar(ticks);
-  const ch = new ByteWriter(16);
-  ch.uvar(1); // one run
-  ch.svar(0); // value 0
-  ch.uvar(ticks); // lasting every tick
-  const one = ch.done();
-  for (let i = 0; i < cars * 6; i++) {
+  const flat = { values: Int32Array.of(0), ends: Int32Array.of(ticks) };
+  const one = encodeCarInputs(Array.from({ length: 6 }, () => flat), ticks);
+  for (let i = 0; i < cars; i++) {
     w.uvar(one.length);
     w.raw(one);
   }
   return w.done();
+}
+
+/** The ReplayFormatError `f` throws (the test fails when it throws something else or nothing). */
+export function refusal(f: () => unknown): ReplayFormatError {
+  try {
+    f();
+  } catch (e) {
+    expect(e).toBeInstanceOf(ReplayFormatError);
+    return e as ReplayFormatError;
+  }
+  throw new Error('expected a ReplayFormatError');
 }
