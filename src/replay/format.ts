@@ -24,7 +24,7 @@ import { SnapshotError, type WorldSnapshot } from '../ecs/snapshot';
 import { decodeSnapshot, decodeSnapshotSet, encodeSnapshotSet } from './snapshot-codec';
 import { ByteReader, ByteWriter, crc32, ReplayFormatError } from './bytes';
 import { decodeInputs, type InputStreams } from './inputs';
-import { checkKeyframes } from './keyframe-check';
+import { checkKeyframes, withAbsentComponentsEmpty } from './keyframe-check';
 import {
   MAX_CAR_FILES,
   MAX_CONFIG_EDITS,
@@ -436,7 +436,7 @@ function decodeKeyframes(s: Uint8Array, header: ReplayHeader, checksums: Checksu
     const t = snapshot.tick;
     const prev = keyframes[i - 1]?.tick ?? -1;
     if (!Number.isInteger(t) || t <= prev || t > header.ticks) throw new ReplayFormatError(file, `keyframes[${i}].tick`, `an integer in (${prev}, ${header.ticks}]`, String(t));
-    keyframes.push({ tick: t, snapshot });
+    keyframes.push({ tick: t, snapshot: withAbsentComponentsEmpty(snapshot) });
   }
   checkKeyframes(keyframes, checksums, header.dt, file);
   return keyframes;

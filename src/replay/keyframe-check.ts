@@ -3,7 +3,10 @@
  * re-simulating the ticks before it, so a corrupted one would show a wrong state; verification alone (which
  * re-simulates from the inputs) cannot see it. Each keyframe must therefore:
  *  - describe a world of this build: every component of componentSpecs once, its entities ascending and in the
- *    entity set, exactly its state fields (a stray field name could write a derived field on restore);
+ *    entity set, exactly its state fields (a stray field name could write a derived field on restore); a
+ *    component the keyframe lacks is read as held by no entity (`withAbsentComponentsEmpty`: a build before that
+ *    component existed wrote it) — if entities did hold it, the recorded checksum covers them and the hash check
+ *    below refuses the keyframe;
  *  - hash (`snapshotHash`, the same walk as `stateHash`) to the checksum recorded at its tick: tick, PRNG and
  *    every state value are hashed, so any changed bit there is caught (64-bit hash);
  *  - have time = tick × dt exactly (how the pipeline and the recorder compute it).
@@ -20,6 +23,18 @@ const specs = componentSpecs as Record<string, { state: readonly string[] }>;
 function ascending(a: Int32Array): boolean {
   for (let i = 1; i < a.length; i++) if (!(a[i]! > a[i - 1]!)) return false;
   return a.length === 0 || a[0]! >= 0;
+}
+
+/**
+ * The snapshot with an empty entry (no entities) for each component of this build it lacks, in spec order after
+ * its own: keyframes of replays written before a component existed (e.g. StageProgress, flat-ground runs).
+ */
+export function withAbsentComponentsEmpty(s: WorldSnapshot): WorldSnapshot {
+  const present = new Set(s.components.map((c) => c.name));
+  const absent = Object.entries(specs).filter(([n]) => !present.has(n));
+  if (absent.length === 0) return s;
+  const empty = absent.map(([name, spec]) => ({ name, eids: new Int32Array(0), fields: new Map(spec.state.map((f) => [f, new Float64Array(0)])) }));
+  return { ...s, components: [...s.components, ...empty] };
 }
 
 /** What is wrong with the snapshot's layout for this build, or null. */
