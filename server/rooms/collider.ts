@@ -13,7 +13,7 @@ import { newPairContact, solveCarPair, type PairCar } from '../../src/systems/si
 import { newPose } from '../../src/systems/sim/collision/detect';
 import { checkState, type StateVerdict } from './state-check';
 
-/** Ticks of state kept per car: pairs are aligned within this window (1 s at 60 Hz covers 500 ms of skew). */
+/** Packets of state kept per car: pairs are aligned within this window (1 s at 60 Hz covers 500 ms of skew). */
 export const HISTORY_TICKS = 60;
 /** The collision pass's sweep step (runtime.ts default): no corner moves more than 5 cm between tested poses. */
 export const SWEEP_STEP_M = 0.05;
@@ -63,8 +63,19 @@ export class Collider {
   private seq = 0;
   readonly counters: ColliderCounters = { accepted: 0, stale: 0, dropped: {}, contacts: 0, impulses: 0 };
 
-  /** `dt`: the clients' fixed tick, s. */
-  constructor(readonly dt: number) {}
+  /**
+   * `simDt`: the clients' fixed sim step, s; `ticksPerPacket`: sim ticks between two state packets. A pair is swept
+   * over one packet interval (the time to the next packet), so a contact between packets is found.
+   */
+  constructor(
+    readonly simDt: number,
+    readonly ticksPerPacket: number,
+  ) {}
+
+  /** Seconds between two packets of a car. */
+  get packetDt(): number {
+    return this.simDt * this.ticksPerPacket;
+  }
 
   addCar(slot: number, shape: CarShape): void {
     this.cars.set(slot, { shape, last: null, history: new Map(), pendingSeq: 0 });
@@ -95,7 +106,7 @@ export class Collider {
     if (!car) return this.drop('unknown-car');
     const st = decodeState(bytes);
     if (!st) return this.drop('malformed');
-    const verdict = checkState(car.last, st, this.dt);
+    const verdict = checkState(car.last, st, this.simDt, this.ticksPerPacket);
     if (verdict !== 'ok') return this.drop(verdict);
     car.last = st;
     this.counters.accepted++;
@@ -138,7 +149,7 @@ export class Collider {
     this.loadPairCar(ra, ra.history.get(tick)!, this.pa);
     this.loadPairCar(rb, rb.history.get(tick)!, this.pb);
     const key = pairKey(a, b);
-    if (!solveCarPair(this.pa, this.pb, this.dt, SWEEP_STEP_M, this.pc)) {
+    if (!solveCarPair(this.pa, this.pb, this.packetDt, SWEEP_STEP_M, this.pc)) {
       this.touching.delete(key);
       return;
     }

@@ -31,7 +31,7 @@ function headOn(c: Collider, ticks: number, va: number, vb: number) {
 
 describe('collider: head-on pair', () => {
   it('one impulse, equal and opposite, of Wu eq 5-38 size for a central impact', () => {
-    const c = new Collider(DT);
+    const c = new Collider(DT, 1);
     c.addCar(0, SHAPE);
     c.addCar(1, HEAVY);
     const va = 15, vb = -12;
@@ -59,7 +59,7 @@ describe('collider: head-on pair', () => {
   });
 
   it('after the clients acknowledge and separate, no second collision', () => {
-    const c = new Collider(DT);
+    const c = new Collider(DT, 1);
     c.addCar(0, SHAPE);
     c.addCar(1, SHAPE);
     const sent = headOn(c, 150, 10, -10);
@@ -83,7 +83,7 @@ describe('collider: head-on pair', () => {
 
 describe('collider: validation', () => {
   const fresh = () => {
-    const c = new Collider(DT);
+    const c = new Collider(DT, 1);
     c.addCar(0, SHAPE);
     c.receive(0, encodeState(stateAt(1, 0, 10)));
     return c;

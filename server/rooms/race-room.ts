@@ -1,0 +1,127 @@
+/**
+ * The "race" room (issue #22 items 1–2): a lobby (join by the room's short code, car choice, ready, a countdown on
+ * the server's clock) and, during the race, Wu's collider (collider.ts) fed by the clients' binary state packets
+ * ('state' bytes in, 'impulse' bytes out). Lobby messages are small JSON; docs/multiplayer.md lists them.
+ */
+import { Room, type Client } from '@colyseus/core';
+import { loadBuiltinCar, BUILTIN_CARS } from '../../src/content/cars/index';
+import { colliderParamsFromConfig } from '../../src/systems/sim/collision/car-collider';
+import { encodeImpulse } from '../../src/net/packets';
+import { Collider, type CarShape } from './collider';
+import { WindowLimiter } from '../window-limiter';
+import { DEFAULT_DT } from '../../src/content/world-constants';
+
+/** Clients' fixed sim step, s (the game's: src/content/world-constants.ts). */
+export const NET_SIM_DT_S = DEFAULT_DT;
+/** Sim ticks between two state packets: 8 × 2 ms = 16 ms, 62.5 Hz. */
+export const TICKS_PER_PACKET = 8;
+export const MAX_CARS_PER_ROOM = 32;
+/** Countdown from "everyone ready" to the start, ms of server clock. */
+export const COUNTDOWN_MS = 3000;
+/** State packets allowed per car per second (60 Hz + margin); more are dropped as a flood. */
+export const MAX_PACKETS_PER_SECOND = 90;
+const CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+const CODE_LENGTH = 5;
+
+export interface RaceJoinOptions {
+  name?: string;
+  car?: string;
+}
+
+interface Seat {
+  slot: number;
+  name: string;
+  car: string;
+  ready: boolean;
+}
+
+/** The car's collider rectangle and mass from its built-in car file. */
+export function carShapeOf(carId: string): CarShape {
+  const cfg = loadBuiltinCar(carId);
+  const p = colliderParamsFromConfig(cfg);
+  return { front: p.cgToFrontM, rear: p.cgToRearM, halfWidth: p.widthM / 2, massKg: cfg.body.massKg };
+}
+
+/** A short join code from the room's random id (letters and digits that read unambiguously). */
+function codeFrom(seed: string): string {
+  let h = 2166136261;
+  for (let i = 0; i < seed.length; i++) h = Math.imul(h ^ seed.charCodeAt(i), 16777619) >>> 0;
+  let code = '';
+  for (let i = 0; i < CODE_LENGTH; i++, h = Math.floor(h / CODE_ALPHABET.length)) code += CODE_ALPHABET[h % CODE_ALPHABET.length];
+  return code;
+}
+
+export class RaceRoom extends Room {
+  override maxClients = MAX_CARS_PER_ROOM;
+  readonly collider = new Collider(NET_SIM_DT_S, TICKS_PER_PACKET);
+  private readonly seats = new Map<string, Seat>();
+  private readonly flood = new WindowLimiter(MAX_PACKETS_PER_SECOND, 1000);
+  /** Server receive → impulses sent, ms, for each packet that produced impulses (bench and /health). */
+  readonly responseMs: number[] = [];
+  bytesIn = 0;
+  floodDropped = 0;
+  bytesOut = 0;
+  startsAt: number | null = null;
+
+  override onCreate(): void {
+    this.roomId = codeFrom(this.roomId);
+    this.onMessage('ready', (client) => this.markReady(client));
+    this.onMessage('state', (client, bytes: Uint8Array) => this.receiveState(client, bytes));
+    this.onMessage('*', () => undefined); // unknown types are ignored, not fatal
+  }
+
+  override onJoin(client: Client, options: RaceJoinOptions = {}): void {
+    const car = typeof options.car === 'string' && BUILTIN_CARS.some((b) => b.id === options.car) ? options.car : BUILTIN_CARS[0]!.id;
+    const used = new Set([...this.seats.values()].map((s) => s.slot));
+    let slot = 0;
+    while (used.has(slot)) slot++;
+    const name = typeof options.name === 'string' ? options.name.slice(0, 32) : `player ${slot + 1}`;
+    this.seats.set(client.sessionId, { slot, name, car, ready: false });
+    this.collider.addCar(slot, carShapeOf(car));
+    client.send('seat', { slot, code: this.roomId, car, simDtS: NET_SIM_DT_S, ticksPerPacket: TICKS_PER_PACKET });
+    this.broadcastLobby();
+  }
+
+  override onLeave(client: Client): void {
+    const seat = this.seats.get(client.sessionId);
+    if (!seat) return;
+    this.seats.delete(client.sessionId);
+    this.collider.removeCar(seat.slot);
+    this.broadcastLobby();
+  }
+
+  private broadcastLobby(): void {
+    this.broadcast('lobby', { code: this.roomId, startsAt: this.startsAt, seats: [...this.seats.values()] });
+  }
+
+  private markReady(client: Client): void {
+    const seat = this.seats.get(client.sessionId);
+    if (!seat || this.startsAt !== null) return;
+    seat.ready = true;
+    if ([...this.seats.values()].every((s) => s.ready)) {
+      this.startsAt = this.clock.currentTime + COUNTDOWN_MS;
+      this.clock.setTimeout(() => this.broadcast('go', { at: this.clock.currentTime }), COUNTDOWN_MS);
+    }
+    this.broadcastLobby();
+  }
+
+  private receiveState(client: Client, bytes: Uint8Array): void {
+    const t0 = performance.now();
+    const seat = this.seats.get(client.sessionId);
+    if (!seat || !(bytes instanceof Uint8Array)) return;
+    this.bytesIn += bytes.byteLength;
+    if (this.flood.take(client.sessionId) !== null) {
+      this.floodDropped++;
+      return;
+    }
+    const out = this.collider.receive(seat.slot, bytes);
+    if (out.length === 0) return;
+    for (const imp of out) {
+      const target = this.clients.find((c) => this.seats.get(c.sessionId)?.slot === imp.to);
+      const packet = encodeImpulse(imp.packet);
+      this.bytesOut += packet.byteLength;
+      target?.sendBytes('impulse', packet);
+    }
+    this.responseMs.push(performance.now() - t0);
+  }
+}

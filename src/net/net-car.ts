@@ -1,0 +1,117 @@
+/**
+ * A client's own car in a networked race (Wu's architecture, issue #22 items 2–3): the real simulation of one car
+ * (buildRunWorld, stepRun) at the room's fixed tick, the state packet of each tick, and the collider's impulses
+ * applied at their stamped tick. An impulse stamped with a past tick rewinds the car to that tick (a snapshot is
+ * kept per tick), adds J at the contact point and re-simulates to the present with the recorded controls; the
+ * simulation is deterministic, so the car ends where it would have been had the impulse arrived at once.
+ * The sim runs at its own fixed step (1/500 s); one packet goes out every `ticksPerPacket` sim ticks, and the
+ * snapshots are kept at those ticks (the collider stamps impulses with packet ticks).
+ */
+import { HeldInput, quantizeInput, setInputSource } from '../ecs/controls';
+import { saveSnapshot, type WorldSnapshot } from '../ecs/snapshot';
+import { applyImpulseAtPoint } from '../ecs/rigid-body';
+import { buildRunWorld, type RunWorld } from '../run/run-world';
+import { restoreSnapshot } from '../run/snapshot';
+import { stepRun } from '../run/step';
+import type { RunCar } from '../run/cars';
+import { yawBodyOf } from '../systems/sim/collision/system';
+import type { YawBody } from '../systems/sim/collision/impulse';
+import type { CarState, ImpulsePacket } from './packets';
+
+/** Packets of snapshots and controls kept: the oldest impulse that can still be applied exactly (2 s at 62.5 Hz). */
+export const REWIND_PACKETS = 125;
+
+/** The driver's input for one tick (quantised like every input source: src/ecs/controls.ts). */
+export interface NetControls {
+  steer: number;
+  throttle: number;
+  brake: number;
+}
+
+export type ImpulseOutcome = 'applied' | 'rewound' | 'too-old' | 'duplicate';
+
+export class NetCar {
+  readonly run: RunWorld;
+  readonly eid: number;
+  /** Snapshot after sim tick t (a packet tick), by t. */
+  private readonly snaps = new Map<number, WorldSnapshot>();
+  /** Controls used for the packet interval ending at sim tick t, by t. */
+  private readonly controls = new Map<number, NetControls>();
+  private lastSeq = 0;
+  private readonly held = new HeldInput();
+  private readonly yb: YawBody = { invMass: 0, invI: 0, vx: 0, vz: 0, r: 0 };
+  /** Impulses received and how each was applied (tests, the game's event log). */
+  readonly applied: { packet: ImpulsePacket; outcome: ImpulseOutcome; atTick: number; after: CarState | null }[] = [];
+  /** The car's state right after the last impulse was added (at its stamped tick). */
+  private afterImpulse: CarState | null = null;
+
+  constructor(car: RunCar, dt: number, readonly ticksPerPacket: number) {
+    this.run = buildRunWorld({ dt, integrator: 'midpoint', seed: 1, gravity_m_s2: 9.81, ground: { kind: 'flat', height_m: 0 }, cars: [car] }, null);
+    this.eid = this.run.cars[0]!;
+    setInputSource(this.run.world, this.eid, this.held);
+    this.remember();
+  }
+
+  get tick(): number {
+    return this.run.world.tick;
+  }
+
+  private remember(): void {
+    const t = this.run.world.tick;
+    this.snaps.set(t, saveSnapshot(this.run.world));
+    const old = t - (REWIND_PACKETS + 1) * this.ticksPerPacket;
+    this.snaps.delete(old);
+    this.controls.delete(old);
+  }
+
+  private stepWith(c: NetControls): void {
+    this.held.input = quantizeInput({ steer: c.steer, throttle: c.throttle, brake: c.brake, clutch: 0, handbrake: 0 });
+    for (let k = 0; k < this.ticksPerPacket; k++) stepRun(this.run.world);
+  }
+
+  /** One packet interval (ticksPerPacket sim ticks) with these controls; returns the state packet after it. */
+  step(c: NetControls): CarState {
+    this.controls.set(this.run.world.tick + this.ticksPerPacket, { ...c });
+    this.stepWith(c);
+    this.remember();
+    return this.state();
+  }
+
+  /** The car's state now, as the collider reads it. */
+  state(): CarState {
+    const b = this.run.world.c.RigidBody, e = this.eid;
+    const n = Math.hypot(b.R2[e]!, b.R8[e]!);
+    yawBodyOf(this.run.world, e, this.yb);
+    return {
+      tick: this.run.world.tick, ackImpulse: this.lastSeq, px: b.px[e]!, py: b.py[e]!, pz: b.pz[e]!,
+      fx: b.R2[e]! / n, fz: b.R8[e]! / n, vx: b.vx[e]!, vz: b.vz[e]!, wy: b.wy[e]!, invIyy: this.yb.invI,
+    };
+  }
+
+  /** Applies the collider's impulse at its stamped tick (rewinding and re-simulating when it is in the past). */
+  applyImpulse(p: ImpulsePacket): ImpulseOutcome {
+    const now = this.run.world.tick;
+    this.afterImpulse = null;
+    const outcome = this.applyAt(p, now);
+    this.applied.push({ packet: p, outcome, atTick: now, after: this.afterImpulse });
+    return outcome;
+  }
+
+  private applyAt(p: ImpulsePacket, now: number): ImpulseOutcome {
+    if (p.seq <= this.lastSeq) return 'duplicate';
+    const snap = this.snaps.get(p.tick);
+    // an impulse older than the window (or from the future) cannot be placed: acknowledged, not applied
+    this.lastSeq = p.seq;
+    if (!snap || p.tick > now) return 'too-old';
+    const w = this.run.world;
+    if (p.tick < now) restoreSnapshot(w, snap);
+    applyImpulseAtPoint(w, this.eid, p.jx, 0, p.jz, p.x, p.y, p.z);
+    this.afterImpulse = this.state();
+    this.remember();
+    for (let t = p.tick + this.ticksPerPacket; t <= now; t += this.ticksPerPacket) {
+      this.stepWith(this.controls.get(t)!);
+      this.remember();
+    }
+    return p.tick < now ? 'rewound' : 'applied';
+  }
+}

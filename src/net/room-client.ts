@@ -1,0 +1,86 @@
+/**
+ * The client side of the race room over WebSocket (colyseus.js 0.16, which uses the `ws` package in Node and the
+ * browser's WebSocket in the game): join by code or create, ready, state packets out, impulse packets in. An
+ * injected one-way delay (`delayMs`) holds every outgoing and incoming message that long, in order, so tests
+ * measure behaviour at a chosen network latency on loopback.
+ */
+import { Client, type Room } from 'colyseus.js';
+import { decodeImpulse, encodeState, type CarState, type ImpulsePacket } from './packets';
+
+export interface RoomClientOptions {
+  /** ws://host:port of the BitRally server. */
+  url: string;
+  car?: string;
+  name?: string;
+  /** Join this room code; without it a new room is created. */
+  code?: string;
+  /** Simulated one-way network delay, ms (0: none). */
+  delayMs?: number;
+}
+
+/** What the room told this client when it sat down. */
+export interface Seat {
+  slot: number;
+  code: string;
+  car: string;
+  /** The sim step and the sim ticks between two state packets. */
+  simDtS: number;
+  ticksPerPacket: number;
+}
+
+export class RoomClient {
+  onImpulse: (p: ImpulsePacket) => void = () => undefined;
+  onGo: () => void = () => undefined;
+  /** Impulse frames that did not decode (should stay 0). */
+  badImpulses = 0;
+  bytesSent = 0;
+
+  private constructor(
+    readonly room: Room,
+    readonly seat: Seat,
+    private readonly delayMs: number,
+  ) {
+    room.onMessage('impulse', (bytes: Uint8Array) =>
+      this.later(() => {
+        const p = decodeImpulse(bytes);
+        if (p) this.onImpulse(p);
+        else this.badImpulses++;
+      }),
+    );
+    room.onMessage('go', () => this.later(() => this.onGo()));
+  }
+
+  /** Joins (or creates) a race room and waits for the seat message. */
+  static async connect(o: RoomClientOptions): Promise<RoomClient> {
+    const client = new Client(o.url);
+    const options = { car: o.car, name: o.name };
+    const room = o.code ? await client.joinById(o.code, options) : await client.create('race', options);
+    room.onMessage('lobby', () => undefined); // the lobby view (game) reads room state; bots do not
+    const seat = await new Promise<Seat>((resolve) => room.onMessage('seat', (s: Seat) => resolve(s)));
+    return new RoomClient(room, seat, o.delayMs ?? 0);
+  }
+
+  private later(fn: () => void): void {
+    if (this.delayMs > 0) setTimeout(fn, this.delayMs);
+    else fn();
+  }
+
+  sendState(s: CarState): void {
+    const bytes = encodeState(s);
+    this.bytesSent += bytes.byteLength;
+    this.later(() => this.room.sendBytes('state', bytes));
+  }
+
+  /** Raw bytes as 'state' (fault tests: garbage, huge packets). */
+  sendRaw(bytes: Uint8Array): void {
+    this.later(() => this.room.sendBytes('state', bytes));
+  }
+
+  ready(): void {
+    this.later(() => this.room.send('ready'));
+  }
+
+  async leave(): Promise<void> {
+    await this.room.leave(true);
+  }
+}

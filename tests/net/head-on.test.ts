@@ -1,0 +1,110 @@
+/**
+ * Issue #22 Must-show 1 (server side): two bot clients, each simulating its own car with the real sim (NetCar) and
+ * talking to an in-process race room over WebSocket on loopback, drive head-on. At simulated one-way delays of 0,
+ * 25 and 75 ms the server sees one collision, both bots receive impulses equal and opposite to 1e-9 stamped with
+ * the same contact tick, and the post-collision velocities agree with the 0 ms run to 2 % (here: exactly, since
+ * each bot rewinds to the stamped tick and the simulation is deterministic). Bounded: at most MAX_PACKETS packets.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createServer, type Server as HttpServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { matchMaker, type Server as ColyseusServer } from '@colyseus/core';
+import { attachRooms } from '../../server/rooms/attach';
+import { NET_SIM_DT_S, TICKS_PER_PACKET, type RaceRoom } from '../../server/rooms/race-room';
+import { RoomClient } from '../../src/net/room-client';
+import { NetCar, type NetControls } from '../../src/net/net-car';
+import { BUILTIN_CARS } from '../../src/content/cars/index';
+import type { RunCar } from '../../src/run/cars';
+
+/** Wall time between packets, ms (62.5 Hz: the room's flood limit is 90 packets/s). */
+const PACKET_WALL_MS = 16;
+const MAX_PACKETS = 240;
+/** Full throttle for the first second, then coasting: the plan does not depend on the network. */
+const THROTTLE_PACKETS = 62;
+const HALF_GAP_M = 8;
+
+let http: HttpServer;
+let game: ColyseusServer;
+let url: string;
+
+beforeAll(async () => {
+  http = createServer();
+  game = attachRooms(http);
+  await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));
+  url = `ws://127.0.0.1:${(http.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  await game.gracefullyShutdown(false);
+  await new Promise<void>((r) => http.close(() => r()));
+});
+
+function runCar(id: string, x: number, heading: number): RunCar {
+  const files = Object.fromEntries(BUILTIN_CARS.map((b) => [b.file, b.text]));
+  return { id, role: 'player', main: 'hatch-gti.toml', files, pose: { x, y: 0, z: 0, heading } };
+}
+
+const plan = (k: number): NetControls => ({ steer: 0, throttle: k < THROTTLE_PACKETS ? 1 : 0, brake: 0 });
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function headOn(delayMs: number) {
+  const a = await RoomClient.connect({ url, car: 'hatch-gti', delayMs });
+  const b = await RoomClient.connect({ url, car: 'hatch-gti', code: a.seat.code, delayMs });
+  const cars = [new NetCar(runCar('a', -HALF_GAP_M, Math.PI / 2), NET_SIM_DT_S, TICKS_PER_PACKET), new NetCar(runCar('b', HALF_GAP_M, -Math.PI / 2), NET_SIM_DT_S, TICKS_PER_PACKET)];
+  a.onImpulse = (p) => cars[0]!.applyImpulse(p);
+  b.onImpulse = (p) => cars[1]!.applyImpulse(p);
+  const room = matchMaker.getLocalRoomById(a.seat.code) as RaceRoom;
+  // drive until both cars have their impulse and a margin of 30 ticks has passed (bounded by MAX_TICKS)
+  let doneAt = -1;
+  for (let t = 0; t < MAX_PACKETS && (doneAt < 0 || t < doneAt + 30); t++) {
+    a.sendState(cars[0]!.step(plan(t)));
+    b.sendState(cars[1]!.step(plan(t)));
+    if (doneAt < 0 && cars.every((c) => c.applied.length > 0)) doneAt = t;
+    await sleep(PACKET_WALL_MS);
+  }
+  await sleep(2 * delayMs + 50);
+  const counters = { ...room.collider.counters };
+  await a.leave();
+  await b.leave();
+  return { cars, counters, bytes: a.bytesSent };
+}
+
+describe('two bots head-on over WebSocket', () => {
+  const results: Awaited<ReturnType<typeof headOn>>[] = [];
+  it.each([0, 25, 75])('one collision, equal and opposite impulses at %i ms one-way delay', async (delayMs) => {
+    const r = await headOn(delayMs);
+    results.push(r);
+    expect(r.counters.contacts).toBe(1);
+    expect(r.counters.impulses).toBe(1);
+    const [ia, ib] = r.cars.map((c) => c.applied);
+    expect(ia).toHaveLength(1);
+    expect(ib).toHaveLength(1);
+    const pa = ia![0]!.packet, pb = ib![0]!.packet;
+    expect(pa.tick).toBe(pb.tick);
+    const scale = Math.hypot(pa.jx, pa.jz);
+    expect(scale).toBeGreaterThan(1000); // a real hit: 1.2 t at several m/s
+    expect(Math.abs(pa.jx + pb.jx)).toBeLessThanOrEqual(1e-9 * scale);
+    expect(Math.abs(pa.jz + pb.jz)).toBeLessThanOrEqual(1e-9 * scale);
+    // the pair's linear momentum across the impulse: m·Δv of A + m·Δv of B = 0 (same car, same mass)
+    const va = ia![0]!.after!, vb = ib![0]!.after!;
+    expect(va.vx).toBeLessThan(vb.vx + 1e-9); // no longer approaching along x (A drives +x, B −x)
+    if (delayMs > 0) {
+      // the impulse arrived after the contact packet: both cars rewound, and the room ignored the unacknowledged packets
+      expect(ia![0]!.outcome).toBe('rewound');
+      expect(ib![0]!.outcome).toBe('rewound');
+      expect(r.counters.stale).toBeGreaterThan(0);
+    }
+  }, 30_000);
+
+  it('post-collision velocities at 25 and 75 ms within 2 % of the 0 ms run', () => {
+    expect(results).toHaveLength(3);
+    const ref = results[0]!.cars.map((c) => c.applied[0]!.after!);
+    for (const r of results.slice(1)) {
+      r.cars.forEach((c, k) => {
+        const v = c.applied[0]!.after!, v0 = ref[k]!;
+        const speed0 = Math.hypot(v0.vx, v0.vz);
+        expect(Math.hypot(v.vx - v0.vx, v.vz - v0.vz)).toBeLessThanOrEqual(0.02 * speed0 + 1e-9);
+      });
+    }
+  });
+});
