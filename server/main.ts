@@ -35,6 +35,7 @@ export async function main(argv: string[]): Promise<number> {
       rateLimits: { perIpPerMinute: o['rate-ip'], submissionsPerKeyPerMinute: o['rate-key'] },
       verifier: { threads: o.workers },
       logger: { level: o['log-level'] },
+      rooms: true,
     }).catch((e: NodeJS.ErrnoException) => {
       // an unreachable or refusing database is the operator's setting, not a bug: one line, exit 2
       if (databaseUrl && (e.code || /password|database|connect/i.test(e.message))) throw new UserError(`DATABASE_URL: cannot use the database (${e.code ?? ''} ${e.message})`.trim());
