@@ -33,7 +33,7 @@ export interface PairContact {
   /** Unit normal toward car A (world x, z). */
   nx: number;
   nz: number;
-  /** The one world point both impulses act at (sharedContactPoint in system.ts). */
+  /** The one world point both impulses act at: the midpoint of the contact seen from each start-of-step CG. */
   x: number;
   y: number;
   z: number;
