@@ -6,51 +6,29 @@
  * each bot rewinds to the stamped tick and the simulation is deterministic). Bounded: at most MAX_PACKETS packets.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServer, type Server as HttpServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { matchMaker, type Server as ColyseusServer } from '@colyseus/core';
-import { attachRooms } from '../../server/rooms/attach';
-import { NET_SIM_DT_S, TICKS_PER_PACKET, type RaceRoom } from '../../server/rooms/race-room';
+import { matchMaker } from '@colyseus/core';
+import type { RaceRoom } from '../../server/rooms/race-room';
 import { RoomClient } from '../../src/net/room-client';
-import { NetCar, type NetControls } from '../../src/net/net-car';
-import { BUILTIN_CARS } from '../../src/content/cars/index';
-import type { RunCar } from '../../src/run/cars';
+import { headOnCars, PACKET_WALL_MS, plan, sleep, startRoomServer, type RoomServer } from './bots';
 
-/** Wall time between packets, ms (62.5 Hz: the room's flood limit is 90 packets/s). */
-const PACKET_WALL_MS = 16;
 const MAX_PACKETS = 240;
-/** Full throttle for the first second, then coasting: the plan does not depend on the network. */
-const THROTTLE_PACKETS = 62;
-const HALF_GAP_M = 8;
 
-let http: HttpServer;
-let game: ColyseusServer;
+let server: RoomServer;
 let url: string;
 
 beforeAll(async () => {
-  http = createServer();
-  game = attachRooms(http);
-  await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));
-  url = `ws://127.0.0.1:${(http.address() as AddressInfo).port}`;
+  server = await startRoomServer();
+  url = server.url;
 });
 
 afterAll(async () => {
-  await game.gracefullyShutdown(false);
-  await new Promise<void>((r) => http.close(() => r()));
+  await server.close();
 });
-
-function runCar(id: string, x: number, heading: number): RunCar {
-  const files = Object.fromEntries(BUILTIN_CARS.map((b) => [b.file, b.text]));
-  return { id, role: 'player', main: 'hatch-gti.toml', files, pose: { x, y: 0, z: 0, heading } };
-}
-
-const plan = (k: number): NetControls => ({ steer: 0, throttle: k < THROTTLE_PACKETS ? 1 : 0, brake: 0 });
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function headOn(delayMs: number) {
   const a = await RoomClient.connect({ url, car: 'hatch-gti', delayMs });
   const b = await RoomClient.connect({ url, car: 'hatch-gti', code: a.seat.code, delayMs });
-  const cars = [new NetCar(runCar('a', -HALF_GAP_M, Math.PI / 2), NET_SIM_DT_S, TICKS_PER_PACKET), new NetCar(runCar('b', HALF_GAP_M, -Math.PI / 2), NET_SIM_DT_S, TICKS_PER_PACKET)];
+  const cars = headOnCars();
   a.onImpulse = (p) => cars[0]!.applyImpulse(p);
   b.onImpulse = (p) => cars[1]!.applyImpulse(p);
   const room = matchMaker.getLocalRoomById(a.seat.code) as RaceRoom;
