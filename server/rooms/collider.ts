@@ -86,6 +86,14 @@ export class Collider {
     for (const k of [...this.touching]) if (Math.floor(k / 65536) === slot || k % 65536 === slot) this.touching.delete(k);
   }
 
+  /** Forget a car's states (a reconnected client): its next packet is checked as a first one. */
+  resync(slot: number): void {
+    const car = this.cars.get(slot);
+    if (!car) return;
+    car.last = null;
+    car.history.clear();
+  }
+
   hasCar(slot: number): boolean {
     return this.cars.has(slot);
   }

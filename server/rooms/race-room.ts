@@ -20,6 +20,8 @@ export const MAX_CARS_PER_ROOM = 32;
 export const COUNTDOWN_MS = 3000;
 /** State packets allowed per car per second (60 Hz + margin); more are dropped as a flood. */
 export const MAX_PACKETS_PER_SECOND = 90;
+/** How long a dropped client may take to reconnect and resume its car, s. */
+export const RECONNECT_S = 20;
 const CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
 const CODE_LENGTH = 5;
 
@@ -82,9 +84,20 @@ export class RaceRoom extends Room {
     this.broadcastLobby();
   }
 
-  override onLeave(client: Client): void {
+  /** A dropped connection keeps its seat and car for RECONNECT_S; then, or on a consented leave, the car retires. */
+  override async onLeave(client: Client, consented: boolean): Promise<void> {
     const seat = this.seats.get(client.sessionId);
     if (!seat) return;
+    if (!consented) {
+      try {
+        await this.allowReconnection(client, RECONNECT_S);
+        // the client simulated on while away: its next packet starts a fresh tick sequence
+        this.collider.resync(seat.slot);
+        return;
+      } catch {
+        // not back in time: retire the car below
+      }
+    }
     this.seats.delete(client.sessionId);
     this.collider.removeCar(seat.slot);
     this.broadcastLobby();

@@ -60,6 +60,14 @@ export class RoomClient {
     return new RoomClient(room, seat, o.delayMs ?? 0);
   }
 
+  /** Back into the same seat after a dropped connection (within the room's RECONNECT_S). */
+  static async resume(url: string, previous: RoomClient): Promise<RoomClient> {
+    const room = await new Client(url).reconnect(previous.room.reconnectionToken);
+    room.onMessage('lobby', () => undefined);
+    room.onMessage('seat', () => undefined);
+    return new RoomClient(room, previous.seat, previous.delayMs);
+  }
+
   private later(fn: () => void): void {
     if (this.delayMs > 0) setTimeout(fn, this.delayMs);
     else fn();

@@ -2,7 +2,8 @@
  * Issue #22 fault tests (room side): while two bots drive head-on, a third client in the room sends garbage,
  * wrong-size packets, a teleport, impossible speeds and a flood; its packets are dropped and counted, and the bots'
  * contacts each get one impulse pair between the two of them, equal and opposite. A frame over the transport limit closes the sender's
- * connection; a bot killed mid-race (socket closed) leaves the room going on for the others.
+ * connection; a bot killed mid-race (socket closed) leaves the room going on for the others, and reconnecting within
+ * RECONNECT_S resumes its car.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { matchMaker } from '@colyseus/core';
@@ -79,7 +80,7 @@ describe('a misbehaving client does not affect the others', () => {
     await Promise.all([a.leave(), b.leave(), bad.leave()]);
   }, 30_000);
 
-  it('a frame over the limit closes the sender; a killed bot leaves the room going on', async () => {
+  it('a frame over the limit closes the sender; a killed bot leaves the room going on, and resumes on reconnect', async () => {
     const a = await RoomClient.connect({ url: server.url });
     const b = await RoomClient.connect({ url: server.url, code: a.seat.code });
     const huge = await RoomClient.connect({ url: server.url, code: a.seat.code });
@@ -104,6 +105,21 @@ describe('a misbehaving client does not affect the others', () => {
     await sleep(100);
     expect(room.collider.counters.accepted - before).toBe(20);
     expect(room.clients.length).toBe(1);
+    // the killed bot comes back within RECONNECT_S: same seat, its car resumes (a fresh tick sequence is accepted)
+    expect(room.collider.hasCar(b.seat.slot)).toBe(true);
+    const back = await RoomClient.resume(server.url, b);
+    const accepted = room.collider.counters.accepted;
+    for (let t = 20; t < 30; t++) {
+      back.sendState(cars[1].step(plan(t)));
+      await sleep(PACKET_WALL_MS);
+    }
+    await sleep(100);
+    expect(room.collider.counters.accepted - accepted).toBe(10);
+    expect(room.clients.length).toBe(2);
+    await back.leave();
+    // a consented leave retires the car at once
+    await sleep(100);
+    expect(room.collider.hasCar(b.seat.slot)).toBe(false);
     await a.leave();
   }, 30_000);
 });
