@@ -41,8 +41,9 @@ export class NetCar {
   private readonly held = new HeldInput();
   private readonly yb: YawBody = { invMass: 0, invI: 0, vx: 0, vz: 0, r: 0 };
   /** Impulses received and how each was applied (tests, the game's event log). */
-  readonly applied: { packet: ImpulsePacket; outcome: ImpulseOutcome; atTick: number; after: CarState | null }[] = [];
-  /** The car's state right after the last impulse was added (at its stamped tick). */
+  readonly applied: { packet: ImpulsePacket; outcome: ImpulseOutcome; atTick: number; before: CarState | null; after: CarState | null }[] = [];
+  /** The car's state at the last impulse's stamped tick, just before and just after it was added. */
+  private beforeImpulse: CarState | null = null;
   private afterImpulse: CarState | null = null;
 
   constructor(car: RunCar, dt: number, readonly ticksPerPacket: number) {
@@ -91,9 +92,9 @@ export class NetCar {
   /** Applies the collider's impulse at its stamped tick (rewinding and re-simulating when it is in the past). */
   applyImpulse(p: ImpulsePacket): ImpulseOutcome {
     const now = this.run.world.tick;
-    this.afterImpulse = null;
+    this.beforeImpulse = this.afterImpulse = null;
     const outcome = this.applyAt(p, now);
-    this.applied.push({ packet: p, outcome, atTick: now, after: this.afterImpulse });
+    this.applied.push({ packet: p, outcome, atTick: now, before: this.beforeImpulse, after: this.afterImpulse });
     return outcome;
   }
 
@@ -105,6 +106,7 @@ export class NetCar {
     if (!snap || p.tick > now) return 'too-old';
     const w = this.run.world;
     if (p.tick < now) restoreSnapshot(w, snap);
+    this.beforeImpulse = this.state();
     applyImpulseAtPoint(w, this.eid, p.jx, 0, p.jz, p.x, p.y, p.z);
     this.afterImpulse = this.state();
     this.remember();

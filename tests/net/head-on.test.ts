@@ -63,8 +63,14 @@ describe('two bots head-on over WebSocket', () => {
     expect(scale).toBeGreaterThan(1000); // a real hit: 1.2 t at several m/s
     expect(Math.abs(pa.jx + pb.jx)).toBeLessThanOrEqual(1e-9 * scale);
     expect(Math.abs(pa.jz + pb.jz)).toBeLessThanOrEqual(1e-9 * scale);
-    // the pair's linear momentum across the impulse: m·Δv of A + m·Δv of B = 0 (same car, same mass)
-    const va = ia![0]!.after!, vb = ib![0]!.after!;
+    // what the two clients did: the pair's linear momentum across the impulse, m·Δv_A + m·Δv_B = 0 (same car, same
+    // mass), each Δv = J/m of its own impulse
+    const { before: a0, after: a1 } = ia![0]!, { before: b0, after: b1 } = ib![0]!;
+    const dvA = [a1!.vx - a0!.vx, a1!.vz - a0!.vz], dvB = [b1!.vx - b0!.vx, b1!.vz - b0!.vz];
+    const dv = Math.hypot(dvA[0]!, dvA[1]!);
+    expect(dv).toBeGreaterThan(1);
+    expect(Math.hypot(dvA[0]! + dvB[0]!, dvA[1]! + dvB[1]!)).toBeLessThanOrEqual(1e-9 * dv);
+    const va = a1!, vb = b1!;
     expect(va.vx).toBeLessThan(vb.vx + 1e-9); // no longer approaching along x (A drives +x, B −x)
     if (delayMs > 0) {
       // the impulse arrived after the contact packet: both cars rewound, and the room ignored the unacknowledged packets
