@@ -13,17 +13,32 @@ import { DEFAULT_DT } from '../../src/content/world-constants';
 
 /** Clients' fixed sim step, s (the game's: src/content/world-constants.ts). */
 export const NET_SIM_DT_S = DEFAULT_DT;
-/** Sim ticks between two state packets: 8 × 2 ms = 16 ms, 62.5 Hz. */
+/** Sim ticks between two state packets by default: 8 × 2 ms = 16 ms, 62.5 Hz. */
 export const TICKS_PER_PACKET = 8;
+/** Packet rates a room may be created with: every sim tick (500 Hz) down to every 50th (10 Hz). */
+export const TICKS_PER_PACKET_RANGE = [1, 50] as const;
 export const MAX_CARS_PER_ROOM = 32;
 /** Countdown from "everyone ready" to the start, ms of server clock. */
 export const COUNTDOWN_MS = 3000;
-/** State packets allowed per car per second (60 Hz + margin); more are dropped as a flood. */
-export const MAX_PACKETS_PER_SECOND = 90;
+/** State packets allowed per car per second: the room's packet rate × FLOOD_MARGIN; more are dropped as a flood. */
+export const FLOOD_MARGIN = 1.5;
+export const packetLimitPerSecond = (ticksPerPacket: number): number => Math.ceil(FLOOD_MARGIN / (NET_SIM_DT_S * ticksPerPacket));
 /** How long a dropped client may take to reconnect and resume its car, s. */
 export const RECONNECT_S = 20;
 const CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
 const CODE_LENGTH = 5;
+
+export interface RaceCreateOptions {
+  /** Sim ticks between two state packets (the packet rate), TICKS_PER_PACKET_RANGE; default TICKS_PER_PACKET. */
+  ticksPerPacket?: number;
+}
+
+/** The room's packet interval from untrusted create options (out of range or not an integer: the default). */
+export function ticksPerPacketFrom(options: RaceCreateOptions | undefined): number {
+  const n = options?.ticksPerPacket;
+  const [lo, hi] = TICKS_PER_PACKET_RANGE;
+  return typeof n === 'number' && Number.isInteger(n) && n >= lo && n <= hi ? n : TICKS_PER_PACKET;
+}
 
 export interface RaceJoinOptions {
   name?: string;
@@ -55,9 +70,9 @@ function codeFrom(seed: string): string {
 
 export class RaceRoom extends Room {
   override maxClients = MAX_CARS_PER_ROOM;
-  readonly collider = new Collider(NET_SIM_DT_S, TICKS_PER_PACKET);
+  collider = new Collider(NET_SIM_DT_S, TICKS_PER_PACKET);
   private readonly seats = new Map<string, Seat>();
-  private readonly flood = new WindowLimiter(MAX_PACKETS_PER_SECOND, 1000);
+  private flood = new WindowLimiter(packetLimitPerSecond(TICKS_PER_PACKET), 1000);
   /** Server receive → impulses sent, ms, for each packet that produced impulses (bench and /health). */
   readonly responseMs: number[] = [];
   bytesIn = 0;
@@ -65,7 +80,10 @@ export class RaceRoom extends Room {
   bytesOut = 0;
   startsAt: number | null = null;
 
-  override onCreate(): void {
+  override onCreate(options?: RaceCreateOptions): void {
+    const tpp = ticksPerPacketFrom(options);
+    this.collider = new Collider(NET_SIM_DT_S, tpp);
+    this.flood = new WindowLimiter(packetLimitPerSecond(tpp), 1000);
     this.roomId = codeFrom(this.roomId);
     this.onMessage('ready', (client) => this.markReady(client));
     this.onMessage('state', (client, bytes: Uint8Array) => this.receiveState(client, bytes));
@@ -80,7 +98,7 @@ export class RaceRoom extends Room {
     const name = typeof options.name === 'string' ? options.name.slice(0, 32) : `player ${slot + 1}`;
     this.seats.set(client.sessionId, { slot, name, car, ready: false });
     this.collider.addCar(slot, carShapeOf(car));
-    client.send('seat', { slot, code: this.roomId, car, simDtS: NET_SIM_DT_S, ticksPerPacket: TICKS_PER_PACKET });
+    client.send('seat', { slot, code: this.roomId, car, simDtS: NET_SIM_DT_S, ticksPerPacket: this.collider.ticksPerPacket });
     this.broadcastLobby();
   }
 

@@ -14,6 +14,8 @@ export interface RoomClientOptions {
   name?: string;
   /** Join this room code; without it a new room is created. */
   code?: string;
+  /** When creating: sim ticks between two state packets (the room's packet rate; the room's default without it). */
+  ticksPerPacket?: number;
   /** Simulated one-way network delay, ms (0: none). */
   delayMs?: number;
 }
@@ -54,7 +56,7 @@ export class RoomClient {
   static async connect(o: RoomClientOptions): Promise<RoomClient> {
     const client = new Client(o.url);
     const options = { car: o.car, name: o.name };
-    const room = o.code ? await client.joinById(o.code, options) : await client.create('race', options);
+    const room = o.code ? await client.joinById(o.code, options) : await client.create('race', { ...options, ticksPerPacket: o.ticksPerPacket });
     room.onMessage('lobby', () => undefined); // the lobby view (game) reads room state; bots do not
     const seat = await new Promise<Seat>((resolve) => room.onMessage('seat', (s: Seat) => resolve(s)));
     return new RoomClient(room, seat, o.delayMs ?? 0);

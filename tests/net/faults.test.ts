@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { matchMaker } from '@colyseus/core';
-import { MAX_PACKETS_PER_SECOND, type RaceRoom } from '../../server/rooms/race-room';
+import { packetLimitPerSecond, TICKS_PER_PACKET, type RaceRoom } from '../../server/rooms/race-room';
 import { MAX_FRAME_BYTES } from '../../server/rooms/attach';
 import { RoomClient } from '../../src/net/room-client';
 import { encodeState, STATE_PACKET_BYTES } from '../../src/net/packets';
@@ -59,7 +59,7 @@ describe('a misbehaving client does not affect the others', () => {
       await sleep(PACKET_WALL_MS);
     }
     // a flood: twice the per-second limit in one burst
-    for (let i = 0; i < 2 * MAX_PACKETS_PER_SECOND; i++) bad.sendRaw(badPacket(i));
+    for (let i = 0; i < 2 * packetLimitPerSecond(TICKS_PER_PACKET); i++) bad.sendRaw(badPacket(i));
     await sleep(100);
     const c = room.collider.counters;
     // every contact got one impulse pair, only between the two bots, equal and opposite (the bad car is far away)

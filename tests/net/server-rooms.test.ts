@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createBitRallyServer, type BitRallyServer } from '../../server/server';
 import { RoomClient } from '../../src/net/room-client';
-import { COUNTDOWN_MS } from '../../server/rooms/race-room';
+import { COUNTDOWN_MS, FLOOD_MARGIN, packetLimitPerSecond, TICKS_PER_PACKET } from '../../server/rooms/race-room';
 
 let server: BitRallyServer;
 let base: string;
@@ -46,5 +46,15 @@ describe('rooms on the API server', () => {
     expect(Date.now() - t0).toBeGreaterThanOrEqual(COUNTDOWN_MS - 50);
     await a.leave();
     await b.leave();
+  }, 30_000);
+
+  it('the packet rate is a room option, refused values fall back to the default', async () => {
+    const url = base.replace(/^http/, 'ws');
+    const fast = await RoomClient.connect({ url, ticksPerPacket: 4 });
+    const joiner = await RoomClient.connect({ url, code: fast.seat.code });
+    const odd = await RoomClient.connect({ url, ticksPerPacket: 1000 });
+    expect([fast.seat.ticksPerPacket, joiner.seat.ticksPerPacket, odd.seat.ticksPerPacket]).toEqual([4, 4, TICKS_PER_PACKET]);
+    expect(packetLimitPerSecond(4)).toBe(Math.ceil(FLOOD_MARGIN * 125)); // 4 × 2 ms = 125 packets/s
+    await Promise.all([fast.leave(), joiner.leave(), odd.leave()]);
   }, 30_000);
 });
