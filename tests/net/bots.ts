@@ -11,7 +11,7 @@ import { NetCar, type NetControls } from '../../src/net/net-car';
 import { BUILTIN_CARS } from '../../src/content/cars/index';
 import type { RunCar } from '../../src/run/cars';
 
-/** Wall time between packets, ms (62.5 Hz: the room's flood limit is 90 packets/s). */
+/** Wall time between packets, ms (62.5 Hz, the room's default rate; its flood limit is 1.5 × that). */
 export const PACKET_WALL_MS = 16;
 /** Full throttle for about a second, then coasting. */
 const THROTTLE_PACKETS = 62;
