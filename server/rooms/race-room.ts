@@ -6,7 +6,7 @@
 import { Room, type Client } from '@colyseus/core';
 import { loadBuiltinCar, BUILTIN_CARS } from '../../src/content/cars/index';
 import { colliderParamsFromConfig } from '../../src/systems/sim/collision/car-collider';
-import { encodeImpulse } from '../../src/net/packets';
+import { encodeImpulse, RELAY_SLOT_OFFSET } from '../../src/net/packets';
 import { Collider, type CarShape } from './collider';
 import { WindowLimiter } from '../window-limiter';
 import { DEFAULT_DT } from '../../src/content/world-constants';
@@ -136,6 +136,17 @@ export class RaceRoom extends Room {
     this.broadcastLobby();
   }
 
+  /** An accepted state goes to the other clients as 'car' (the same layout, the sender's slot in bytes 2–3). */
+  private relay(from: Client, slot: number, bytes: Uint8Array): void {
+    const copy = Uint8Array.from(bytes);
+    new DataView(copy.buffer).setUint16(RELAY_SLOT_OFFSET, slot, true);
+    for (const c of this.clients) {
+      if (c === from) continue;
+      c.sendBytes('car', copy);
+      this.bytesOut += copy.byteLength;
+    }
+  }
+
   private receiveState(client: Client, bytes: Uint8Array): void {
     const t0 = performance.now();
     const seat = this.seats.get(client.sessionId);
@@ -145,7 +156,9 @@ export class RaceRoom extends Room {
       this.floodDropped++;
       return;
     }
+    const accepted = this.collider.counters.accepted;
     const out = this.collider.receive(seat.slot, bytes);
+    if (this.collider.counters.accepted > accepted) this.relay(client, seat.slot, bytes);
     if (out.length === 0) return;
     for (const imp of out) {
       const target = this.clients.find((c) => this.seats.get(c.sessionId)?.slot === imp.to);

@@ -14,6 +14,16 @@ export const STATE_PACKET_BYTES = 84;
 /** Impulse packet: header 4 + seq 4 + tick 4 + other slot 4 + impulse 16 + point 24 bytes. */
 export const IMPULSE_PACKET_BYTES = 56;
 
+/** A state relayed to the other clients ('car') carries the sender's room slot here (u16, the reserved field). */
+export const RELAY_SLOT_OFFSET = 2;
+
+/** The slot of a relayed state and the state, or null when malformed. */
+export function decodeRelayed(bytes: Uint8Array): { slot: number; state: CarState } | null {
+  const state = decodeState(bytes);
+  if (!state) return null;
+  return { slot: new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint16(RELAY_SLOT_OFFSET, true), state };
+}
+
 /** One car's state at the end of a tick, as the collision model needs it (yaw plane + CG height). */
 export interface CarState {
   tick: number;

@@ -5,7 +5,7 @@
  * measure behaviour at a chosen network latency on loopback.
  */
 import { Client, type Room } from 'colyseus.js';
-import { decodeImpulse, encodeState, type CarState, type ImpulsePacket } from './packets';
+import { decodeImpulse, decodeRelayed, encodeState, type CarState, type ImpulsePacket } from './packets';
 
 export interface RoomClientOptions {
   /** ws://host:port of the BitRally server. */
@@ -33,6 +33,8 @@ export interface Seat {
 export class RoomClient {
   onImpulse: (p: ImpulsePacket) => void = () => undefined;
   onGo: () => void = () => undefined;
+  /** Another car's accepted state, relayed by the room (draw it with RemoteCarView). */
+  onRemote: (slot: number, s: CarState) => void = () => undefined;
   /** Impulse frames that did not decode (should stay 0). */
   badImpulses = 0;
   bytesSent = 0;
@@ -50,6 +52,12 @@ export class RoomClient {
       }),
     );
     room.onMessage('go', () => this.later(() => this.onGo()));
+    room.onMessage('car', (bytes: Uint8Array) =>
+      this.later(() => {
+        const r = decodeRelayed(bytes);
+        if (r) this.onRemote(r.slot, r.state);
+      }),
+    );
   }
 
   /** Joins (or creates) a race room and waits for the seat message. */
@@ -58,6 +66,7 @@ export class RoomClient {
     const options = { car: o.car, name: o.name };
     const room = o.code ? await client.joinById(o.code, options) : await client.create('race', { ...options, ticksPerPacket: o.ticksPerPacket });
     room.onMessage('lobby', () => undefined); // the lobby view (game) reads room state; bots do not
+    room.onMessage('car', () => undefined); // states relayed before the client is set up
     const seat = await new Promise<Seat>((resolve) => room.onMessage('seat', (s: Seat) => resolve(s)));
     return new RoomClient(room, seat, o.delayMs ?? 0);
   }
@@ -67,6 +76,7 @@ export class RoomClient {
     const room = await new Client(url).reconnect(previous.room.reconnectionToken);
     room.onMessage('lobby', () => undefined);
     room.onMessage('seat', () => undefined);
+    room.onMessage('car', () => undefined);
     return new RoomClient(room, previous.seat, previous.delayMs);
   }
 

@@ -32,6 +32,9 @@ async function headOn(delayMs: number) {
   a.onImpulse = (p) => cars[0]!.applyImpulse(p);
   b.onImpulse = (p) => cars[1]!.applyImpulse(p);
   const room = matchMaker.getLocalRoomById(a.seat.code) as RaceRoom;
+  const relayed: number[][] = [[], []];
+  a.onRemote = (slot, s) => slot === 1 && relayed[0]!.push(s.tick);
+  b.onRemote = (slot, s) => slot === 0 && relayed[1]!.push(s.tick);
   // drive until both cars have their impulse and a margin of 30 ticks has passed (bounded by MAX_TICKS)
   let doneAt = -1;
   for (let t = 0; t < MAX_PACKETS && (doneAt < 0 || t < doneAt + 30); t++) {
@@ -44,7 +47,7 @@ async function headOn(delayMs: number) {
   const counters = { ...room.collider.counters };
   await a.leave();
   await b.leave();
-  return { cars, counters, bytes: a.bytesSent };
+  return { cars, counters, relayed, bytes: a.bytesSent };
 }
 
 describe('two bots head-on over WebSocket', () => {
@@ -72,6 +75,11 @@ describe('two bots head-on over WebSocket', () => {
     expect(Math.hypot(dvA[0]! + dvB[0]!, dvA[1]! + dvB[1]!)).toBeLessThanOrEqual(1e-9 * dv);
     const va = a1!, vb = b1!;
     expect(va.vx).toBeLessThan(vb.vx + 1e-9); // no longer approaching along x (A drives +x, B −x)
+    // each bot received the other's accepted states, relayed in tick order (for drawing the remote car)
+    for (const ticks of r.relayed) {
+      expect(ticks.length).toBeGreaterThan(50);
+      expect(ticks.every((t, i) => i === 0 || t > ticks[i - 1]!)).toBe(true);
+    }
     if (delayMs > 0) {
       // the impulse arrived after the contact packet: both cars rewound, and the room ignored the unacknowledged packets
       expect(ia![0]!.outcome).toBe('rewound');
