@@ -17,8 +17,6 @@ import { registerOfflineCache } from './offline';
 import { switchProfile } from './input/profiles';
 import { escapeHtml } from './escape-html';
 import { applyGraphicsPreset } from '../systems/view/graphics-apply';
-import { loadOnlineModule } from './online-link';
-import { configuredServer } from './online-config';
 
 declare global {
   interface Window {
@@ -106,23 +104,6 @@ const hook: Record<string, unknown> = {
   setCamera: (name: Settings['camera']) => app.saveSettings({ ...app.settings, camera: name }),
   /** Test hook: Babylon's counters of the last rendered frame. */
   renderCounts: () => app.session?.renderCounts() ?? null,
-  /** Test hook: dust / spray particles alive now. */
-  sprayParticles: () => app.session?.sprayParticles ?? 0,
-  /**
-   * Test hook: the same frame rendered twice, without and with the spray (canvas PNG data URLs), so the spray
-   * check compares one car pose and camera (nothing steps between the two renders).
-   */
-  sprayPair: () => {
-    const s = app.session;
-    if (!s) return null;
-    const shot = (hidden: boolean): string => {
-      s.setSprayHidden(hidden);
-      kit.scene.render();
-      return canvas.toDataURL('image/png');
-    };
-    const without = shot(true);
-    return { without, withSpray: shot(false) };
-  },
   /** Test hook: the car's ground speed and whether it is still coasting after the finish. */
   coast: () => (app.session ? { speedMS: app.session.speedMS, coasting: app.session.coasting, finished: app.session.finished } : null),
   /** The finished run's replay file, base64 (null before the finish). */
@@ -175,9 +156,6 @@ registerLazyScreens(['rallycross', 'rallycross-race', 'rallycross-results'], loa
 const loadRally = loadOnce(() => import('./rally/install').then((m) => void m.installRally(app)));
 registerLazyScreens(['rally', 'rally-new', 'rally-stage', 'rally-service', 'rally-standings'], loadRally);
 // New stage: the in-game generator (Web Worker), stage packages (issue 20)
-// Online: leaderboards, run submissions, the offline queue (issue 21, docs/server.md "The game")
-const loadOnline = loadOnce(() => loadOnlineModule().then((m) => m.installOnline(app, quickStart)));
-registerLazyScreens(['leaderboards'], loadOnline);
 registerLazyScreens(['new-stage'], loadOnce(() => import('./stage-gen/install').then((m) => m.installStageGen(app))));
 
 // audio needs a user gesture
@@ -263,8 +241,6 @@ kit.engine.runRenderLoop(() => {
   if ((hook.frame as number)++ === 0) {
     app.featuresReady().catch((e: Error) => console.warn(`features not loaded: ${e.message}`));
     void registerOfflineCache(); // the installable, offline game (src/app/offline.ts)
-    // with a server set, runs queued while it was away are sent now and retried periodically
-    if (configuredServer(app)) loadOnline().catch((e: Error) => console.warn(`online features not loaded: ${e.message}`));
   }
 });
 window.addEventListener('resize', () => kit.engine.resize());

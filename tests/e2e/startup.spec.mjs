@@ -58,7 +58,7 @@ async function driveOffline({ browser, base, out, report }) {
   const own = await browser.newContext({ viewport: { width: 1280, height: 720 }, serviceWorkers: 'allow' });
   const { page, errors, context } = await newPage(browser, own);
   try {
-    await page.goto(base + FAST);
+    await page.goto(base + FAST + '&dev=1'); // dev=1: the Stages screen lists the test tracks
     await waitScreen(page, 'title');
     const files = await precacheList(base);
     const cache = await cachedEntries(page);

@@ -19,7 +19,7 @@ const AGGRESSION = { min: 0.35, max: 0.8 } as const;
 const SKILL_JITTER = 0.04;
 /** Seed offset so the field does not reuse the stage-plan draws of the same rally seed. */
 const RIVAL_SEED_SALT = 0x5eed_a1;
-const NAMES = ['K. Mäkelä', 'S. Ogier-Dupont', 'E. Lindqvist', 'M. Sainz-Ruiz', 'T. Kankkunen', 'C. McRae-Burns', 'A. Vatanen', 'P. Solberg-Hagen'];
+const NAMES = ['K. Harjula', 'S. Delorme', 'E. Lindvall', 'M. Ferreiro', 'T. Koskinen', 'C. Whitlock', 'A. Rautio', 'P. Haugland'];
 
 /** `count` rivals (at most 8) with skills spread evenly from SKILL.min to SKILL.max, deterministic in `seed`. */
 export function rallyRivals(seed: number, count = RALLY_RIVALS): RallyRival[] {
