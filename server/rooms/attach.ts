@@ -1,11 +1,11 @@
 /**
  * Realtime rooms on the BitRally server's http.Server (same port as the HTTP API): Colyseus 0.16 with its
- * WebSocketTransport, the "race" room defined. Colyseus keeps one matchmaker per process, so attach once.
+ * WebSocketTransport, the "race" and "stage" rooms defined. Colyseus keeps one matchmaker per process, so attach once.
  */
 import type { Server as HttpServer } from 'node:http';
 import { Server as ColyseusServer } from '@colyseus/core';
 import { WebSocketTransport } from '@colyseus/ws-transport';
-import { RaceRoom } from './race-room';
+import { RaceRoom, StageRoom } from './race-room';
 import { STATE_PACKET_BYTES } from '../../src/net/packets';
 
 /** Largest WebSocket frame accepted, bytes: a state packet plus Colyseus framing, with room for lobby JSON. */
@@ -18,5 +18,6 @@ export function attachRooms(httpServer: HttpServer): ColyseusServer {
     gracefullyShutdown: false,
   });
   game.define('race', RaceRoom);
+  game.define('stage', StageRoom);
   return game;
 }

@@ -10,6 +10,7 @@ import { encodeImpulse, RELAY_SLOT_OFFSET } from '../../src/net/packets';
 import { Collider, type CarShape } from './collider';
 import { WindowLimiter } from '../window-limiter';
 import { DEFAULT_DT } from '../../src/content/world-constants';
+import { roomStageFrom } from './stages';
 
 /** Clients' fixed sim step, s (the game's: src/content/world-constants.ts). */
 export const NET_SIM_DT_S = DEFAULT_DT;
@@ -31,6 +32,8 @@ const CODE_LENGTH = 5;
 export interface RaceCreateOptions {
   /** Sim ticks between two state packets (the packet rate), TICKS_PER_PACKET_RANGE; default TICKS_PER_PACKET. */
   ticksPerPacket?: number;
+  /** "stage" rooms: the shipped stage everyone drives (stages.ts DEFAULT_ROOM_STAGE when absent or unknown). */
+  stage?: string;
 }
 
 /** The room's packet interval from untrusted create options (out of range or not an integer: the default). */
@@ -70,6 +73,8 @@ function codeFrom(seed: string): string {
 
 export class RaceRoom extends Room {
   override maxClients = MAX_CARS_PER_ROOM;
+  /** The shipped stage all cars drive ("stage" rooms), or null (a race room: the clients' own ground). */
+  stage: string | null = null;
   collider = new Collider(NET_SIM_DT_S, TICKS_PER_PACKET);
   private readonly seats = new Map<string, Seat>();
   private flood = new WindowLimiter(packetLimitPerSecond(TICKS_PER_PACKET), 1000);
@@ -85,6 +90,8 @@ export class RaceRoom extends Room {
     this.collider = new Collider(NET_SIM_DT_S, tpp);
     this.flood = new WindowLimiter(packetLimitPerSecond(tpp), 1000);
     this.roomId = codeFrom(this.roomId);
+    this.stage = this.stageFrom(options);
+    void this.setMetadata({ code: this.roomId, stage: this.stage });
     this.onMessage('ready', (client) => this.markReady(client));
     this.onMessage('state', (client, bytes: Uint8Array) => this.receiveState(client, bytes));
     this.onMessage('*', () => undefined); // unknown types are ignored, not fatal
@@ -98,7 +105,7 @@ export class RaceRoom extends Room {
     const name = typeof options.name === 'string' ? options.name.slice(0, 32) : `player ${slot + 1}`;
     this.seats.set(client.sessionId, { slot, name, car, ready: false });
     this.collider.addCar(slot, carShapeOf(car));
-    client.send('seat', { slot, code: this.roomId, car, simDtS: NET_SIM_DT_S, ticksPerPacket: this.collider.ticksPerPacket });
+    client.send('seat', { slot, code: this.roomId, car, simDtS: NET_SIM_DT_S, ticksPerPacket: this.collider.ticksPerPacket, stage: this.stage });
     this.broadcastLobby();
   }
 
@@ -119,6 +126,11 @@ export class RaceRoom extends Room {
     this.seats.delete(client.sessionId);
     this.collider.removeCar(seat.slot);
     this.broadcastLobby();
+  }
+
+  /** Race rooms have no stage; StageRoom overrides. */
+  protected stageFrom(_options: RaceCreateOptions | undefined): string | null {
+    return null;
   }
 
   private broadcastLobby(): void {
@@ -167,5 +179,15 @@ export class RaceRoom extends Room {
       target?.sendBytes('impulse', packet);
     }
     this.responseMs.push(performance.now() - t0);
+  }
+}
+
+/**
+ * "Stage together": everyone on one shipped stage (the create option `stage`), collisions on, each car starting on
+ * its slot's grid pose (src/net/grid.ts). The same lobby, collider and checks as the race room.
+ */
+export class StageRoom extends RaceRoom {
+  protected override stageFrom(options: RaceCreateOptions | undefined): string {
+    return roomStageFrom(options?.stage);
   }
 }

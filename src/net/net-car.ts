@@ -7,7 +7,7 @@
  * The sim runs at its own fixed step (1/500 s); one packet goes out every `ticksPerPacket` sim ticks, and the
  * snapshots are kept at those ticks (the collider stamps impulses with packet ticks).
  */
-import { HeldInput, quantizeInput, setInputSource } from '../ecs/controls';
+import { HeldInput, quantizeInput, setInputSource, type InputSource } from '../ecs/controls';
 import { saveSnapshot, type WorldSnapshot } from '../ecs/snapshot';
 import { applyImpulseAtPoint } from '../ecs/rigid-body';
 import { buildRunWorld, type RunWorld } from '../run/run-world';
@@ -17,6 +17,8 @@ import type { RunCar } from '../run/cars';
 import { yawBodyOf } from '../systems/sim/collision/system';
 import type { YawBody } from '../systems/sim/collision/impulse';
 import type { CarState, ImpulsePacket } from './packets';
+import type { Stage } from '../../terrain/stage';
+import { RecordedInput } from './recorded-input';
 
 /** Packets of snapshots and controls kept: the oldest impulse that can still be applied exactly (2 s at 62.5 Hz). */
 export const REWIND_PACKETS = 125;
@@ -28,6 +30,13 @@ export interface NetControls {
   brake: number;
 }
 
+export interface NetCarOptions {
+  /** The stage the car drives on (its ground and scenery colliders); without it, flat ground at 0 m. */
+  stage?: Stage | null;
+  /** Who drives, tick by tick (the AI driver); without it, the controls given to `step`. */
+  driver?: InputSource;
+}
+
 export type ImpulseOutcome = 'applied' | 'rewound' | 'too-old' | 'duplicate';
 
 export class NetCar {
@@ -35,10 +44,10 @@ export class NetCar {
   readonly eid: number;
   /** Snapshot after sim tick t (a packet tick), by t. */
   private readonly snaps = new Map<number, WorldSnapshot>();
-  /** Controls used for the packet interval ending at sim tick t, by t. */
-  private readonly controls = new Map<number, NetControls>();
   private lastSeq = 0;
   private readonly held = new HeldInput();
+  /** Every tick's input, live or replayed on a rewind. */
+  private readonly input: RecordedInput;
   private readonly yb: YawBody = { invMass: 0, invI: 0, vx: 0, vz: 0, r: 0 };
   /** Impulses received and how each was applied (tests, the game's event log). */
   readonly applied: { packet: ImpulsePacket; outcome: ImpulseOutcome; atTick: number; before: CarState | null; after: CarState | null }[] = [];
@@ -46,10 +55,12 @@ export class NetCar {
   private beforeImpulse: CarState | null = null;
   private afterImpulse: CarState | null = null;
 
-  constructor(car: RunCar, dt: number, readonly ticksPerPacket: number) {
-    this.run = buildRunWorld({ dt, integrator: 'midpoint', seed: 1, gravity_m_s2: 9.81, ground: { kind: 'flat', height_m: 0 }, cars: [car] }, null);
+  constructor(car: RunCar, dt: number, readonly ticksPerPacket: number, opts: NetCarOptions = {}) {
+    const stage = opts.stage ?? null;
+    this.run = buildRunWorld({ dt, integrator: 'midpoint', seed: 1, gravity_m_s2: 9.81, ground: stage ? null : { kind: 'flat', height_m: 0 }, cars: [car] }, stage);
     this.eid = this.run.cars[0]!;
-    setInputSource(this.run.world, this.eid, this.held);
+    this.input = new RecordedInput(opts.driver ?? this.held);
+    setInputSource(this.run.world, this.eid, this.input);
     this.remember();
   }
 
@@ -62,18 +73,20 @@ export class NetCar {
     this.snaps.set(t, saveSnapshot(this.run.world));
     const old = t - (REWIND_PACKETS + 1) * this.ticksPerPacket;
     this.snaps.delete(old);
-    this.controls.delete(old);
+    this.input.forget(old - this.ticksPerPacket, old);
   }
 
-  private stepWith(c: NetControls): void {
-    this.held.input = quantizeInput({ steer: c.steer, throttle: c.throttle, brake: c.brake, clutch: 0, handbrake: 0 });
+  private stepPacket(): void {
     for (let k = 0; k < this.ticksPerPacket; k++) stepRun(this.run.world);
   }
 
-  /** One packet interval (ticksPerPacket sim ticks) with these controls; returns the state packet after it. */
-  step(c: NetControls): CarState {
-    this.controls.set(this.run.world.tick + this.ticksPerPacket, { ...c });
-    this.stepWith(c);
+  /**
+   * One packet interval (ticksPerPacket sim ticks), held at these controls (or driven by the car's driver when
+   * it has one and no controls are given); returns the state packet after it.
+   */
+  step(c?: NetControls): CarState {
+    if (c) this.held.input = quantizeInput({ steer: c.steer, throttle: c.throttle, brake: c.brake, clutch: 0, handbrake: 0 });
+    this.stepPacket();
     this.remember();
     return this.state();
   }
@@ -110,10 +123,12 @@ export class NetCar {
     applyImpulseAtPoint(w, this.eid, p.jx, 0, p.jz, p.x, p.y, p.z);
     this.afterImpulse = this.state();
     this.remember();
+    this.input.replaying = true;
     for (let t = p.tick + this.ticksPerPacket; t <= now; t += this.ticksPerPacket) {
-      this.stepWith(this.controls.get(t)!);
+      this.stepPacket();
       this.remember();
     }
+    this.input.replaying = false;
     return p.tick < now ? 'rewound' : 'applied';
   }
 }

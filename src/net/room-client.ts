@@ -16,8 +16,30 @@ export interface RoomClientOptions {
   code?: string;
   /** When creating: sim ticks between two state packets (the room's packet rate; the room's default without it). */
   ticksPerPacket?: number;
+  /** When creating: a rallycross "race" room (default) or a "stage" room (everyone on one stage). */
+  kind?: RoomKind;
+  /** When creating a "stage" room: the shipped stage id (the server's default without it). */
+  stage?: string;
   /** Simulated one-way network delay, ms (0: none). */
   delayMs?: number;
+}
+
+export type RoomKind = 'race' | 'stage';
+
+/** One seat as the room's 'lobby' message lists it. */
+export interface LobbySeat {
+  slot: number;
+  name: string;
+  car: string;
+  ready: boolean;
+}
+
+/** The room's 'lobby' message: sent to everyone on every join, leave and ready. */
+export interface Lobby {
+  code: string;
+  /** Server clock (ms) when the countdown ends, null before everyone is ready. */
+  startsAt: number | null;
+  seats: LobbySeat[];
 }
 
 /** What the room told this client when it sat down. */
@@ -28,11 +50,14 @@ export interface Seat {
   /** The sim step and the sim ticks between two state packets. */
   simDtS: number;
   ticksPerPacket: number;
+  /** The shipped stage everyone drives ("stage" rooms; start on `gridPose(stage, slot)`), null in a race room. */
+  stage: string | null;
 }
 
 export class RoomClient {
   onImpulse: (p: ImpulsePacket) => void = () => undefined;
   onGo: () => void = () => undefined;
+  onLobby: (l: Lobby) => void = () => undefined;
   /** Another car's accepted state, relayed by the room (draw it with RemoteCarView). */
   onRemote: (slot: number, s: CarState) => void = () => undefined;
   /** Impulse frames that did not decode (should stay 0). */
@@ -52,6 +77,7 @@ export class RoomClient {
       }),
     );
     room.onMessage('go', () => this.later(() => this.onGo()));
+    room.onMessage('lobby', (l: Lobby) => this.later(() => this.onLobby(l)));
     room.onMessage('car', (bytes: Uint8Array) =>
       this.later(() => {
         const r = decodeRelayed(bytes);
@@ -64,8 +90,9 @@ export class RoomClient {
   static async connect(o: RoomClientOptions): Promise<RoomClient> {
     const client = new Client(o.url);
     const options = { car: o.car, name: o.name };
-    const room = o.code ? await client.joinById(o.code, options) : await client.create('race', { ...options, ticksPerPacket: o.ticksPerPacket });
-    room.onMessage('lobby', () => undefined); // the lobby view (game) reads room state; bots do not
+    const create = { ...options, ticksPerPacket: o.ticksPerPacket, stage: o.stage };
+    const room = o.code ? await client.joinById(o.code, options) : await client.create(o.kind ?? 'race', create);
+    room.onMessage('lobby', () => undefined); // lobby messages before the client is set up (the next one follows)
     room.onMessage('car', () => undefined); // states relayed before the client is set up
     const seat = await new Promise<Seat>((resolve) => room.onMessage('seat', (s: Seat) => resolve(s)));
     return new RoomClient(room, seat, o.delayMs ?? 0);
