@@ -18,7 +18,8 @@ export interface FieldOptions {
   /** Packets each bot sends (× ticks per packet × sim step = simulated time). */
   packets: number;
   stage?: string;
-  car?: string;
+  /** Cars by bot, cycled (a mixed field: faster cars catch slower ones). */
+  cars: readonly string[];
   /** Wall ms per packet round (the room's 16 ms at its default rate); slower when the machine cannot keep up. */
   paceMs: number;
 }
@@ -36,9 +37,10 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Joins `bots` clients into a new stage room, readies them and waits for the room's `go`. */
 async function seatField(o: FieldOptions): Promise<RoomClient[]> {
-  const first = await RoomClient.connect({ url: o.url, kind: 'stage', stage: o.stage, car: o.car, name: 'bot 0' });
+  const carOf = (i: number) => o.cars[i % o.cars.length];
+  const first = await RoomClient.connect({ url: o.url, kind: 'stage', stage: o.stage, car: carOf(0), name: 'bot 0' });
   const clients = [first];
-  for (let i = 1; i < o.bots; i++) clients.push(await RoomClient.connect({ url: o.url, code: first.seat.code, car: o.car, name: `bot ${i}` }));
+  for (let i = 1; i < o.bots; i++) clients.push(await RoomClient.connect({ url: o.url, code: first.seat.code, car: carOf(i), name: `bot ${i}` }));
   const go = Promise.all(clients.map((c) => new Promise<void>((r) => (c.onGo = r))));
   for (const c of clients) c.ready();
   await go;
