@@ -70,10 +70,8 @@ export async function driveField(o: FieldOptions): Promise<Field> {
 }
 
 export interface ImpulseCheck {
-  /** Impulses the room numbered (the highest seq any bot received). */
+  /** Impulse pairs the room numbered (the highest seq any bot received; one per response, both cars get it). */
   sent: number;
-  /** Contacts: impulse pairs. */
-  contacts: number;
   /** Seqs that did not reach exactly two bots of one contact, both applying it at its tick, J equal and opposite. */
   lost: number[];
 }
@@ -95,7 +93,7 @@ export function checkImpulses(cars: readonly NetCar[], slots: readonly number[])
     const paired = l.length === 2 && l[0]!.other === l[1]!.slot && l[1]!.other === l[0]!.slot && l[0]!.jx === -l[1]!.jx;
     if (!paired || !l.every((e) => e.ok)) lost.push(s);
   }
-  return { sent, contacts: sent, lost };
+  return { sent, lost };
 }
 
 export async function leaveField(f: Field): Promise<void> {
