@@ -44,6 +44,10 @@ export interface ServerOptions {
    * process, so only one server per process may have them (the CLI does; API tests leave them off).
    */
   rooms?: boolean;
+  /** With rooms: redis://… shares the rooms with other server processes on that Redis (Colyseus presence + driver). */
+  redisUrl?: string;
+  /** With rooms and Redis: host:port where clients reach this process (default: the address it listens on). */
+  publicAddress?: string;
 }
 
 export interface BitRallyServer {
@@ -82,7 +86,8 @@ export async function createBitRallyServer(o: ServerOptions): Promise<BitRallySe
   registerSubmissionRoutes(app, { store, queue, maxBytes: o.maxSubmissionBytes ?? DEFAULT_MAX_SUBMISSION_BYTES, maxPending: o.maxPending ?? DEFAULT_MAX_PENDING, perKeyPerMinute: limits.submissionsPerKeyPerMinute, perIpPerMinute: limits.perIpPerMinute });
   registerBoardRoutes(app, store, cache);
   await app.ready();
-  const game = o.rooms ? attachRooms(httpServer) : null;
+  // the rooms attach once the port is known: with Redis, other processes send clients to this process's address
+  let game: ReturnType<typeof attachRooms> | null = null;
   const resumed = await queue.resume();
   if (resumed) app.log.info({ pending: resumed }, 're-queued pending submissions');
   return {
@@ -92,7 +97,9 @@ export async function createBitRallyServer(o: ServerOptions): Promise<BitRallySe
     store,
     queue,
     async listen(port, host) {
-      return app.listen({ port, host });
+      const url = await app.listen({ port, host });
+      if (o.rooms) game = attachRooms(httpServer, { redisUrl: o.redisUrl, publicAddress: o.publicAddress ?? new URL(url).host });
+      return url;
     },
     async close(graceMs = SHUTDOWN_GRACE_MS) {
       await game?.gracefullyShutdown(false);

@@ -4,6 +4,7 @@
  * it). Every client computes the same poses from its slot, so the room only has to hand out slots.
  */
 import type { Stage } from '../../terrain/stage';
+import { dcos, dsin } from '../../terrain/dmath';
 
 /** Distance between two grid rows along the road, m (a car is ~4.5 m long). */
 export const GRID_ROW_M = 8;
@@ -28,5 +29,5 @@ export function gridPose(stage: Stage, slot: number): GridPose {
   const side = slot % 2 === 0 ? 1 : -1;
   const lateral = side * Math.max(0, Math.min(GRID_COLUMN_M, p.width / 2 - EDGE_CLEARANCE_M));
   // forward is (sin h, cos h) in (x, z); (cos h, −sin h) is across the road
-  return { x: p.x + lateral * Math.cos(p.heading), z: p.z - lateral * Math.sin(p.heading), heading: p.heading };
+  return { x: p.x + lateral * dcos(p.heading), z: p.z - lateral * dsin(p.heading), heading: p.heading };
 }
