@@ -24,6 +24,12 @@ const MAX_PACKETS = 240;
 const IPC_TIMEOUT_MS = 5000;
 /** A join to a room whose process is gone must fail within this, ms: the reservation and a health check time out. */
 const DEAD_JOIN_LIMIT_MS = 6 * IPC_TIMEOUT_MS;
+/**
+ * Pause between the processes logging "listening" and the first cross-process join, ms. Without it the first
+ * join through the other process fails with "socket hang up" (a start-up race not yet understood; waiting for a
+ * presence round trip at listen did not remove it): docs/multiplayer.md "Left to do".
+ */
+const SETTLE_MS = 3000;
 
 let redis: TestRedis;
 const servers: ServerProcess[] = [];
@@ -51,6 +57,7 @@ afterAll(async () => {
 describe.skipIf(skip !== null)(`rooms on two server processes with Redis${skip ? ` (skipped: ${skip})` : ''}`, () => {
   it('a client on process A joins a room created on process B and they race head-on', async () => {
     const [procA, procB] = servers as [ServerProcess, ServerProcess];
+    await sleep(SETTLE_MS);
     const b = await RoomClient.connect({ url: wsOf(procB), car: 'hatch-gti' });
     const a = await RoomClient.connect({ url: wsOf(procA), car: 'hatch-gti', code: b.seat.code });
     expect(a.seat.code).toBe(b.seat.code);
