@@ -49,6 +49,8 @@ const LAYERS = {
   'src/systems/sim': ['replay', 'run', ...SIM_BANS],
   'src/run': ['replay', ...SIM_BANS],
   'src/replay': SIM_BANS,
+  // the headless multiplayer client (#22): runs the real sim, talks WebSocket; no browser code, no wall clock
+  'src/net': SIM_BANS,
 };
 
 /**

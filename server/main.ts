@@ -10,7 +10,11 @@ import { createBitRallyServer, DEFAULT_CORS_ORIGINS, DEFAULT_RATE_LIMITS } from 
 const SERVER = {
   usage: 'npm run server --',
   summary: 'Runs the BitRally server: leaderboards, replay verification, ghosts.',
-  details: ['Database: PGlite in --data-dir, or the PostgreSQL server named by the DATABASE_URL environment variable.', 'Logs: one JSON object per line on stdout.'],
+  details: [
+    'Database: PGlite in --data-dir, or the PostgreSQL server named by the DATABASE_URL environment variable.',
+    'Rooms: this process only, or shared with every server process on the Redis named by REDIS_URL.',
+    'Logs: one JSON object per line on stdout.',
+  ],
   options: {
     port: { type: 'integer', value: 'n', min: 0, max: 65535, default: 8787, help: 'TCP port (0: any free port, printed in the log)' },
     host: { type: 'string', value: 'addr', default: '127.0.0.1', help: 'address to listen on (0.0.0.0 to serve other machines)' },
@@ -19,9 +23,10 @@ const SERVER = {
     workers: { type: 'integer', value: 'n', min: 1, max: 64, help: 'verification threads (default: CPU cores − 1, at least 1)' },
     'rate-ip': { type: 'integer', value: 'n', min: 1, default: DEFAULT_RATE_LIMITS.perIpPerMinute, help: 'requests per minute per IP address' },
     'rate-key': { type: 'integer', value: 'n', min: 1, default: DEFAULT_RATE_LIMITS.submissionsPerKeyPerMinute, help: 'submissions per minute per player key' },
+    'public-address': { type: 'string', value: 'host:port', help: 'with REDIS_URL: where clients reach this process (default: the listen address)' },
     'log-level': { type: 'string', value: 'level', choices: ['fatal', 'error', 'warn', 'info', 'debug'], default: 'info', help: 'log level' },
   },
-  examples: ['npm run server', 'npm run server -- --port 9000 --data-dir /var/lib/bitrally', 'DATABASE_URL=postgres://rally@localhost/rally npm run server'],
+  examples: ['npm run server', 'npm run server -- --port 9000 --data-dir /var/lib/bitrally', 'DATABASE_URL=postgres://rally@localhost/rally npm run server', 'REDIS_URL=redis://127.0.0.1:6379 npm run server -- --port 9001'],
 } as const satisfies CommandSpec;
 
 export async function main(argv: string[]): Promise<number> {
@@ -35,6 +40,9 @@ export async function main(argv: string[]): Promise<number> {
       rateLimits: { perIpPerMinute: o['rate-ip'], submissionsPerKeyPerMinute: o['rate-key'] },
       verifier: { threads: o.workers },
       logger: { level: o['log-level'] },
+      rooms: true,
+      redisUrl: process.env.REDIS_URL || undefined,
+      publicAddress: o['public-address'],
     }).catch((e: NodeJS.ErrnoException) => {
       // an unreachable or refusing database is the operator's setting, not a bug: one line, exit 2
       if (databaseUrl && (e.code || /password|database|connect/i.test(e.message))) throw new UserError(`DATABASE_URL: cannot use the database (${e.code ?? ''} ${e.message})`.trim());

@@ -1,5 +1,5 @@
 /**
- * The BitRally server: one Node http.Server carrying the HTTP API (Fastify) and, next, the realtime rooms of the
+ * The BitRally server: one Node http.Server carrying the HTTP API (Fastify) and the realtime rooms of the
  * multiplayer issue (#22: Colyseus 0.16's WebSocketTransport attaches to `httpServer`, the same port). The
  * database is PGlite in `dataDir` unless `databaseUrl` names a PostgreSQL server. docs/server.md has the API.
  */
@@ -17,6 +17,7 @@ import { registerHealthRoutes } from './routes/health';
 import { registerPlayerRoutes } from './routes/players';
 import { registerSubmissionRoutes, DEFAULT_MAX_SUBMISSION_BYTES, DEFAULT_MAX_PENDING } from './routes/submissions';
 import { registerBoardRoutes } from './routes/boards';
+import { attachRooms } from './rooms/attach';
 
 /** Origins of the game allowed by CORS by default: Vite's dev server and its preview. */
 export const DEFAULT_CORS_ORIGINS = ['http://localhost:5173', 'http://127.0.0.1:5173', 'http://localhost:4173', 'http://127.0.0.1:4173'];
@@ -38,6 +39,15 @@ export interface ServerOptions {
   verifier?: PoolOptions;
   /** Fastify's logger option: true = JSON lines on stdout (pino), false = silent, or pino options. */
   logger?: boolean | { level: string };
+  /**
+   * Realtime rooms (Colyseus, server/rooms/attach.ts) on the same port. Colyseus keeps one matchmaker per
+   * process, so only one server per process may have them (the CLI does; API tests leave them off).
+   */
+  rooms?: boolean;
+  /** With rooms: redis://… shares the rooms with other server processes on that Redis (Colyseus presence + driver). */
+  redisUrl?: string;
+  /** With rooms and Redis: host:port where clients reach this process (default: the address it listens on). */
+  publicAddress?: string;
 }
 
 export interface BitRallyServer {
@@ -76,6 +86,8 @@ export async function createBitRallyServer(o: ServerOptions): Promise<BitRallySe
   registerSubmissionRoutes(app, { store, queue, maxBytes: o.maxSubmissionBytes ?? DEFAULT_MAX_SUBMISSION_BYTES, maxPending: o.maxPending ?? DEFAULT_MAX_PENDING, perKeyPerMinute: limits.submissionsPerKeyPerMinute, perIpPerMinute: limits.perIpPerMinute });
   registerBoardRoutes(app, store, cache);
   await app.ready();
+  // the rooms attach once the port is known: with Redis, other processes send clients to this process's address
+  let game: ReturnType<typeof attachRooms> | null = null;
   const resumed = await queue.resume();
   if (resumed) app.log.info({ pending: resumed }, 're-queued pending submissions');
   return {
@@ -85,9 +97,12 @@ export async function createBitRallyServer(o: ServerOptions): Promise<BitRallySe
     store,
     queue,
     async listen(port, host) {
-      return app.listen({ port, host });
+      const url = await app.listen({ port, host });
+      if (o.rooms) game = attachRooms(httpServer, { redisUrl: o.redisUrl, publicAddress: o.publicAddress ?? new URL(url).host });
+      return url;
     },
     async close(graceMs = SHUTDOWN_GRACE_MS) {
+      await game?.gracefullyShutdown(false);
       await app.close();
       const drained = await queue.drain(graceMs);
       app.log.info(drained, 'verification queue drained');

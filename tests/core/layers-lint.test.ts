@@ -11,7 +11,7 @@ import { readdirSync } from 'node:fs';
 
 const ROOT = join(import.meta.dirname, '../..');
 /** The protected folders that exist (src/run is protected too, once it exists). */
-const PROTECTED = ['src/validate', 'terrain', 'src/ecs', 'src/systems/sim', 'src/content', 'src/run', 'src/replay'];
+const PROTECTED = ['src/validate', 'terrain', 'src/ecs', 'src/systems/sim', 'src/content', 'src/run', 'src/replay', 'src/net'];
 const LAYER_RULES = new Set([
   'no-restricted-imports',
   'no-restricted-globals',
@@ -95,6 +95,11 @@ const LAYERS: Layer[] = [
     dir: 'src/run',
     bad: ['src/replay/format', ...TOP],
     good: ['src/ecs/world', 'src/systems/sim/vehicle/registry', 'src/content/car-schema', 'terrain/stage'],
+  },
+  {
+    dir: 'src/net',
+    bad: TOP,
+    good: ['src/run/step', 'src/replay/format', 'src/systems/sim/collision/pair-solve', 'colyseus.js'],
   },
 ];
 

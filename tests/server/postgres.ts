@@ -35,7 +35,8 @@ export function postgresUnavailable(): string | null {
   return why;
 }
 
-async function freePort(): Promise<number> {
+/** A TCP port free on the loopback interface now. */
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const s = createServer();
     s.once('error', reject);

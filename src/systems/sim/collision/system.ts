@@ -19,18 +19,18 @@ import { entitiesWith } from '../../../ecs/queries';
 import { emitEvent, type SimWorld } from '../../../ecs/world';
 import { applyImpulseAtPoint } from '../../../ecs/rigid-body';
 import {
-  angleToNormal, angleToSurface, knightE, knightMu, knightP, wuE, wuMu, WU_MINOR_E,
+  angleToSurface, knightE, knightMu, knightP,
 } from './coefficients';
 import { newContactGeom, newPointList, reducePoints } from './contact-points';
 import { absorbEnergy, damageFromCrush, type CrushEnd } from './crush';
 import {
-  advancePose, boundingRadius, carCarPoints, missesCentralBox, newPose, obstacleNormal, obstaclePoints, toLocal, type CarPose,
+  advancePose, boundingRadius, newPose, obstacleNormal, obstaclePoints, toLocal, type CarPose,
 } from './detect';
 import { newImpulseResult, solveEnergy, solveRestitution, STATIC_BODY, type ImpulseResult, type YawBody } from './impulse';
 import { collisionRuntime, type CollisionRuntime } from './runtime';
+import { newPairContact, solveCarPair, subSteps, type PairCar } from './pair-solve';
 import { contactCode } from './contact-memory';
 
-const MAX_SUB = 64;
 const END_NAMES = ['front', 'rear', 'left', 'right'] as const;
 
 /** Yaw-plane view of a rigid body: v, ω_y and 1/I_yy of the world inverse inertia. */
@@ -102,7 +102,7 @@ export function addCrushTo(world: SimWorld, eid: number, end: number, dxIn: numb
 }
 
 // scratch
-const pose0 = newPose(), poseK = newPose(), poseA = newPose(), poseB = newPose(), poseAk = newPose(), poseBk = newPose();
+const pose0 = newPose(), poseK = newPose();
 const pts = newPointList(64);
 const geom = newContactGeom();
 const nrm = { x: 0, z: 0 };
@@ -116,9 +116,6 @@ const cand: number[] = [];
 const hitList: number[] = [];
 const carList: number[] = [];
 
-function subSteps(travel: number, step: number): number {
-  return Math.min(MAX_SUB, Math.max(1, Math.ceil(travel / step)));
-}
 
 
 const nameOf = (rt: CollisionRuntime, eid: number): string | number => rt.names.get(eid) ?? eid;
@@ -232,84 +229,41 @@ function carCarContacts(world: SimWorld, rt: CollisionRuntime, cars: readonly nu
   }
 }
 
-const X = { x: 0, y: 0, z: 0 };
+const pairA: PairCar = { pose: newPose(), body: yb1, cgY: 0 };
+const pairB: PairCar = { pose: newPose(), body: yb2, cgY: 0 };
+const pc = newPairContact();
 
-/**
- * The one world point where the pair's impulse acts (Wu eqs 5-3, 5-4, 5-11: one impulse, +J on one car and −J on
- * the other, at one contact point). The swept contact is found at a sub-pose time t_k of the tick, but the
- * impulse is added to the momenta now, at the start-of-step poses: the sub-pose contact point, taken relative to
- * each car's current CG (offsets ρA = point − A(t_k), ρB = point − B(t_k)), gives two world points rA + ρA and
- * rB + ρB that differ by the pair's relative displacement over t_k (up to |v_rel|·dt). Applying ±J at those
- * two points left a couple (rA + ρA − rB − ρB) × J. X is their midpoint, at the mean CG height (the impulses
- * stay horizontal, at CG height for cars of equal CG height); both the solve (offsets X − rA, X − rB) and the
- * application use X, so the pair's angular momentum about any fixed point is unchanged.
- */
-function sharedContactPoint(
-  world: SimWorld, ea: number, eb: number, rax: number, raz: number, rbx: number, rbz: number, out: typeof X,
-): void {
-  const b = world.c.RigidBody;
-  out.x = 0.5 * (b.px[ea]! + rax + (b.px[eb]! + rbx));
-  out.y = 0.5 * (b.py[ea]! + b.py[eb]!);
-  out.z = 0.5 * (b.pz[ea]! + raz + (b.pz[eb]! + rbz));
+/** Loads one ECS car into the pair solver's view (false when its forward axis is nearly vertical). */
+function pairCarOf(world: SimWorld, eid: number, out: PairCar): boolean {
+  if (!poseOf(world, eid, out.pose)) return false;
+  yawBodyOf(world, eid, out.body);
+  out.cgY = world.c.RigidBody.py[eid]!;
+  return true;
 }
 
-function pairContact(world: SimWorld, rt: CollisionRuntime, ea: number, eb: number): void {
+/** The vertical extents of the two body boxes overlap (a car above another passes). */
+function bodiesOverlapVertically(world: SimWorld, ea: number, eb: number): boolean {
   const b = world.c.RigidBody, c = world.c.CarCollider;
-  const dt = world.dt;
-  // bounding circles (Wu §4.4.1), widened by the relative travel over the tick: cheap reject first
-  const Ra = sqrt2(Math.max(c.front[ea]!, c.rear[ea]!), c.halfWidth[ea]!);
-  const Rb = sqrt2(Math.max(c.front[eb]!, c.rear[eb]!), c.halfWidth[eb]!);
-  const rvx = b.vx[ea]! - b.vx[eb]!, rvz = b.vz[ea]! - b.vz[eb]!;
-  const rel = Math.sqrt(rvx * rvx + rvz * rvz) * dt;
-  const spin = (Math.abs(b.wy[ea]!) * Ra + Math.abs(b.wy[eb]!) * Rb) * dt;
-  const dx = b.px[ea]! - b.px[eb]!, dz = b.pz[ea]! - b.pz[eb]!;
-  const reach = Ra + Rb + rel + spin;
-  if (dx * dx + dz * dz > reach * reach) return;
-  // vertical overlap of the body boxes
   const ga = b.py[ea]! - c.cgHeight[ea]!, gb = b.py[eb]! - c.cgHeight[eb]!;
-  if (ga + c.clearance[ea]! >= gb + c.height[eb]! || gb + c.clearance[eb]! >= ga + c.height[ea]!) return;
-  if (!poseOf(world, ea, poseA) || !poseOf(world, eb, poseB)) return;
-  const N = subSteps(rel + spin, rt.sweepStep);
-  let found = false;
-  for (let k = 0; k <= N; k++) {
-    const t = (k / N) * dt;
-    advancePose(poseA, b.vx[ea]!, b.vz[ea]!, b.wy[ea]!, t, poseAk);
-    advancePose(poseB, b.vx[eb]!, b.vz[eb]!, b.wy[eb]!, t, poseBk);
-    pts.n = 0;
-    const np = carCarPoints(poseAk, poseBk, pts);
-    if (np >= 2) {
-      found = true;
-      break;
-    }
-    // np === 1: Wu §4.4.3, wait until two intersection points appear (a later sub-pose or tick)
-  }
-  if (!found) return;
-  reducePoints(pts, geom);
-  if (geom.points < 2 || (geom.nx === 0 && geom.nz === 0)) return;
-  let nx = geom.nx, nz = geom.nz;
-  if (nx * (poseAk.cx - poseBk.cx) + nz * (poseAk.cz - poseBk.cz) < 0) {
-    nx = -nx;
-    nz = -nz;
-  }
+  return !(ga + c.clearance[ea]! >= gb + c.height[eb]! || gb + c.clearance[eb]! >= ga + c.height[ea]!);
+}
+
+/**
+ * One car pair: detection and Wu's one impulse (pair-solve.ts), +J on A and −J on B at the same world point
+ * (Wu eq 5-11; the shared point keeps the pair's angular momentum), crush and the event.
+ */
+function pairContact(world: SimWorld, rt: CollisionRuntime, ea: number, eb: number): void {
+  const c = world.c.CarCollider;
+  if (!bodiesOverlapVertically(world, ea, eb)) return;
+  if (!pairCarOf(world, ea, pairA) || !pairCarOf(world, eb, pairB)) return;
+  if (!solveCarPair(pairA, pairB, world.dt, rt.sweepStep, pc)) return;
   const key = contactCode('car', eb);
   rt.contacts.add(ea, key);
-  yawBodyOf(world, ea, yb1);
-  yawBodyOf(world, eb, yb2);
-  sharedContactPoint(world, ea, eb, geom.x - poseAk.cx, geom.z - poseAk.cz, geom.x - poseBk.cx, geom.z - poseBk.cz, X);
-  const r1x = X.x - b.px[ea]!, r1z = X.z - b.pz[ea]!;
-  const r2x = X.x - b.px[eb]!, r2z = X.z - b.pz[eb]!;
-  // relative velocity of A's contact point w.r.t. B's
-  const vrx = yb1.vx + yb1.r * r1z - (yb2.vx + yb2.r * r2z);
-  const vrz = yb1.vz - yb1.r * r1x - (yb2.vz - yb2.r * r2x);
-  const alpha = angleToNormal(vrx, vrz, nx, nz);
-  const minor = missesCentralBox(poseAk, geom.x, geom.z, -vrx, -vrz) && missesCentralBox(poseBk, geom.x, geom.z, vrx, vrz);
-  const e = minor ? WU_MINOR_E : wuE(alpha);
-  solveRestitution(yb1, r1x, r1z, yb2, r2x, r2z, nx, nz, e, wuMu(alpha), res);
+  const res = pc.res, geom = pc.geom;
   if (!(res.jn > 0)) return;
-  // Wu eq 5-11: +J on A and −J on B at the same world point X
-  applyImpulseAtPoint(world, ea, res.jx, 0, res.jz, X.x, X.y, X.z);
-  applyImpulseAtPoint(world, eb, -res.jx, 0, -res.jz, X.x, X.y, X.z);
-  const enA = endAt(poseAk, geom.x, geom.z), enB = endAt(poseBk, geom.x, geom.z);
+  applyImpulseAtPoint(world, ea, res.jx, 0, res.jz, pc.x, pc.y, pc.z);
+  applyImpulseAtPoint(world, eb, -res.jx, 0, -res.jz, pc.x, pc.y, pc.z);
+  const enA = endAt(pc.poseA, geom.x, geom.z), enB = endAt(pc.poseB, geom.x, geom.z);
   absorbEnergy(res.energyBefore - res.energyAfter, crushEndOf(world, ea, enA, endA), crushEndOf(world, eb, enB, endB), added);
   added[0] = addCrushTo(world, ea, enA, added[0]);
   added[1] = addCrushTo(world, eb, enB, added[1]);
@@ -317,9 +271,9 @@ function pairContact(world: SimWorld, rt: CollisionRuntime, ea: number, eb: numb
     c.hits[ea] = c.hits[ea]! + 1;
     c.hits[eb] = c.hits[eb]! + 1;
     emitEvent(world, 'collision', {
-      type: 'car', ids: [nameOf(rt, ea), nameOf(rt, eb)], point: [X.x, X.y, X.z], normal: [nx, 0, nz],
-      points: geom.points, angle_deg: (alpha * 180) / Math.PI, minor, method: res.method, e: res.e, mu: res.mu,
-      impulse_ns: sqrt2(res.jx, res.jz), ke_before: res.energyBefore, ke_after: res.energyAfter,
+      type: 'car', ids: [nameOf(rt, ea), nameOf(rt, eb)], point: [pc.x, pc.y, pc.z], normal: [pc.nx, 0, pc.nz],
+      points: geom.points, angle_deg: (pc.alpha * 180) / Math.PI, minor: pc.minor, method: res.method, e: res.e,
+      mu: res.mu, impulse_ns: sqrt2(res.jx, res.jz), ke_before: res.energyBefore, ke_after: res.energyAfter,
       friction_dropped: res.frictionDropped, end: [END_NAMES[enA], END_NAMES[enB]], crush_added_m: [added[0], added[1]],
     });
   }

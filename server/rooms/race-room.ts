@@ -1,0 +1,193 @@
+/**
+ * The "race" room (issue #22 items 1–2): a lobby (join by the room's short code, car choice, ready, a countdown on
+ * the server's clock) and, during the race, Wu's collider (collider.ts) fed by the clients' binary state packets
+ * ('state' bytes in, 'impulse' bytes out). Lobby messages are small JSON; docs/multiplayer.md lists them.
+ */
+import { Room, type Client } from '@colyseus/core';
+import { loadBuiltinCar, BUILTIN_CARS } from '../../src/content/cars/index';
+import { colliderParamsFromConfig } from '../../src/systems/sim/collision/car-collider';
+import { encodeImpulse, RELAY_SLOT_OFFSET } from '../../src/net/packets';
+import { Collider, type CarShape } from './collider';
+import { WindowLimiter } from '../window-limiter';
+import { DEFAULT_DT } from '../../src/content/world-constants';
+import { roomStageFrom } from './stages';
+
+/** Clients' fixed sim step, s (the game's: src/content/world-constants.ts). */
+export const NET_SIM_DT_S = DEFAULT_DT;
+/** Sim ticks between two state packets by default: 8 × 2 ms = 16 ms, 62.5 Hz. */
+export const TICKS_PER_PACKET = 8;
+/** Packet rates a room may be created with: every sim tick (500 Hz) down to every 50th (10 Hz). */
+export const TICKS_PER_PACKET_RANGE = [1, 50] as const;
+export const MAX_CARS_PER_ROOM = 32;
+/** Countdown from "everyone ready" to the start, ms of server clock. */
+export const COUNTDOWN_MS = 3000;
+/** State packets allowed per car per second: the room's packet rate × FLOOD_MARGIN; more are dropped as a flood. */
+export const FLOOD_MARGIN = 1.5;
+export const packetLimitPerSecond = (ticksPerPacket: number): number => Math.ceil(FLOOD_MARGIN / (NET_SIM_DT_S * ticksPerPacket));
+/** How long a dropped client may take to reconnect and resume its car, s. */
+export const RECONNECT_S = 20;
+const CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+const CODE_LENGTH = 5;
+
+export interface RaceCreateOptions {
+  /** Sim ticks between two state packets (the packet rate), TICKS_PER_PACKET_RANGE; default TICKS_PER_PACKET. */
+  ticksPerPacket?: number;
+  /** "stage" rooms: the shipped stage everyone drives (stages.ts DEFAULT_ROOM_STAGE when absent or unknown). */
+  stage?: string;
+}
+
+/** The room's packet interval from untrusted create options (out of range or not an integer: the default). */
+export function ticksPerPacketFrom(options: RaceCreateOptions | undefined): number {
+  const n = options?.ticksPerPacket;
+  const [lo, hi] = TICKS_PER_PACKET_RANGE;
+  return typeof n === 'number' && Number.isInteger(n) && n >= lo && n <= hi ? n : TICKS_PER_PACKET;
+}
+
+export interface RaceJoinOptions {
+  name?: string;
+  car?: string;
+}
+
+interface Seat {
+  slot: number;
+  name: string;
+  car: string;
+  ready: boolean;
+}
+
+/** The car's collider rectangle and mass from its built-in car file. */
+export function carShapeOf(carId: string): CarShape {
+  const cfg = loadBuiltinCar(carId);
+  const p = colliderParamsFromConfig(cfg);
+  return { front: p.cgToFrontM, rear: p.cgToRearM, halfWidth: p.widthM / 2, massKg: cfg.body.massKg };
+}
+
+/** A short join code from the room's random id (letters and digits that read unambiguously). */
+function codeFrom(seed: string): string {
+  let h = 2166136261;
+  for (let i = 0; i < seed.length; i++) h = Math.imul(h ^ seed.charCodeAt(i), 16777619) >>> 0;
+  let code = '';
+  for (let i = 0; i < CODE_LENGTH; i++, h = Math.floor(h / CODE_ALPHABET.length)) code += CODE_ALPHABET[h % CODE_ALPHABET.length];
+  return code;
+}
+
+export class RaceRoom extends Room {
+  override maxClients = MAX_CARS_PER_ROOM;
+  /** The shipped stage all cars drive ("stage" rooms), or null (a race room: the clients' own ground). */
+  stage: string | null = null;
+  collider = new Collider(NET_SIM_DT_S, TICKS_PER_PACKET);
+  private readonly seats = new Map<string, Seat>();
+  private flood = new WindowLimiter(packetLimitPerSecond(TICKS_PER_PACKET), 1000);
+  /** Server receive → impulses sent, ms, for each packet that produced impulses (bench and /health). */
+  readonly responseMs: number[] = [];
+  bytesIn = 0;
+  floodDropped = 0;
+  bytesOut = 0;
+  startsAt: number | null = null;
+
+  override onCreate(options?: RaceCreateOptions): void {
+    const tpp = ticksPerPacketFrom(options);
+    this.collider = new Collider(NET_SIM_DT_S, tpp);
+    this.flood = new WindowLimiter(packetLimitPerSecond(tpp), 1000);
+    this.roomId = codeFrom(this.roomId);
+    this.stage = this.stageFrom(options);
+    void this.setMetadata({ code: this.roomId, stage: this.stage });
+    this.onMessage('ready', (client) => this.markReady(client));
+    this.onMessage('state', (client, bytes: Uint8Array) => this.receiveState(client, bytes));
+    this.onMessage('*', () => undefined); // unknown types are ignored, not fatal
+  }
+
+  override onJoin(client: Client, options: RaceJoinOptions = {}): void {
+    const car = typeof options.car === 'string' && BUILTIN_CARS.some((b) => b.id === options.car) ? options.car : BUILTIN_CARS[0]!.id;
+    const used = new Set([...this.seats.values()].map((s) => s.slot));
+    let slot = 0;
+    while (used.has(slot)) slot++;
+    const name = typeof options.name === 'string' ? options.name.slice(0, 32) : `player ${slot + 1}`;
+    this.seats.set(client.sessionId, { slot, name, car, ready: false });
+    this.collider.addCar(slot, carShapeOf(car));
+    client.send('seat', { slot, code: this.roomId, car, simDtS: NET_SIM_DT_S, ticksPerPacket: this.collider.ticksPerPacket, stage: this.stage });
+    this.broadcastLobby();
+  }
+
+  /** A dropped connection keeps its seat and car for RECONNECT_S; then, or on a consented leave, the car retires. */
+  override async onLeave(client: Client, consented: boolean): Promise<void> {
+    const seat = this.seats.get(client.sessionId);
+    if (!seat) return;
+    if (!consented) {
+      try {
+        await this.allowReconnection(client, RECONNECT_S);
+        // the client simulated on while away: its next packet starts a fresh tick sequence
+        this.collider.resync(seat.slot);
+        return;
+      } catch {
+        // not back in time: retire the car below
+      }
+    }
+    this.seats.delete(client.sessionId);
+    this.collider.removeCar(seat.slot);
+    this.broadcastLobby();
+  }
+
+  /** Race rooms have no stage; StageRoom overrides. */
+  protected stageFrom(_options: RaceCreateOptions | undefined): string | null {
+    return null;
+  }
+
+  private broadcastLobby(): void {
+    this.broadcast('lobby', { code: this.roomId, startsAt: this.startsAt, seats: [...this.seats.values()] });
+  }
+
+  private markReady(client: Client): void {
+    const seat = this.seats.get(client.sessionId);
+    if (!seat || this.startsAt !== null) return;
+    seat.ready = true;
+    if ([...this.seats.values()].every((s) => s.ready)) {
+      this.startsAt = this.clock.currentTime + COUNTDOWN_MS;
+      this.clock.setTimeout(() => this.broadcast('go', { at: this.clock.currentTime }), COUNTDOWN_MS);
+    }
+    this.broadcastLobby();
+  }
+
+  /** An accepted state goes to the other clients as 'car' (the same layout, the sender's slot in bytes 2–3). */
+  private relay(from: Client, slot: number, bytes: Uint8Array): void {
+    const copy = Uint8Array.from(bytes);
+    new DataView(copy.buffer).setUint16(RELAY_SLOT_OFFSET, slot, true);
+    for (const c of this.clients) {
+      if (c === from) continue;
+      c.sendBytes('car', copy);
+      this.bytesOut += copy.byteLength;
+    }
+  }
+
+  private receiveState(client: Client, bytes: Uint8Array): void {
+    const t0 = performance.now();
+    const seat = this.seats.get(client.sessionId);
+    if (!seat || !(bytes instanceof Uint8Array)) return;
+    this.bytesIn += bytes.byteLength;
+    if (this.flood.take(client.sessionId) !== null) {
+      this.floodDropped++;
+      return;
+    }
+    const accepted = this.collider.counters.accepted;
+    const out = this.collider.receive(seat.slot, bytes);
+    if (this.collider.counters.accepted > accepted) this.relay(client, seat.slot, bytes);
+    if (out.length === 0) return;
+    for (const imp of out) {
+      const target = this.clients.find((c) => this.seats.get(c.sessionId)?.slot === imp.to);
+      const packet = encodeImpulse(imp.packet);
+      this.bytesOut += packet.byteLength;
+      target?.sendBytes('impulse', packet);
+    }
+    this.responseMs.push(performance.now() - t0);
+  }
+}
+
+/**
+ * "Stage together": everyone on one shipped stage (the create option `stage`), collisions on, each car starting on
+ * its slot's grid pose (src/net/grid.ts). The same lobby, collider and checks as the race room.
+ */
+export class StageRoom extends RaceRoom {
+  protected override stageFrom(options: RaceCreateOptions | undefined): string {
+    return roomStageFrom(options?.stage);
+  }
+}

@@ -1,0 +1,22 @@
+/** The stage ids a "stage together" room may be created on: the shipped stage folders (src/content/stages/<id>/). */
+import { readdirSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { CONTENT_DIR } from '../../src/replay/node';
+
+/** The stage a "stage" room drives when its creator names none (or one that is not shipped). */
+export const DEFAULT_ROOM_STAGE = 'test-short';
+
+let shipped: readonly string[] | null = null;
+
+export function shippedStageIds(): readonly string[] {
+  if (!shipped) {
+    const dir = join(CONTENT_DIR, 'stages');
+    shipped = readdirSync(dir).filter((d) => existsSync(join(dir, d, 'stage.toml'))).sort();
+  }
+  return shipped;
+}
+
+/** The room's stage from an untrusted create option: a shipped stage id, else DEFAULT_ROOM_STAGE. */
+export function roomStageFrom(id: unknown): string {
+  return typeof id === 'string' && shippedStageIds().includes(id) ? id : DEFAULT_ROOM_STAGE;
+}

@@ -1,0 +1,33 @@
+/**
+ * Where each car of a "stage together" room starts: a two-column grid along the stage's road, slot 0 on the start
+ * line, each next row one GRID_ROW_M further back (and, where the road has no room behind the start, on ahead of
+ * it). Every client computes the same poses from its slot, so the room only has to hand out slots.
+ */
+import type { Stage } from '../../terrain/stage';
+import { dcos, dsin } from '../../terrain/dmath';
+
+/** Distance between two grid rows along the road, m (a car is ~4.5 m long). */
+export const GRID_ROW_M = 8;
+/** Distance of each column from the road's centreline, m (cars ~1.8 m wide side by side with a gap). */
+export const GRID_COLUMN_M = 1.6;
+/** Clearance kept between a car's centre and the road edge, m. */
+const EDGE_CLEARANCE_M = 1.2;
+
+export interface GridPose {
+  x: number;
+  z: number;
+  heading: number;
+}
+
+/** The start pose of the car in `slot` (0, 1, …) on `stage`. */
+export function gridPose(stage: Stage, slot: number): GridPose {
+  const start = stage.config.road.start_distance_m;
+  const row = Math.floor(slot / 2);
+  const rowsBehind = Math.floor(start / GRID_ROW_M);
+  const d = row <= rowsBehind ? start - row * GRID_ROW_M : start + (row - rowsBehind) * GRID_ROW_M;
+  const p = stage.road.poseAt(d);
+  const side = slot % 2 === 0 ? 1 : -1;
+  const lateral = side * Math.max(0, Math.min(GRID_COLUMN_M, p.width / 2 - EDGE_CLEARANCE_M));
+  // forward is (sin h, cos h) in (x, z); (cos h, −sin h) is across the road
+  return { x: p.x + lateral * dcos(p.heading), z: p.z - lateral * dsin(p.heading), heading: p.heading };
+}

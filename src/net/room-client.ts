@@ -1,0 +1,133 @@
+/**
+ * The client side of the race room over WebSocket (colyseus.js 0.16, which uses the `ws` package in Node and the
+ * browser's WebSocket in the game): join by code or create, ready, state packets out, impulse packets in. An
+ * injected one-way delay (`delayMs`) holds every outgoing and incoming message that long, in order, so tests
+ * measure behaviour at a chosen network latency on loopback.
+ */
+import { Client, type Room } from 'colyseus.js';
+import { decodeImpulse, decodeRelayed, encodeState, type CarState, type ImpulsePacket } from './packets';
+
+export interface RoomClientOptions {
+  /** ws://host:port of the BitRally server. */
+  url: string;
+  car?: string;
+  name?: string;
+  /** Join this room code; without it a new room is created. */
+  code?: string;
+  /** When creating: sim ticks between two state packets (the room's packet rate; the room's default without it). */
+  ticksPerPacket?: number;
+  /** When creating: a rallycross "race" room (default) or a "stage" room (everyone on one stage). */
+  kind?: RoomKind;
+  /** When creating a "stage" room: the shipped stage id (the server's default without it). */
+  stage?: string;
+  /** Simulated one-way network delay, ms (0: none). */
+  delayMs?: number;
+}
+
+export type RoomKind = 'race' | 'stage';
+
+/** One seat as the room's 'lobby' message lists it. */
+export interface LobbySeat {
+  slot: number;
+  name: string;
+  car: string;
+  ready: boolean;
+}
+
+/** The room's 'lobby' message: sent to everyone on every join, leave and ready. */
+export interface Lobby {
+  code: string;
+  /** Server clock (ms) when the countdown ends, null before everyone is ready. */
+  startsAt: number | null;
+  seats: LobbySeat[];
+}
+
+/** What the room told this client when it sat down. */
+export interface Seat {
+  slot: number;
+  code: string;
+  car: string;
+  /** The sim step and the sim ticks between two state packets. */
+  simDtS: number;
+  ticksPerPacket: number;
+  /** The shipped stage everyone drives ("stage" rooms; start on `gridPose(stage, slot)`), null in a race room. */
+  stage: string | null;
+}
+
+export class RoomClient {
+  onImpulse: (p: ImpulsePacket) => void = () => undefined;
+  onGo: () => void = () => undefined;
+  onLobby: (l: Lobby) => void = () => undefined;
+  /** Another car's accepted state, relayed by the room (draw it with RemoteCarView). */
+  onRemote: (slot: number, s: CarState) => void = () => undefined;
+  /** Impulse frames that did not decode (should stay 0). */
+  badImpulses = 0;
+  bytesSent = 0;
+
+  private constructor(
+    readonly room: Room,
+    readonly seat: Seat,
+    private readonly delayMs: number,
+  ) {
+    room.onMessage('impulse', (bytes: Uint8Array) =>
+      this.later(() => {
+        const p = decodeImpulse(bytes);
+        if (p) this.onImpulse(p);
+        else this.badImpulses++;
+      }),
+    );
+    room.onMessage('go', () => this.later(() => this.onGo()));
+    room.onMessage('lobby', (l: Lobby) => this.later(() => this.onLobby(l)));
+    room.onMessage('car', (bytes: Uint8Array) =>
+      this.later(() => {
+        const r = decodeRelayed(bytes);
+        if (r) this.onRemote(r.slot, r.state);
+      }),
+    );
+  }
+
+  /** Joins (or creates) a race room and waits for the seat message. */
+  static async connect(o: RoomClientOptions): Promise<RoomClient> {
+    const client = new Client(o.url);
+    const options = { car: o.car, name: o.name };
+    const create = { ...options, ticksPerPacket: o.ticksPerPacket, stage: o.stage };
+    const room = o.code ? await client.joinById(o.code, options) : await client.create(o.kind ?? 'race', create);
+    room.onMessage('lobby', () => undefined); // lobby messages before the client is set up (the next one follows)
+    room.onMessage('car', () => undefined); // states relayed before the client is set up
+    const seat = await new Promise<Seat>((resolve) => room.onMessage('seat', (s: Seat) => resolve(s)));
+    return new RoomClient(room, seat, o.delayMs ?? 0);
+  }
+
+  /** Back into the same seat after a dropped connection (within the room's RECONNECT_S). */
+  static async resume(url: string, previous: RoomClient): Promise<RoomClient> {
+    const room = await new Client(url).reconnect(previous.room.reconnectionToken);
+    room.onMessage('lobby', () => undefined);
+    room.onMessage('seat', () => undefined);
+    room.onMessage('car', () => undefined);
+    return new RoomClient(room, previous.seat, previous.delayMs);
+  }
+
+  private later(fn: () => void): void {
+    if (this.delayMs > 0) setTimeout(fn, this.delayMs);
+    else fn();
+  }
+
+  sendState(s: CarState): void {
+    const bytes = encodeState(s);
+    this.bytesSent += bytes.byteLength;
+    this.later(() => this.room.sendBytes('state', bytes));
+  }
+
+  /** Raw bytes as 'state' (fault tests: garbage, huge packets). */
+  sendRaw(bytes: Uint8Array): void {
+    this.later(() => this.room.sendBytes('state', bytes));
+  }
+
+  ready(): void {
+    this.later(() => this.room.send('ready'));
+  }
+
+  async leave(): Promise<void> {
+    await this.room.leave(true);
+  }
+}

@@ -1,0 +1,53 @@
+/**
+ * Shared by the network tests: an in-process race room server on a free loopback port, and head-on bot cars
+ * (NetCar, the real sim) driving a fixed plan that does not depend on the network.
+ */
+import { createServer, type Server as HttpServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Server as ColyseusServer } from '@colyseus/core';
+import { attachRooms } from '../../server/rooms/attach';
+import { NET_SIM_DT_S, TICKS_PER_PACKET } from '../../server/rooms/race-room';
+import { NetCar, type NetControls } from '../../src/net/net-car';
+import { BUILTIN_CARS } from '../../src/content/cars/index';
+import type { RunCar } from '../../src/run/cars';
+
+/** Wall time between packets, ms (62.5 Hz, the room's default rate; its flood limit is 1.5 × that). */
+export const PACKET_WALL_MS = 16;
+/** Full throttle for about a second, then coasting. */
+const THROTTLE_PACKETS = 62;
+/** Each car starts this far from the middle, m. */
+const HALF_GAP_M = 8;
+
+export interface RoomServer {
+  url: string;
+  close(): Promise<void>;
+}
+
+export async function startRoomServer(): Promise<RoomServer> {
+  const http: HttpServer = createServer();
+  const game: ColyseusServer = attachRooms(http);
+  await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));
+  return {
+    url: `ws://127.0.0.1:${(http.address() as AddressInfo).port}`,
+    async close() {
+      await game.gracefullyShutdown(false);
+      await new Promise<void>((r) => http.close(() => r()));
+    },
+  };
+}
+
+function runCar(id: string, x: number, heading: number): RunCar {
+  const files = Object.fromEntries(BUILTIN_CARS.map((b) => [b.file, b.text]));
+  return { id, role: 'player', main: 'hatch-gti.toml', files, pose: { x, y: 0, z: 0, heading } };
+}
+
+/** Two hatch-gti cars facing each other on flat ground, 2·HALF_GAP_M apart along x. */
+export function headOnCars(): [NetCar, NetCar] {
+  return [
+    new NetCar(runCar('a', -HALF_GAP_M, Math.PI / 2), NET_SIM_DT_S, TICKS_PER_PACKET),
+    new NetCar(runCar('b', HALF_GAP_M, -Math.PI / 2), NET_SIM_DT_S, TICKS_PER_PACKET),
+  ];
+}
+
+export const plan = (k: number): NetControls => ({ steer: 0, throttle: k < THROTTLE_PACKETS ? 1 : 0, brake: 0 });
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
