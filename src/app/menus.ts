@@ -87,7 +87,7 @@ export function registerAllScreens(app: AppContext): void {
 function registerTitleScreen(): void {
   registerScreen('title', (ctx) => {
     const el = html(`<h1>BITRALLY</h1><div class="sub">gravel · tarmac · snow — a rally game on a real vehicle simulation</div>
-      <button class="item default" data-go="stages">Drive a stage</button>
+      <div class="title-menu"><button class="item default" data-go="stages">Drive a stage</button>
       <button class="item" data-go="rally">Rally</button>
       <button class="item" data-go="rally" data-daily="1">Daily rally · ${new Date().toISOString().slice(0, 10)} UTC</button>
       <button class="item" data-go="rallycross">Rallycross</button>
@@ -96,7 +96,7 @@ function registerTitleScreen(): void {
       <button class="item" data-go="garage">Garage</button>
       <button class="item" data-go="analysis">Run analysis</button>
       <button class="item" data-go="replays">Replays</button>
-      <button class="item" data-go="leaderboards">Leaderboards</button>
+      <button class="item" data-go="leaderboards">Leaderboards</button></div>
       <div class="hint">Gamepad: D-pad / stick + A · Keyboard: arrows + Enter</div>`);
     el.querySelectorAll<HTMLElement>('[data-go]').forEach((b) => (b.onclick = () => ctx.show(b.dataset.go!, { from: 'title', daily: b.dataset.daily === '1' })));
     return { el };

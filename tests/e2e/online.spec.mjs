@@ -16,6 +16,7 @@ import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
 import { openPage, runSpecList, waitFor } from './spec-runner.mjs';
+import { frames, sleep } from './page-helpers.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 /** A whole AI run of test-short on the software renderer, ms. */
@@ -50,15 +51,36 @@ async function stopServer(s) {
   await s.exited;
 }
 
-/** Title → Stages → test-short → first car → drive; the autopilot drives after `delayS` seconds of the stage clock. */
+/** A key held until the frame loop has seen it (the menus read the keyboard once per frame). */
+async function key(page, code) {
+  await page.keyboard.down(code);
+  await Promise.all([frames(page, 1), sleep(100)]);
+  await page.keyboard.up(code);
+  await Promise.all([frames(page, 2), sleep(150)]);
+}
+
+/** The focused menu item's text. */
+const focused = (H) => H(() => document.querySelector('.item.focused')?.textContent?.trim() ?? '');
+
+/** The screen and, off the drive screen, its text (diagnostics in a timeout message). */
+const screenState = (H) => H(() => {
+  const name = window.__bitrally?.screens?.();
+  return name === 'drive' ? name : `${name}: ${document.querySelector('#ui .screen')?.textContent?.replace(/\s+/g, ' ').slice(0, 160)}`;
+});
+
+/** Title → Stages → test-short → first car (Enter) → drive; the autopilot drives after `delayS` seconds of the stage clock. */
 async function driveTestShort({ page, H, screen }, delayS) {
+  await page.bringToFront();
+  await page.mouse.move(4, 4); // off the menus: a hovered item takes the focus
   await waitFor('title', async () => (await screen()) === 'title', 120000);
-  await page.click('[data-go="stages"]');
+  await key(page, 'Enter'); // "Drive a stage" is the title's default
   await waitFor('stage cards', () => H(() => !!document.querySelector('[data-stage="test-short"]')));
   await page.click('[data-stage="test-short"]');
+  await page.mouse.move(4, 4);
   await waitFor('cars', async () => (await screen()) === 'cars');
-  await page.click('[data-car]');
-  await waitFor('drive', async () => (await screen()) === 'drive', 180000);
+  await waitFor('a car card focused', () => H(() => !!document.querySelector('[data-car].focused')));
+  await key(page, 'Enter');
+  await waitFor('drive', async () => (await screenState(H)) === 'drive', 180000);
   if (delayS > 0) await waitFor(`${delayS} s of stage time`, () => H(() => window.__bitrally.stageTimeS), RUN_TIMEOUT_MS).then(() => waitFor('delay', () => H((d) => window.__bitrally.stageTimeS > d, delayS), RUN_TIMEOUT_MS));
   await H(() => window.__bitrally.autopilot(true));
   await waitFor('finish screen', async () => (await screen()) === 'finish', RUN_TIMEOUT_MS);
@@ -114,7 +136,11 @@ export const specs = [
         const ids = { a: await a.H(() => window.__bitrally.online.playerId()), b: await b.H(() => window.__bitrally.online.playerId()) };
         await b.page.click('[data-a="menu"]');
         await waitFor('title', async () => (await b.screen()) === 'title');
-        await b.page.click('[data-go="leaderboards"]');
+        await b.page.mouse.move(4, 4); // off the menu: a hovered item takes the focus
+        for (let i = 0; i < 12 && (await focused(b.H)) !== 'Leaderboards'; i++) await key(b.page, 'ArrowUp');
+        if ((await focused(b.H)) !== 'Leaderboards') throw new Error(`title: focused "${await focused(b.H)}", expected Leaderboards`);
+        await b.page.screenshot({ path: join(out, 'online-title.png') });
+        await key(b.page, 'Enter');
         const rows = await waitFor('two board rows', () => b.H(() => {
           const r = [...document.querySelectorAll('.lb-row[data-player]')].map((e) => ({ id: e.dataset.row, player: e.dataset.player, text: e.textContent }));
           return r.length >= 2 ? r : null;
