@@ -124,7 +124,7 @@ async function leaderboardLatency(quick: boolean): Promise<BenchResult[]> {
     const at = (q: number): number => times[Math.min(times.length - 1, Math.floor(q * times.length))]!;
     const cpuMsPerGet = (cpu.user + cpu.system) / 1000 / times.length;
     const load = `machine load ${loadavg()[0]!.toFixed(2)} on ${availableParallelism()} cores`;
-    const note = `${times.length} GETs (top 20 / around a random player, alternating) from ${CLIENTS} concurrent keep-alive clients in a worker thread, ${BOARD_PLAYERS}-player board, PGlite, loopback; server event loop ${(elu.utilization * 100).toFixed(0)} % busy, ${cpuMsPerGet.toFixed(2)} ms CPU per GET (server and clients), ${load}`;
+    const note = `${times.length} GETs (top 20 / around a random player, alternating) from ${CLIENTS} concurrent keep-alive clients in a worker thread, ${BOARD_PLAYERS}-player board, PGlite, loopback; server event loop ${(elu.utilization * 100).toFixed(0)} % busy (${(elu.active / times.length).toFixed(3)} ms a GET), ${cpuMsPerGet.toFixed(2)} ms CPU per GET (server and clients), ${load}`;
     return [
       { suite: 'server', name: `leaderboard read latency p50, ${CLIENTS} clients`, value: at(0.5), unit: 'ms', lowerIsBetter: true, note },
       { suite: 'server', name: `leaderboard read latency p99, ${CLIENTS} clients`, value: at(0.99), unit: 'ms', target: 20, lowerIsBetter: true, quickReportOnly: LATENCY_NOISE, note },
