@@ -6,21 +6,8 @@
  */
 import type { Database } from './db/database';
 import { reject, type Verdict } from './verify/verdict';
-
-export interface Board {
-  stageHash: string;
-  carClass: string;
-  simVersion: string;
-}
-
-export interface BoardRow {
-  rank: number;
-  submissionId: number;
-  playerId: string;
-  name: string;
-  stageTimeS: number;
-  submittedAt: string;
-}
+import type { Board, BoardRow } from './board-types';
+export type { Board, BoardRow };
 
 export interface SubmissionRow {
   id: number;

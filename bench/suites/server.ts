@@ -5,7 +5,7 @@
  * HTTP against a board of 1000 players on the embedded database. Bounded: a fixed number of files and requests.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
@@ -115,9 +115,16 @@ async function leaderboardLatency(quick: boolean): Promise<BenchResult[]> {
     const board = await seedBoard(server);
     const base = await server.listen(0, '127.0.0.1');
     await readLatencies(base, board, 2);
+    // the server's share of the run: its event loop's busy fraction, and the process's CPU time per request
+    const elu0 = performance.eventLoopUtilization();
+    const cpu0 = process.cpuUsage();
     const times = await readLatencies(base, board, quick ? 20 : 100);
+    const cpu = process.cpuUsage(cpu0);
+    const elu = performance.eventLoopUtilization(elu0);
     const at = (q: number): number => times[Math.min(times.length - 1, Math.floor(q * times.length))]!;
-    const note = `${times.length} GETs (top 20 / around a random player, alternating) from ${CLIENTS} concurrent keep-alive clients in a worker thread, ${BOARD_PLAYERS}-player board, PGlite, loopback`;
+    const cpuMsPerGet = (cpu.user + cpu.system) / 1000 / times.length;
+    const load = `machine load ${loadavg()[0]!.toFixed(2)} on ${availableParallelism()} cores`;
+    const note = `${times.length} GETs (top 20 / around a random player, alternating) from ${CLIENTS} concurrent keep-alive clients in a worker thread, ${BOARD_PLAYERS}-player board, PGlite, loopback; server event loop ${(elu.utilization * 100).toFixed(0)} % busy (${(elu.active / times.length).toFixed(3)} ms a GET), ${cpuMsPerGet.toFixed(2)} ms CPU per GET (server and clients), ${load}`;
     return [
       { suite: 'server', name: `leaderboard read latency p50, ${CLIENTS} clients`, value: at(0.5), unit: 'ms', lowerIsBetter: true, note },
       { suite: 'server', name: `leaderboard read latency p99, ${CLIENTS} clients`, value: at(0.99), unit: 'ms', target: 20, lowerIsBetter: true, quickReportOnly: LATENCY_NOISE, note },

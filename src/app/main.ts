@@ -17,6 +17,8 @@ import { registerOfflineCache } from './offline';
 import { switchProfile } from './input/profiles';
 import { escapeHtml } from './escape-html';
 import { applyGraphicsPreset } from '../systems/view/graphics-apply';
+import { loadOnlineModule } from './online-link';
+import { configuredServer } from './online-config';
 
 declare global {
   interface Window {
@@ -158,6 +160,9 @@ registerLazyScreens(['town', 'town-drive'], loadOnce(() => import('./town/instal
 const loadRally = loadOnce(() => import('./rally/install').then((m) => void m.installRally(app)));
 registerLazyScreens(['rally', 'rally-new', 'rally-stage', 'rally-service', 'rally-standings'], loadRally);
 // New stage: the in-game generator (Web Worker), stage packages (issue 20)
+// Online: leaderboards, run submissions, the offline queue (issue 21, docs/server.md "The game")
+const loadOnline = loadOnce(() => loadOnlineModule().then((m) => m.installOnline(app, quickStart)));
+registerLazyScreens(['leaderboards'], loadOnline);
 registerLazyScreens(['new-stage'], loadOnce(() => import('./stage-gen/install').then((m) => m.installStageGen(app))));
 
 // audio needs a user gesture
@@ -243,6 +248,8 @@ kit.engine.runRenderLoop(() => {
   if ((hook.frame as number)++ === 0) {
     app.featuresReady().catch((e: Error) => console.warn(`features not loaded: ${e.message}`));
     void registerOfflineCache(); // the installable, offline game (src/app/offline.ts)
+    // with a server set, runs queued while it was away are sent now and retried periodically
+    if (configuredServer(app)) loadOnline().catch((e: Error) => console.warn(`online features not loaded: ${e.message}`));
   }
 });
 window.addEventListener('resize', () => kit.engine.resize());

@@ -12,6 +12,7 @@ import { stagePropsEnabled } from './game-setup';
 import { formatDelta, formatTime } from '../run/stage-run';
 import { registerControlsScreen } from './controls-screen';
 import { addWatchReplayButton } from './finish-replay';
+import { addSubmissionStatus } from './online-link';
 import { escapeHtml as esc } from './escape-html';
 import type { AppContext } from './app-context';
 import { applyScreenExtras, screenExtras } from './screen-buttons';
@@ -86,7 +87,7 @@ export function registerAllScreens(app: AppContext): void {
 function registerTitleScreen(): void {
   registerScreen('title', (ctx) => {
     const el = html(`<h1>BITRALLY</h1><div class="sub">gravel · tarmac · snow — a rally game on a real vehicle simulation</div>
-      <button class="item default" data-go="stages">Drive a stage</button>
+      <div class="title-menu"><button class="item default" data-go="stages">Drive a stage</button>
       <button class="item" data-go="rally">Rally</button>
       <button class="item" data-go="rally" data-daily="1">Daily rally · ${new Date().toISOString().slice(0, 10)} UTC</button>
       <button class="item" data-go="rallycross">Rallycross</button>
@@ -96,6 +97,7 @@ function registerTitleScreen(): void {
       <button class="item" data-go="garage">Garage</button>
       <button class="item" data-go="analysis">Run analysis</button>
       <button class="item" data-go="replays">Replays</button>
+      <button class="item" data-go="leaderboards">Leaderboards</button></div>
       <div class="hint">Gamepad: D-pad / stick + A · Keyboard: arrows + Enter</div>`);
     el.querySelectorAll<HTMLElement>('[data-go]').forEach((b) => (b.onclick = () => ctx.show(b.dataset.go!, { from: 'title', daily: b.dataset.daily === '1' })));
     return { el };
@@ -349,6 +351,7 @@ function registerFinishScreen(app: AppContext): void {
     el.querySelectorAll<HTMLElement>('[data-a]').forEach((b) => (b.onclick = () => act(b.dataset.a!)));
     addWatchReplayButton(el, ctx, params, app.session?.replayBytes);
     applyScreenExtras(el, screenExtras('finish', params));
+    addSubmissionStatus(el, app, app.session?.replayBytes, r.stageId);
     return { el, overlay: true, back: () => act('menu') };
   });
 }
@@ -399,6 +402,7 @@ function registerSettingsScreen(app: AppContext): void {
       { key: 'cornerBoards', label: 'Corner arrow boards (next stage)', get: () => (s.cornerBoards ? 'on' : 'off'), adjust: () => (s.cornerBoards = !s.cornerBoards), toggle: true },
       { key: 'rumble', label: 'Rumble', get: () => (s.rumble ? 'on' : 'off'), adjust: () => (s.rumble = !s.rumble), toggle: true },
       { key: 'perfOverlay', label: 'Performance overlay', get: () => (s.perfOverlay ? 'on' : 'off'), adjust: () => (s.perfOverlay = !s.perfOverlay), toggle: true },
+      { key: 'submitRuns', label: 'Submit runs online (needs a server)', get: () => (s.submitRuns ? 'on' : 'off'), adjust: () => (s.submitRuns = !s.submitRuns), toggle: true },
       { key: 'graphics', label: 'Graphics quality', get: () => s.graphics, adjust: (d) => (s.graphics = cycle(GRAPHICS_PRESETS, s.graphics, d)), toggle: true },
     ];
     for (const r of rows) {

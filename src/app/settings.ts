@@ -47,6 +47,8 @@ export type CameraMode = (typeof CAMERA_MODES)[number];
 export const CODRIVER_TIMINGS = ['early', 'normal', 'late'] as const;
 /** Co-driver voice: the recorded eSpeak NG clips, or the browser's speech synthesis. */
 export const CODRIVER_VOICES = ['clips', 'system'] as const;
+/** Longest server URL kept in the settings, characters. */
+export const MAX_SERVER_URL_CHARS = 200;
 
 export const SettingsSchema = z.object({
   units: z.enum(['kmh', 'mph']),
@@ -65,6 +67,8 @@ export const SettingsSchema = z.object({
   codriverTiming: z.enum(CODRIVER_TIMINGS),
   codriverVoice: z.enum(CODRIVER_VOICES),
   cornerBoards: z.boolean(),
+  serverUrl: z.string().max(MAX_SERVER_URL_CHARS),
+  submitRuns: z.boolean(),
   bindings: z.record(z.enum(ALL_ACTIONS as [Action, ...Action[]]), z.array(BindingSchema).max(MAX_BINDINGS_PER_ACTION)),
   tuning: z.record(z.enum(ANALOG_ACTIONS), TuningSchema),
   activeProfile: z.string().max(MAX_PAD_ID_LENGTH),
@@ -91,6 +95,10 @@ export type Settings = {
   codriverVoice: (typeof CODRIVER_VOICES)[number];
   /** Chevron boards at the slow corners (severity ≤ 2, hairpins, squares). */
   cornerBoards: boolean;
+  /** The BitRally server's base URL ('' = none: online features show "offline"; docs/server.md). */
+  serverUrl: string;
+  /** Finished runs are uploaded to the server for the leaderboards (only when a server is set). */
+  submitRuns: boolean;
   bindings: Record<Action, Binding[]>;
   tuning: Record<AnalogAction, ActionTuning>;
   /** Gamepad id of the active profile ('' before any pad was seen). */
@@ -116,6 +124,8 @@ export function defaultSettings(): Settings {
     codriverTiming: 'normal',
     codriverVoice: 'clips',
     cornerBoards: true,
+    serverUrl: '',
+    submitRuns: true,
     bindings: structuredClone(DEFAULT_BINDINGS),
     tuning: structuredClone(DEFAULT_TUNING),
     activeProfile: '',

@@ -74,6 +74,10 @@ export function defineServerSuite(options: () => Pick<ServerOptions, 'dataDir' |
     const rows = await server.db.query<{ n: string }>('SELECT count(*) AS n FROM submissions');
     expect(Number(rows[0]!.n)).toBe(1);
     expect((await api.submit(bob, fast)).status).toBe(409);
+    // read (and cached as JSON text) before the next verdict: the next test's reads must see that verdict
+    const one = await api.json('GET', boardPath);
+    expect((one.body.rows as { name: string }[]).map((x) => x.name)).toEqual([ann.name]);
+    expect((await api.json('GET', `${boardPath}/around/${ann.id}?span=1`)).body.rows).toHaveLength(1);
   }, TIMEOUT_MS);
 
   it('ranks two players by time, rows around a player, history, ghost bytes', async () => {
