@@ -21,7 +21,7 @@ import { stagePropsEnabled } from './game-setup';
 import { formatDelta, formatTime, type StageRun } from '../run/stage-run';
 import { StageTiming } from '../run/stage-timing';
 import { emptyTelemetry, type DrivableCar } from './car-link';
-import type { SceneKit } from '../systems/view/scene';
+import { SUN_LIGHT_DIR, type SceneKit } from '../systems/view/scene';
 import { TerrainView } from '../systems/view/terrain-view';
 import { StageView } from '../systems/view/stage-view';
 import { CarView } from '../systems/view/car-view';
@@ -495,6 +495,16 @@ export class GameSession {
     }
   }
 
+  /** Spray particles alive now (the e2e spray visibility check). */
+  get sprayParticles(): number {
+    return this.effects.activeParticles;
+  }
+
+  /** Hides or shows the spray (the e2e spray visibility check). */
+  setSprayHidden(hidden: boolean): void {
+    this.effects.setSprayHidden(hidden);
+  }
+
   /** Babylon's counters of the last rendered frame: active triangles and draw calls. */
   renderCounts(): { triangles: number; drawCalls: number } {
     return { triangles: this.renderStats.activeTriangles(), drawCalls: this.renderStats.drawCalls() };
@@ -539,7 +549,7 @@ export class GameSession {
     if (this.frameCount % 2 === 0) this.terrain.update(this.camera.camera);
     this.stageView.updateVisibility(this.camera.camera.position.x, this.camera.camera.position.z);
     this.kit.sun.position.set(x + 40, y + 80, z + 30);
-    this.kit.sun.direction.set(-0.45, -0.8, -0.35);
+    this.kit.sun.direction.set(...SUN_LIGHT_DIR);
     this.effects.update(this.world, this.car, t, dt, { x, y, z, fx, fz });
     this.propsView?.update();
     this.hud.update({ speedMS: t.speedMS, rpm: t.rpm, redlineRpm: t.redlineRpm, maxRpm: t.maxRpm, gear: t.gear, shiftTo: t.shiftTo, timeS: this.run.timeS, damage: t.damage, units: this.settings.units });
