@@ -1,8 +1,9 @@
 /**
  * Stage dressing: the road ribbon (draped on the B-spline surface, a few cm above it, coloured by the
  * surface under each centreline point with darker wheel tracks) and, on a rallycross circuit, the joker road's ribbon, scenery as thin instances (trees, rocks, fences, markers,
- * bushes; trees in three generated species with mesh levels and far impostors, tree-geometry.ts; corner
- * protection as round hay bales), the start and finish gantries and checkpoint banners.
+ * bushes; trees in three generated species with mesh levels and far impostors, tree-geometry.ts, snow-covered
+ * where the surface map says snow; corner protection as round hay bales), the start and finish gantries and
+ * checkpoint banners.
  */
 import type { Scene } from '@babylonjs/core/scene';
 import { Mesh } from '@babylonjs/core/Meshes/mesh';
@@ -20,7 +21,7 @@ import { GROUND_COLORS } from './terrain-view';
 import { SURFACE_IDS } from '../../../terrain/surface';
 import { SceneryCells, type SceneryGroup } from './scenery-cells';
 import type { GraphicsPreset } from './graphics-presets';
-import { buildTreeGeometry, speciesAt, TREE_LEVELS, TREE_SPECIES, type TreeSpecies } from './tree-geometry';
+import { buildTreeGeometry, speciesAt, TREE_LEVELS, TREE_SPECIES, type TreeGeometry, type TreeSpecies } from './tree-geometry';
 
 /** Share of the stage's trees that are birches (the rest spruce and pine). */
 const BIRCH_SHARE = 0.22;
@@ -28,6 +29,19 @@ const BIRCH_SHARE = 0.22;
 const TREE_WIDTH_PER_HEIGHT = 0.45;
 /** Sides of a round hay bale. */
 const BALE_SIDES = 10;
+
+/**
+ * Whether a tree at (x, z) carries snow: only where the stage's surface map says snow (issue 18), so a
+ * tarmac or gravel stage never shows a white tree and a snow stage's trees are white wherever the ground is.
+ */
+export function isSnowCovered(stage: Stage, x: number, z: number): boolean {
+  return stage.surfaceMap.surfaceIdAt(x, z) === 'snow';
+}
+
+/** The scenery group (and mesh name prefix) of a species, bare or snow-covered: `tree-spruce`, `tree-spruceSnow`. */
+export function treeGroupKey(species: TreeSpecies, snowy: boolean): string {
+  return `tree-${species}${snowy ? 'Snow' : ''}`;
+}
 
 /** A gantry beam closer than this to the camera (horizontally) is drawn faded, m. */
 export const GANTRY_FADE_M = 20;
@@ -173,11 +187,11 @@ export class StageView {
       ['bush', { protos: [bush], mats: [], thinned: true }],
     ]);
     const trees = this.buildTreeProtos();
-    for (const [sp, protos] of trees) groups.set(`tree-${sp}`, { protos, mats: [], thinned: true, levels: true });
+    for (const [key, protos] of trees) groups.set(key, { protos, mats: [], thinned: true, levels: true });
     const q = new Quaternion();
     for (const it of this.stage.scenery) {
       if (it.kind === 'arch') continue; // drawn by buildGantry (posts at ±radius, like their colliders)
-      const key = it.kind === 'tree' ? `tree-${speciesAt(it.x, it.z, BIRCH_SHARE)}` : it.kind;
+      const key = it.kind === 'tree' ? treeGroupKey(speciesAt(it.x, it.z, BIRCH_SHARE), isSnowCovered(this.stage, it.x, it.z)) : it.kind;
       const g = groups.get(key)!;
       Quaternion.RotationYawPitchRollToRef(it.rotY, 0, 0, q);
       // trees: the unit tree's crown is ~0.4 m wide at 1 m tall; the item radius is the trunk's collider, so
@@ -192,30 +206,35 @@ export class StageView {
     void shadows; // scenery does not cast into the car-focused shadow map (keeps it sharp)
   }
 
-  /** Each tree species' mesh levels (tree-geometry.ts), one vertex-coloured material for all. */
-  private buildTreeProtos(): Map<TreeSpecies, Mesh[]> {
+  /**
+   * Each tree species' mesh levels (tree-geometry.ts), bare and snow-covered, keyed by treeGroupKey; one
+   * vertex-coloured material for all.
+   */
+  private buildTreeProtos(): Map<string, Mesh[]> {
     const m = mat(this.scene, 'treeMat', [1, 1, 1]);
     m.backFaceCulling = false; // impostor silhouettes are single-sided planes
-    const out = new Map<TreeSpecies, Mesh[]>();
-    for (const sp of TREE_SPECIES) {
-      const levels: Mesh[] = [];
-      for (let l = 0; l < TREE_LEVELS; l++) {
-        const g = buildTreeGeometry(sp, l);
-        const vd = new VertexData();
-        vd.positions = g.positions;
-        vd.colors = g.colors;
-        vd.indices = g.indices;
-        const normals: number[] = [];
-        VertexData.ComputeNormals(g.positions, g.indices, normals);
-        vd.normals = normals;
-        const mesh = new Mesh(`tree${sp}L${l}`, this.scene);
-        vd.applyToMesh(mesh);
-        mesh.material = m;
-        levels.push(mesh);
+    const out = new Map<string, Mesh[]>();
+    for (const sp of TREE_SPECIES)
+      for (const snowy of [false, true]) {
+        const key = treeGroupKey(sp, snowy);
+        out.set(key, Array.from({ length: TREE_LEVELS }, (_, l) => this.treeMesh(`${key}L${l}`, buildTreeGeometry(sp, l, snowy), m)));
       }
-      out.set(sp, levels);
-    }
     return out;
+  }
+
+  /** A mesh of generated tree geometry (vertex colours, computed normals). */
+  private treeMesh(name: string, g: TreeGeometry, material: StandardMaterial): Mesh {
+    const vd = new VertexData();
+    vd.positions = g.positions;
+    vd.colors = g.colors;
+    vd.indices = g.indices;
+    const normals: number[] = [];
+    VertexData.ComputeNormals(g.positions, g.indices, normals);
+    vd.normals = normals;
+    const mesh = new Mesh(name, this.scene);
+    vd.applyToMesh(mesh);
+    mesh.material = material;
+    return mesh;
   }
 
   /**

@@ -120,8 +120,30 @@ function impostorOutline(species: TreeSpecies): [number, number][] {
   return [[0, 0.32], [0.28, 0.5], [0.24, 0.78], [0, 1], [-0.24, 0.78], [-0.28, 0.5]];
 }
 
-/** A species' geometry at a level (0, 1: lathes; 2: two crossed silhouettes with a trunk strip). */
-export function buildTreeGeometry(species: TreeSpecies, level: number): TreeGeometry {
+/** Snow lying on a crown: the colour it tends to, and the share of it in a snowy crown's vertex colours. */
+export const SNOW_WHITE: Rgb = [0.9, 0.93, 0.97];
+export const SNOW_COVER = 0.6;
+
+/** Mixes every crown vertex colour (all but the bark) toward SNOW_WHITE by SNOW_COVER. */
+function coverWithSnow(g: TreeGeometry, bark: Rgb): void {
+  const c = g.colors;
+  for (let i = 0; i < c.length; i += 4) {
+    if (c[i] === bark[0] && c[i + 1] === bark[1] && c[i + 2] === bark[2]) continue;
+    for (let k = 0; k < 3; k++) c[i + k] = c[i + k]! + (SNOW_WHITE[k]! - c[i + k]!) * SNOW_COVER;
+  }
+}
+
+/**
+ * A species' geometry at a level (0, 1: lathes; 2: two crossed silhouettes with a trunk strip); `snowy` whitens
+ * the crown (coverWithSnow), same positions and triangles.
+ */
+export function buildTreeGeometry(species: TreeSpecies, level: number, snowy = false): TreeGeometry {
+  const g = buildBareTree(species, level);
+  if (snowy) coverWithSnow(g, species === 'birch' ? BIRCH_BARK : TRUNK_DARK);
+  return g;
+}
+
+function buildBareTree(species: TreeSpecies, level: number): TreeGeometry {
   const g: TreeGeometry = { positions: [], colors: [], indices: [] };
   if (level >= 2) {
     const leaf = species === 'spruce' ? SPRUCE_GREEN : species === 'pine' ? PINE_GREEN : BIRCH_LEAF;
