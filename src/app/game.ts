@@ -85,6 +85,12 @@ export interface PerfNumbers {
 
 /** Views, input smoothing and effects step at most this much per frame, s (the simulation keeps real time). */
 const MAX_VIEW_STEP_S = 0.25;
+/**
+ * The chase camera's spring steps the frame's real time up to this, s: the car moves by the simulated time,
+ * which keeps real time at any frame rate, so a camera held to MAX_VIEW_STEP_S fell far behind at a few fps
+ * (the exact spring step is stable at any step).
+ */
+const MAX_CAMERA_STEP_S = 1;
 
 export class GameSession {
   readonly world: SimWorld;
@@ -468,7 +474,7 @@ export class GameSession {
     const t0 = performance.now();
     const ticks = this.finished && !this.coasting ? 0 : this.scheduler.advance(frameS);
     const t1 = performance.now();
-    this.updateViews(dt, this.scheduler.alpha);
+    this.updateViews(dt, this.scheduler.alpha, Math.min(frameS, MAX_CAMERA_STEP_S));
     const t2 = performance.now();
     const pa = this.perfAcc;
     pa.sim += t1 - t0;
@@ -523,7 +529,8 @@ export class GameSession {
     this.camera.snap();
   }
 
-  private updateViews(dt: number, alpha: number): void {
+  /** Views at the interpolated pose; `cameraDt`: the chase camera's spring step, s (the others step `dt`). */
+  private updateViews(dt: number, alpha: number, cameraDt = dt): void {
     const p = this.prev;
     const c = this.cur;
     const L = (k: number): number => p[k]! + (c[k]! - p[k]!) * alpha;
@@ -545,7 +552,7 @@ export class GameSession {
     // body axes from the quaternion: forward = R·(0,0,1), up = R·(0,1,0)
     const fx = 2 * (qx * qz + qw * qy), fy = 2 * (qy * qz - qw * qx), fz = 1 - 2 * (qx * qx + qy * qy);
     const ux = 2 * (qx * qy - qw * qz), uy = 1 - 2 * (qx * qx + qz * qz), uz = 2 * (qy * qz + qw * qx);
-    this.camera.update({ x, y, z, fx, fy, fz, ux, uy, uz, speed: t.speedMS }, Math.min(dt, 1)); // exact spring step: any dt is stable (slow frames do not leave the camera behind)
+    this.camera.update({ x, y, z, fx, fy, fz, ux, uy, uz, speed: t.speedMS }, cameraDt);
     if (this.frameCount % 2 === 0) this.terrain.update(this.camera.camera);
     this.stageView.updateVisibility(this.camera.camera.position.x, this.camera.camera.position.z);
     this.kit.sun.position.set(x + 40, y + 80, z + 30);
