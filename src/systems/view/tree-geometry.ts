@@ -121,8 +121,8 @@ function impostorOutline(species: TreeSpecies): [number, number][] {
 }
 
 /** Snow lying on a crown: the colour it tends to, and the share of it in a snowy crown's vertex colours. */
-export const SNOW_WHITE: Rgb = [0.9, 0.93, 0.97];
-export const SNOW_COVER = 0.6;
+export const SNOW_WHITE: Rgb = [0.96, 0.97, 1];
+export const SNOW_COVER = 0.8;
 
 /** Mixes every crown vertex colour (all but the bark) toward SNOW_WHITE by SNOW_COVER. */
 function coverWithSnow(g: TreeGeometry, bark: Rgb): void {
