@@ -22,7 +22,7 @@ import { formatDelta, formatTime } from '../run/stage-run';
 import { StageProgressView } from '../run/stage-progress-view';
 import { addStageRecovery, stageEventsOf } from '../run/stage-progress';
 import { emptyTelemetry, type DrivableCar } from './car-link';
-import type { SceneKit } from '../systems/view/scene';
+import { SUN_LIGHT_DIR, type SceneKit } from '../systems/view/scene';
 import { TerrainView } from '../systems/view/terrain-view';
 import { StageView } from '../systems/view/stage-view';
 import { CarView } from '../systems/view/car-view';
@@ -73,6 +73,12 @@ export type { PerfNumbers } from './perf-window';
 
 /** Views, input smoothing and effects step at most this much per frame, s (the simulation keeps real time). */
 const MAX_VIEW_STEP_S = 0.25;
+/**
+ * The chase camera's spring steps the frame's real time up to this, s: the car moves by the simulated time,
+ * which keeps real time at any frame rate, so a camera held to MAX_VIEW_STEP_S fell far behind at a few fps
+ * (the exact spring step is stable at any step).
+ */
+const MAX_CAMERA_STEP_S = 1;
 
 export class GameSession {
   readonly world: SimWorld;
@@ -457,7 +463,7 @@ export class GameSession {
     const t0 = performance.now();
     const ticks = this.finished && !this.coasting ? 0 : this.scheduler.advance(frameS);
     const t1 = performance.now();
-    this.updateViews(dt, this.scheduler.alpha);
+    this.updateViews(dt, this.scheduler.alpha, Math.min(frameS, MAX_CAMERA_STEP_S));
     const t2 = performance.now();
     const pa = this.perfAcc;
     pa.sim += t1 - t0;
@@ -471,6 +477,16 @@ export class GameSession {
       this.hud.setSlowdown(this.finished || this.paused ? 0 : this.perf.slowed);
       pa.sim = pa.view = pa.render = pa.ticks = pa.frames = pa.t = 0;
     }
+  }
+
+  /** Spray particles alive now (the e2e spray visibility check). */
+  get sprayParticles(): number {
+    return this.effects.activeParticles;
+  }
+
+  /** Hides or shows the spray (the e2e spray visibility check). */
+  setSprayHidden(hidden: boolean): void {
+    this.effects.setSprayHidden(hidden);
   }
 
   /** Babylon's counters of the last rendered frame: active triangles and draw calls. */
@@ -491,7 +507,8 @@ export class GameSession {
     this.camera.snap();
   }
 
-  private updateViews(dt: number, alpha: number): void {
+  /** Views at the interpolated pose; `cameraDt`: the chase camera's spring step, s (the others step `dt`). */
+  private updateViews(dt: number, alpha: number, cameraDt = dt): void {
     const p = this.prev;
     const c = this.cur;
     const L = (k: number): number => p[k]! + (c[k]! - p[k]!) * alpha;
@@ -513,11 +530,11 @@ export class GameSession {
     // body axes from the quaternion: forward = R·(0,0,1), up = R·(0,1,0)
     const fx = 2 * (qx * qz + qw * qy), fy = 2 * (qy * qz - qw * qx), fz = 1 - 2 * (qx * qx + qy * qy);
     const ux = 2 * (qx * qy - qw * qz), uy = 1 - 2 * (qx * qx + qz * qz), uz = 2 * (qy * qz + qw * qx);
-    this.camera.update({ x, y, z, fx, fy, fz, ux, uy, uz, speed: t.speedMS }, Math.min(dt, 1)); // exact spring step: any dt is stable (slow frames do not leave the camera behind)
+    this.camera.update({ x, y, z, fx, fy, fz, ux, uy, uz, speed: t.speedMS }, cameraDt);
     if (this.frameCount % 2 === 0) this.terrain.update(this.camera.camera);
     this.stageView.updateVisibility(this.camera.camera.position.x, this.camera.camera.position.z);
     this.kit.sun.position.set(x + 40, y + 80, z + 30);
-    this.kit.sun.direction.set(-0.45, -0.8, -0.35);
+    this.kit.sun.direction.set(...SUN_LIGHT_DIR);
     this.effects.update(this.world, this.car, t, dt, { x, y, z, fx, fz });
     this.propsView?.update();
     this.hud.update({ speedMS: t.speedMS, rpm: t.rpm, redlineRpm: t.redlineRpm, maxRpm: t.maxRpm, gear: t.gear, shiftTo: t.shiftTo, timeS: this.run.timeS, damage: t.damage, units: this.settings.units });

@@ -106,6 +106,23 @@ const hook: Record<string, unknown> = {
   setCamera: (name: Settings['camera']) => app.saveSettings({ ...app.settings, camera: name }),
   /** Test hook: Babylon's counters of the last rendered frame. */
   renderCounts: () => app.session?.renderCounts() ?? null,
+  /** Test hook: dust / spray particles alive now. */
+  sprayParticles: () => app.session?.sprayParticles ?? 0,
+  /**
+   * Test hook: the same frame rendered twice, without and with the spray (canvas PNG data URLs), so the spray
+   * check compares one car pose and camera (nothing steps between the two renders).
+   */
+  sprayPair: () => {
+    const s = app.session;
+    if (!s) return null;
+    const shot = (hidden: boolean): string => {
+      s.setSprayHidden(hidden);
+      kit.scene.render();
+      return canvas.toDataURL('image/png');
+    };
+    const without = shot(true);
+    return { without, withSpray: shot(false) };
+  },
   /** Test hook: the car's ground speed and whether it is still coasting after the finish. */
   coast: () => (app.session ? { speedMS: app.session.speedMS, coasting: app.session.coasting, finished: app.session.finished } : null),
   /** The finished run's replay file, base64 (null before the finish). */

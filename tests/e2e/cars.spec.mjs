@@ -11,41 +11,15 @@ import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { spawnSync } from 'node:child_process';
 import { decode } from 'fast-png';
+import { CHASE_BOX, HUE_TOLERANCE_DEG, MIN_CHROMA, hueDist, hueOf, primaryOf } from './livery-pixels.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const CAR_IDS = ['classic-rwd', 'hatch-gti', 'rally-awd'];
 /** Hue bins of this width, degrees. */
 const HUE_BIN_DEG = 10;
-/** A pixel counts as paint when its chroma (max − min of r, g, b in 0..1) is at least this: livery colours are
- * 0.6–0.85, gravel, grass, sky and shadows stay under 0.3. */
-const MIN_CHROMA = 0.35;
-/** The dominant hue may differ from the file's colour by this much under the scene's light (sun, sky fill). */
-const HUE_TOLERANCE_DEG = 25;
 /** At least this share of the sampled region must be paint of the car's hue (the car is there, not a speck). */
 const MIN_SHARE = 0.01;
-
-function hueOf(r, g, b) {
-  const mx = Math.max(r, g, b);
-  const mn = Math.min(r, g, b);
-  const c = mx - mn;
-  if (c === 0) return { h: 0, c };
-  let h;
-  if (mx === r) h = ((g - b) / c) % 6;
-  else if (mx === g) h = (b - r) / c + 2;
-  else h = (r - g) / c + 4;
-  return { h: (h * 60 + 360) % 360, c };
-}
-const hueDist = (a, b) => Math.min(Math.abs(a - b), 360 - Math.abs(a - b));
-
-/** The car's primary colour from its file (the `[look]` table). */
-function primaryOf(id) {
-  const text = readFileSync(join(root, 'src/content/cars', `${id}.toml`), 'utf8');
-  const m = /\[look\][\s\S]*?primary\s*=\s*"#([0-9a-fA-F]{6})"/.exec(text);
-  if (!m) throw new Error(`${id}.toml has no [look] primary`);
-  const v = parseInt(m[1], 16);
-  return hueOf(((v >> 16) & 255) / 255, ((v >> 8) & 255) / 255, (v & 255) / 255).h;
-}
 
 /** Dominant paint hue in the box (fractions of the image) of a PNG: { hue, share, paintShare }. */
 function dominantHue(png, box) {
@@ -74,8 +48,6 @@ function checkHue(where, id, png, box, report) {
   if (got.share < MIN_SHARE) throw new Error(`${id} in ${where}: only ${(got.share * 100).toFixed(2)} % of the car's region has its paint`);
 }
 
-/** The chase camera frames the car in the middle of the lower half of the view. */
-const CHASE_BOX = [0.36, 0.64, 0.5, 1];
 
 export const specs = [
   {

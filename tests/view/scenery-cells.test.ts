@@ -14,6 +14,7 @@ import { keepInstance, SCENERY_CELL_M } from '../../src/systems/view/scenery-cel
 import { StageView } from '../../src/systems/view/stage-view';
 import { loadStageFromDir } from '../../terrain/node';
 import { GRAPHICS } from '../../src/systems/view/graphics-presets';
+import { treeLevelAt } from '../../src/systems/view/tree-geometry';
 
 /** Most instances a window may be off N·density (see the header). */
 const WINDOW_SLACK = 3;
@@ -46,21 +47,22 @@ describe('StageView scenery cells on test-short', () => {
   const trees = stage.scenery.filter((s) => s.kind === 'tree').length;
   const others = stage.scenery.filter((s) => s.kind === 'rock' || s.kind === 'fence' || s.kind === 'marker').length;
   const cells = (): { name: string; on: boolean; x: number; z: number; n: number }[] =>
-    view.meshes.filter((m) => /_(tree|bush|rock|fence|marker)_/.test(m.name)).map((m) => {
+    view.meshes.filter((m) => /_(tree-\w+|bush|rock|fence|marker)_/.test(m.name)).map((m) => {
       const c = m.getBoundingInfo().boundingBox.centerWorld;
       return { name: m.name, on: m.isEnabled(false), x: c.x, z: c.z, n: m.thinInstanceCount };
     });
-  /** Instances drawn counted per item (a tree has two prototypes: trunk and crown). */
-  const drawnItems = (): number => cells().filter((c) => !/treeCrown/.test(c.name)).reduce((a, c) => a + c.n, 0);
+  /** Instances held counted per item (a tree cell holds every mesh level with the same instances: count level 0). */
+  const drawnItems = (): number => cells().filter((c) => !/L[12]_/.test(c.name)).reduce((a, c) => a + c.n, 0);
+  const FAR: readonly [number, number] = [Infinity, Infinity];
 
   it('has trees and bushes to thin', () => {
     expect(thinned.length).toBeGreaterThan(100);
   });
 
   it('density 1 draws every item; the low preset draws its share of trees and bushes and every rock, fence and marker', () => {
-    view.setGraphics({ treeDensity: 1, sceneryDistanceM: Infinity });
+    view.setGraphics({ treeDensity: 1, sceneryDistanceM: Infinity, treeLodM: FAR });
     expect(drawnItems()).toBe(thinned.length + others);
-    view.setGraphics({ treeDensity: GRAPHICS.low.treeDensity, sceneryDistanceM: Infinity });
+    view.setGraphics({ treeDensity: GRAPHICS.low.treeDensity, sceneryDistanceM: Infinity, treeLodM: FAR });
     // per cell the kept count is within WINDOW_SLACK of its share; summed over the cells that is the bound
     const nCells = new Set(cells().map((c) => c.name.split('_').slice(-1)[0])).size;
     const want = thinned.length * GRAPHICS.low.treeDensity + others;
@@ -68,9 +70,10 @@ describe('StageView scenery cells on test-short', () => {
     expect(trees).toBeGreaterThan(0);
   });
 
-  it('hides exactly the cells further than the scenery distance from the camera', () => {
+  it('hides exactly the cells further than the scenery distance, and draws one tree level per cell by distance', () => {
     const d = 200;
-    view.setGraphics({ treeDensity: 1, sceneryDistanceM: d });
+    const lod = GRAPHICS.medium.treeLodM;
+    view.setGraphics({ treeDensity: 1, sceneryDistanceM: d, treeLodM: lod });
     const x = stage.start.x, z = stage.start.z;
     view.updateVisibility(x, z);
     const all = cells().filter((c) => c.n > 0);
@@ -79,7 +82,9 @@ describe('StageView scenery cells on test-short', () => {
       const [ix, iz] = c.name.split('_').slice(-1)[0]!.split(',').map(Number) as [number, number];
       const cx = (ix + 0.5) * SCENERY_CELL_M, cz = (iz + 0.5) * SCENERY_CELL_M;
       const dist = Math.hypot(Math.max(0, Math.abs(x - cx) - SCENERY_CELL_M / 2), Math.max(0, Math.abs(z - cz) - SCENERY_CELL_M / 2));
-      expect(c.on, c.name).toBe(dist <= d);
+      const level = /L(\d)_/.exec(c.name);
+      const want = dist <= d && (!level || Number(level[1]) === treeLevelAt(dist, lod));
+      expect(c.on, c.name).toBe(want);
       if (c.on) near++;
     }
     expect(near).toBeGreaterThan(0);

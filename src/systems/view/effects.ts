@@ -1,7 +1,7 @@
 /**
- * Dust and skid marks. Dust: one particle system behind the car, emission ∝ speed on loose surfaces
- * (gravel, snow, grass) and ∝ slip on tarmac (tyre smoke), coloured by the surface's dust colour
- * (terrain SURFACE_PROPS). Skid marks: a ring buffer of quads (one per wheel per sample) laid on the
+ * Spray and skid marks. Spray: one particle system behind the car styled per surface (spray-styles.ts: gravel
+ * dust, snow spray, grass debris, tyre smoke on tarmac and ice), emission ∝ speed on loose surfaces and ∝ slip,
+ * coloured by the surface's dust colour (terrain SURFACE_PROPS), thin enough that the car shows through it. Skid marks: a ring buffer of quads (one per wheel per sample) laid on the
  * ground where a wheel in contact slips; old quads are overwritten.
  */
 import type { Scene } from '@babylonjs/core/scene';
@@ -17,8 +17,15 @@ import type { Stage } from '../../../terrain/stage';
 import { SURFACE_PROPS, type SurfaceId } from '../../../terrain/surface';
 import type { SimWorld } from '../../ecs/world';
 import type { CarTelemetryView, DrivableCar } from '../../app/car-link';
+import { SPRAY_STYLES, sprayRate } from './spray-styles';
 
 const MAX_QUADS = 1200;
+/** Spray starts this far behind the car's centre, m (at the rear wheels' contact patches). */
+const SPRAY_BEHIND_M = 1.8;
+/** Babylon's default layer mask (drawn by every camera). */
+const ALL_LAYERS = 0x0fffffff;
+/** Tyre smoke colour on sealed surfaces. */
+const TYRE_SMOKE = [0.85, 0.85, 0.85] as const;
 
 export class Effects {
   private readonly dust: ParticleSystem;
@@ -28,6 +35,7 @@ export class Effects {
   private skidNext = 0;
   private readonly lastMark: (Vector3 | null)[] = [null, null, null, null];
   private readonly tex: DynamicTexture;
+  private style: SurfaceId | null = null;
   /** A graphics preset's particle factor 0..1 (dust and spray emission). */
   particles = 1;
 
@@ -49,15 +57,8 @@ export class Effects {
     ps.emitter = this.emitter;
     ps.minEmitBox = new Vector3(-0.8, 0, -0.3);
     ps.maxEmitBox = new Vector3(0.8, 0.2, 0.3);
-    ps.minSize = 0.6;
-    ps.maxSize = 1.8;
-    ps.minLifeTime = 0.6;
-    ps.maxLifeTime = 1.6;
-    ps.minEmitPower = 0.5;
-    ps.maxEmitPower = 2;
-    ps.direction1 = new Vector3(-1, 1.2, -1);
-    ps.direction2 = new Vector3(1, 2, 1);
-    ps.gravity = new Vector3(0, -0.6, 0);
+    ps.minEmitPower = 1;
+    ps.maxEmitPower = 1;
     ps.blendMode = ParticleSystem.BLENDMODE_STANDARD;
     ps.emitRate = 0;
     ps.updateSpeed = 0.016;
@@ -87,18 +88,43 @@ export class Effects {
     this.skid.alwaysSelectAsActiveMesh = true;
   }
 
+  /** Hides or shows the spray (the e2e check compares the same frame with and without it). */
+  setSprayHidden(hidden: boolean): void {
+    this.dust.layerMask = hidden ? 0 : ALL_LAYERS;
+  }
+
+  /** Particles alive now (the e2e spray check reads it to know the spray is on). */
+  get activeParticles(): number {
+    return this.dust.getActiveCount();
+  }
+
+  /** Sets the particle system's look for a surface (on a surface change only). */
+  private applyStyle(surf: SurfaceId): void {
+    if (surf === this.style) return;
+    this.style = surf;
+    const st = SPRAY_STYLES[surf];
+    const ps = this.dust;
+    ps.minSize = st.minSizeM;
+    ps.maxSize = st.maxSizeM;
+    ps.minLifeTime = st.minLifeS;
+    ps.maxLifeTime = st.maxLifeS;
+    // emit power 1: the direction vectors are the launch velocities, m/s (sideways ±0.8, up riseMS)
+    ps.direction1 = new Vector3(-0.8, st.riseMS[0], -0.8);
+    ps.direction2 = new Vector3(0.8, st.riseMS[1], 0.8);
+    ps.gravity = new Vector3(0, -st.gravityMS2, 0);
+    const c = surf === 'tarmac' || surf === 'ice' ? TYRE_SMOKE : SURFACE_PROPS[surf].dustColor;
+    ps.color1 = new Color4(c[0], c[1], c[2], st.alpha);
+    ps.color2 = new Color4(c[0] * 0.9, c[1] * 0.9, c[2] * 0.9, st.alpha * 0.75);
+    ps.colorDead = new Color4(c[0], c[1], c[2], 0);
+  }
+
   update(world: SimWorld, car: DrivableCar, t: CarTelemetryView, dt: number, pose: { x: number; y: number; z: number; fx: number; fz: number }): void {
     void world;
     const surf = (t.surface in SURFACE_PROPS ? t.surface : 'gravel') as SurfaceId;
-    const loose = surf !== 'tarmac' && surf !== 'ice';
+    this.applyStyle(surf);
     const fh = Math.hypot(pose.fx, pose.fz) || 1;
-    this.emitter.set(pose.x - (pose.fx / fh) * 1.8, pose.y - 0.3, pose.z - (pose.fz / fh) * 1.8);
-    const rate = t.contact * (loose ? Math.min(1, t.speedMS / 25) * 120 + t.slip * 80 : Math.max(0, t.slip - 0.3) * 150);
-    this.dust.emitRate = rate * this.particles;
-    const c = loose ? SURFACE_PROPS[surf].dustColor : [0.85, 0.85, 0.85];
-    this.dust.color1 = new Color4(c[0], c[1], c[2], 0.55);
-    this.dust.color2 = new Color4(c[0] * 0.9, c[1] * 0.9, c[2] * 0.9, 0.4);
-    this.dust.colorDead = new Color4(c[0], c[1], c[2], 0);
+    this.emitter.set(pose.x - (pose.fx / fh) * SPRAY_BEHIND_M, pose.y - 0.3, pose.z - (pose.fz / fh) * SPRAY_BEHIND_M);
+    this.dust.emitRate = sprayRate(SPRAY_STYLES[surf], t.speedMS, t.slip, t.contact) * this.particles;
     // skid marks: lay a quad between the last mark point and the wheel's current ground point
     const shape = car.shape;
     const lx = pose.fz / fh;

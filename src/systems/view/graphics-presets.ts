@@ -19,6 +19,8 @@ export interface GraphicsPreset {
   drawDistanceM: number;
   /** Scenery cells (trees, rocks, bushes) further than this from the camera are hidden, m. */
   sceneryDistanceM: number;
+  /** Tree cells switch from the near mesh to the coarse one past [0], and to the crossed impostor past [1], m. */
+  treeLodM: readonly [number, number];
   /** Terrain geomipmap: allowed projected error, pixels (de Boer's τ). */
   terrainErrorPx: number;
   /** Babylon hardware scaling level: the canvas renders at 1/level of its CSS size. */
@@ -35,9 +37,9 @@ export interface RenderBudget {
 }
 
 export const GRAPHICS: Record<GraphicsPresetName, GraphicsPreset> = {
-  low: { shadows: false, shadowMapPx: 512, treeDensity: 0.35, drawDistanceM: 450, sceneryDistanceM: 220, terrainErrorPx: 6, hardwareScaling: 1.5, particles: 0.35 },
-  medium: { shadows: true, shadowMapPx: 1024, treeDensity: 0.7, drawDistanceM: 800, sceneryDistanceM: 400, terrainErrorPx: 3, hardwareScaling: 1.2, particles: 0.7 },
-  high: { shadows: true, shadowMapPx: 2048, treeDensity: 1, drawDistanceM: 1200, sceneryDistanceM: 700, terrainErrorPx: 2, hardwareScaling: 1, particles: 1 },
+  low: { shadows: false, shadowMapPx: 512, treeDensity: 0.35, drawDistanceM: 450, sceneryDistanceM: 220, treeLodM: [40, 100], terrainErrorPx: 6, hardwareScaling: 1.5, particles: 0.35 },
+  medium: { shadows: true, shadowMapPx: 1024, treeDensity: 0.7, drawDistanceM: 800, sceneryDistanceM: 400, treeLodM: [80, 180], terrainErrorPx: 3, hardwareScaling: 1.2, particles: 0.7 },
+  high: { shadows: true, shadowMapPx: 2048, treeDensity: 1, drawDistanceM: 1200, sceneryDistanceM: 700, treeLodM: [130, 300], terrainErrorPx: 2, hardwareScaling: 1, particles: 1 },
 };
 
 /** Per-preset budgets (issue 18: low ≤ 80 k triangles and ≤ 150 draw calls). */

@@ -7,6 +7,7 @@
 import type { Mesh } from '@babylonjs/core/Meshes/mesh';
 import type { Matrix } from '@babylonjs/core/Maths/math.vector';
 import '@babylonjs/core/Meshes/thinInstanceMesh';
+import { treeLevelAt } from './tree-geometry';
 
 /** Cell edge, m: small enough to cull by distance, large enough to keep the draw calls few. */
 export const SCENERY_CELL_M = 160;
@@ -18,11 +19,16 @@ export function keepInstance(i: number, density: number): boolean {
   return (i * PHI) % 1 < density;
 }
 
-/** One prototype set (e.g. trunk + crown) and whether the density setting thins it. */
+/**
+ * One prototype set and whether the density setting thins it. With `levels`, the prototypes are the mesh levels
+ * of detail of one object, nearest first, and a cell draws the one its distance picks (`treeLevelAt`); without,
+ * a cell draws all of them (e.g. parts with different materials).
+ */
 export interface SceneryGroup {
   protos: Mesh[];
   mats: Matrix[];
   thinned: boolean;
+  levels?: boolean;
 }
 
 interface Cell {
@@ -31,6 +37,7 @@ interface Cell {
   meshes: Mesh[];
   mats: Matrix[];
   thinned: boolean;
+  levels: boolean;
   /** Instances kept at the current density (a cell with none is never enabled: it would draw its prototype). */
   kept: number;
 }
@@ -39,6 +46,8 @@ export class SceneryCells {
   private readonly cells: Cell[] = [];
   private density = 1;
   private distanceM = Infinity;
+  /** Distances where a levelled group switches from level 0 to 1 and from 1 to 2 (the impostor), m. */
+  private lodM: readonly [number, number] = [Infinity, Infinity];
   /** Instances drawn at the current density (all cells, all prototypes). */
   instances = 0;
 
@@ -65,7 +74,7 @@ export class SceneryCells {
           c.receiveShadows = true;
           return c;
         });
-        this.cells.push({ cx: (ix + 0.5) * SCENERY_CELL_M, cz: (iz + 0.5) * SCENERY_CELL_M, meshes, mats, thinned: g.thinned, kept: mats.length });
+        this.cells.push({ cx: (ix + 0.5) * SCENERY_CELL_M, cz: (iz + 0.5) * SCENERY_CELL_M, meshes, mats, thinned: g.thinned, levels: g.levels ?? false, kept: mats.length });
       }
     }
     this.fill();
@@ -76,23 +85,43 @@ export class SceneryCells {
     return this.cells.flatMap((c) => c.meshes);
   }
 
-  /** Tree and bush density 0..1 and the distance past which cells are hidden, m. */
-  configure(density: number, distanceM: number): void {
+  /** Tree and bush density 0..1, the distance past which cells are hidden and the level switch distances, m. */
+  configure(density: number, distanceM: number, lodM: readonly [number, number] = this.lodM): void {
     const refill = density !== this.density;
     this.density = density;
     this.distanceM = distanceM;
+    this.lodM = lodM;
     if (refill) this.fill();
   }
 
-  /** Hides the cells whose nearest point is further than the scenery distance from (x, z). */
+  /**
+   * Hides the cells whose nearest point is further than the scenery distance from (x, z), and shows one mesh
+   * level of each levelled cell, picked by the distance to the cell's nearest point.
+   */
   updateVisibility(x: number, z: number): void {
     const half = SCENERY_CELL_M / 2;
     for (const c of this.cells) {
       const dx = Math.max(0, Math.abs(x - c.cx) - half);
       const dz = Math.max(0, Math.abs(z - c.cz) - half);
-      const on = c.kept > 0 && Math.hypot(dx, dz) <= this.distanceM;
-      for (const m of c.meshes) if (m.isEnabled(false) !== on) m.setEnabled(on);
+      const d = Math.hypot(dx, dz);
+      const on = c.kept > 0 && d <= this.distanceM;
+      const level = c.levels ? treeLevelAt(d, this.lodM) : -1;
+      c.meshes.forEach((m, i) => {
+        const show = on && (level < 0 || i === level);
+        if (m.isEnabled(false) !== show) m.setEnabled(show);
+      });
     }
+  }
+
+  /** Cells of levelled groups currently drawing each level (index = level), for tests and the perf overlay. */
+  levelCounts(): number[] {
+    const counts: number[] = [];
+    for (const c of this.cells)
+      if (c.levels)
+        c.meshes.forEach((m, i) => {
+          if (m.isEnabled(false)) counts[i] = (counts[i] ?? 0) + 1;
+        });
+    return counts;
   }
 
   /** Writes each cell's kept instances into its meshes' thin-instance buffers. */
@@ -109,7 +138,7 @@ export class SceneryCells {
         else mesh.thinInstanceRefreshBoundingInfo(false);
       }
       c.kept = kept.length;
-      this.instances += kept.length * c.meshes.length;
+      this.instances += kept.length * (c.levels ? 1 : c.meshes.length);
     }
   }
 }

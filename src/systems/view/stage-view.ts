@@ -1,7 +1,9 @@
 /**
  * Stage dressing: the road ribbon (draped on the B-spline surface, a few cm above it, coloured by the
  * surface under each centreline point with darker wheel tracks) and, on a rallycross circuit, the joker road's ribbon, scenery as thin instances (trees, rocks, fences, markers,
- * bushes), the start and finish gantries and checkpoint banners.
+ * bushes; trees in three generated species with mesh levels and far impostors, tree-geometry.ts, snow-covered
+ * where the surface map says snow; corner protection as round hay bales), the start and finish gantries and
+ * checkpoint banners.
  */
 import type { Scene } from '@babylonjs/core/scene';
 import { Mesh } from '@babylonjs/core/Meshes/mesh';
@@ -19,6 +21,27 @@ import { GROUND_COLORS } from './terrain-view';
 import { SURFACE_IDS } from '../../../terrain/surface';
 import { SceneryCells, type SceneryGroup } from './scenery-cells';
 import type { GraphicsPreset } from './graphics-presets';
+import { buildTreeGeometry, speciesAt, TREE_LEVELS, TREE_SPECIES, type TreeGeometry, type TreeSpecies } from './tree-geometry';
+
+/** Share of the stage's trees that are birches (the rest spruce and pine). */
+const BIRCH_SHARE = 0.22;
+/** Scale of the unit tree's width per metre of height: a 16 m spruce's lowest tier is 0.84 · 0.45 · 16 ≈ 6 m wide. */
+const TREE_WIDTH_PER_HEIGHT = 0.45;
+/** Sides of a round hay bale. */
+const BALE_SIDES = 10;
+
+/**
+ * Whether a tree at (x, z) carries snow: only where the stage's surface map says snow (issue 18), so a
+ * tarmac or gravel stage never shows a white tree and a snow stage's trees are white wherever the ground is.
+ */
+export function isSnowCovered(stage: Stage, x: number, z: number): boolean {
+  return stage.surfaceMap.surfaceIdAt(x, z) === 'snow';
+}
+
+/** The scenery group (and mesh name prefix) of a species, bare or snow-covered: `tree-spruce`, `tree-spruceSnow`. */
+export function treeGroupKey(species: TreeSpecies, snowy: boolean): string {
+  return `tree-${species}${snowy ? 'Snow' : ''}`;
+}
 
 /** A gantry beam closer than this to the camera (horizontally) is drawn faded, m. */
 export const GANTRY_FADE_M = 20;
@@ -52,7 +75,8 @@ export class StageView {
     this.buildGantry(stage.start, 'START', [0.85, 0.1, 0.1]);
     this.buildGantry(stage.finish, 'FINISH', [0.1, 0.1, 0.1]);
     for (const cp of stage.checkpoints) this.buildBanner(cp);
-    for (const m of this.meshes) this.triangles += (m.getTotalIndices() / 3) * Math.max(1, m.thinInstanceCount);
+    // a levelled group counts its most detailed level only (one level per cell is drawn)
+    for (const m of this.meshes) if (!/L[12]_/.test(m.name)) this.triangles += (m.getTotalIndices() / 3) * Math.max(1, m.thinInstanceCount);
   }
 
   private buildRoad(): void {
@@ -141,25 +165,15 @@ export class StageView {
 
   private buildScenery(shadows: ShadowGenerator | null): void {
     const s = this.scene;
-    const trunkMat = mat(s, 'trunk', [0.3, 0.2, 0.12]);
-    const leafMat = mat(s, 'leaf', [0.12, 0.28, 0.12]);
     const rockMat = mat(s, 'rock', [0.45, 0.43, 0.4]);
-    const fenceMat = mat(s, 'fence', [0.55, 0.42, 0.28]);
+    const baleMat = mat(s, 'bale', [0.86, 0.72, 0.38]);
     const markerMat = mat(s, 'marker', [0.95, 0.95, 0.95], { emissive: 0.2 });
     const bushMat = mat(s, 'bush', [0.2, 0.33, 0.14]);
     // unit-sized prototypes: radius 1, height 1 (scaled per item from radius/height)
-    const trunk = CreateCylinder('treeTrunk', { height: 0.3, diameterTop: 0.25, diameterBottom: 0.35, tessellation: 6 }, s);
-    trunk.bakeTransformIntoVertices(Matrix.Translation(0, 0.15, 0));
-    trunk.material = trunkMat;
-    const crown = CreateCylinder('treeCrown', { height: 0.8, diameterTop: 0, diameterBottom: 2, tessellation: 7 }, s);
-    crown.bakeTransformIntoVertices(Matrix.Translation(0, 0.6, 0));
-    crown.material = leafMat;
     const rock = CreateIcoSphere('rock', { radius: 1, subdivisions: 1, flat: true }, s);
     rock.bakeTransformIntoVertices(Matrix.Scaling(1, 0.6, 0.85).multiply(Matrix.Translation(0, 0.35, 0)));
     rock.material = rockMat;
-    const fence = CreateBox('fence', { width: 2, height: 1, depth: 0.08 }, s);
-    fence.bakeTransformIntoVertices(Matrix.Translation(0, 0.5, 0));
-    fence.material = fenceMat;
+    const fence = this.buildBales(baleMat);
     const marker = CreateBox('marker', { width: 0.3, height: 1, depth: 0.3 }, s);
     marker.bakeTransformIntoVertices(Matrix.Translation(0, 0.5, 0));
     marker.material = markerMat;
@@ -167,25 +181,76 @@ export class StageView {
     bush.bakeTransformIntoVertices(Matrix.Scaling(1, 0.7, 1).multiply(Matrix.Translation(0, 0.4, 0)));
     bush.material = bushMat;
     const groups = new Map<string, SceneryGroup>([
-      ['tree', { protos: [trunk, crown], mats: [], thinned: true }],
       ['rock', { protos: [rock], mats: [], thinned: false }],
       ['fence', { protos: [fence], mats: [], thinned: false }],
       ['marker', { protos: [marker], mats: [], thinned: false }],
       ['bush', { protos: [bush], mats: [], thinned: true }],
     ]);
+    const trees = this.buildTreeProtos();
+    for (const [key, protos] of trees) groups.set(key, { protos, mats: [], thinned: true, levels: true });
     const q = new Quaternion();
     for (const it of this.stage.scenery) {
       if (it.kind === 'arch') continue; // drawn by buildGantry (posts at ±radius, like their colliders)
-      const g = groups.get(it.kind)!;
+      const key = it.kind === 'tree' ? treeGroupKey(speciesAt(it.x, it.z, BIRCH_SHARE), isSnowCovered(this.stage, it.x, it.z)) : it.kind;
+      const g = groups.get(key)!;
       Quaternion.RotationYawPitchRollToRef(it.rotY, 0, 0, q);
-      const r = it.kind === 'fence' || it.kind === 'marker' ? 1 : it.radius;
+      // trees: the unit tree's crown is ~0.4 m wide at 1 m tall; the item radius is the trunk's collider, so
+      // the crown width follows the height
+      const r = it.kind === 'fence' || it.kind === 'marker' ? 1 : it.kind === 'tree' ? it.height * TREE_WIDTH_PER_HEIGHT : it.radius;
       g.mats.push(Matrix.Compose(new Vector3(r, it.height, r), q, new Vector3(it.x, it.y - 0.1, it.z)));
     }
     // the prototypes stay disabled (and are disposed with the view); the cells draw their instances
-    this.protos.push(trunk, crown, rock, fence, marker, bush);
+    this.protos.push(rock, fence, marker, bush, ...[...trees.values()].flat());
     this.scenery = new SceneryCells(groups);
     this.meshes.push(...this.scenery.meshes);
     void shadows; // scenery does not cast into the car-focused shadow map (keeps it sharp)
+  }
+
+  /**
+   * Each tree species' mesh levels (tree-geometry.ts), bare and snow-covered, keyed by treeGroupKey; one
+   * vertex-coloured material for all.
+   */
+  private buildTreeProtos(): Map<string, Mesh[]> {
+    const m = mat(this.scene, 'treeMat', [1, 1, 1]);
+    m.backFaceCulling = false; // impostor silhouettes are single-sided planes
+    const out = new Map<string, Mesh[]>();
+    for (const sp of TREE_SPECIES)
+      for (const snowy of [false, true]) {
+        const key = treeGroupKey(sp, snowy);
+        out.set(key, Array.from({ length: TREE_LEVELS }, (_, l) => this.treeMesh(`${key}L${l}`, buildTreeGeometry(sp, l, snowy), m)));
+      }
+    return out;
+  }
+
+  /** A mesh of generated tree geometry (vertex colours, computed normals). */
+  private treeMesh(name: string, g: TreeGeometry, material: StandardMaterial): Mesh {
+    const vd = new VertexData();
+    vd.positions = g.positions;
+    vd.colors = g.colors;
+    vd.indices = g.indices;
+    const normals: number[] = [];
+    VertexData.ComputeNormals(g.positions, g.indices, normals);
+    vd.normals = normals;
+    const mesh = new Mesh(name, this.scene);
+    vd.applyToMesh(mesh);
+    mesh.material = material;
+    return mesh;
+  }
+
+  /**
+   * A corner protection item (stage `fence`, a 2 m × 1.1 m box collider): two round hay bales lying on their
+   * sides along the item's width, 1 m long and 1 m across each (scaled to the item's height).
+   */
+  private buildBales(material: StandardMaterial): Mesh {
+    const parts = [-0.5, 0.5].map((x) => {
+      const b = CreateCylinder('bale', { height: 0.98, diameter: 1, tessellation: BALE_SIDES }, this.scene);
+      b.bakeTransformIntoVertices(Matrix.RotationZ(Math.PI / 2).multiply(Matrix.Translation(x, 0.5, 0)));
+      return b;
+    });
+    const bales = Mesh.MergeMeshes(parts, true)!;
+    bales.name = 'fence';
+    bales.material = material;
+    return bales;
   }
 
   private buildGantry(p: StagePose, _label: string, color: [number, number, number]): void {
@@ -241,8 +306,8 @@ export class StageView {
   }
 
   /** A graphics preset's tree density and scenery distance (src/systems/view/graphics-presets.ts). */
-  setGraphics(p: Pick<GraphicsPreset, 'treeDensity' | 'sceneryDistanceM'>): void {
-    this.scenery.configure(p.treeDensity, p.sceneryDistanceM);
+  setGraphics(p: Pick<GraphicsPreset, 'treeDensity' | 'sceneryDistanceM' | 'treeLodM'>): void {
+    this.scenery.configure(p.treeDensity, p.sceneryDistanceM, p.treeLodM);
   }
 
   /**
