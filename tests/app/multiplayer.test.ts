@@ -1,0 +1,108 @@
+/**
+ * The game's multiplayer pieces that run without a page: the join code entry (gamepad cycling, typing, the
+ * server's alphabet), the server clock offset and countdown, the rooms' WebSocket URL, the room-timeline pacer
+ * (no dropped backlog) and the collision log panel (escaped names).
+ */
+import { describe, expect, it } from 'vitest';
+import { CodeEntry } from '../../src/app/multiplayer/code-entry';
+import { roomServerUrl, ServerClock } from '../../src/app/multiplayer/server-clock';
+import { MAX_CATCH_UP_PACKETS, RoomPacer } from '../../src/app/multiplayer/pacer';
+import { CollisionLog, LOG_PANEL_ROWS } from '../../src/app/multiplayer/collision-log';
+import { normaliseRoomCode, ROOM_CODE_ALPHABET, ROOM_CODE_LENGTH } from '../../src/net/room-code';
+import type { ImpulsePacket } from '../../src/net/packets';
+
+describe('join code entry', () => {
+  it('cycles the character under the cursor through the alphabet both ways, wrapping', () => {
+    const c = new CodeEntry();
+    c.cycle(1);
+    expect(c.text()).toBe('A____');
+    c.cycle(-1);
+    expect(c.text()).toBe(`${ROOM_CODE_ALPHABET.at(-1)}____`);
+    c.cycle(1);
+    expect(c.text()).toBe('A____'); // wrapped from the last character to the first
+    c.advance();
+    c.cycle(-1); // an empty character starts at the alphabet's end going left
+    expect(c.text()).toBe(`A${ROOM_CODE_ALPHABET.at(-1)}___`);
+  });
+
+  it('types letters and digits of the alphabet, refuses look-alikes, erases with Backspace', () => {
+    const c = new CodeEntry();
+    for (const k of ['k', '7', 'O', '0', 'I', '1', 'x', 'Shift']) c.type(k);
+    expect(c.text()).toBe('K7X__'); // O, 0, I, 1 and named keys are refused
+    expect(c.code()).toBeNull();
+    c.type('2');
+    c.type('z');
+    expect(c.code()).toBe('K7X2Z');
+    c.type('A'); // the cursor stays on the last character
+    expect(c.code()).toBe('K7X2A');
+    c.erase();
+    expect(c.text()).toBe('K7X2_');
+    c.erase();
+    expect(c.text()).toBe('K7X__');
+  });
+
+  it('every code of the alphabet and length is well formed; others are not', () => {
+    expect(ROOM_CODE_LENGTH).toBe(5);
+    expect(normaliseRoomCode(' ab2cd ')).toBe('AB2CD');
+    expect(normaliseRoomCode('AB2C')).toBeNull();
+    expect(normaliseRoomCode('AB2CO')).toBeNull();
+  });
+});
+
+describe('server clock', () => {
+  it('keeps the newest offset and counts down whole seconds to startsAt', () => {
+    const clk = new ServerClock();
+    expect(clk.countdownS(5000, 0)).toBeNull();
+    clk.sample(10_000, 400); // server 10 000 ms at local 400 ms: offset 9 600
+    expect(clk.serverTime(1000)).toBe(10_600);
+    expect(clk.countdownS(13_000, 400)).toBe(3);
+    expect(clk.countdownS(13_000, 1401)).toBe(2); // 1 999 ms left: 2 s shown
+    expect(clk.countdownS(13_000, 3400)).toBe(0);
+    expect(clk.countdownS(13_000, 9000)).toBe(0);
+    expect(clk.countdownS(null, 400)).toBeNull();
+    clk.sample(20_000, 400);
+    expect(clk.serverTime(400)).toBe(20_000);
+  });
+
+  it('derives the rooms\' WebSocket URL from the server URL', () => {
+    expect(roomServerUrl('http://127.0.0.1:8787/')).toBe('ws://127.0.0.1:8787');
+    expect(roomServerUrl('https://rally.example.org')).toBe('wss://rally.example.org');
+    expect(roomServerUrl('ftp://x')).toBeNull();
+    expect(roomServerUrl('')).toBeNull();
+  });
+});
+
+describe('room pacer', () => {
+  it('steps every packet due since go, keeping (never dropping) a slow frame\'s backlog', () => {
+    const p = new RoomPacer(0.016);
+    expect(p.take(1000)).toBe(0); // before go
+    p.start(1000);
+    p.start(5000); // a repeated go keeps the first
+    expect(p.take(1000 + 160)).toBe(10);
+    // a 5 s stall: 312 packets due, stepped over three frames at MAX_CATCH_UP_PACKETS each
+    const t = 1000 + 5000;
+    const due = Math.floor(5 / 0.016);
+    expect(p.take(t)).toBe(MAX_CATCH_UP_PACKETS);
+    expect(p.backlog(t)).toBe(due - 10 - MAX_CATCH_UP_PACKETS);
+    expect(p.take(t) + p.take(t)).toBe(due - 10 - MAX_CATCH_UP_PACKETS);
+    expect(p.stepped).toBe(due);
+    expect(p.backlog(t)).toBe(0);
+  });
+});
+
+describe('collision log', () => {
+  const imp = (seq: number, jx: number): ImpulsePacket => ({ seq, tick: 800 + seq * 8, other: 1, jx, jz: -2 * jx, x: 0, y: 0, z: 0 });
+
+  it('keeps every entry and shows the newest LOG_PANEL_ROWS, with escaped names', () => {
+    const log = new CollisionLog();
+    for (let k = 1; k <= LOG_PANEL_ROWS + 2; k++) log.add(imp(k, 100 * k), k % 2 ? 'rewound' : 'applied', 800 + k * 8 + 24);
+    expect(log.entries.length).toBe(LOG_PANEL_ROWS + 2);
+    expect(log.entries[0]).toEqual({ seq: 1, tick: 808, other: 1, jx: 100, jz: -200, outcome: 'rewound', receivedAtTick: 832 });
+    const html = log.panelHtml(() => '<b>Eve</b>');
+    const seqs = [...html.matchAll(/data-seq="(\d+)"/g)].map((m) => Number(m[1]));
+    expect(seqs).toEqual(Array.from({ length: LOG_PANEL_ROWS }, (_, i) => LOG_PANEL_ROWS + 2 - i));
+    expect(html).not.toContain('<b>');
+    expect(html).toContain('&lt;b&gt;Eve&lt;/b&gt;');
+    expect(html).toContain('rewound 24 ticks');
+  });
+});
