@@ -6,7 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { CodeEntry } from '../../src/app/multiplayer/code-entry';
 import { roomServerUrl, ServerClock } from '../../src/app/multiplayer/server-clock';
-import { MAX_CATCH_UP_PACKETS, RoomPacer } from '../../src/app/multiplayer/pacer';
+import { MAX_CATCH_UP_PACKETS, MAX_SEND_STRIDE, RoomPacer, SEND_BURST_PACKETS, SendThrottle } from '../../src/app/multiplayer/pacer';
+import { FLOOD_MARGIN } from '../../server/rooms/race-room';
 import { CollisionLog, LOG_PANEL_ROWS } from '../../src/app/multiplayer/collision-log';
 import { normaliseRoomCode, ROOM_CODE_ALPHABET, ROOM_CODE_LENGTH } from '../../src/net/room-code';
 import type { ImpulsePacket } from '../../src/net/packets';
@@ -87,6 +88,35 @@ describe('room pacer', () => {
     expect(p.take(t) + p.take(t)).toBe(due - 10 - MAX_CATCH_UP_PACKETS);
     expect(p.stepped).toBe(due);
     expect(p.backlog(t)).toBe(0);
+  });
+});
+
+describe('send throttle', () => {
+  const PACKET_S = 0.016;
+  /** Sends of one frame stepping packets first..first+n−1 at local time `ms`. */
+  const frame = (t: SendThrottle, ms: number, first: number, n: number): number[] => {
+    t.beginFrame(ms, n);
+    return Array.from({ length: n }, (_, k) => first + k).filter((p) => t.send(p));
+  };
+
+  it('sends every packet at one packet per frame', () => {
+    const t = new SendThrottle(PACKET_S);
+    const sent = Array.from({ length: 200 }, (_, k) => frame(t, k * 16, k + 1, 1)).flat();
+    expect(sent.length).toBe(200);
+  });
+
+  it('thins a backlog to a power-of-two grid, keeps the room\'s flood limit in every second, never skips 60', () => {
+    const t = new SendThrottle(PACKET_S);
+    // frames of 2 s (0.5 fps): 125 packets each
+    const sent: { p: number; ms: number }[] = [];
+    for (let f = 0; f < 10; f++) for (const p of frame(t, f * 2000, f * 125 + 1, 125)) sent.push({ p, ms: f * 2000 });
+    const strides = new Set(sent.slice(1).map((s, i) => s.p - sent[i]!.p));
+    for (const d of strides) expect(Number.isInteger(Math.log2(d)) && d <= MAX_SEND_STRIDE).toBe(true);
+    expect(sent.every((s) => s.p % 8 === 0)).toBe(true); // 125 packets on 30 tokens: every 8th (16 sends)
+    // the room allows FLOOD_MARGIN × its rate in any 1 s window
+    const limit = Math.ceil(FLOOD_MARGIN / PACKET_S);
+    for (const s of sent) expect(sent.filter((x) => x.ms >= s.ms && x.ms < s.ms + 1000).length).toBeLessThanOrEqual(limit);
+    expect(SEND_BURST_PACKETS + 1 / PACKET_S).toBeLessThan(limit);
   });
 });
 

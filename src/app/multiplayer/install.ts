@@ -16,14 +16,14 @@ import { loadIdentity } from '../online/identity';
 import { RoomClient } from '../../net/room-client';
 import type { Stage } from '../../../terrain/stage';
 import { CodeEntry } from './code-entry';
-import { roomServerUrl } from './server-clock';
+import { roomServerUrl, ServerClock } from './server-clock';
 import { MultiplayerSession } from './session';
 import { registerLobbyScreen } from './lobby-screen';
 import { leaveRoom, type MultiplayerState } from './state';
 import './multiplayer.css';
 
 export function installMultiplayer(app: AppContext): void {
-  const mp: MultiplayerState = { stageId: null, carId: CARS()[0]!.id, client: null, lobby: null, goAtMs: null, stage: null, session: null };
+  const mp: MultiplayerState = { stageId: null, carId: CARS()[0]!.id, client: null, lobby: null, clock: new ServerClock(), goAtMs: null, stage: null, session: null };
   exposeTestHook(mp);
   registerSetupScreen(app, mp);
   registerLobbyScreen(mp, loadRoomStage);
@@ -135,7 +135,11 @@ async function connect(url: string, mp: MultiplayerState, o: { code?: string }, 
     const client = await RoomClient.connect({ url, kind: 'stage', stage: mp.stageId ?? undefined, code: o.code, car: mp.carId, name });
     // set at once: the room's next messages (lobby, go) follow the seat
     mp.client = client;
-    client.onLobby = (l) => (mp.lobby = l);
+    mp.clock = new ServerClock();
+    client.onLobby = (l) => {
+      mp.lobby = l;
+      mp.clock.sample(l.now, performance.now());
+    };
     client.onGo = () => (mp.goAtMs ??= performance.now());
     return true;
   } catch (e) {
@@ -155,7 +159,7 @@ function registerDriveScreen(app: AppContext, mp: MultiplayerState): void {
         if (!mp.client || !mp.lobby) throw new Error('not in a room any more');
         app.startSession(null);
         mp.session?.dispose();
-        mp.session = new MultiplayerSession(app.kit, stage, mp.client, mp.lobby, app.settings, app.devices, document.getElementById('ui')!);
+        mp.session = new MultiplayerSession(app.kit, stage, mp.client, mp.lobby, app.settings, app.devices, document.getElementById('ui')!, mp.clock);
         if (mp.goAtMs !== null) mp.session.pacer.start(mp.goAtMs);
         el.style.display = 'none';
       } catch (e) {

@@ -9,7 +9,6 @@ import { CARS } from '../cars';
 import { escapeHtml as esc } from '../escape-html';
 import type { Lobby } from '../../net/room-client';
 import type { Stage } from '../../../terrain/stage';
-import { ServerClock } from './server-clock';
 import { leaveRoom, type MultiplayerState } from './state';
 
 /** The seats table of a lobby message; `mySlot`'s row is marked. */
@@ -41,7 +40,6 @@ export function registerLobbyScreen(mp: MultiplayerState, loadStage: (id: string
       <div class="hint">A: ready · B: leave</div>`);
     const table = el.querySelector<HTMLElement>('[data-mp-seats]')!;
     const countdown = el.querySelector<HTMLElement>('[data-mp-countdown]')!;
-    const clock = new ServerClock();
     let shown: Lobby | null = null;
     const leave = (): void => void leaveRoom(mp).then(() => ctx.show('multiplayer'));
     el.querySelector<HTMLElement>('[data-k="ready"]')!.onclick = () => client.ready();
@@ -51,10 +49,9 @@ export function registerLobbyScreen(mp: MultiplayerState, loadStage: (id: string
       if (!l) return;
       if (l !== shown) {
         shown = l;
-        clock.sample(l.now, performance.now());
         table.innerHTML = `<tr><th>#</th><th>Player</th><th>Car</th><th></th></tr>${seatsHtml(l, seat.slot)}`;
       }
-      const left = clock.countdownS(l.startsAt, performance.now());
+      const left = mp.clock.countdownS(l.startsAt, performance.now());
       countdown.textContent = left === null ? 'Waiting until everyone is ready' : `Start in ${left} s`;
       // everyone is ready: the drive screen loads the stage and shows the lights until 'go'
       if (l.startsAt !== null) ctx.show('multiplayer-drive');

@@ -44,3 +44,40 @@ export class RoomPacer {
     return Math.max(0, this.due(localMs) - this.stepped);
   }
 }
+
+/** Packets sent at most in a burst above the room's rate: 30 + 62.5/s stays under the room's 1.5 × rate per second. */
+export const SEND_BURST_PACKETS = 30;
+/** Coarsest send grid, in packet intervals (the room refuses a car that skips more than 60 packets). */
+export const MAX_SEND_STRIDE = 32;
+
+/**
+ * Which of a frame's packets go to the room. A frame that steps a backlog (a slow or stalled frame) would send it
+ * in one burst, and the room drops a client's packets past 1.5 × its rate as a flood (server/rooms/race-room.ts);
+ * so sends are paced by a token bucket filled at the room's rate (SEND_BURST_PACKETS deep). When a frame has more
+ * packets than tokens, only those on a coarser grid are sent: packet numbers that are multiples of a power of two,
+ * so two clients that both thin out still share the ticks of the coarser grid (the collider compares the cars
+ * at ticks both have sent).
+ */
+export class SendThrottle {
+  private tokens = SEND_BURST_PACKETS;
+  private lastMs: number | null = null;
+  private stride = 1;
+
+  constructor(readonly packetS: number) {}
+
+  /** Starts a frame at local time `localMs` that will step `n` packets; picks the send grid for them. */
+  beginFrame(localMs: number, n: number): void {
+    if (this.lastMs !== null) this.tokens = Math.min(SEND_BURST_PACKETS, this.tokens + (localMs - this.lastMs) / 1000 / this.packetS);
+    this.lastMs = localMs;
+    const affordable = Math.max(1, Math.floor(this.tokens));
+    this.stride = 1;
+    while (this.stride < MAX_SEND_STRIDE && n / this.stride > affordable) this.stride *= 2;
+  }
+
+  /** Whether packet number `p` (its tick / ticks per packet) is sent; a sent packet uses a token. */
+  send(p: number): boolean {
+    if (p % this.stride !== 0 || this.tokens < 1) return false;
+    this.tokens -= 1;
+    return true;
+  }
+}

@@ -24,9 +24,9 @@ import type { Settings } from '../settings';
 import { carChoice } from '../cars';
 import { emptyTelemetry, type CarTelemetryView, type DrivableCar } from '../car-link';
 import { CollisionLog } from './collision-log';
-import { RoomPacer } from './pacer';
+import { RoomPacer, SendThrottle } from './pacer';
 import { RemoteCars } from './remote-cars';
-import { ServerClock } from './server-clock';
+import type { ServerClock } from './server-clock';
 
 /** How far behind this car's tick the other cars are drawn, in packet intervals: their states have arrived by then. */
 const INTERPOLATION_DELAY_PACKETS = 2;
@@ -37,7 +37,7 @@ export class MultiplayerSession {
   readonly car: NetCar;
   readonly log = new CollisionLog();
   readonly pacer: RoomPacer;
-  readonly clock = new ServerClock();
+  private readonly throttle: SendThrottle;
   lobby: Lobby;
   private readonly held = new HeldInput();
   private readonly mixer = new ActionMixer();
@@ -62,10 +62,13 @@ export class MultiplayerSession {
     private readonly settings: Settings,
     private readonly devices: InputDevices,
     hudParent: HTMLElement,
+    /** The room's clock as the lobby sampled it (the countdown lights). */
+    private readonly clock: ServerClock,
   ) {
     const seat = client.seat;
     this.lobby = lobby;
     this.pacer = new RoomPacer(seat.simDtS * seat.ticksPerPacket);
+    this.throttle = new SendThrottle(seat.simDtS * seat.ticksPerPacket);
     this.car = new NetCar(builtinRunCar(`player-${seat.slot}`, seat.car, gridPose(stage, seat.slot)), seat.simDtS, seat.ticksPerPacket, { stage, driver: this.held });
     this.drivable = carChoice(seat.car).wrap(this.car.run.world, this.car.eid);
     this.terrain = new TerrainView(kit.scene, stage);
@@ -81,7 +84,6 @@ export class MultiplayerSession {
     this.panel.className = 'mp-log';
     hudParent.appendChild(this.panel);
     this.listen();
-    this.noteLobby(lobby, performance.now());
     this.updateViews(0);
   }
 
@@ -115,15 +117,20 @@ export class MultiplayerSession {
     const a = this.mixer.update(r, this.settings, dt);
     // the car waits on its grid pose for the room's 'go'; then it is stepped on the room's timeline
     this.held.input = quantizeInput(toRawInput(a));
-    const n = this.pacer.take(performance.now());
+    const now = performance.now();
+    const n = this.pacer.take(now);
+    this.throttle.beginFrame(now, n);
     for (let k = 0; k < n; k++) this.stepPacket();
     this.hud.tickToast(this.nowS);
     this.updateViews(dt);
   }
 
   private stepPacket(): void {
-    this.client.sendState(this.car.step());
-    this.packetsSent++;
+    const s = this.car.step();
+    if (this.throttle.send(s.tick / this.car.ticksPerPacket)) {
+      this.client.sendState(s);
+      this.packetsSent++;
+    }
     // nothing reads the run's events here (scenery impacts are drawn from the car's state): drop them
     this.car.run.world.events.length = 0;
   }

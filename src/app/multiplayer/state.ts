@@ -2,6 +2,7 @@
 import type { Lobby, RoomClient } from '../../net/room-client';
 import type { Stage } from '../../../terrain/stage';
 import type { MultiplayerSession } from './session';
+import type { ServerClock } from './server-clock';
 
 /** The mode's state across its screens. */
 export interface MultiplayerState {
@@ -9,6 +10,8 @@ export interface MultiplayerState {
   carId: string;
   client: RoomClient | null;
   lobby: Lobby | null;
+  /** The room's clock, sampled by every lobby message when it arrives. */
+  clock: ServerClock;
   /** Local time (performance.now) the room's 'go' arrived, null before. */
   goAtMs: number | null;
   /** The room's stage, loading from the lobby on. */
