@@ -38,8 +38,9 @@ async function openPadPage(browser, url) {
 }
 
 /** Title → Multiplayer (pad). */
-async function openMultiplayer(p) {
+async function openMultiplayer(p, shot) {
   await padFocusItem(p.page, /^Multiplayer$/);
+  if (shot) await p.page.screenshot({ path: shot });
   await padPress(p.page, PAD_BUTTON.a);
   await waitFor('multiplayer setup', () => p.H(() => !!document.querySelector('[data-k="create"]')), 120000);
   await waitFor('stages listed', () => p.H(() => !/loading/.test(document.querySelector('[data-k="stage"]')?.textContent ?? 'loading')));
@@ -64,7 +65,7 @@ export const specs = [
         pages.push(b);
 
         // 1. A creates a stage-together room on Test short
-        await openMultiplayer(a);
+        await openMultiplayer(a, join(out, 'multiplayer-title.png'));
         await padFocusItem(a.page, /^Stage:/);
         await padAdjust(a.page, /Test short/, PAD_BUTTON.right);
         await padFocusItem(a.page, /^Create room$/);
