@@ -10,11 +10,11 @@
  *     opposite (the room sends one response to both cars: J on B = −J on A, to 1e-9 N·s), naming each other.
  * Run alone with `npm run test:e2e -- --files multiplayer`.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runSpecList, waitFor } from './spec-runner.mjs';
-import { freePort, startServer, stopServer } from './server-process.mjs';
+import { closeSpec, freePort, startServer, throwPageErrors } from './server-process.mjs';
 import { padPage, padPress, padFocusItem, padAdjust, PAD_BUTTON, frames } from './page-helpers.mjs';
 
 /** Standard-mapping pad: left stick x (steer), right trigger (throttle). */
@@ -121,12 +121,9 @@ export const specs = [
         const panels = [logs.sa.panel, logs.sb.panel];
         if (!panels.every((t) => t.includes(`#${logs.seq}`))) throw new Error(`HUD panels: ${JSON.stringify(panels)}`);
         report.multiplayer = { code, seq: logs.seq, tick: ea.tick, a: { jx: ea.jx, jz: ea.jz, outcome: ea.outcome, late: ea.receivedAtTick - ea.tick }, b: { jx: eb.jx, jz: eb.jz, outcome: eb.outcome, late: eb.receivedAtTick - eb.tick }, impulsesA: logs.sa.log.length, impulsesB: logs.sb.log.length, ticks: [logs.sa.tick, logs.sb.tick] };
-        const errs = pages.flatMap((p) => p.errors);
-        if (errs.length) throw new Error(`page errors: ${errs.slice(0, 5).join(' | ')}`);
+        throwPageErrors(pages);
       } finally {
-        for (const p of pages) await p.context.close();
-        await stopServer(server).catch(() => undefined);
-        rmSync(dataDir, { recursive: true, force: true });
+        await closeSpec(pages, server, dataDir);
       }
     },
   },

@@ -8,11 +8,11 @@
  *  4. B's Leaderboards screen lists both times in order (A first) and B races A's ghost: it loads and moves.
  * Run alone with `npm run test:e2e -- --files online`.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openPage, runSpecList, waitFor } from './spec-runner.mjs';
-import { freePort, startServer, stopServer } from './server-process.mjs';
+import { closeSpec, freePort, startServer, stopServer, throwPageErrors } from './server-process.mjs';
 import { frames, sleep } from './page-helpers.mjs';
 
 /** A whole AI run of test-short on the software renderer, ms. */
@@ -126,12 +126,9 @@ export const specs = [
         await waitFor('ghost moving', () => b.H((t) => (window.__bitrally.replays.ghost.ghostTick ?? 0) > t + 1000, g0.ghostTick ?? 0), 180000);
         report.online.ghostTick = await b.H(() => window.__bitrally.replays.ghost.ghostTick);
         await b.page.screenshot({ path: join(out, 'online-ghost-race.png') });
-        const errs = [...a.errors, ...b.errors].filter((e) => !/Failed to load resource|ERR_CONNECTION_REFUSED/.test(e));
-        if (errs.length) throw new Error(`page errors: ${errs.slice(0, 5).join(' | ')}`);
+        throwPageErrors([a, b], /Failed to load resource|ERR_CONNECTION_REFUSED/);
       } finally {
-        for (const p of pages) await p.context.close();
-        await stopServer(server).catch(() => undefined);
-        rmSync(dataDir, { recursive: true, force: true });
+        await closeSpec(pages, server, dataDir);
       }
     },
   },

@@ -3,6 +3,7 @@
  * port, its own data directory, --cors-origin for the preview origin.
  */
 import { spawn } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -38,4 +39,17 @@ export function startServer(port, dataDir, origin) {
 export async function stopServer(s) {
   s.child.kill('SIGTERM');
   await s.exited;
+}
+
+/** A spec's end: its pages' contexts closed, the server stopped, its data directory removed. */
+export async function closeSpec(pages, server, dataDir) {
+  for (const p of pages) await p.context.close();
+  await stopServer(server).catch(() => undefined);
+  rmSync(dataDir, { recursive: true, force: true });
+}
+
+/** Throws the pages' first console / page errors, but those matching `ignore`. */
+export function throwPageErrors(pages, ignore = null) {
+  const errs = pages.flatMap((p) => p.errors).filter((e) => !ignore || !ignore.test(e));
+  if (errs.length) throw new Error(`page errors: ${errs.slice(0, 5).join(' | ')}`);
 }
