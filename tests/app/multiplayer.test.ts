@@ -11,6 +11,7 @@ import { FLOOD_MARGIN } from '../../server/rooms/race-room';
 import { CollisionLog, LOG_PANEL_ROWS } from '../../src/app/multiplayer/collision-log';
 import { normaliseRoomCode, ROOM_CODE_ALPHABET, ROOM_CODE_LENGTH } from '../../src/net/room-code';
 import type { ImpulsePacket } from '../../src/net/packets';
+import { seatsHtml } from '../../src/app/multiplayer/lobby-screen';
 
 describe('join code entry', () => {
   it('cycles the character under the cursor through the alphabet both ways, wrapping', () => {
@@ -134,5 +135,20 @@ describe('collision log', () => {
     expect(html).not.toContain('<b>');
     expect(html).toContain('&lt;b&gt;Eve&lt;/b&gt;');
     expect(html).toContain('rewound 24 ticks');
+  });
+});
+
+describe('lobby seats', () => {
+  it('lists the seats by slot with escaped names, marks this player\'s row', () => {
+    const html = seatsHtml({ code: 'AB2CD', startsAt: null, now: 0, seats: [
+      { slot: 1, name: '<img src=x onerror=alert(1)>', car: 'rally-awd', ready: true },
+      { slot: 0, name: 'Ann & Bo', car: 'no-such-car', ready: false },
+    ] }, 1);
+    expect([...html.matchAll(/data-slot="(\d)"/g)].map((m) => m[1])).toEqual(['0', '1']);
+    expect(html).not.toContain('<img');
+    expect(html).toContain('&lt;img src=x onerror=alert(1)&gt;');
+    expect(html).toContain('Ann &amp; Bo');
+    expect(html).toContain('no-such-car'); // an unknown car id is shown as it is
+    expect(html).toMatch(/<tr class="mp-me" data-slot="1">/);
   });
 });
