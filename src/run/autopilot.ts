@@ -5,9 +5,10 @@
  * are src/systems/sim/ai/stage-path.ts.
  *
  * The run is timed by the same pipeline passes as the player's: on a stage the StageProgress pass (the stage's
- * countdown, checkpoints, finish, recovery penalties), on a closed circuit the RaceProgress pass (a one-car race
+ * checkpoints, finish, recovery penalties), on a closed circuit the RaceProgress pass (a one-car race
  * without the joker rule: laps, recovery penalties, finish). The AI waits on the brakes through the countdown and
- * drives from the start event on, as a player does; its time runs from the lights, penalties included.
+ * drives from the start event on, as a player does; its time runs from the lights, penalties included. An AI run
+ * has no countdown (AI_COUNTDOWN_S): the lights go out in its first tick.
  */
 import { setSceneColliders } from '../systems/sim/collision/runtime';
 import { fromScenery, type ObstacleInit } from '../systems/sim/collision/scene';
@@ -82,11 +83,25 @@ export interface DriveResult {
   endDamage: CarDamage | null;
 }
 
+/**
+ * The countdown of an AI run, s: none. The lights go out in the first tick, which the car spends held on the
+ * brakes at its spawn pose (as a player's car spends the tick the lights go out); it drives from the next one, the
+ * first timed tick. A countdown would only add simulated seconds of a car standing still to every rival's run.
+ */
+const AI_COUNTDOWN_S = 0;
+
+/**
+ * How far back along its path the autopilot's car is put by a recovery, m: none. Its stall watchdog asks for one
+ * after failing to get round something; from where it stands its sidestep tries again (put RECOVER_BACK_M back on
+ * its line, the classic-rwd of tests/ai/game-world.test.ts drove into the block again and never sidestepped).
+ */
+const AUTOPILOT_RECOVER_BACK_M = 0;
+
 /** The timing pass a drive is timed by: StageProgress on a stage, RaceProgress on a circuit. */
 interface DriveTiming {
   /** Read after a tick: started (the lights went out), finished, a recovery was asked for. */
   read(world: SimWorld, eid: number): { started: boolean; finished: boolean; recover: boolean };
-  /** The car was put back at `pathS` less RECOVER_BACK_M: the timing's share (penalty, location). */
+  /** The car was put back on its path: the timing's share (penalty, location search). */
   recovered(world: SimWorld, eid: number): void;
   /** Time from the lights with penalties, distance driven from the start, recoveries, s / m. */
   result(world: SimWorld, eid: number): { timeS: number; distanceM: number; recoveries: number };
@@ -95,7 +110,7 @@ interface DriveTiming {
 
 /** A stage run: world.course and the car's StageProgress; a recovery is the Recover button's press. */
 function stageTiming(world: SimWorld, stage: Stage): DriveTiming {
-  world.course = stageCourseOf(stage);
+  world.course = { ...stageCourseOf(stage), countdownS: AI_COUNTDOWN_S };
   const startM = world.course.startM;
   let held = false;
   return {
@@ -123,9 +138,9 @@ function stageTiming(world: SimWorld, stage: Stage): DriveTiming {
 
 /** A one-car race of `laps` laps on a circuit, without the joker rule; a recovery is the pass's `race-recover`. */
 function circuitTiming(world: SimWorld, path: AiPath, startS: number, laps: number): DriveTiming {
-  setRaceCourse(world, { ...DEFAULT_RACE_RULES, laps, lapLengthM: path.lengthM, joker: null, path, startS });
+  setRaceCourse(world, { ...DEFAULT_RACE_RULES, countdownS: AI_COUNTDOWN_S, laps, lapLengthM: path.lengthM, joker: null, path, startS });
   return {
-    countdownS: DEFAULT_RACE_RULES.countdownS,
+    countdownS: AI_COUNTDOWN_S,
     read(w, eid) {
       let started = false, finished = false, recover = false;
       for (const ev of w.events) {
@@ -193,9 +208,11 @@ export function driveStage(opts: DriveOptions): DriveResult {
     if (tick.started) driver.hold = false;
     finished = tick.finished;
     if (tick.recover && !finished) {
-      // put the car back on the path behind where it left it, facing along it, at rest; without a starting damage
+      // put the car back on the path where it left it, facing along it, at rest; without a starting damage
       // the AI tests' runs go on with a repaired car (a stage driven to the end, whatever it hit)
-      recoverOnPath(world, eid, car, path, driver.loc.index >= 0 ? driver.loc.s : path.locate(world.c.RigidBody.px[eid]!, world.c.RigidBody.pz[eid]!).s);
+      const b = world.c.RigidBody;
+      const s = driver.loc.index >= 0 ? driver.loc.s : path.locate(b.px[eid]!, b.pz[eid]!).s;
+      recoverOnPath(world, eid, car, path, s, AUTOPILOT_RECOVER_BACK_M);
       if (collider && opts.initialDamage === undefined) applyCarDamage(world, eid, NO_DAMAGE);
       timing.recovered(world, eid);
       driver.resetTracking();
