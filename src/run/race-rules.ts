@@ -6,6 +6,7 @@
  * `RaceRunState`, tested from their definitions in tests/ai/race-rules.test.ts.
  */
 import { RECOVER_PENALTY_S } from '../systems/sim/vehicle/recovery';
+import { COUNTDOWN_EPS_S, MAX_PROGRESS_STEP_M } from './stage-run';
 
 export type RacePhaseOfCar = 'countdown' | 'racing' | 'finished';
 
@@ -15,12 +16,10 @@ export const JUMP_START_PENALTY_S = 5;
 export const JOKER_PENALTY_S = 30;
 /** Distance a car may roll on the grid before the lights go out without a jump start, m. */
 export const JUMP_START_TOLERANCE_M = 0.5;
-/** Longest step of the progress in one tick, m: a bigger one is a jump onto another part of the circuit. */
-export const MAX_LAP_STEP_M = 30;
+/** Longest step of the progress in one tick, m: a bigger one is a jump onto another part of the circuit (the stage rule's). */
+export const MAX_LAP_STEP_M = MAX_PROGRESS_STEP_M;
 /** A car leaves the joker gate (and may count it again) beyond this many gate radii. */
 const JOKER_GATE_EXIT_RADII = 3;
-/** Countdown remainder below which the lights go out, s (absorbs the rounding of repeated dt subtractions). */
-const COUNTDOWN_EPS_S = 1e-9;
 
 /** The joker gate: a car took the joker when it passed within `gateRadiusM` of (gateX, gateZ). */
 export interface JokerGate {

@@ -5,7 +5,8 @@
  * press, race order with penalties, and on the shipped circuit a joker lap adding the branch's extra distance.
  */
 import { describe, expect, it } from 'vitest';
-import { AiPath } from '../../src/systems/sim/ai/path';
+import type { AiPath } from '../../src/systems/sim/ai/path';
+import { circlePath } from './circle-path';
 import {
   advanceRace, DEFAULT_RACE_RULES, initialRaceState, JOKER_PENALTY_S, JUMP_START_PENALTY_S, MAX_LAP_STEP_M,
   racePositions, raceResultS, type RaceEvent, type RaceRules, type RaceRunState,
@@ -18,16 +19,6 @@ import { jokerRoute } from '../../src/systems/sim/ai/joker';
 
 const DT = 0.002;
 
-function circlePath(R: number): AiPath {
-  const n = Math.round((2 * Math.PI * R) / 2);
-  const p = new Float64Array(3 * n);
-  for (let i = 0; i < n; i++) {
-    const a = (2 * Math.PI * i) / n;
-    p[3 * i] = R * Math.cos(a);
-    p[3 * i + 2] = -R * Math.sin(a);
-  }
-  return AiPath.fromCentreline({ points: p, widths: [12] }, { closed: true, racingLine: 0 });
-}
 
 function rulesFor(path: AiPath, laps: number, joker: RaceRules['joker'] = null): RaceRules {
   return { ...DEFAULT_RACE_RULES, countdownS: 10 * DT, laps, lapLengthM: path.lengthM, joker };
@@ -124,8 +115,8 @@ describe('rallycross race rules', () => {
         const inGate = k % 100 < 5 && Math.floor(k / 100) < passes;
         // leaving the gate to more than 3 radii re-arms it; between 1 and 3 radii it does not
         const x = inGate ? 1 : k % 100 < 10 ? 2 * gate.gateRadiusM : 1e6;
-        const ev = step(s, rules, at, { x, z: 0 });
-        if (s.phase === 'finished') finishEvents = ev;
+        // the loop ends on the finish: the last tick's events are the finish's
+        finishEvents = step(s, rules, at, { x, z: 0 });
       }
       return { s, finishEvents };
     };

@@ -1,20 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { loadStageFromDir } from '../../terrain/node';
 import { loadBuiltinCar } from '../../src/content/cars/index';
-import { AiPath } from '../../src/systems/sim/ai/path';
+import { circlePath } from './circle-path';
 import { gridSlots, RallycrossRace } from '../../src/run/race';
 import { stateHash } from '../../src/ecs/hash';
 
-function circlePath(R: number): AiPath {
-  const n = Math.round((2 * Math.PI * R) / 2);
-  const p = new Float64Array(3 * n);
-  for (let i = 0; i < n; i++) {
-    const a = (2 * Math.PI * i) / n;
-    p[3 * i] = R * Math.cos(a);
-    p[3 * i + 2] = -R * Math.sin(a);
-  }
-  return AiPath.fromCentreline({ points: p, widths: [12] }, { closed: true, racingLine: 0 });
-}
 
 describe('rallycross race logic', () => {
   it('grid: two abreast behind the start line, rows 8 m apart (right column staggered 4 m), ±2.4 m from the path', () => {
