@@ -7,6 +7,7 @@ import { adjustable, html, registerScreen } from '../screens';
 import type { AppContext } from '../app-context';
 import { CARS } from '../cars';
 import { TownSession, type TownSetup } from './session';
+import { sharedReplayLibrary } from '../replay/library';
 
 /** Traffic densities offered: vehicles kept around the player (200: the issue's figure, the default). */
 export const TOWN_DENSITIES = [50, 100, 200, 300] as const;
@@ -64,6 +65,19 @@ function registerSetupScreen(town: TownState): void {
   });
 }
 
+/** Saves a left town run to the replay library, like a stage run at its finish (test hook: townReplaySaved). */
+function saveTownReplay(bytes: Uint8Array, hook: Record<string, unknown> | undefined): void {
+  sharedReplayLibrary()
+    .save(bytes)
+    .then((e) => {
+      if (hook) hook.townReplaySaved = { id: e.id, error: null };
+    })
+    .catch((e: Error) => {
+      if (hook) hook.townReplaySaved = { id: null, error: e.message };
+      console.warn(`town replay: could not save it to the library: ${e.message}`);
+    });
+}
+
 /** 'town-drive': builds the town and its traffic, then runs the session until it is left. */
 function registerDriveScreen(app: AppContext, town: TownState): void {
   const hook = (window as unknown as { __bitrally?: Record<string, unknown> }).__bitrally;
@@ -73,7 +87,9 @@ function registerDriveScreen(app: AppContext, town: TownState): void {
     const leave = (): void => {
       town.session?.dispose();
       // the closed recording (a town replay: `npm run replay -- verify` rebuilds the town from its header)
-      if (hook && town.session) hook.townReplay = town.session.replayBytes;
+      const bytes = town.session?.replayBytes ?? null;
+      if (hook && town.session) hook.townReplay = bytes;
+      if (bytes) saveTownReplay(bytes, hook);
       town.session = null;
       ctx.show('town');
     };

@@ -24,6 +24,7 @@ import type { InputDevices } from '../input/devices';
 import type { Settings } from '../settings';
 import { carChoice } from '../cars';
 import { emptyTelemetry, type CarTelemetryView, type DrivableCar } from '../car-link';
+import { PromotedCarViews } from './promoted-views';
 import { perfFromWindow, type PerfNumbers, type PerfWindow } from '../perf-window';
 
 export interface TownSetup {
@@ -41,12 +42,6 @@ export const INSTRUCTOR_PAD_BUTTON = PadButton.Up;
 /** Perf overlay figures are averaged over this much wall time, s. */
 const PERF_WINDOW_S = 0.5;
 
-/** A promoted traffic vehicle drawn like the player's car. */
-interface PromotedView {
-  car: DrivableCar;
-  view: CarView;
-}
-
 export class TownSession {
   readonly run: TownRun;
   readonly recording: TownRecording;
@@ -58,12 +53,10 @@ export class TownSession {
   private readonly terrain: TerrainView;
   private readonly player: DrivableCar;
   private readonly playerView: CarView;
-  private readonly promoted = new Map<number, PromotedView>();
-  private readonly trafficCarIds: string[];
+  private readonly promoted: PromotedCarViews;
   private readonly input = new HeldInput();
   private readonly mixer = new ActionMixer();
   private readonly tele: CarTelemetryView = emptyTelemetry();
-  private readonly otherTele: CarTelemetryView = emptyTelemetry();
   private readonly renderStats: RenderStats;
   private frameCount = 0;
   private padInstructorPrev = false;
@@ -87,10 +80,11 @@ export class TownSession {
     const choice = carChoice(setup.carId);
     const replayCar = choice.replayCar({ x: 0, y: 0, z: 0, heading: 0 });
     const traffic = builtinTrafficCars();
-    this.trafficCarIds = traffic.map((c) => c.id);
     // the configs the replay verifier will parse from the same embedded texts
+    const trafficCfgs = traffic.map((c) => carConfigFromReplay(c));
     this.input.input = neutralInput();
-    this.run = new TownRun({ seed: setup.seed, cars: setup.cars, player: carConfigFromReplay(replayCar), trafficCars: traffic.map((c) => carConfigFromReplay(c)), playerInput: this.input });
+    this.run = new TownRun({ seed: setup.seed, cars: setup.cars, player: carConfigFromReplay(replayCar), trafficCars: trafficCfgs, playerInput: this.input });
+    this.promoted = new PromotedCarViews(kit, traffic.map((c, i) => ({ id: c.id, cfg: trafficCfgs[i]! })));
     const b = this.run.world.c.RigidBody, e = this.run.playerEid;
     replayCar.pose = { x: b.px[e]!, y: b.py[e]!, z: b.pz[e]!, heading: Math.atan2(b.R2[e]!, b.R8[e]!) };
     this.recording = new TownRecording(this.run, { seed: setup.seed, cars: setup.cars, player: replayCar, trafficCars: traffic, name: `Town ${setup.seed} — ${choice.info.name}`, createdAt: new Date().toISOString() });
@@ -157,31 +151,6 @@ export class TownSession {
     pa.sim = pa.view = pa.ticks = pa.frames = pa.t = 0;
   }
 
-  /** Promoted traffic vehicles: a car view per car entity, made on promotion and dropped on demotion. */
-  private updatePromoted(): void {
-    const st = this.run.traffic.state, w = this.run.world, b = w.c.RigidBody;
-    const live = new Set<number>();
-    for (let k = 0; k < st.capacity; k++) {
-      const eid = st.eid[k]!;
-      const id = this.trafficCarIds[st.type[k]!];
-      if (!st.alive[k] || eid < 0 || !id) continue;
-      live.add(eid);
-      let p = this.promoted.get(eid);
-      if (!p) {
-        const car = carChoice(id).wrap(w, eid);
-        p = { car, view: new CarView(this.kit.scene, car.shape, this.kit.shadows) };
-        this.promoted.set(eid, p);
-      }
-      p.car.readTelemetry(w, this.otherTele);
-      p.view.update(b.px[eid]!, b.py[eid]!, b.pz[eid]!, { w: b.qw[eid]!, x: b.qx[eid]!, y: b.qy[eid]!, z: b.qz[eid]! }, this.otherTele.wheels, this.otherTele.brake > 0.05);
-    }
-    for (const [eid, p] of this.promoted) {
-      if (live.has(eid)) continue;
-      p.view.dispose();
-      this.promoted.delete(eid);
-    }
-  }
-
   private updateViews(dt: number): void {
     const w = this.run.world, b = w.c.RigidBody, e = this.run.playerEid;
     this.player.readTelemetry(w, this.tele);
@@ -189,7 +158,7 @@ export class TownSession {
     const x = b.px[e]!, y = b.py[e]!, z = b.pz[e]!;
     this.playerView.update(x, y, z, { w: b.qw[e]!, x: b.qx[e]!, y: b.qy[e]!, z: b.qz[e]! }, t.wheels, t.brake > 0.05);
     this.playerView.setCrush(t.damage);
-    this.updatePromoted();
+    this.promoted.update(this.run);
     this.townView.update();
     this.camera.update({ x, y, z, fx: b.R2[e]!, fy: b.R5[e]!, fz: b.R8[e]!, ux: b.R1[e]!, uy: b.R4[e]!, uz: b.R7[e]!, speed: t.speedMS }, Math.min(dt, 0.1));
     if (this.frameCount % 2 === 0) this.terrain.update(this.camera.camera);
@@ -238,7 +207,6 @@ export class TownSession {
     this.terrain.dispose();
     this.townView.dispose();
     this.playerView.dispose();
-    for (const p of this.promoted.values()) p.view.dispose();
     this.promoted.clear();
     this.hud.dispose();
     this.townHud.dispose();
