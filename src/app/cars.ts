@@ -56,7 +56,7 @@ export function CARS(): CarInfo[] {
 }
 
 /** What the car views draw: the file's dimensions and its `[look]` (the same body in every view). */
-function shapeOf(c: CarConfig): CarShape {
+export function shapeOf(c: CarConfig): CarShape {
   return {
     lengthM: c.body.lengthM,
     widthM: c.body.widthM,

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { BUILTIN_CARS, loadBuiltinCar, readBuiltin } from '../../src/content/cars/index';
 import { loadCarConfig } from '../../src/content/car-load';
 import { ContentError } from '../../src/validate/errors';
-import { lookConfig, LookSchema } from '../../src/content/car-look';
+import { BODY_STYLES, lookConfig, LookSchema } from '../../src/content/car-look';
 import type { CarConfig } from '../../src/content/car-schema';
 import { buildCarBody } from '../../src/systems/view/car/car-body-mesh';
 import { buildWheel, TYRE_SEGMENTS } from '../../src/systems/view/car/wheel-mesh';
@@ -29,7 +29,7 @@ function shapeOf(c: CarConfig): CarShape {
 
 const CARS = BUILTIN_CARS.map((b) => ({ id: b.id, shape: shapeOf(loadBuiltinCar(b.id)) }));
 /** Every style on one car's dimensions, so each profile is checked whatever the shipped cars choose. */
-const STYLES = (['hatch', 'saloon', 'coupe'] as const).flatMap((style) =>
+const STYLES = BODY_STYLES.flatMap((style) =>
   (['none', 'lip', 'big'] as const).map((wing) => ({ id: `${style}/${wing}`, shape: { ...CARS[0]!.shape, look: { ...CARS[0]!.shape.look, style, wing } } })),
 );
 /** Float32 storage rounds positions to ~1e-7 relative; 1e-5 m is far below any modelled feature (4 mm decals). */

@@ -19,8 +19,8 @@ import { TownReplayPlayer } from '../../replay/town-player';
 import type { TownRun } from '../../run/town';
 import { carConfigFromReplay } from '../../run/cars';
 import { emptyTelemetry, type DrivableCar } from '../car-link';
-import { drivable } from '../cars';
-import { PromotedCarViews } from '../town/promoted-views';
+import { drivable, shapeOf } from '../cars';
+import { PromotedCarViews, type TrafficCarFile } from '../town/promoted-views';
 import { VIEWER_SPEEDS } from './viewer';
 
 export type TownViewerCamera = 'chase' | 'hood' | 'free';
@@ -45,6 +45,8 @@ export class TownReplayViewer {
   private viewedRun: TownRun;
   private readonly playerView: CarView;
   private readonly promoted: PromotedCarViews;
+  /** The traffic's car files as the header embeds them (promoted views, traffic bodies). */
+  private readonly trafficCars: TrafficCarFile[];
   private readonly tele = emptyTelemetry();
   private readonly markTicks: { tick: number; kind: string; label: string }[];
   private acc = 0;
@@ -67,11 +69,11 @@ export class TownReplayViewer {
     const h = data.header;
     const playerCfg = carConfigFromReplay(h.cars[0]!);
     this.cars = [drivable(run.world, run.playerEid, { id: h.cars[0]!.id, name: playerCfg.name, stats: [], color: playerCfg.look.primary }, playerCfg)];
-    const traffic = h.town!.trafficCars;
-    this.promoted = new PromotedCarViews(kit, traffic.map((c) => ({ id: c.id, cfg: carConfigFromReplay(c) })));
+    this.trafficCars = h.town!.trafficCars.map((c) => ({ id: c.id, cfg: carConfigFromReplay(c) }));
+    this.promoted = new PromotedCarViews(kit, this.trafficCars);
     // every rebuilt run generates the same town from the seed: the ground drawn once serves them all
     this.terrain = new TerrainView(kit.scene, townTerrainSource(run.town));
-    this.townView = new TownView(kit.scene, run.town, run.traffic);
+    this.townView = new TownView(kit.scene, run.town, run.traffic, this.trafficCars.map((c) => shapeOf(c.cfg)));
     this.playerView = new CarView(kit.scene, this.cars[0]!.shape, kit.shadows);
     this.camera = new GameCamera(kit.scene, (x, z) => run.town.ground.height(x, z));
     this.hud = new Hud(hudParent);
@@ -118,7 +120,7 @@ export class TownReplayViewer {
     if (run === this.viewedRun) return;
     this.viewedRun = run;
     this.townView.dispose();
-    this.townView = new TownView(this.kit.scene, run.town, run.traffic);
+    this.townView = new TownView(this.kit.scene, run.town, run.traffic, this.trafficCars.map((c) => shapeOf(c.cfg)));
     this.promoted.clear();
     this.cars[0] = drivable(run.world, run.playerEid, this.cars[0]!.info, carConfigFromReplay(this.data.header.cars[0]!));
   }
@@ -177,7 +179,6 @@ export class TownReplayViewer {
     this.playerView.update(x, y, z, { w: b.qw[e]!, x: b.qx[e]!, y: b.qy[e]!, z: b.qz[e]! }, t.wheels, t.brake > 0.05);
     this.playerView.setCrush(t.damage);
     this.promoted.update(run);
-    this.townView.update();
     if (this.view === 'free') {
       this.camera.orbit(this.orbitInput.dx, this.orbitInput.dy, Math.max(dt, 1 / 60));
       this.orbitInput.dx = this.orbitInput.dy = 0;
@@ -185,6 +186,7 @@ export class TownReplayViewer {
     this.camera.view = this.view;
     this.camera.update({ x, y, z, fx: b.R2[e]!, fy: b.R5[e]!, fz: b.R8[e]!, ux: b.R1[e]!, uy: b.R4[e]!, uz: b.R7[e]!, speed: t.speedMS }, Math.min(dt, 0.1));
     this.kit.scene.activeCamera = this.camera.camera;
+    this.townView.update(this.camera.camera.position.x, this.camera.camera.position.z);
     this.terrain.update(this.camera.camera);
     this.kit.sun.position.set(x + 40, y + 80, z + 30);
     this.hud.update({ speedMS: t.speedMS, rpm: t.rpm, redlineRpm: t.redlineRpm, maxRpm: t.maxRpm, gear: t.gear, timeS: w.time, damage: t.damage, units: this.units });

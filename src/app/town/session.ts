@@ -22,7 +22,7 @@ import { RenderStats } from '../../systems/view/render-stats';
 import { ActionMixer, PadButton, readActions, toRawInput } from '../input/actions';
 import type { InputDevices } from '../input/devices';
 import type { Settings } from '../settings';
-import { carChoice } from '../cars';
+import { carChoice, shapeOf } from '../cars';
 import { emptyTelemetry, type CarTelemetryView, type DrivableCar } from '../car-link';
 import { PromotedCarViews } from './promoted-views';
 import { perfFromWindow, type PerfNumbers, type PerfWindow } from '../perf-window';
@@ -90,7 +90,7 @@ export class TownSession {
     this.recording = new TownRecording(this.run, { seed: setup.seed, cars: setup.cars, player: replayCar, trafficCars: traffic, name: `Town ${setup.seed} — ${choice.info.name}`, createdAt: new Date().toISOString() });
     this.player = choice.wrap(this.run.world, e);
     this.terrain = new TerrainView(kit.scene, townTerrainSource(this.run.town));
-    this.townView = new TownView(kit.scene, this.run.town, this.run.traffic);
+    this.townView = new TownView(kit.scene, this.run.town, this.run.traffic, trafficCfgs.map(shapeOf));
     this.playerView = new CarView(kit.scene, this.player.shape, kit.shadows);
     this.camera = new GameCamera(kit.scene, (x, z) => this.run.town.ground.height(x, z));
     this.camera.view = settings.camera as CameraView;
@@ -159,8 +159,8 @@ export class TownSession {
     this.playerView.update(x, y, z, { w: b.qw[e]!, x: b.qx[e]!, y: b.qy[e]!, z: b.qz[e]! }, t.wheels, t.brake > 0.05);
     this.playerView.setCrush(t.damage);
     this.promoted.update(this.run);
-    this.townView.update();
     this.camera.update({ x, y, z, fx: b.R2[e]!, fy: b.R5[e]!, fz: b.R8[e]!, ux: b.R1[e]!, uy: b.R4[e]!, uz: b.R7[e]!, speed: t.speedMS }, Math.min(dt, 0.1));
+    this.townView.update(this.camera.camera.position.x, this.camera.camera.position.z);
     if (this.frameCount % 2 === 0) this.terrain.update(this.camera.camera);
     this.kit.sun.position.set(x + 40, y + 80, z + 30);
     this.hud.update({ speedMS: t.speedMS, rpm: t.rpm, redlineRpm: t.redlineRpm, maxRpm: t.maxRpm, gear: t.gear, shiftTo: t.shiftTo, timeS: w.time, damage: t.damage, units: this.settings.units });
