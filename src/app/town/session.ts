@@ -1,7 +1,7 @@
 /**
  * Town mode in the browser (issue 23 item 5): the player's car (pad / keyboard) in a generated town with its
  * traffic (src/run/town.ts), stepped by the fixed-step scheduler and recorded as a town replay
- * (src/replay/town-replay.ts). The instructor action (key I, the pad's D-pad up: the other buttons drive)
+ * (src/replay/town-replay.ts). The instructor action (remappable in Controls; default key I and the pad's D-pad up)
  * blinds a vehicle near the player; its accident is resolved by the collision models and shown in the incident
  * feed. Views only read the run.
  */
@@ -19,7 +19,7 @@ import { CarView } from '../../systems/view/car-view';
 import { GameCamera, type CameraView } from '../../systems/view/camera';
 import { Hud } from '../../systems/view/hud';
 import { RenderStats } from '../../systems/view/render-stats';
-import { ActionMixer, PadButton, readActions, toRawInput } from '../input/actions';
+import { ActionMixer, readActions, toRawInput } from '../input/actions';
 import type { InputDevices } from '../input/devices';
 import type { Settings } from '../settings';
 import { carChoice, shapeOf } from '../cars';
@@ -36,9 +36,6 @@ export interface TownSetup {
   simCapS?: number;
 }
 
-/** The instructor action: key I, or the pad's D-pad up (the other buttons drive). */
-export const INSTRUCTOR_KEY = 'KeyI';
-export const INSTRUCTOR_PAD_BUTTON = PadButton.Up;
 /** Perf overlay figures are averaged over this much wall time, s. */
 const PERF_WINDOW_S = 0.5;
 
@@ -122,8 +119,12 @@ export class TownSession {
     const r = readActions(snap, this.settings.bindings, this.settings.tuning);
     const a = this.mixer.update(r, this.settings, dt);
     this.input.input = quantizeInput(toRawInput(a));
-    const pad = (snap.buttons[INSTRUCTOR_PAD_BUTTON] ?? 0) > 0.5;
-    if (this.devices.takeKeyEdges().includes(INSTRUCTOR_KEY) || (pad && !this.padInstructorPrev)) this.instruct();
+    // the instructor action (remappable, Controls screen): pad and axis bindings on their rising edge, key
+    // bindings per keydown (a tap shorter than a frame still counts)
+    const pad = r.analog.instructor > 0.5;
+    const keyEdges = this.devices.takeKeyEdges();
+    const keyPress = keyEdges.some((code) => (this.settings.bindings.instructor ?? []).some((b) => b.type === 'key' && b.code === code));
+    if (keyPress || (pad && !this.padInstructorPrev)) this.instruct();
     this.padInstructorPrev = pad;
     if (a.perf && !this.perfPrev) {
       this.settings.perfOverlay = !this.settings.perfOverlay;
