@@ -126,6 +126,8 @@ function registerEntryScreen(library: ReplayLibrary): void {
       }
       desc.textContent = `${e.name} — ${describe(e)}`;
       nameIn.value = e.name;
+      // a ghost races on a stage: a town run has none to race on
+      if (e.townSeed !== undefined && e.townSeed !== null) el.querySelector<HTMLButtonElement>('[data-a="ghost"]')!.disabled = true;
     });
     const back = (): void => ctx.show('replays');
     const act = async (a: string): Promise<void> => {
