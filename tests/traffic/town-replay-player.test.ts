@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { decodeReplay } from '../../src/replay/format';
 import { DEFAULT_CHECKSUM_EVERY_TICKS } from '../../src/replay/recorder';
-import { TownReplayPlayer } from '../../src/replay/town-player';
+import { TownReplayPlayer } from '../../src/replay/town-replay-player';
 import { ReplayLibrary, replayPlace } from '../../src/app/replay/library';
 import { setInputSample } from '../replay/helpers';
 import { recordTown } from './town-record';

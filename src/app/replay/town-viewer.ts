@@ -3,7 +3,7 @@
  * header and re-simulates it (world + traffic, checksums compared as it plays), drawn with town mode's own
  * views (town ground, TownView for scenery, lights and traffic, car views for the player and the promoted
  * vehicles, the town HUD with its incident feed). Same controls as the stage viewer (src/app/replay/install.ts
- * drives either): play/pause, speed, frame step, seek (back = re-simulation from tick 0, see town-player.ts),
+ * drives either): play/pause, speed, frame step, seek (back = re-simulation from tick 0, see src/replay/town-replay-player.ts),
  * cameras chase / hood / free.
  */
 import type { SceneKit } from '../../systems/view/scene';
@@ -15,7 +15,7 @@ import { CarView } from '../../systems/view/car-view';
 import { GameCamera } from '../../systems/view/camera';
 import { Hud } from '../../systems/view/hud';
 import type { ReplayData } from '../../replay/format';
-import { TownReplayPlayer } from '../../replay/town-player';
+import { TownReplayPlayer } from '../../replay/town-replay-player';
 import type { TownRun } from '../../run/town';
 import { carConfigFromReplay } from '../../run/cars';
 import { emptyTelemetry, type DrivableCar } from '../car-link';
