@@ -9,27 +9,16 @@ import { describe, expect, it } from 'vitest';
 import { NullEngine } from '@babylonjs/core/Engines/nullEngine';
 import { Scene } from '@babylonjs/core/scene';
 import { BUILTIN_CARS, loadBuiltinCar } from '../../src/content/cars/index';
-import type { CarConfig } from '../../src/content/car-schema';
 import { buildCarBody } from '../../src/systems/view/car/car-body-mesh';
 import { buildTrafficBody, TRAFFIC_WHEEL_SIDES } from '../../src/systems/view/car/traffic-body';
-import type { CarShape } from '../../src/systems/view/car/car-shape';
+import { carShapeOf } from '../../src/systems/view/car/car-shape';
 import { NEAR_BODY_M, TrafficBodies, vehicleTypeShape } from '../../src/systems/view/traffic-bodies';
 import { RENDER_BUDGETS } from '../../src/systems/view/graphics-presets';
 import { VAN } from '../../src/systems/sim/traffic/index';
 import { TownRun } from '../../src/run/town';
 
-function shapeOf(c: CarConfig): CarShape {
-  return {
-    lengthM: c.body.lengthM,
-    widthM: c.body.widthM,
-    heightM: c.body.heightM,
-    wheels: c.wheels.map((w) => ({ x: w.position[0], y: w.position[1], z: w.position[2], radiusM: (w.front ? c.tires.front : c.tires.rear).radius, widthM: (w.front ? c.tires.front : c.tires.rear).width })),
-    look: c.look,
-  };
-}
-
 const CFGS = BUILTIN_CARS.map((b) => loadBuiltinCar(b.id));
-const SHAPES = [...CFGS.map(shapeOf), vehicleTypeShape(VAN)];
+const SHAPES = [...CFGS.map(carShapeOf), vehicleTypeShape(VAN)];
 /** Float32 storage: 1e-5 m is far below any modelled feature. */
 const TOL_M = 1e-5;
 /** The traffic's share of a preset's triangle budget (the ground, buildings and the player's car take the rest). */

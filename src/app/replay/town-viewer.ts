@@ -1,27 +1,20 @@
 /**
  * The replay viewer for a town replay (issue 23 item 5): `TownReplayPlayer` rebuilds the town run from the
  * header and re-simulates it (world + traffic, checksums compared as it plays), drawn with town mode's own
- * views (town ground, TownView for scenery, lights and traffic, car views for the player and the promoted
- * vehicles, the town HUD with its incident feed). Same controls as the stage viewer (src/app/replay/install.ts
- * drives either): play/pause, speed, frame step, seek (back = re-simulation from tick 0, see src/replay/town-replay-player.ts),
- * cameras chase / hood / free.
+ * views (`TownScene`: town ground, scenery, lights and traffic bodies, the player's and the promoted vehicles'
+ * car views, the HUD and the town HUD with its incident feed). Same controls as the stage viewer
+ * (src/app/replay/install.ts drives either): play/pause, speed, frame step, seek (back = re-simulation from
+ * tick 0, see src/replay/town-replay-player.ts), cameras chase / hood / free.
  */
 import type { SceneKit } from '../../systems/view/scene';
-import { TerrainView } from '../../systems/view/terrain-view';
-import { townTerrainSource } from '../../systems/view/town-ground';
-import { TownView } from '../../systems/view/town-view';
-import { TownHud } from '../../systems/view/town-hud';
-import { CarView } from '../../systems/view/car-view';
-import { GameCamera } from '../../systems/view/camera';
-import { Hud } from '../../systems/view/hud';
 import type { ReplayData } from '../../replay/format';
 import { TownReplayPlayer } from '../../replay/town-replay-player';
 import type { TownRun } from '../../run/town';
 import { carConfigFromReplay } from '../../run/cars';
-import { emptyTelemetry, type DrivableCar } from '../car-link';
-import { drivable, shapeOf } from '../cars';
-import { PromotedCarViews, type TrafficCarFile } from '../town/promoted-views';
-import { VIEWER_SPEEDS } from './viewer';
+import type { DrivableCar } from '../car-link';
+import { drivable } from '../cars';
+import { TownScene } from '../town/town-scene';
+import { cycleIn, stepSpeed } from './viewer';
 
 export type TownViewerCamera = 'chase' | 'hood' | 'free';
 export const TOWN_VIEWER_CAMERAS: TownViewerCamera[] = ['chase', 'hood', 'free'];
@@ -29,25 +22,20 @@ export const TOWN_VIEWER_CAMERAS: TownViewerCamera[] = ['chase', 'hood', 'free']
 const MAX_SIM_PER_FRAME_S = 0.3;
 /** Real time per frame counted at most, s (a stalled tab does not dump seconds of ticks into one frame). */
 const MAX_FRAME_DT_S = 0.25;
-/** A recorded instructor action is announced when the replay passes it. */
-const INSTRUCTOR_LABEL = 'instructor';
+
+/** The player's car of `run` as the views see it, from the car file the header embeds. */
+function headerPlayer(run: TownRun, data: ReplayData): DrivableCar {
+  const car = data.header.cars[0]!, cfg = carConfigFromReplay(car);
+  return drivable(run.world, run.playerEid, { id: car.id, name: cfg.name, stats: [], color: cfg.look.primary }, cfg);
+}
 
 export class TownReplayViewer {
   readonly player: TownReplayPlayer;
   /** The player's car (index 0, like the stage viewer's `cars`). */
   readonly cars: DrivableCar[];
-  readonly camera: GameCamera;
-  readonly hud: Hud;
-  private readonly townHud: TownHud;
-  private readonly terrain: TerrainView;
-  private townView: TownView;
-  /** The run the views were made for (a seek back rebuilds the run: the views follow). */
+  private readonly scene: TownScene;
+  /** The run the views draw (a seek back rebuilds the run: the views follow). */
   private viewedRun: TownRun;
-  private readonly playerView: CarView;
-  private readonly promoted: PromotedCarViews;
-  /** The traffic's car files as the header embeds them (promoted views, traffic bodies). */
-  private readonly trafficCars: TrafficCarFile[];
-  private readonly tele = emptyTelemetry();
   private readonly markTicks: { tick: number; kind: string; label: string }[];
   private acc = 0;
   private nowS = 0;
@@ -58,7 +46,7 @@ export class TownReplayViewer {
   onToast?: (text: string) => void;
 
   constructor(
-    private readonly kit: SceneKit,
+    kit: SceneKit,
     readonly data: ReplayData,
     hudParent: HTMLElement,
     readonly units: 'kmh' | 'mph',
@@ -66,27 +54,20 @@ export class TownReplayViewer {
   ) {
     this.player = new TownReplayPlayer(data, file);
     const run = (this.viewedRun = this.player.run);
-    const h = data.header;
-    const playerCfg = carConfigFromReplay(h.cars[0]!);
-    this.cars = [drivable(run.world, run.playerEid, { id: h.cars[0]!.id, name: playerCfg.name, stats: [], color: playerCfg.look.primary }, playerCfg)];
-    this.trafficCars = h.town!.trafficCars.map((c) => ({ id: c.id, cfg: carConfigFromReplay(c) }));
-    this.promoted = new PromotedCarViews(kit, this.trafficCars);
-    // every rebuilt run generates the same town from the seed: the ground drawn once serves them all
-    this.terrain = new TerrainView(kit.scene, townTerrainSource(run.town));
-    this.townView = new TownView(kit.scene, run.town, run.traffic, this.trafficCars.map((c) => shapeOf(c.cfg)));
-    this.playerView = new CarView(kit.scene, this.cars[0]!.shape, kit.shadows);
-    this.camera = new GameCamera(kit.scene, (x, z) => run.town.ground.height(x, z));
-    this.hud = new Hud(hudParent);
-    this.hud.setLights('off');
-    this.townHud = new TownHud(hudParent);
-    this.markTicks = h.town!.instructorTicks.map((tick) => ({ tick, kind: INSTRUCTOR_LABEL, label: 'Instructor action' }));
-    const b = run.world.c.RigidBody, e = run.playerEid;
-    this.terrain.update(b.px[e]!, b.pz[e]!);
+    const town = data.header.town!;
+    this.cars = [headerPlayer(run, data)];
+    const traffic = town.trafficCars.map((c) => ({ id: c.id, cfg: carConfigFromReplay(c) }));
+    this.scene = new TownScene(kit, run, this.cars[0]!, traffic, hudParent, town.seed);
+    this.markTicks = town.instructorTicks.map((tick) => ({ tick, kind: 'instructor', label: 'Instructor action' }));
     this.render(0);
   }
 
   get world(): TownReplayPlayer['world'] {
     return this.player.world;
+  }
+
+  get camera(): TownScene['camera'] {
+    return this.scene.camera;
   }
 
   /** Timeline marks: the recorded instructor actions. */
@@ -110,19 +91,13 @@ export class TownReplayViewer {
   seek(tick: number): void {
     this.player.seek(tick);
     this.acc = 0;
-    this.followRun();
-    this.camera.snap();
-  }
-
-  /** After a rebuild the town view and the promoted cars' views belong to the old run: remade for the new one. */
-  private followRun(): void {
     const run = this.player.run;
-    if (run === this.viewedRun) return;
-    this.viewedRun = run;
-    this.townView.dispose();
-    this.townView = new TownView(this.kit.scene, run.town, run.traffic, this.trafficCars.map((c) => shapeOf(c.cfg)));
-    this.promoted.clear();
-    this.cars[0] = drivable(run.world, run.playerEid, this.cars[0]!.info, carConfigFromReplay(this.data.header.cars[0]!));
+    if (run !== this.viewedRun) {
+      this.viewedRun = run;
+      this.cars[0] = headerPlayer(run, this.data);
+      this.scene.setRun(run, this.cars[0]);
+    }
+    this.camera.snap();
   }
 
   /** One 60 Hz frame forward (+1) or back (−1); pauses. */
@@ -136,13 +111,11 @@ export class TownReplayViewer {
   }
 
   setSpeed(dir: -1 | 1): void {
-    const i = VIEWER_SPEEDS.indexOf(this.speed);
-    this.speed = VIEWER_SPEEDS[Math.max(0, Math.min(VIEWER_SPEEDS.length - 1, (i < 0 ? 2 : i) + dir))]!;
+    this.speed = stepSpeed(this.speed, dir);
   }
 
   cycleCamera(dir: -1 | 1 = 1): void {
-    const i = TOWN_VIEWER_CAMERAS.indexOf(this.view);
-    this.view = TOWN_VIEWER_CAMERAS[(i + dir + TOWN_VIEWER_CAMERAS.length) % TOWN_VIEWER_CAMERAS.length]!;
+    this.view = cycleIn(TOWN_VIEWER_CAMERAS, this.view, dir);
     this.camera.resetUp();
     this.camera.snap();
   }
@@ -169,38 +142,14 @@ export class TownReplayViewer {
     return n;
   }
 
-  /** Draws the current tick: cars, traffic and lights, camera, ground, HUDs (no interpolation: ticks are 2 ms). */
+  /** Draws the current tick (no interpolation: ticks are 2 ms). */
   private render(dt: number): void {
-    const run = this.player.run, w = run.world, b = w.c.RigidBody, e = run.playerEid;
-    const car = this.cars[0]!;
-    car.readTelemetry(w, this.tele);
-    const t = this.tele;
-    const x = b.px[e]!, y = b.py[e]!, z = b.pz[e]!;
-    this.playerView.update(x, y, z, { w: b.qw[e]!, x: b.qx[e]!, y: b.qy[e]!, z: b.qz[e]! }, t.wheels, t.brake > 0.05);
-    this.playerView.setCrush(t.damage);
-    this.promoted.update(run);
     if (this.view === 'free') {
       this.camera.orbit(this.orbitInput.dx, this.orbitInput.dy, Math.max(dt, 1 / 60));
       this.orbitInput.dx = this.orbitInput.dy = 0;
     }
     this.camera.view = this.view;
-    this.camera.update({ x, y, z, fx: b.R2[e]!, fy: b.R5[e]!, fz: b.R8[e]!, ux: b.R1[e]!, uy: b.R4[e]!, uz: b.R7[e]!, speed: t.speedMS }, Math.min(dt, 0.1));
-    this.kit.scene.activeCamera = this.camera.camera;
-    this.townView.update(this.camera.camera.position.x, this.camera.camera.position.z);
-    this.terrain.update(this.camera.camera);
-    this.kit.sun.position.set(x + 40, y + 80, z + 30);
-    this.hud.update({ speedMS: t.speedMS, rpm: t.rpm, redlineRpm: t.redlineRpm, maxRpm: t.maxRpm, gear: t.gear, timeS: w.time, damage: t.damage, units: this.units });
-    this.hud.tickToast(this.nowS);
-    this.updateTownHud(run);
-  }
-
-  private updateTownHud(run: TownRun): void {
-    const lights: [number, number, number] = [0, 0, 0];
-    for (const c of this.townView.lightStates()) lights[c]!++;
-    let alive = 0;
-    for (let k = 0; k < run.traffic.state.capacity; k++) alive += run.traffic.state.alive[k]!;
-    const acc = run.accidents.accidents;
-    this.townHud.update({ seed: this.data.header.town!.seed, simulated: alive, promoted: this.promoted.size, lights, accidents: acc.length }, acc, run.world.time);
+    this.scene.draw(dt, { units: this.units, nowS: this.nowS, terrain: true });
   }
 
   /** The recorded (consumed) inputs of the player's car at the current tick (−1..1 / 0..1). */
@@ -211,24 +160,15 @@ export class TownReplayViewer {
 
   /** Traffic vehicles alive now, by serial, with their positions (the e2e test checks that the traffic moves). */
   trafficPositions(): { serial: number; x: number; z: number }[] {
-    const st = this.player.run.traffic.state, out: { serial: number; x: number; z: number }[] = [];
-    for (let k = 0; k < st.capacity; k++) if (st.alive[k]) out.push({ serial: st.serial[k]!, x: st.x[k]!, z: st.z[k]! });
-    return out;
+    return this.scene.trafficPositions();
   }
 
   toast(text: string): void {
-    this.hud.showToast(text, this.nowS, 2);
+    this.scene.hud.showToast(text, this.nowS, 2);
   }
 
   dispose(): void {
     this.player.dispose();
-    this.terrain.dispose();
-    this.townView.dispose();
-    this.playerView.dispose();
-    this.promoted.clear();
-    this.hud.dispose();
-    this.townHud.dispose();
-    this.kit.scene.activeCamera = this.kit.menuCamera;
-    this.camera.camera.dispose();
+    this.scene.dispose();
   }
 }

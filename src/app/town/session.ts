@@ -11,20 +11,13 @@ import { carConfigFromReplay } from '../../run/cars';
 import { TownRun } from '../../run/town';
 import { builtinTrafficCars, TownRecording } from '../../replay/town-replay';
 import type { SceneKit } from '../../systems/view/scene';
-import { TerrainView } from '../../systems/view/terrain-view';
-import { townTerrainSource } from '../../systems/view/town-ground';
-import { TownView } from '../../systems/view/town-view';
-import { TownHud } from '../../systems/view/town-hud';
-import { CarView } from '../../systems/view/car-view';
-import { GameCamera, type CameraView } from '../../systems/view/camera';
-import { Hud } from '../../systems/view/hud';
+import type { CameraView } from '../../systems/view/camera';
 import { RenderStats } from '../../systems/view/render-stats';
 import { ActionMixer, readActions, toRawInput } from '../input/actions';
 import type { InputDevices } from '../input/devices';
 import type { Settings } from '../settings';
-import { carChoice, shapeOf } from '../cars';
-import { emptyTelemetry, type CarTelemetryView, type DrivableCar } from '../car-link';
-import { PromotedCarViews } from './promoted-views';
+import { carChoice } from '../cars';
+import { TownScene } from './town-scene';
 import { perfFromWindow, type PerfNumbers, type PerfWindow } from '../perf-window';
 
 export interface TownSetup {
@@ -43,17 +36,10 @@ export class TownSession {
   readonly run: TownRun;
   readonly recording: TownRecording;
   readonly scheduler: FixedStepScheduler;
-  readonly camera: GameCamera;
-  readonly hud: Hud;
-  readonly townHud: TownHud;
-  readonly townView: TownView;
-  private readonly terrain: TerrainView;
-  private readonly player: DrivableCar;
-  private readonly playerView: CarView;
-  private readonly promoted: PromotedCarViews;
+  /** The run's views (ground, town, cars, camera, HUDs). */
+  readonly view: TownScene;
   private readonly input = new HeldInput();
   private readonly mixer = new ActionMixer();
-  private readonly tele: CarTelemetryView = emptyTelemetry();
   private readonly renderStats: RenderStats;
   private frameCount = 0;
   private padInstructorPrev = false;
@@ -68,7 +54,7 @@ export class TownSession {
   replayBytes: Uint8Array | null = null;
 
   constructor(
-    private readonly kit: SceneKit,
+    kit: SceneKit,
     readonly setup: TownSetup,
     private readonly settings: Settings,
     private readonly devices: InputDevices,
@@ -81,26 +67,17 @@ export class TownSession {
     const trafficCfgs = traffic.map((c) => carConfigFromReplay(c));
     this.input.input = neutralInput();
     this.run = new TownRun({ seed: setup.seed, cars: setup.cars, player: carConfigFromReplay(replayCar), trafficCars: trafficCfgs, playerInput: this.input });
-    this.promoted = new PromotedCarViews(kit, traffic.map((c, i) => ({ id: c.id, cfg: trafficCfgs[i]! })));
     const b = this.run.world.c.RigidBody, e = this.run.playerEid;
     replayCar.pose = { x: b.px[e]!, y: b.py[e]!, z: b.pz[e]!, heading: Math.atan2(b.R2[e]!, b.R8[e]!) };
     this.recording = new TownRecording(this.run, { seed: setup.seed, cars: setup.cars, player: replayCar, trafficCars: traffic, name: `Town ${setup.seed} — ${choice.info.name}`, createdAt: new Date().toISOString() });
-    this.player = choice.wrap(this.run.world, e);
-    this.terrain = new TerrainView(kit.scene, townTerrainSource(this.run.town));
-    this.townView = new TownView(kit.scene, this.run.town, this.run.traffic, trafficCfgs.map(shapeOf));
-    this.playerView = new CarView(kit.scene, this.player.shape, kit.shadows);
-    this.camera = new GameCamera(kit.scene, (x, z) => this.run.town.ground.height(x, z));
-    this.camera.view = settings.camera as CameraView;
-    this.hud = new Hud(hudParent);
-    this.hud.show(true);
-    this.hud.showPerf(settings.perfOverlay);
-    // no countdown in a town: the start lights stay dark and hidden
-    this.hud.setLights('off');
-    this.townHud = new TownHud(hudParent);
+    const files = traffic.map((c, i) => ({ id: c.id, cfg: trafficCfgs[i]! }));
+    this.view = new TownScene(kit, this.run, choice.wrap(this.run.world, e), files, hudParent, setup.seed);
+    this.view.camera.view = settings.camera as CameraView;
+    this.view.hud.show(true);
+    this.view.hud.showPerf(settings.perfOverlay);
     this.renderStats = new RenderStats(kit.scene);
     const clock = (): number => performance.now() / 1000;
     this.scheduler = new FixedStepScheduler({ dt: this.run.world.dt, maxTicksPerFrame: Math.ceil((setup.simCapS ?? 0.1) / this.run.world.dt), clock }, () => this.recording.tick());
-    this.terrain.update(b.px[e]!, b.pz[e]!);
     this.updateViews(0);
   }
 
@@ -108,7 +85,7 @@ export class TownSession {
   instruct(): string {
     const pick = this.recording.instruct();
     this.lastInstruction = pick ? `Instructor: car ${pick.serial} no longer sees the traffic ahead` : 'Instructor: no vehicle to pick here (none moving toward a queue)';
-    this.hud.showToast(this.lastInstruction, this.wallS, 3);
+    this.view.hud.showToast(this.lastInstruction, this.wallS, 3);
     return this.lastInstruction;
   }
 
@@ -128,7 +105,7 @@ export class TownSession {
     this.padInstructorPrev = pad;
     if (a.perf && !this.perfPrev) {
       this.settings.perfOverlay = !this.settings.perfOverlay;
-      this.hud.showPerf(this.settings.perfOverlay);
+      this.view.hud.showPerf(this.settings.perfOverlay);
     }
     this.perfPrev = a.perf;
     const t0 = performance.now();
@@ -147,37 +124,18 @@ export class TownSession {
     pa.t += dt;
     if (pa.t < PERF_WINDOW_S) return;
     this.perf = perfFromWindow(pa, this.renderStats, this.scheduler);
-    this.hud.updatePerf(this.perf);
-    this.hud.setSlowdown(this.perf.slowed);
+    this.view.hud.updatePerf(this.perf);
+    this.view.hud.setSlowdown(this.perf.slowed);
     pa.sim = pa.view = pa.ticks = pa.frames = pa.t = 0;
   }
 
   private updateViews(dt: number): void {
-    const w = this.run.world, b = w.c.RigidBody, e = this.run.playerEid;
-    this.player.readTelemetry(w, this.tele);
-    const t = this.tele;
-    const x = b.px[e]!, y = b.py[e]!, z = b.pz[e]!;
-    this.playerView.update(x, y, z, { w: b.qw[e]!, x: b.qx[e]!, y: b.qy[e]!, z: b.qz[e]! }, t.wheels, t.brake > 0.05);
-    this.playerView.setCrush(t.damage);
-    this.promoted.update(this.run);
-    this.camera.update({ x, y, z, fx: b.R2[e]!, fy: b.R5[e]!, fz: b.R8[e]!, ux: b.R1[e]!, uy: b.R4[e]!, uz: b.R7[e]!, speed: t.speedMS }, Math.min(dt, 0.1));
-    this.townView.update(this.camera.camera.position.x, this.camera.camera.position.z);
-    if (this.frameCount % 2 === 0) this.terrain.update(this.camera.camera);
-    this.kit.sun.position.set(x + 40, y + 80, z + 30);
-    this.hud.update({ speedMS: t.speedMS, rpm: t.rpm, redlineRpm: t.redlineRpm, maxRpm: t.maxRpm, gear: t.gear, shiftTo: t.shiftTo, timeS: w.time, damage: t.damage, units: this.settings.units });
-    this.hud.tickToast(this.wallS);
-    const lights: [number, number, number] = [0, 0, 0];
-    for (const c of this.townView.lightStates()) lights[c]!++;
-    let alive = 0;
-    for (let k = 0; k < this.run.traffic.state.capacity; k++) alive += this.run.traffic.state.alive[k]!;
-    this.townHud.update({ seed: this.setup.seed, simulated: alive, promoted: this.promoted.size, lights, accidents: this.run.accidents.accidents.length }, this.run.accidents.accidents, w.time);
+    this.view.draw(dt, { units: this.settings.units, nowS: this.wallS, terrain: this.frameCount % 2 === 0 });
   }
 
   /** What the e2e test reads (window.__bitrally.town()). */
   testState(): Record<string, unknown> {
     const st = this.run.traffic.state;
-    const cars: { serial: number; x: number; z: number }[] = [];
-    for (let k = 0; k < st.capacity; k++) if (st.alive[k]) cars.push({ serial: st.serial[k]!, x: st.x[k]!, z: st.z[k]! });
     return {
       simS: this.run.world.time,
       wallS: this.wallS,
@@ -188,13 +146,13 @@ export class TownSession {
       dueS: this.scheduler.accumulator,
       perf: this.perf,
       perfText: (document.querySelector('[data-t="perf"]') as HTMLElement | null)?.textContent ?? '',
-      cars,
-      lights: this.townView.lightStates(),
+      cars: this.view.trafficPositions(),
+      lights: this.view.lightStates(),
       accidents: this.run.accidents.accidents.map((a) => ({ kind: a.kind, instructed: a.instructed, closingMS: a.closingMS, timeS: a.timeS })),
       picks: this.run.picks.length,
       incidents: [...document.querySelectorAll('[data-t="incident"]')].map((d) => d.textContent),
       info: (document.querySelector('[data-t="town-info"]') as HTMLElement | null)?.textContent ?? '',
-      promoted: this.promoted.size,
+      promoted: this.view.promotedCount,
     };
   }
 
@@ -205,14 +163,7 @@ export class TownSession {
     } catch (e) {
       console.warn(`town replay: could not finish the recording: ${(e as Error).message}`);
     }
-    this.terrain.dispose();
-    this.townView.dispose();
-    this.playerView.dispose();
-    this.promoted.clear();
-    this.hud.dispose();
-    this.townHud.dispose();
+    this.view.dispose();
     this.renderStats.dispose();
-    this.kit.scene.activeCamera = this.kit.menuCamera;
-    this.camera.camera.dispose();
   }
 }
