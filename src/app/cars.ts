@@ -12,6 +12,7 @@ import { emptyTelemetry as emptyCarTelemetry, readCarTelemetry, type CarTelemetr
 import { SURFACE_IDS } from '../../terrain/surface';
 import type { CarInfo, CarTelemetryView, DrivableCar, Pose } from './car-link';
 import type { CarShape } from '../systems/view/car-view';
+import { carShapeOf } from '../systems/view/car/car-shape';
 import { replayCarFromText, vehicleCarAdapter } from '../run/cars';
 import { crc32 } from '../../terrain/crc32';
 import { CarTestRunner } from './car-test/runner';
@@ -55,23 +56,9 @@ export function CARS(): CarInfo[] {
   });
 }
 
-/** What the car views draw: the file's dimensions and its `[look]` (the same body in every view). */
-function shapeOf(c: CarConfig): CarShape {
-  return {
-    lengthM: c.body.lengthM,
-    widthM: c.body.widthM,
-    heightM: c.body.heightM,
-    wheels: c.wheels.map((w) => {
-      const t = w.front ? c.tires.front : c.tires.rear;
-      return { x: w.position[0], y: w.position[1], z: w.position[2], radiusM: t.radius, widthM: t.width };
-    }),
-    look: c.look,
-  };
-}
-
 /** The drawn shape of car `id` (the car select's turntable). */
 export function carShape(id: string): CarShape {
-  return shapeOf(config(id));
+  return carShapeOf(config(id));
 }
 
 /** Everything the game needs to put one car into a run: its replay header entry and its drivable view. */
@@ -110,7 +97,7 @@ export function carChoice(id: string): CarChoice {
 
 /** The drivable view of a car entity (the game's cars, and replay cars with `place` refused: src/app/replay/replay-car.ts). */
 export function drivable(_world: SimWorld, eid: number, info: CarInfo, cfg: CarConfig, place?: DrivableCar['place']): DrivableCar {
-  const shape = shapeOf(cfg);
+  const shape = carShapeOf(cfg);
   const tele: CarTelemetry = emptyCarTelemetry();
   const redline = cfg.engine.redline * RAD_TO_RPM;
   const limiter = cfg.engine.limiter * RAD_TO_RPM;

@@ -172,7 +172,7 @@ registerLazyScreens(['garage', 'analysis'], loadTuning);
 registerLazyScreens(['replays', 'replay-entry', 'replay'], loadReplays);
 registerLazyScreens(['rallycross', 'rallycross-race', 'rallycross-results'], loadRallycross);
 // town mode: the player's car in a generated town with traffic (issue 23)
-registerLazyScreens(['town', 'town-drive'], loadOnce(() => import('./town/install').then((m) => m.installTown(app))));
+registerLazyScreens(['town', 'town-drive', 'town-pause'], loadOnce(() => import('./town/install').then((m) => m.installTown(app))));
 // rally mode: multi-stage rallies with service, rivals, daily rally (issue 20)
 const loadRally = loadOnce(() => import('./rally/install').then((m) => void m.installRally(app)));
 registerLazyScreens(['rally', 'rally-new', 'rally-stage', 'rally-service', 'rally-standings'], loadRally);

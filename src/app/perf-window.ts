@@ -1,20 +1,10 @@
 /** The perf overlay's figures from one averaging window of frames (a stage session, a town session). */
 import type { FixedStepScheduler } from '../ecs/scheduler';
 import type { RenderStats } from '../systems/view/render-stats';
+import type { PerfFrame } from '../systems/view/hud';
 
-/** What the perf overlay shows (and the test hook's `perf`). */
-export interface PerfNumbers {
-  simMs: number;
-  viewMs: number;
-  /** Scene render call per frame, ms. */
-  renderMs: number;
-  ticks: number;
-  triangles: number;
-  fps: number;
-  /** Mean wall time between frames, ms. */
-  frameMs: number;
-  drawCalls: number;
-  tickCap: number;
+/** What the perf overlay shows (and the test hook's `perf`): the HUD's frame figures and the real time lost. */
+export interface PerfNumbers extends PerfFrame {
   /** Share of real time the simulation lost (dropped backlog), 0..1. */
   slowed: number;
 }

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 
-export const BODY_STYLES = ['hatch', 'saloon', 'coupe'] as const;
+export const BODY_STYLES = ['hatch', 'saloon', 'coupe', 'van'] as const;
 export type BodyStyle = (typeof BODY_STYLES)[number];
 
 export const WING_KINDS = ['none', 'lip', 'big'] as const;
@@ -32,7 +32,7 @@ export const LookSchema = z.strictObject({
   style: z
     .enum([...BODY_STYLES, 'coupé'], { error: `expected one of ${BODY_STYLES.join(', ')}` })
     .default('hatch')
-    .meta({ description: 'Body style: hatch (two-box), saloon (three-box, boot), coupe (long bonnet, fastback)' }),
+    .meta({ description: 'Body style: hatch (two-box), saloon (three-box, boot), coupe (long bonnet, fastback), van (one-box panel van)' }),
   primary: colour('main body paint').default('#2a5fd8'),
   secondary: colour('roof, bonnet centre and lower sills').default('#f2f2f2'),
   stripe: colour('side stripe and door number panel').default('#d02020'),

@@ -40,7 +40,7 @@ function parseCar(src: ReplayTown['trafficCars'][number], field: string, file: s
 }
 
 /** Plays a car's recorded inputs (neutral past the end). */
-class TownRecordedInput implements InputSource {
+export class TownRecordedInput implements InputSource {
   private readonly q: QuantizedInput = neutralInput();
   private readonly cursor: InputCursor;
   constructor(private readonly inputs: InputStreams) {

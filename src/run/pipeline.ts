@@ -12,6 +12,7 @@ import { vehicleTickLogic } from '../systems/sim/vehicle/drivetrain';
 import { vehicleAfterStep, vehicleForces } from '../systems/sim/vehicle/forces';
 import { haltCheckpointPass, haltGuardPass } from '../systems/sim/halt-guard';
 import { updateStageProgress } from './stage-progress';
+import { updateRaceProgress } from './race-progress';
 
 export type System = (world: SimWorld) => void;
 
@@ -52,6 +53,8 @@ export const pipeline: System[] = [
   haltGuardPass,
   // 10. stage timing: each timed car's road progress, checkpoints, finish, stuck (StageProgress, `stage-*` events)
   updateStageProgress,
+  // 10b. race progress: each racing car's countdown, jump start, laps, joker, penalties, finish (RaceProgress, `race-*` events)
+  updateRaceProgress,
 ];
 // After the tick, what the run's owner attached (replay recorder, replay player check, telemetry) reads the
 // completed state: src/run/step.ts `stepRun`.

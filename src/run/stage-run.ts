@@ -28,10 +28,10 @@ export const DEFAULT_RUN: Omit<StageRules, 'checkpointsM' | 'finishM' | 'startM'
 };
 
 /** Furthest forward jump of the progress in one tick, m: a bigger one is a projection onto another leg. */
-const MAX_PROGRESS_STEP_M = 30;
+export const MAX_PROGRESS_STEP_M = 30;
 
 /** Countdown remainder below which the lights go out, s (absorbs the rounding of repeated dt subtractions). */
-const COUNTDOWN_EPS_S = 1e-9;
+export const COUNTDOWN_EPS_S = 1e-9;
 
 export interface TickInfo {
   dt: number;

@@ -1,20 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { loadStageFromDir } from '../../terrain/node';
 import { loadBuiltinCar } from '../../src/content/cars/index';
-import { AiPath } from '../../src/systems/sim/ai/path';
-import { gridSlots, LapTracker, racePositions, RallycrossRace } from '../../src/run/race';
+import { circlePath } from './circle-path';
+import { gridSlots, RallycrossRace } from '../../src/run/race';
 import { stateHash } from '../../src/ecs/hash';
 
-function circlePath(R: number): AiPath {
-  const n = Math.round((2 * Math.PI * R) / 2);
-  const p = new Float64Array(3 * n);
-  for (let i = 0; i < n; i++) {
-    const a = (2 * Math.PI * i) / n;
-    p[3 * i] = R * Math.cos(a);
-    p[3 * i + 2] = -R * Math.sin(a);
-  }
-  return AiPath.fromCentreline({ points: p, widths: [12] }, { closed: true, racingLine: 0 });
-}
 
 describe('rallycross race logic', () => {
   it('grid: two abreast behind the start line, rows 8 m apart (right column staggered 4 m), ±2.4 m from the path', () => {
@@ -30,56 +20,23 @@ describe('rallycross race logic', () => {
     }
   });
 
-  it('lap tracker: counts laps across the start line, ignores jumps (resets/shortcuts), finishes after N laps', () => {
-    const path = circlePath(100);
-    const L = path.lengthM;
-    const t = new LapTracker(path, 10, 2, 5); // grid 5 m behind the line
-    expect(t.progress).toBeCloseTo(-5, 12);
-    let time = 0;
-    let s = 5;
-    let finishedTick = -1;
-    for (let k = 0; k < 2000 && finishedTick < 0; k++) {
-      s = (s + 1) % L;
-      time += 0.1;
-      if (t.update(s, time)) finishedTick = k;
-      if (k === 50) expect(t.lap).toBe(0);
-    }
-    // 2 laps from 5 m behind the line = 2L + 5 m of 1 m steps
-    expect(finishedTick + 1).toBe(Math.ceil(2 * L + 5));
-    expect(t.finished).toBe(true);
-    // a 200 m jump does not count as progress
-    const u = new LapTracker(path, 0, 1, 0);
-    u.update(200 % L, 1);
-    expect(u.progress).toBe(0);
-  });
-
-  it('positions: finished cars by finish time first, then by progress', () => {
-    const path = circlePath(100);
-    const a = new LapTracker(path, 0, 1, 0), b = new LapTracker(path, 0, 1, 0), c = new LapTracker(path, 0, 1, 0);
-    a.progress = 300;
-    b.progress = 400;
-    c.progress = 10;
-    c.finishedAt = 50;
-    expect(racePositions([a, b, c])).toEqual([2, 1, 0]);
-  });
-
   it('a 4-car AI race on the shipped circuit: standing start held for the countdown, all cars move off, same seed → same bits', () => {
     const stage = loadStageFromDir('src/content/stages/rallycross-bitring');
     const cars = ['rally-awd', 'hatch-gti', 'classic-rwd', 'rally-awd'].map((id) => loadBuiltinCar(id));
     let grid: number[] = [];
     const run = (): RallycrossRace => {
       const race = new RallycrossRace({ stage, cars, laps: 1, countdownS: 1, seed: 5, integrator: 'euler' });
-      grid = race.entrants.map((e) => e.tracker.progress);
+      grid = race.entrants.map((_, i) => race.runOf(i).progressM);
       for (let k = 0; k < 500; k++) race.tick();
       // held on the brakes through the countdown: nobody has moved more than a few centimetres
-      race.entrants.forEach((e, i) => expect(Math.abs(e.tracker.progress - grid[i]!)).toBeLessThan(0.1));
+      race.entrants.forEach((_, i) => expect(Math.abs(race.runOf(i).progressM - grid[i]!)).toBeLessThan(0.1));
       for (let k = 0; k < 2000; k++) race.tick();
       return race;
     };
     const r1 = run();
     expect(r1.phase).toBe('racing');
     // then 4 s of racing: every car has left the grid and gained ground
-    r1.entrants.forEach((e, i) => expect(e.tracker.progress - grid[i]!).toBeGreaterThan(15));
+    r1.entrants.forEach((_, i) => expect(r1.runOf(i).progressM - grid[i]!).toBeGreaterThan(15));
     expect(new Set(r1.positions()).size).toBe(4);
     const r2 = run();
     expect(stateHash(r2.world)).toBe(stateHash(r1.world));

@@ -11,7 +11,8 @@
 import { describe, expect, it } from 'vitest';
 import { loadStageFromDir } from '../../terrain/node';
 import { loadBuiltinCar } from '../../src/content/cars/index';
-import { JOKER_PENALTY_S, JUMP_START_PENALTY_S, JUMP_START_TOLERANCE_M, LapTracker, racePositions, RallycrossRace } from '../../src/run/race';
+import { JOKER_PENALTY_S, JUMP_START_PENALTY_S, JUMP_START_TOLERANCE_M, racePositions, RallycrossRace } from '../../src/run/race';
+import { raceResultS } from '../../src/run/race-rules';
 import { RECOVER_PENALTY_S } from '../../src/systems/sim/vehicle/recovery';
 import { quantizeInput } from '../../src/ecs/controls';
 import { stateHash } from '../../src/ecs/hash';
@@ -58,27 +59,24 @@ describe('rallycross rules', () => {
       return race;
     };
     const jumped = run(1);
-    const me = jumped.entrants[1]!;
+    const me = jumped.runOf(1);
     expect(me.jumpStart).toBe(true);
-    expect(me.tracker.progress - me.gridProgressM).toBeGreaterThan(JUMP_START_TOLERANCE_M);
-    expect(me.tracker.penaltyS).toBe(JUMP_START_PENALTY_S);
+    expect(me.progressM - me.gridProgressM).toBeGreaterThan(JUMP_START_TOLERANCE_M);
+    expect(me.penaltyS).toBe(JUMP_START_PENALTY_S);
     expect(jumped.events.filter((e) => e.kind === 'jump-start').map((e) => e.entrant)).toEqual([1]);
     // the AI on the brakes did not jump
-    expect(jumped.entrants[0]!.jumpStart).toBe(false);
+    expect(jumped.runOf(0).jumpStart).toBe(false);
     const waited = run(0);
-    expect(waited.entrants[1]!.jumpStart).toBe(false);
-    expect(waited.entrants[1]!.tracker.penaltyS).toBe(0);
-    expect(Math.abs(waited.entrants[1]!.tracker.progress - waited.entrants[1]!.gridProgressM)).toBeLessThan(0.05);
+    const still = waited.runOf(1);
+    expect(still.jumpStart).toBe(false);
+    expect(still.penaltyS).toBe(0);
+    expect(Math.abs(still.progressM - still.gridProgressM)).toBeLessThan(0.05);
   });
 
   it('results count penalties: a car 3 s ahead on the road with a 5 s penalty is classified behind', () => {
-    const race = new RallycrossRace({ stage, cars: [loadBuiltinCar('rally-awd')], laps: 1, countdownS: 0.1, integrator: 'euler' });
-    const a = new LapTracker(race.path, 0, 1, 0), b = new LapTracker(race.path, 0, 1, 0);
-    a.finishedAt = 40;
-    a.penaltyS = JUMP_START_PENALTY_S;
-    b.finishedAt = 43;
+    const a = { finishTimeS: 40, penaltyS: JUMP_START_PENALTY_S, progressM: 900 }, b = { finishTimeS: 43, penaltyS: 0, progressM: 900 };
     expect(racePositions([a, b])).toEqual([1, 0]);
-    expect(a.resultS).toBe(45);
+    expect(raceResultS(a)).toBe(45);
   });
 
   it('joker once → no penalty; never → +30 s at the flag; a fast AI behind a slow one overtakes without contact (§6.3)', { timeout: 240000 }, () => {
@@ -97,22 +95,22 @@ describe('rallycross rules', () => {
       if (passed < 0 && race.phase === 'racing' && race.positions()[0] === 1) passed = race.raceTimeS;
     }
     expect(race.phase).toBe('finished');
-    const [slow, fast] = race.entrants;
+    const [slow, fast] = [race.runOf(0), race.runOf(1)];
     // the pass happened in the first lap (lap ≈ 40 s), in a passing lane, with no contact all race
     expect(passing).toBe(true);
     expect(passed).toBeGreaterThan(0);
     expect(passed).toBeLessThan(40);
     expect(hits).toBe(0);
     // the fast car took the joker once (on its second lap, its strategy): no penalty
-    expect(fast!.jokers).toBe(1);
-    expect(fast!.jokerTakenLap).toBe(1);
-    expect(fast!.tracker.penaltyS).toBe(0);
+    expect(fast.jokers).toBe(1);
+    expect(fast.jokerLap).toBe(1);
+    expect(fast.penaltyS).toBe(0);
     // the slow car never took it: +30 s at the flag
-    expect(slow!.jokers).toBe(0);
-    expect(slow!.tracker.penaltyS).toBe(JOKER_PENALTY_S);
+    expect(slow.jokers).toBe(0);
+    expect(slow.penaltyS).toBe(JOKER_PENALTY_S);
     expect(race.events.some((e) => e.kind === 'joker-penalty' && e.entrant === 0)).toBe(true);
     expect(race.positions()).toEqual([1, 0]);
-    expect(slow!.tracker.resultS).toBe(slow!.tracker.finishedAt! + JOKER_PENALTY_S);
+    expect(raceResultS(slow)).toBe(slow.finishTimeS! + JOKER_PENALTY_S);
   });
 
   it('no room to pass (road narrowed for the follower): it follows at a safe gap, no contact, no pass', { timeout: 120000 }, () => {
@@ -161,14 +159,15 @@ describe('rallycross rules', () => {
     }
     expect(race.phase).toBe('finished');
     for (const d of gateMin) expect(d).toBeLessThan(J.gateRadiusM - 1);
-    for (const e of race.entrants) {
-      expect(e.jokers).toBe(1);
-      expect(e.tracker.penaltyS).toBe(0);
+    race.entrants.forEach((e, i) => {
+      const r = race.runOf(i);
+      expect(r.jokers).toBe(1);
+      expect(r.penaltyS).toBe(0);
       expect(e.driver!.recoveries + (e.raceDriver!.joker?.recoveries ?? 0)).toBe(0);
       // a lap (≈ 900 m) from a standing start in traffic: between 30 s and 90 s
-      expect(e.tracker.finishedAt!).toBeGreaterThan(30);
-      expect(e.tracker.finishedAt!).toBeLessThan(90);
-    }
+      expect(r.finishTimeS!).toBeGreaterThan(30);
+      expect(r.finishTimeS!).toBeLessThan(90);
+    });
     // the first 6 s (launch, first corner, the tightest pack) again: bit-identical state
     const again = mk();
     for (let k = 0; k < 3000; k++) {
@@ -187,13 +186,13 @@ describe('rallycross rules', () => {
     for (let k = 0; k < 1500; k++) race.tick(); // 3 s of throttle
     const me = race.entrants[1]!;
     const b = race.world.c.RigidBody;
-    const s0 = me.loc.s, p0 = me.tracker.progress;
+    const s0 = race.runOf(1).pathS, p0 = race.runOf(1).progressM;
     expect(Math.hypot(b.vx[me.eid]!, b.vz[me.eid]!)).toBeGreaterThan(5);
     race.playerInput.input = quantizeInput({ steer: 0, throttle: 0, brake: 0, clutch: 0, handbrake: 0, recover: true });
     race.tick();
     // placed after this tick's controls: at rest on the racing line, 5 m back along the path, heading along it
     expect(race.events.filter((e) => e.kind === 'recover').map((e) => e.entrant)).toEqual([1]);
-    expect(me.tracker.penaltyS).toBe(RECOVER_PENALTY_S);
+    expect(race.runOf(1).penaltyS).toBe(RECOVER_PENALTY_S);
     expect(Math.hypot(b.vx[me.eid]!, b.vy[me.eid]!, b.vz[me.eid]!)).toBe(0);
     const loc = race.path.locate(b.px[me.eid]!, b.pz[me.eid]!);
     let ds = loc.s - s0;
@@ -205,9 +204,10 @@ describe('rallycross rules', () => {
     expect(Math.abs(Math.atan2(b.R2[me.eid]!, b.R8[me.eid]!) - race.path.headingAt(loc.s))).toBeLessThan(1e-3);
     // held button: one recovery only; the next ticks the car drives on and progress continues from ~5 m back
     race.tick();
-    expect(me.tracker.penaltyS).toBe(RECOVER_PENALTY_S);
+    expect(race.runOf(1).penaltyS).toBe(RECOVER_PENALTY_S);
+    expect(race.runOf(1).recoveries).toBe(1);
     race.tick();
     race.tick();
-    expect(Math.abs(me.tracker.progress - (p0 - 5))).toBeLessThan(0.2);
+    expect(Math.abs(race.runOf(1).progressM - (p0 - 5))).toBeLessThan(0.2);
   });
 });

@@ -499,16 +499,19 @@ export const specs = [
             if (!(v1 >= v0 - 5)) throw new Error(`speed lost in the swap: ${v0} → ${v1} km/h`);
             if ((await screen(page)) !== 'drive') throw new Error('the page left the drive screen (full reload?)');
             // invalid edit: error on screen, the old car keeps driving
-            writeFileSync(file, original.replace(SPRING_LINE, 'spring_rate_n_per_mm = -1'));
-            await waitFor(
-              'error banner',
-              () =>
-                page.evaluate(
-                  () =>
-                    window.__carReload?.last?.applied === false && !document.querySelector('.car-reload.bad')?.hidden,
-                ),
-              30000,
-            );
+            const invalid = original.replace(SPRING_LINE, 'spring_rate_n_per_mm = -1');
+            const bannerShown = () =>
+              page.evaluate(
+                () => window.__carReload?.last?.applied === false && !document.querySelector('.car-reload.bad')?.hidden,
+              );
+            writeFileSync(file, invalid);
+            // a loaded machine's file watcher can coalesce two writes a few seconds apart: write once more if needed
+            try {
+              await waitFor('error banner', bannerShown, 30000);
+            } catch {
+              writeFileSync(file, `${invalid}\n`);
+              await waitFor('error banner (after a second write)', bannerShown, 30000);
+            }
             const msg = await page.evaluate(() => document.querySelector('.car-reload.bad')?.textContent ?? '');
             if (!msg.includes('suspension.front.spring_rate_n_per_mm: expected 5 … 500 N/mm (physical range), found number -1'))
               throw new Error(`banner: ${msg}`);

@@ -26,7 +26,7 @@ const SETTLE_FRAMES = 4;
 const shippedStages = () => readdirSync(join(root, 'src/content/stages'), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort();
 
 /** RENDER_BUDGETS as the game declares it (one line per preset: `name: { triangles: N, drawCalls: M }`). */
-function budgets() {
+export function budgets() {
   const src = readFileSync(join(root, 'src/systems/view/graphics-presets.ts'), 'utf8');
   const block = src.slice(src.indexOf('export const RENDER_BUDGETS'));
   const out = {};

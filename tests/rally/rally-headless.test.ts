@@ -11,7 +11,6 @@ import type { Stage } from '../../terrain/stage';
 import { loadBuiltinCar } from '../../src/content/cars/index';
 import { driveStage, type DriveResult } from '../../src/run/autopilot';
 import { addCrushTo } from '../../src/systems/sim/collision/system';
-import { RECOVER_PENALTY_S } from '../../src/systems/sim/vehicle/recovery';
 import type { CarDamage } from '../../src/systems/sim/collision/damage-state';
 import { planRallyStages } from '../../src/run/rally/plan';
 import { LANDSCAPE_IDS, toGenerateOptions, type StageGenParams } from '../../src/app/stage-gen/params';
@@ -31,12 +30,12 @@ const stages: Stage[] = refs.map((r) => {
   if (r.kind !== 'generated') throw new Error('generated stages expected');
   return generateStage({ ...toGenerateOptions(r.params as StageGenParams), size: 513, relief: 0.3 }).stage;
 });
-/** Stage 1's hit, at 6 s: 0.25 m into the front, 0.08 m into the left side. */
+/** Stage 1's hit, 6 s into the run (3 s after the lights): 0.25 m into the front, 0.08 m into the left side. */
 const HIT_TICK = 3000;
 const HIT = { front: 0.25, left: 0.08 };
 
-/** The stage time the rally counts: the drive plus the recovery penalties. */
-const counted = (r: DriveResult): number => r.timeS + r.recoveries * RECOVER_PENALTY_S;
+/** The stage time the rally counts: the drive plus the recovery penalties (driveStage's time, from StageProgress). */
+const counted = (r: DriveResult): number => r.timeS;
 
 function drive(k: number, s: RallyState, hit = false): DriveResult {
   return driveStage({

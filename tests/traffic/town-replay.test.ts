@@ -5,13 +5,7 @@
  * naming the field.
  */
 import { describe, expect, it } from 'vitest';
-import { loadBuiltinCar, BUILTIN_CARS, readBuiltin } from '../../src/content/cars/index';
-import { neutralInput, type InputSource, type QuantizedInput } from '../../src/ecs/controls';
-import type { SimWorld } from '../../src/ecs/world';
-import { TownRun } from '../../src/run/town';
-import { replayCarFromText } from '../../src/run/cars';
 import { decodeReplay, encodeReplay, ReplayFormatError, type ReplayData } from '../../src/replay/format';
-import { builtinTrafficCars, TownRecording } from '../../src/replay/town-replay';
 import { verifyReplay, verifyReplayData } from '../../src/replay/verify';
 import { DEFAULT_CHECKSUM_EVERY_TICKS } from '../../src/replay/recorder';
 import { setInputSample } from '../replay/helpers';
@@ -19,6 +13,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnCli } from '../cli/spawn';
+import { recordTown } from './town-record';
 
 const SEED = 1;
 const TRAFFIC = 120;
@@ -28,35 +23,7 @@ const FIRST_TRY_TICK = 1500;
 const TRY_EVERY = 250;
 const THROTTLE_CHANNEL = 1;
 
-/** The player: rolls on after 0.5 s at a steady part throttle, straight (the car starts along its lane). */
-class SteadyThrottle implements InputSource {
-  next(world: SimWorld): QuantizedInput {
-    const q = neutralInput();
-    if (world.tick * world.dt >= 0.5) q.throttle = 350;
-    return q;
-  }
-}
-
-function recordTown(): { bytes: Uint8Array; pickTick: number; tries: number[] } {
-  const carText = BUILTIN_CARS.find((b) => b.id === 'hatch-gti')!;
-  const trafficCars = builtinTrafficCars();
-  const run = new TownRun({ seed: SEED, cars: TRAFFIC, player: loadBuiltinCar('hatch-gti'), trafficCars: trafficCars.map((c) => loadBuiltinCar(c.id)), playerInput: new SteadyThrottle() });
-  const b = run.world.c.RigidBody, e = run.playerEid;
-  const player = replayCarFromText({ id: 'hatch-gti', main: carText.file, text: carText.text, read: readBuiltin, pose: { x: b.px[e]!, y: b.py[e]!, z: b.pz[e]!, heading: 0 } });
-  const rec = new TownRecording(run, { seed: SEED, cars: TRAFFIC, player, trafficCars });
-  let pickTick = -1;
-  const tries: number[] = [];
-  for (let t = 0; t < RUN_TICKS; t++) {
-    if (pickTick < 0 && t >= FIRST_TRY_TICK && t % TRY_EVERY === 0) {
-      tries.push(t);
-      if (rec.instruct() !== null) pickTick = t;
-    }
-    rec.tick();
-  }
-  return { bytes: rec.recorder.finish(), pickTick, tries };
-}
-
-const recorded = recordTown();
+const recorded = recordTown({ seed: SEED, traffic: TRAFFIC, ticks: RUN_TICKS, firstTryTick: FIRST_TRY_TICK, tryEvery: TRY_EVERY });
 
 describe('town replay', () => {
   it('records the town in its header and verifies bit for bit', async () => {

@@ -7,29 +7,19 @@ import { describe, expect, it } from 'vitest';
 import { BUILTIN_CARS, loadBuiltinCar, readBuiltin } from '../../src/content/cars/index';
 import { loadCarConfig } from '../../src/content/car-load';
 import { ContentError } from '../../src/validate/errors';
-import { lookConfig, LookSchema } from '../../src/content/car-look';
+import { BODY_STYLES, lookConfig, LookSchema } from '../../src/content/car-look';
 import type { CarConfig } from '../../src/content/car-schema';
 import { buildCarBody } from '../../src/systems/view/car/car-body-mesh';
 import { buildWheel, TYRE_SEGMENTS } from '../../src/systems/view/car/wheel-mesh';
 import { crushPositions, CRUSH_IN_M, dentWeight } from '../../src/systems/view/car/car-crush';
 import { ARCH_GAP_M } from '../../src/systems/view/car/body-profile';
 import { triangulatePolygon } from '../../src/systems/view/car/triangulate';
-import type { CarShape } from '../../src/systems/view/car/car-shape';
+import { carShapeOf } from '../../src/systems/view/car/car-shape';
 import type { MeshData, MeshPart } from '../../src/systems/view/car/mesh-builder';
 
-function shapeOf(c: CarConfig): CarShape {
-  return {
-    lengthM: c.body.lengthM,
-    widthM: c.body.widthM,
-    heightM: c.body.heightM,
-    wheels: c.wheels.map((w) => ({ x: w.position[0], y: w.position[1], z: w.position[2], radiusM: (w.front ? c.tires.front : c.tires.rear).radius, widthM: (w.front ? c.tires.front : c.tires.rear).width })),
-    look: c.look,
-  };
-}
-
-const CARS = BUILTIN_CARS.map((b) => ({ id: b.id, shape: shapeOf(loadBuiltinCar(b.id)) }));
+const CARS = BUILTIN_CARS.map((b) => ({ id: b.id, shape: carShapeOf(loadBuiltinCar(b.id)) }));
 /** Every style on one car's dimensions, so each profile is checked whatever the shipped cars choose. */
-const STYLES = (['hatch', 'saloon', 'coupe'] as const).flatMap((style) =>
+const STYLES = BODY_STYLES.flatMap((style) =>
   (['none', 'lip', 'big'] as const).map((wing) => ({ id: `${style}/${wing}`, shape: { ...CARS[0]!.shape, look: { ...CARS[0]!.shape.look, style, wing } } })),
 );
 /** Float32 storage rounds positions to ~1e-7 relative; 1e-5 m is far below any modelled feature (4 mm decals). */

@@ -9,7 +9,7 @@
 import type { RawInput } from '../../ecs/controls';
 
 export const ANALOG_ACTIONS = ['steer', 'throttle', 'brake', 'clutch', 'handbrake'] as const;
-export const BUTTON_ACTIONS = ['shiftUp', 'shiftDown', 'camera', 'pause', 'recover', 'perf', 'telemetry'] as const;
+export const BUTTON_ACTIONS = ['shiftUp', 'shiftDown', 'camera', 'pause', 'recover', 'perf', 'telemetry', 'instructor'] as const;
 export type AnalogAction = (typeof ANALOG_ACTIONS)[number];
 export type ButtonAction = (typeof BUTTON_ACTIONS)[number];
 export type Action = AnalogAction | ButtonAction;
@@ -78,6 +78,8 @@ export const DEFAULT_BINDINGS: Record<Action, Binding[]> = {
   perf: [{ type: 'key', code: 'F3' }, { type: 'key', code: 'Backquote' }],
   // the live telemetry panel (issue 9): left-stick click, T
   telemetry: [{ type: 'button', index: PadButton.LS }, { type: 'key', code: 'KeyT' }],
+  // town mode's instructor action (issue 23): D-pad up (the other pad buttons drive), I
+  instructor: [{ type: 'button', index: PadButton.Up }, { type: 'key', code: 'KeyI' }],
 };
 
 export const DEFAULT_TUNING: Record<AnalogAction, ActionTuning> = {

@@ -18,6 +18,7 @@ export const ACTION_LABELS: Record<Action, string> = {
   recover: 'Recover car',
   perf: 'Performance overlay',
   telemetry: 'Telemetry panel',
+  instructor: 'Instructor action',
 };
 
 /** Names of the two halves of a bipolar action (index 0 = negative half). */

@@ -14,6 +14,7 @@ import { FixedStepScheduler } from '../../ecs/scheduler';
 import { quantizeInput } from '../../ecs/controls';
 import type { Stage } from '../../../terrain/stage';
 import { JOKER_PENALTY_S, JUMP_START_PENALTY_S, RallycrossRace } from '../../run/race';
+import type { RaceRunState } from '../../run/race-rules';
 import { RECOVER_PENALTY_S } from '../../systems/sim/vehicle/recovery';
 import type { SceneKit } from '../../systems/view/scene';
 import { TerrainView } from '../../systems/view/terrain-view';
@@ -41,6 +42,11 @@ export interface RallycrossSetup {
 export type { Standing };
 
 const AI_CARS = ['rally-awd', 'hatch-gti', 'classic-rwd'];
+
+/** One car as the e2e test reads it (testState). */
+function carTestState(name: string, x: number, z: number, speedMS: number, run: RaceRunState): Record<string, unknown> {
+  return { name, x, z, speedMS, progressM: run.progressM, lap: run.lap, finishS: run.finishTimeS, penaltyS: run.penaltyS, jokers: run.jokers, jumpStart: run.jumpStart };
+}
 
 export class RallycrossSession {
   readonly race: RallycrossRace;
@@ -113,17 +119,23 @@ export class RallycrossSession {
     return this.race.entrants[this.race.playerIndex]!;
   }
 
+  /** The player's race (the RaceProgress component). */
+  private playerRun(): RaceRunState {
+    return this.race.runOf(this.race.playerIndex);
+  }
+
   standings(): Standing[] {
     return this.race.positions().map((i) => {
       const e = this.race.entrants[i]!;
+      const run = this.race.runOf(i);
       return {
         name: e.name,
         carId: e.car.id,
-        lap: Math.min(this.setup.laps, e.tracker.lap + 1),
-        finishS: e.tracker.finishedAt,
-        penaltyS: e.tracker.penaltyS,
-        jokers: e.jokers,
-        jumpStart: e.jumpStart,
+        lap: Math.min(this.setup.laps, run.lap + 1),
+        finishS: run.finishTimeS,
+        penaltyS: run.penaltyS,
+        jokers: run.jokers,
+        jumpStart: run.jumpStart,
         player: i === this.race.playerIndex,
       };
     });
@@ -140,7 +152,7 @@ export class RallycrossSession {
       playerIndex: this.race.playerIndex,
       order: this.race.positions(),
       standings: this.standings(),
-      cars: this.race.entrants.map((e) => ({ name: e.name, x: b.px[e.eid]!, z: b.pz[e.eid]!, speedMS: Math.hypot(b.vx[e.eid]!, b.vz[e.eid]!), progressM: e.tracker.progress, lap: e.tracker.lap, finishS: e.tracker.finishedAt, penaltyS: e.tracker.penaltyS, jokers: e.jokers, jumpStart: e.jumpStart })),
+      cars: this.race.entrants.map((e, i) => carTestState(e.name, b.px[e.eid]!, b.pz[e.eid]!, Math.hypot(b.vx[e.eid]!, b.vz[e.eid]!), this.race.runOf(i))),
       playerOnJoker: this.race.playerAutopilot?.onJoker ?? false,
       // the joker road's ribbon (stage.toml [joker], drawn by StageView) and the ground under the player's car
       jokerRoadVertices: this.kit.scene.getMeshByName('jokerRoad')?.getTotalVertices() ?? 0,
@@ -158,7 +170,7 @@ export class RallycrossSession {
     const r = readActions(this.devices.snapshot(), this.settings.bindings, this.settings.tuning);
     const a = this.mixer.update(r, this.settings, dt);
     this.race.playerInput.input = quantizeInput(toRawInput(a));
-    const playerDone = this.playerEntrant().tracker.finished;
+    const playerDone = this.playerRun().finishTimeS !== null;
     if (this.race.phase !== 'finished') this.scheduler.advance(dt);
     // race events for the player: jump start, joker taken, joker penalty
     for (const ev of this.race.events) {
@@ -169,6 +181,8 @@ export class RallycrossSession {
       else this.hud.showToast(`Joker lap missed +${JOKER_PENALTY_S} s`, this.nowS, 3);
     }
     this.race.events.length = 0;
+    // the race read the tick's world events (race-*, collisions); nothing else here keeps them
+    this.race.world.events.length = 0;
     this.hud.tickToast(this.nowS);
     this.updateViews(dt);
     if ((playerDone || this.race.phase === 'finished') && !this.reported) {
@@ -194,10 +208,10 @@ export class RallycrossSession {
     this.kit.sun.position.set(x + 40, y + 80, z + 30);
     const t = this.tele;
     // the timer includes the player's penalties (jump start, missed joker, recoveries), as the results do
-    const me = this.playerEntrant();
-    this.hud.update({ speedMS: t.speedMS, rpm: t.rpm, redlineRpm: t.redlineRpm, maxRpm: t.maxRpm, gear: t.gear, shiftTo: t.shiftTo, timeS: (me.tracker.finishedAt ?? this.race.raceTimeS) + me.tracker.penaltyS, damage: t.damage, units: this.settings.units });
-    this.hud.setPenalty(me.tracker.penaltyS);
-    this.hud.setRace({ lap: me.tracker.lap + 1, laps: this.setup.laps, jokerTaken: this.race.joker ? me.jokers > 0 : null });
+    const me = this.playerRun();
+    this.hud.update({ speedMS: t.speedMS, rpm: t.rpm, redlineRpm: t.redlineRpm, maxRpm: t.maxRpm, gear: t.gear, shiftTo: t.shiftTo, timeS: (me.finishTimeS ?? this.race.raceTimeS) + me.penaltyS, damage: t.damage, units: this.settings.units });
+    this.hud.setPenalty(me.penaltyS);
+    this.hud.setRace({ lap: Math.min(this.setup.laps, me.lap + 1), laps: this.setup.laps, jokerTaken: this.race.joker ? me.jokers > 0 : null });
     if (this.race.phase === 'countdown') {
       const total = this.race.opts.countdownS ?? 4;
       this.hud.setLights(Math.min(5, Math.floor(((total - this.race.countdownLeftS) / total) * 5) + 1));
@@ -208,7 +222,10 @@ export class RallycrossSession {
   private renderBoard(): void {
     const st = this.standings();
     // what the board was drawn from (the e2e test checks the drawn order against these progress figures)
-    this.boardSnapshot = this.race.positions().map((i) => ({ name: this.race.entrants[i]!.name, progressM: this.race.entrants[i]!.tracker.progress, finishS: this.race.entrants[i]!.tracker.finishedAt }));
+    this.boardSnapshot = this.race.positions().map((i) => {
+      const run = this.race.runOf(i);
+      return { name: this.race.entrants[i]!.name, progressM: run.progressM, finishS: run.finishTimeS };
+    });
     const me = st.findIndex((s) => s.player);
     const lines = st.map(boardLineHtml);
     const mine = st[me]!;

@@ -21,10 +21,11 @@ import { buildRunWorld } from '../../run/run-world';
 import { resolveStage } from '../../replay/stage-check';
 import { verifyReplay } from '../../replay/verify';
 import { vehicleCarAdapter } from '../../run/cars';
-import { ReplayLibrary, type ReplayEntry } from './library';
+import { sharedReplayLibrary, type ReplayLibrary, type ReplayEntry } from './library';
 import { registerLibraryScreens } from './library-screen';
 import { browserStageSource } from './stage-source';
 import { ReplayViewer, VIEWER_SPEEDS } from './viewer';
+import { TownReplayViewer } from './town-viewer';
 import { GhostRun } from './ghost';
 import { pickGhost } from './ghost-choice';
 import { replayDrivable } from './replay-car';
@@ -73,7 +74,7 @@ export interface Replays {
 }
 
 export function installReplays(app: ReplayApp): Replays {
-  const library = new ReplayLibrary();
+  const library = sharedReplayLibrary();
   const opened = library.open();
   const hook = installTestHook(library);
   registerLibraryScreens({
@@ -126,8 +127,11 @@ function installTestHook(library: ReplayLibrary): Record<string, unknown> {
 // ---- viewer screen ----------------------------------------------------------------------------------
 
 /** The viewer screen's mutable state: the viewer once the replay has loaded, and whether the screen was left. */
+/** The viewer of a stage replay or of a town replay (same controls and test hook). */
+type AnyViewer = ReplayViewer | TownReplayViewer;
+
 interface ViewerSlot {
-  viewer: ReplayViewer | null;
+  viewer: AnyViewer | null;
   disposed: boolean;
 }
 
@@ -274,6 +278,12 @@ async function loadViewer(app: ReplayApp, library: ReplayLibrary, opened: Promis
     await opened;
     const { bytes, name } = await replayBytesFor(library, params);
     const data = decodeReplay(bytes, name);
+    if (data.header.town) {
+      if (slot.disposed) return;
+      slot.viewer = new TownReplayViewer(app.kit, data, el, app.settings.units, name);
+      slot.viewer.onToast = (t) => slot.viewer?.toast(t);
+      return showLoaded(el, slot, vh);
+    }
     const stage = await resolveStage(data.header, data.stageFiles, browserStageSource, name);
     if (!stage) throw new ReplayFormatError(name, 'stage', 'a stage replay (the viewer shows stages)', 'flat ground');
     // the stage setup hooks add Havok props when Havok is loaded, as for the recorded run
@@ -284,13 +294,7 @@ async function loadViewer(app: ReplayApp, library: ReplayLibrary, opened: Promis
     slot.viewer = viewer;
     viewer.onToast = (t) => slot.viewer?.toast(t);
     viewer.codriver = new CodriverView(app.kit.scene, stage, el, app.audio.codriver, app.settings);
-    const h = data.header;
-    title.innerHTML = `<b>${esc(h.name)}</b> · ${esc(h.cars.map((c) => c.id).join(', '))} · ${(h.ticks * h.dt).toFixed(1)} s${h.result?.finished && h.result.stageTimeS !== null ? ` · stage time ${formatClock(h.result.stageTimeS)}` : ''}`;
-    const total = Math.max(1, h.ticks);
-    el.querySelector<HTMLElement>('[data-marks]')!.innerHTML = viewer.marks
-      .map((m) => `<i class="rv-mark rv-${esc(m.kind)}" style="left:${((100 * m.tick) / total).toFixed(3)}%" title="${esc(m.label)} @ ${(m.tick * h.dt).toFixed(2)} s"></i>`)
-      .join('');
-    exposeViewer(vh, slot, h.ticks);
+    showLoaded(el, slot, vh);
   } catch (e) {
     console.warn(e);
     const msg = (e as Error).message;
@@ -298,6 +302,19 @@ async function loadViewer(app: ReplayApp, library: ReplayLibrary, opened: Promis
     title.textContent = 'This replay cannot be shown';
     el.querySelector<HTMLElement>('[data-error]')!.textContent = msg;
   }
+}
+
+/** The title line and the timeline marks of the loaded viewer, then its test hook. */
+function showLoaded(el: HTMLElement, slot: ViewerSlot, vh: Record<string, unknown>): void {
+  const viewer = slot.viewer!;
+  const h = viewer.data.header;
+  const place = h.town ? ` · town ${h.town.seed}, ${h.town.cars} cars` : '';
+  el.querySelector<HTMLElement>('[data-title]')!.innerHTML = `<b>${esc(h.name)}</b>${place} · ${esc(h.cars.map((c) => c.id).join(', '))} · ${(h.ticks * h.dt).toFixed(1)} s${h.result?.finished && h.result.stageTimeS !== null ? ` · stage time ${formatClock(h.result.stageTimeS)}` : ''}`;
+  const total = Math.max(1, h.ticks);
+  el.querySelector<HTMLElement>('[data-marks]')!.innerHTML = viewer.marks
+    .map((m) => `<i class="rv-mark rv-${esc(m.kind)}" style="left:${((100 * m.tick) / total).toFixed(3)}%" title="${esc(m.label)} @ ${(m.tick * h.dt).toFixed(2)} s"></i>`)
+    .join('');
+  exposeViewer(vh, slot, h.ticks);
 }
 
 /** The test hook's controls for a loaded viewer (seek with its timing, play, camera, speed). */
@@ -314,7 +331,7 @@ function exposeViewer(vh: Record<string, unknown>, slot: ViewerSlot, totalTicks:
   vh.setPlaying = (p: boolean) => {
     slot.viewer!.playing = p;
   };
-  vh.setCamera = (c: ReplayViewer['view']) => {
+  vh.setCamera = (c: ReplayViewer['view'] & TownReplayViewer['view']) => {
     slot.viewer!.view = c;
     slot.viewer!.camera.snap();
   };
@@ -348,7 +365,7 @@ function viewerUi(el: HTMLElement): ViewerUi {
 }
 
 /** One frame of the viewer: orbit from the stick, advance, then the timeline, buttons, input bars and status. */
-function updateViewer(v: ReplayViewer, devices: InputDevices, ui: ViewerUi, vh: Record<string, unknown>, dt: number): void {
+function updateViewer(v: AnyViewer, devices: InputDevices, ui: ViewerUi, vh: Record<string, unknown>, dt: number): void {
   const snap = devices.snapshot();
   if (v.view === 'free') {
     v.orbitInput.dx += (snap.axes[2] ?? snap.axes[0] ?? 0) * 1;
@@ -381,6 +398,7 @@ function updateViewer(v: ReplayViewer, devices: InputDevices, ui: ViewerUi, vh: 
   vh.stageTimeS = v.stageTimeAt(tick);
   const b = v.world as unknown as { c: { RigidBody: { px: Float64Array; pz: Float64Array } } };
   vh.carPos = [b.c.RigidBody.px[v.cars[0]!.eid], b.c.RigidBody.pz[v.cars[0]!.eid]];
+  vh.town = v instanceof TownReplayViewer ? { cars: v.trafficPositions(), simS: tick * v.world.dt } : null;
 }
 
 /** The recorded inputs as bars: steering from the centre, the pedals from the left. */

@@ -7,7 +7,7 @@
  */
 import { html, registerScreen } from '../screens';
 import { formatTime } from '../../run/stage-run';
-import type { ReplayEntry, ReplayLibrary } from './library';
+import { replayPlace, type ReplayEntry, type ReplayLibrary } from './library';
 import { setGhostChoice, ghostChoice } from './ghost-choice';
 import { escapeHtml as esc } from '../escape-html';
 
@@ -20,7 +20,7 @@ export interface LibraryHost {
 
 function describe(e: ReplayEntry): string {
   const t = e.timeS !== null ? formatTime(e.timeS) : `DNF (${e.durationS.toFixed(0)} s)`;
-  return `${e.stageId ?? 'flat'} · ${e.carIds.join(', ')} · ${t}`;
+  return `${replayPlace(e)} · ${e.carIds.join(', ')} · ${t}`;
 }
 
 export function registerLibraryScreens(host: LibraryHost): void {
@@ -126,6 +126,8 @@ function registerEntryScreen(library: ReplayLibrary): void {
       }
       desc.textContent = `${e.name} — ${describe(e)}`;
       nameIn.value = e.name;
+      // a ghost races on a stage: a town run has none to race on
+      if (e.townSeed !== undefined && e.townSeed !== null) el.querySelector<HTMLButtonElement>('[data-a="ghost"]')!.disabled = true;
     });
     const back = (): void => ctx.show('replays');
     const act = async (a: string): Promise<void> => {

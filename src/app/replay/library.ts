@@ -12,6 +12,8 @@ export interface ReplayEntry {
   id: string;
   name: string;
   stageId: string | null;
+  /** The town seed of a town run (issue 23); absent in entries saved before town replays were kept. */
+  townSeed?: number | null;
   carIds: string[];
   /** Stage time (s) if the run finished. */
   timeS: number | null;
@@ -31,12 +33,19 @@ function entryFrom(bytes: Uint8Array, file: string, id: string, date: string): R
     id,
     name: h.name || file,
     stageId: h.stage?.id ?? null,
+    townSeed: h.town?.seed ?? null,
     carIds: h.cars.map((c) => c.id),
     timeS: h.result?.finished ? h.result.stageTimeS : null,
     durationS: h.ticks * h.dt,
     date,
     bytes,
   };
+}
+
+/** What a library entry was driven on: the stage id, the town and its seed, or flat ground. */
+export function replayPlace(e: Pick<ReplayEntry, 'stageId' | 'townSeed'>): string {
+  if (e.townSeed !== undefined && e.townSeed !== null) return `town ${e.townSeed}`;
+  return e.stageId ?? 'flat';
 }
 
 export class ReplayLibrary {
@@ -130,4 +139,12 @@ export class ReplayLibrary {
     a.remove();
     setTimeout(() => URL.revokeObjectURL(url), 1000);
   }
+}
+
+let shared: ReplayLibrary | null = null;
+
+/** The page's one library (the replay screens and the modes that save runs to it, e.g. town mode). */
+export function sharedReplayLibrary(): ReplayLibrary {
+  shared ??= new ReplayLibrary();
+  return shared;
 }

@@ -31,6 +31,17 @@ export type ViewerCamera = 'chase' | 'hood' | 'tv' | 'free';
 export const VIEWER_CAMERAS: ViewerCamera[] = ['chase', 'hood', 'tv', 'free'];
 export const VIEWER_SPEEDS = [0.25, 0.5, 1, 2, 4];
 
+/** The playback speed one step slower (−1) or faster (+1) than `speed`, held at the ends (an unknown one counts as 1×). */
+export function stepSpeed(speed: number, dir: -1 | 1): number {
+  const i = VIEWER_SPEEDS.indexOf(speed);
+  return VIEWER_SPEEDS[Math.max(0, Math.min(VIEWER_SPEEDS.length - 1, (i < 0 ? 2 : i) + dir))]!;
+}
+
+/** The entry `dir` steps from `cur` in `list`, wrapping round (the camera cycle). */
+export function cycleIn<T>(list: readonly T[], cur: T, dir: -1 | 1): T {
+  return list[(list.indexOf(cur) + dir + list.length) % list.length]!;
+}
+
 /** Trackside TV camera stations: every `spacingM` along the road, alternately left and right, raised. */
 export function tvStations(stage: Stage, spacingM = 140): { d: number; x: number; y: number; z: number }[] {
   const out: { d: number; x: number; y: number; z: number }[] = [];
@@ -208,13 +219,11 @@ export class ReplayViewer {
   }
 
   setSpeed(dir: -1 | 1): void {
-    const i = VIEWER_SPEEDS.indexOf(this.speed);
-    this.speed = VIEWER_SPEEDS[Math.max(0, Math.min(VIEWER_SPEEDS.length - 1, (i < 0 ? 2 : i) + dir))]!;
+    this.speed = stepSpeed(this.speed, dir);
   }
 
   cycleCamera(dir: -1 | 1 = 1): void {
-    const i = VIEWER_CAMERAS.indexOf(this.view);
-    this.view = VIEWER_CAMERAS[(i + dir + VIEWER_CAMERAS.length) % VIEWER_CAMERAS.length]!;
+    this.view = cycleIn(VIEWER_CAMERAS, this.view, dir);
     this.camera.resetUp();
     this.camera.snap();
   }

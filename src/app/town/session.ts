@@ -1,7 +1,7 @@
 /**
  * Town mode in the browser (issue 23 item 5): the player's car (pad / keyboard) in a generated town with its
  * traffic (src/run/town.ts), stepped by the fixed-step scheduler and recorded as a town replay
- * (src/replay/town-replay.ts). The instructor action (key I, the pad's D-pad up: the other buttons drive)
+ * (src/replay/town-replay.ts). The instructor action (remappable in Controls; default key I and the pad's D-pad up)
  * blinds a vehicle near the player; its accident is resolved by the collision models and shown in the incident
  * feed. Views only read the run.
  */
@@ -11,19 +11,13 @@ import { carConfigFromReplay } from '../../run/cars';
 import { TownRun } from '../../run/town';
 import { builtinTrafficCars, TownRecording } from '../../replay/town-replay';
 import type { SceneKit } from '../../systems/view/scene';
-import { TerrainView } from '../../systems/view/terrain-view';
-import { townTerrainSource } from '../../systems/view/town-ground';
-import { TownView } from '../../systems/view/town-view';
-import { TownHud } from '../../systems/view/town-hud';
-import { CarView } from '../../systems/view/car-view';
-import { GameCamera, type CameraView } from '../../systems/view/camera';
-import { Hud } from '../../systems/view/hud';
+import type { CameraView } from '../../systems/view/camera';
 import { RenderStats } from '../../systems/view/render-stats';
-import { ActionMixer, PadButton, readActions, toRawInput } from '../input/actions';
+import { ActionMixer, readActions, toRawInput } from '../input/actions';
 import type { InputDevices } from '../input/devices';
 import type { Settings } from '../settings';
 import { carChoice } from '../cars';
-import { emptyTelemetry, type CarTelemetryView, type DrivableCar } from '../car-link';
+import { TownScene } from './town-scene';
 import { perfFromWindow, type PerfNumbers, type PerfWindow } from '../perf-window';
 
 export interface TownSetup {
@@ -35,35 +29,17 @@ export interface TownSetup {
   simCapS?: number;
 }
 
-/** The instructor action: key I, or the pad's D-pad up (the other buttons drive). */
-export const INSTRUCTOR_KEY = 'KeyI';
-export const INSTRUCTOR_PAD_BUTTON = PadButton.Up;
 /** Perf overlay figures are averaged over this much wall time, s. */
 const PERF_WINDOW_S = 0.5;
-
-/** A promoted traffic vehicle drawn like the player's car. */
-interface PromotedView {
-  car: DrivableCar;
-  view: CarView;
-}
 
 export class TownSession {
   readonly run: TownRun;
   readonly recording: TownRecording;
   readonly scheduler: FixedStepScheduler;
-  readonly camera: GameCamera;
-  readonly hud: Hud;
-  readonly townHud: TownHud;
-  readonly townView: TownView;
-  private readonly terrain: TerrainView;
-  private readonly player: DrivableCar;
-  private readonly playerView: CarView;
-  private readonly promoted = new Map<number, PromotedView>();
-  private readonly trafficCarIds: string[];
+  /** The run's views (ground, town, cars, camera, HUDs). */
+  readonly view: TownScene;
   private readonly input = new HeldInput();
   private readonly mixer = new ActionMixer();
-  private readonly tele: CarTelemetryView = emptyTelemetry();
-  private readonly otherTele: CarTelemetryView = emptyTelemetry();
   private readonly renderStats: RenderStats;
   private frameCount = 0;
   private padInstructorPrev = false;
@@ -78,7 +54,7 @@ export class TownSession {
   replayBytes: Uint8Array | null = null;
 
   constructor(
-    private readonly kit: SceneKit,
+    kit: SceneKit,
     readonly setup: TownSetup,
     private readonly settings: Settings,
     private readonly devices: InputDevices,
@@ -87,29 +63,21 @@ export class TownSession {
     const choice = carChoice(setup.carId);
     const replayCar = choice.replayCar({ x: 0, y: 0, z: 0, heading: 0 });
     const traffic = builtinTrafficCars();
-    this.trafficCarIds = traffic.map((c) => c.id);
     // the configs the replay verifier will parse from the same embedded texts
+    const trafficCfgs = traffic.map((c) => carConfigFromReplay(c));
     this.input.input = neutralInput();
-    this.run = new TownRun({ seed: setup.seed, cars: setup.cars, player: carConfigFromReplay(replayCar), trafficCars: traffic.map((c) => carConfigFromReplay(c)), playerInput: this.input });
+    this.run = new TownRun({ seed: setup.seed, cars: setup.cars, player: carConfigFromReplay(replayCar), trafficCars: trafficCfgs, playerInput: this.input });
     const b = this.run.world.c.RigidBody, e = this.run.playerEid;
     replayCar.pose = { x: b.px[e]!, y: b.py[e]!, z: b.pz[e]!, heading: Math.atan2(b.R2[e]!, b.R8[e]!) };
     this.recording = new TownRecording(this.run, { seed: setup.seed, cars: setup.cars, player: replayCar, trafficCars: traffic, name: `Town ${setup.seed} — ${choice.info.name}`, createdAt: new Date().toISOString() });
-    this.player = choice.wrap(this.run.world, e);
-    this.terrain = new TerrainView(kit.scene, townTerrainSource(this.run.town));
-    this.townView = new TownView(kit.scene, this.run.town, this.run.traffic);
-    this.playerView = new CarView(kit.scene, this.player.shape, kit.shadows);
-    this.camera = new GameCamera(kit.scene, (x, z) => this.run.town.ground.height(x, z));
-    this.camera.view = settings.camera as CameraView;
-    this.hud = new Hud(hudParent);
-    this.hud.show(true);
-    this.hud.showPerf(settings.perfOverlay);
-    // no countdown in a town: the start lights stay dark and hidden
-    this.hud.setLights('off');
-    this.townHud = new TownHud(hudParent);
+    const files = traffic.map((c, i) => ({ id: c.id, cfg: trafficCfgs[i]! }));
+    this.view = new TownScene(kit, this.run, choice.wrap(this.run.world, e), files, hudParent, setup.seed);
+    this.view.camera.view = settings.camera as CameraView;
+    this.view.hud.show(true);
+    this.view.hud.showPerf(settings.perfOverlay);
     this.renderStats = new RenderStats(kit.scene);
     const clock = (): number => performance.now() / 1000;
     this.scheduler = new FixedStepScheduler({ dt: this.run.world.dt, maxTicksPerFrame: Math.ceil((setup.simCapS ?? 0.1) / this.run.world.dt), clock }, () => this.recording.tick());
-    this.terrain.update(b.px[e]!, b.pz[e]!);
     this.updateViews(0);
   }
 
@@ -117,7 +85,7 @@ export class TownSession {
   instruct(): string {
     const pick = this.recording.instruct();
     this.lastInstruction = pick ? `Instructor: car ${pick.serial} no longer sees the traffic ahead` : 'Instructor: no vehicle to pick here (none moving toward a queue)';
-    this.hud.showToast(this.lastInstruction, this.wallS, 3);
+    this.view.hud.showToast(this.lastInstruction, this.wallS, 3);
     return this.lastInstruction;
   }
 
@@ -128,12 +96,16 @@ export class TownSession {
     const r = readActions(snap, this.settings.bindings, this.settings.tuning);
     const a = this.mixer.update(r, this.settings, dt);
     this.input.input = quantizeInput(toRawInput(a));
-    const pad = (snap.buttons[INSTRUCTOR_PAD_BUTTON] ?? 0) > 0.5;
-    if (this.devices.takeKeyEdges().includes(INSTRUCTOR_KEY) || (pad && !this.padInstructorPrev)) this.instruct();
+    // the instructor action (remappable, Controls screen): pad and axis bindings on their rising edge, key
+    // bindings per keydown (a tap shorter than a frame still counts)
+    const pad = r.analog.instructor > 0.5;
+    const keyEdges = this.devices.takeKeyEdges();
+    const keyPress = keyEdges.some((code) => (this.settings.bindings.instructor ?? []).some((b) => b.type === 'key' && b.code === code));
+    if (keyPress || (pad && !this.padInstructorPrev)) this.instruct();
     this.padInstructorPrev = pad;
     if (a.perf && !this.perfPrev) {
       this.settings.perfOverlay = !this.settings.perfOverlay;
-      this.hud.showPerf(this.settings.perfOverlay);
+      this.view.hud.showPerf(this.settings.perfOverlay);
     }
     this.perfPrev = a.perf;
     const t0 = performance.now();
@@ -152,62 +124,18 @@ export class TownSession {
     pa.t += dt;
     if (pa.t < PERF_WINDOW_S) return;
     this.perf = perfFromWindow(pa, this.renderStats, this.scheduler);
-    this.hud.updatePerf(this.perf);
-    this.hud.setSlowdown(this.perf.slowed);
+    this.view.hud.updatePerf(this.perf);
+    this.view.hud.setSlowdown(this.perf.slowed);
     pa.sim = pa.view = pa.ticks = pa.frames = pa.t = 0;
   }
 
-  /** Promoted traffic vehicles: a car view per car entity, made on promotion and dropped on demotion. */
-  private updatePromoted(): void {
-    const st = this.run.traffic.state, w = this.run.world, b = w.c.RigidBody;
-    const live = new Set<number>();
-    for (let k = 0; k < st.capacity; k++) {
-      const eid = st.eid[k]!;
-      const id = this.trafficCarIds[st.type[k]!];
-      if (!st.alive[k] || eid < 0 || !id) continue;
-      live.add(eid);
-      let p = this.promoted.get(eid);
-      if (!p) {
-        const car = carChoice(id).wrap(w, eid);
-        p = { car, view: new CarView(this.kit.scene, car.shape, this.kit.shadows) };
-        this.promoted.set(eid, p);
-      }
-      p.car.readTelemetry(w, this.otherTele);
-      p.view.update(b.px[eid]!, b.py[eid]!, b.pz[eid]!, { w: b.qw[eid]!, x: b.qx[eid]!, y: b.qy[eid]!, z: b.qz[eid]! }, this.otherTele.wheels, this.otherTele.brake > 0.05);
-    }
-    for (const [eid, p] of this.promoted) {
-      if (live.has(eid)) continue;
-      p.view.dispose();
-      this.promoted.delete(eid);
-    }
-  }
-
   private updateViews(dt: number): void {
-    const w = this.run.world, b = w.c.RigidBody, e = this.run.playerEid;
-    this.player.readTelemetry(w, this.tele);
-    const t = this.tele;
-    const x = b.px[e]!, y = b.py[e]!, z = b.pz[e]!;
-    this.playerView.update(x, y, z, { w: b.qw[e]!, x: b.qx[e]!, y: b.qy[e]!, z: b.qz[e]! }, t.wheels, t.brake > 0.05);
-    this.playerView.setCrush(t.damage);
-    this.updatePromoted();
-    this.townView.update();
-    this.camera.update({ x, y, z, fx: b.R2[e]!, fy: b.R5[e]!, fz: b.R8[e]!, ux: b.R1[e]!, uy: b.R4[e]!, uz: b.R7[e]!, speed: t.speedMS }, Math.min(dt, 0.1));
-    if (this.frameCount % 2 === 0) this.terrain.update(this.camera.camera);
-    this.kit.sun.position.set(x + 40, y + 80, z + 30);
-    this.hud.update({ speedMS: t.speedMS, rpm: t.rpm, redlineRpm: t.redlineRpm, maxRpm: t.maxRpm, gear: t.gear, shiftTo: t.shiftTo, timeS: w.time, damage: t.damage, units: this.settings.units });
-    this.hud.tickToast(this.wallS);
-    const lights: [number, number, number] = [0, 0, 0];
-    for (const c of this.townView.lightStates()) lights[c]!++;
-    let alive = 0;
-    for (let k = 0; k < this.run.traffic.state.capacity; k++) alive += this.run.traffic.state.alive[k]!;
-    this.townHud.update({ seed: this.setup.seed, simulated: alive, promoted: this.promoted.size, lights, accidents: this.run.accidents.accidents.length }, this.run.accidents.accidents, w.time);
+    this.view.draw(dt, { units: this.settings.units, nowS: this.wallS, terrain: this.frameCount % 2 === 0 });
   }
 
   /** What the e2e test reads (window.__bitrally.town()). */
   testState(): Record<string, unknown> {
     const st = this.run.traffic.state;
-    const cars: { serial: number; x: number; z: number }[] = [];
-    for (let k = 0; k < st.capacity; k++) if (st.alive[k]) cars.push({ serial: st.serial[k]!, x: st.x[k]!, z: st.z[k]! });
     return {
       simS: this.run.world.time,
       wallS: this.wallS,
@@ -218,13 +146,13 @@ export class TownSession {
       dueS: this.scheduler.accumulator,
       perf: this.perf,
       perfText: (document.querySelector('[data-t="perf"]') as HTMLElement | null)?.textContent ?? '',
-      cars,
-      lights: this.townView.lightStates(),
+      cars: this.view.trafficPositions(),
+      lights: this.view.lightStates(),
       accidents: this.run.accidents.accidents.map((a) => ({ kind: a.kind, instructed: a.instructed, closingMS: a.closingMS, timeS: a.timeS })),
       picks: this.run.picks.length,
       incidents: [...document.querySelectorAll('[data-t="incident"]')].map((d) => d.textContent),
       info: (document.querySelector('[data-t="town-info"]') as HTMLElement | null)?.textContent ?? '',
-      promoted: this.promoted.size,
+      promoted: this.view.promotedCount,
     };
   }
 
@@ -235,15 +163,7 @@ export class TownSession {
     } catch (e) {
       console.warn(`town replay: could not finish the recording: ${(e as Error).message}`);
     }
-    this.terrain.dispose();
-    this.townView.dispose();
-    this.playerView.dispose();
-    for (const p of this.promoted.values()) p.view.dispose();
-    this.promoted.clear();
-    this.hud.dispose();
-    this.townHud.dispose();
+    this.view.dispose();
     this.renderStats.dispose();
-    this.kit.scene.activeCamera = this.kit.menuCamera;
-    this.camera.camera.dispose();
   }
 }

@@ -7,12 +7,14 @@ import { AppliedForceSpec, ControlsSpec, RigidBodySpec } from './core';
 import { CarSpec, WheelSpec } from './vehicle';
 import { CarColliderSpec, DamageSpec, PropSpec } from './collision';
 import { StageProgressSpec } from './progress';
+import { RaceProgressSpec } from './race-progress';
 
 export * from './spec';
 export * from './core';
 export * from './vehicle';
 export * from './collision';
 export * from './progress';
+export * from './race-progress';
 
 export const componentSpecs = {
   RigidBody: RigidBodySpec,
@@ -24,6 +26,7 @@ export const componentSpecs = {
   Damage: DamageSpec,
   Prop: PropSpec,
   StageProgress: StageProgressSpec,
+  RaceProgress: RaceProgressSpec,
 } satisfies Record<string, ComponentSpec>;
 
 export type ComponentName = keyof typeof componentSpecs;

@@ -43,7 +43,8 @@ export const GHOST_VISIBILITY = 0.4;
 /** A crush change smaller than this (0..1 per corner) does not re-upload the body. */
 const CRUSH_EPS = 1e-3;
 
-function meshFrom(name: string, data: MeshData, scene: Scene, updatable: boolean): Mesh {
+/** A Babylon mesh of generated geometry (vertex colours; the builder's winding turned to Babylon's). */
+export function meshFrom(name: string, data: MeshData, scene: Scene, updatable: boolean): Mesh {
   const m = new Mesh(name, scene);
   const vd = new VertexData();
   vd.positions = data.positions;

@@ -1,8 +1,8 @@
 /**
  * Draws a town run (issue 23, town mode): pavements, buildings and lane markings as thin-instanced boxes (one
  * draw call per kind, within the graphics presets' draw-call budgets), traffic-light heads whose colour follows
- * the simulated phase (`lightColour` at the traffic clock), and the traffic on the bicycle model as instanced
- * bodies coloured per vehicle type. Promoted vehicles (car entities of the world) are drawn by the caller like
+ * the simulated phase (`lightColour` at the traffic clock), and the traffic on the bicycle model as car bodies
+ * instanced per vehicle type (traffic-bodies.ts; boxes far from the camera). Promoted vehicles (car entities of the world) are drawn by the caller like
  * the player's car; their instances are hidden here. Reads the town and the traffic state only.
  */
 import { Mesh } from '@babylonjs/core/Meshes/mesh';
@@ -13,14 +13,12 @@ import { Color3 } from '@babylonjs/core/Maths/math.color';
 import type { Scene } from '@babylonjs/core/scene';
 import { LANE_WIDTH_M, lightColour, type Town } from '../../../terrain/town/index';
 import type { TrafficSim } from '../../systems/sim/traffic/index';
+import { TrafficBodies } from './traffic-bodies';
+import type { CarShape } from './car/car-shape';
 
 /** Light head colours by phase: green, yellow, red. */
 const LIGHT_RGB: readonly [number, number, number][] = [[0.1, 1, 0.25], [1, 0.8, 0.05], [1, 0.08, 0.05]];
-/** Traffic body colours per vehicle type index (the van last); wraps round. */
-const TYPE_RGB: readonly [number, number, number][] = [[0.75, 0.12, 0.1], [0.15, 0.35, 0.75], [0.2, 0.55, 0.3], [0.92, 0.92, 0.9], [0.85, 0.6, 0.1]];
-/** Drawn body height of a traffic car and of the van, m; light head height above the ground, m. */
-const CAR_HEIGHT_M = 1.4;
-const VAN_HEIGHT_M = 2.3;
+/** Light head height above the ground, m. */
 const LIGHT_HEAD_Y_M = 3.2;
 /** Lane marking: width, lift above the road (no z-fighting), m. */
 const MARKING_WIDTH_M = 0.15;
@@ -60,20 +58,22 @@ export class TownView {
   private readonly meshes: Mesh[] = [];
   private readonly lights: ReturnType<typeof instancedBoxes>;
   private readonly heads: LightHead[] = [];
-  private readonly traffic: ReturnType<typeof instancedBoxes>;
+  private readonly traffic: TrafficBodies;
   private readonly height: (x: number, z: number) => number;
 
   constructor(
     scene: Scene,
     private readonly town: Town,
     private readonly sim: TrafficSim,
+    /** The car file's shape of each traffic vehicle type (null or absent: drawn from the type's dimensions). */
+    shapes: readonly (CarShape | null)[] = [],
   ) {
     this.height = (x, z) => town.ground.height(x, z);
     this.buildScenery(scene);
     this.buildMarkings(scene);
     this.lights = this.buildLights(scene);
-    this.traffic = instancedBoxes(scene, 'town-traffic', sim.state.capacity, [1, 1, 1]);
-    this.meshes.push(this.lights.mesh, this.traffic.mesh);
+    this.traffic = new TrafficBodies(scene, sim, shapes, this.height);
+    this.meshes.push(this.lights.mesh);
   }
 
   /** Pavements (kerb-high grey slabs) and buildings (boxes in a few facade tones). */
@@ -146,26 +146,20 @@ export class TownView {
     return this.heads.map((h) => lightColour(h.light, h.axis, tS));
   }
 
-  /** Light colours and traffic bodies at the traffic's latest step. */
-  update(): void {
+  /** Light colours and traffic bodies at the traffic's latest step, the bodies' detail by distance from (eyeX, eyeZ). */
+  update(eyeX: number, eyeZ: number): void {
     this.lightStates().forEach((c, i) => this.lights.c.set([...LIGHT_RGB[c]!, 1], i * 4));
     this.lights.mesh.thinInstanceBufferUpdated('color');
-    const st = this.sim.state, t = this.traffic;
-    for (let k = 0; k < st.capacity; k++) {
-      if (!st.alive[k] || st.eid[k]! >= 0) {
-        setBox(t.m, k, 0, -1000, 0, 0, 0, 0);
-        continue;
-      }
-      const type = this.sim.typeOf(k), h = type.id === 'van' ? VAN_HEIGHT_M : CAR_HEIGHT_M;
-      const x = st.x[k]!, z = st.z[k]!;
-      setBox(t.m, k, x, this.height(x, z) + h / 2 + 0.15, z, type.widthM, h, type.lengthM, st.psi[k]!);
-      t.c.set([...TYPE_RGB[st.type[k]! % TYPE_RGB.length]!, 1], k * 4);
-    }
-    t.mesh.thinInstanceBufferUpdated('matrix');
-    t.mesh.thinInstanceBufferUpdated('color');
+    this.traffic.update(eyeX, eyeZ);
+  }
+
+  /** Traffic vehicles drawn with their body and as boxes at the last update. */
+  trafficDetail(): { near: number; far: number } {
+    return this.traffic.counts();
   }
 
   dispose(): void {
+    this.traffic.dispose();
     for (const m of this.meshes) {
       m.material?.dispose();
       m.dispose();

@@ -1,7 +1,7 @@
 /**
  * Per-world collision resources that are not component data: the static scene colliders, the contact pass's
- * scratch and optional Havok props (their simulation state is mirrored in `Prop` components). Kept in a WeakMap
- * beside the world (the world context type belongs to the foundation).
+ * scratch and optional Havok props (their simulation state is mirrored in `Prop` components). Kept in
+ * `world.runtime.collision`, a field this module declares on the world's runtime (src/ecs/world-types.ts).
  */
 import type { SimWorld } from '../../../ecs/world';
 import { SceneColliders } from './scene';

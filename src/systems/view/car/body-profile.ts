@@ -1,5 +1,5 @@
 /**
- * The side profile of a car body per style (hatch, saloon, coupe), in the body frame's (z, y) plane: the lower
+ * The side profile of a car body per style (hatch, saloon, coupe, van), in the body frame's (z, y) plane: the lower
  * body's outline with the wheel arches cut into its bottom edge, and the greenhouse (glass house) on the belt line.
  */
 import type { BodyStyle } from '../../../content/car-look';
@@ -27,6 +27,8 @@ const STATIONS: Record<BodyStyle, StyleStations> = {
   hatch: { windscreenBase: 0.29, windscreenTop: 0.46, roofRear: 0.88, rearGlassBase: 0.965, belt: 0.6, roofDrop: 0.06 },
   saloon: { windscreenBase: 0.31, windscreenTop: 0.48, roofRear: 0.72, rearGlassBase: 0.84, belt: 0.58, roofDrop: 0.06 },
   coupe: { windscreenBase: 0.35, windscreenTop: 0.55, roofRear: 0.69, rearGlassBase: 0.92, belt: 0.57, roofDrop: 0.07 },
+  // a panel van: short bonnet, steep windscreen, the roof running to an upright tail
+  van: { windscreenBase: 0.17, windscreenTop: 0.3, roofRear: 0.975, rearGlassBase: 0.99, belt: 0.5, roofDrop: 0.06 },
 };
 
 export interface BodyProfile {

@@ -49,10 +49,9 @@ function addSideGlass(b: MeshBuilder, shape: CarShape, p: BodyProfile): void {
   const cPillar = shape.look.style === 'hatch' ? 0.22 : 0.08;
   const rear = (y: number): number => zAt(rb, rr, y) + cPillar;
   const bPillar = (p.glass.base + p.glass.rearBase) / 2 + 0.05;
-  const panes: [number, number, number, number][] = [
-    [front(yb), bPillar + 0.05, front(yt), bPillar + 0.05],
-    [bPillar - 0.05, rear(yb), bPillar - 0.05, rear(yt)],
-  ];
+  const panes: [number, number, number, number][] = [[front(yb), bPillar + 0.05, front(yt), bPillar + 0.05]];
+  // a panel van's load area has no side windows
+  if (shape.look.style !== 'van') panes.push([bPillar - 0.05, rear(yb), bPillar - 0.05, rear(yt)]);
   for (const sx of [1, -1]) {
     const x = (y: number): number => sx * (houseHalfWidth(shape, p, y) + DECAL_OFFSET_M);
     for (const [zbF, zbR, ztF, ztR] of panes) {
