@@ -11,6 +11,7 @@ import { Collider, type CarShape } from './collider';
 import { WindowLimiter } from '../window-limiter';
 import { DEFAULT_DT } from '../../src/content/world-constants';
 import { roomStageFrom } from './stages';
+import { ROOM_CODE_ALPHABET as CODE_ALPHABET, ROOM_CODE_LENGTH as CODE_LENGTH } from '../../src/net/room-code';
 
 /** Clients' fixed sim step, s (the game's: src/content/world-constants.ts). */
 export const NET_SIM_DT_S = DEFAULT_DT;
@@ -26,8 +27,6 @@ export const FLOOD_MARGIN = 1.5;
 export const packetLimitPerSecond = (ticksPerPacket: number): number => Math.ceil(FLOOD_MARGIN / (NET_SIM_DT_S * ticksPerPacket));
 /** How long a dropped client may take to reconnect and resume its car, s. */
 export const RECONNECT_S = 20;
-const CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
-const CODE_LENGTH = 5;
 
 export interface RaceCreateOptions {
   /** Sim ticks between two state packets (the packet rate), TICKS_PER_PACKET_RANGE; default TICKS_PER_PACKET. */
@@ -134,7 +133,8 @@ export class RaceRoom extends Room {
   }
 
   private broadcastLobby(): void {
-    this.broadcast('lobby', { code: this.roomId, startsAt: this.startsAt, seats: [...this.seats.values()] });
+    // `now`: the server clock when sent, so a client can show the countdown to `startsAt` on its own clock
+    this.broadcast('lobby', { code: this.roomId, startsAt: this.startsAt, now: this.clock.currentTime, seats: [...this.seats.values()] });
   }
 
   private markReady(client: Client): void {

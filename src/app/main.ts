@@ -180,6 +180,8 @@ registerLazyScreens(['rally', 'rally-new', 'rally-stage', 'rally-service', 'rall
 // Online: leaderboards, run submissions, the offline queue (issue 21, docs/server.md "The game")
 const loadOnline = loadOnce(() => loadOnlineModule().then((m) => m.installOnline(app, quickStart)));
 registerLazyScreens(['leaderboards'], loadOnline);
+// Multiplayer: stage-together rooms on the server, the lobby, the networked drive (issue 22, docs/multiplayer.md)
+registerLazyScreens(['multiplayer', 'multiplayer-lobby', 'multiplayer-drive'], loadOnce(() => import('./multiplayer/install').then((m) => m.installMultiplayer(app))));
 registerLazyScreens(['new-stage'], loadOnce(() => import('./stage-gen/install').then((m) => m.installStageGen(app))));
 
 // audio needs a user gesture

@@ -13,6 +13,7 @@ import { formatDelta, formatTime } from '../run/stage-run';
 import { registerControlsScreen } from './controls-screen';
 import { addWatchReplayButton } from './finish-replay';
 import { addSubmissionStatus } from './online-link';
+import { configuredServer } from './online-config';
 import { escapeHtml as esc } from './escape-html';
 import type { AppContext } from './app-context';
 import { applyScreenExtras, screenExtras } from './screen-buttons';
@@ -71,7 +72,7 @@ export function forgetStageList(): void {
 }
 
 export function registerAllScreens(app: AppContext): void {
-  registerTitleScreen();
+  registerTitleScreen(app);
   registerStagesScreen(app);
   registerCarsScreen(app);
   registerLoadingScreen(app);
@@ -84,7 +85,7 @@ export function registerAllScreens(app: AppContext): void {
 }
 
 /** The title menu: one button per mode. */
-function registerTitleScreen(): void {
+function registerTitleScreen(app: AppContext): void {
   registerScreen('title', (ctx) => {
     const el = html(`<h1>BITRALLY</h1><div class="sub">gravel · tarmac · snow — a rally game on a real vehicle simulation</div>
       <div class="title-menu"><button class="item default" data-go="stages">Drive a stage</button>
@@ -92,6 +93,7 @@ function registerTitleScreen(): void {
       <button class="item" data-go="rally" data-daily="1">Daily rally · ${new Date().toISOString().slice(0, 10)} UTC</button>
       <button class="item" data-go="rallycross">Rallycross</button>
       <button class="item" data-go="town">Town</button>
+      <button class="item" data-go="multiplayer" data-mp-entry>Multiplayer${configuredServer(app) ? '' : ' · offline'}</button>
       <button class="item" data-go="settings">Settings</button>
       <button class="item" data-go="controls">Controls</button>
       <button class="item" data-go="garage">Garage</button>

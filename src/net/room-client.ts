@@ -39,6 +39,8 @@ export interface Lobby {
   code: string;
   /** Server clock (ms) when the countdown ends, null before everyone is ready. */
   startsAt: number | null;
+  /** Server clock (ms) when the message was sent: the client's offset to the server clock. */
+  now: number;
   seats: LobbySeat[];
 }
 

@@ -8,48 +8,15 @@
  *  4. B's Leaderboards screen lists both times in order (A first) and B races A's ghost: it loads and moves.
  * Run alone with `npm run test:e2e -- --files online`.
  */
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { createInterface } from 'node:readline';
+import { join } from 'node:path';
 import { openPage, runSpecList, waitFor } from './spec-runner.mjs';
+import { closeSpec, freePort, startServer, stopServer, throwPageErrors } from './server-process.mjs';
 import { frames, sleep } from './page-helpers.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 /** A whole AI run of test-short on the software renderer, ms. */
 const RUN_TIMEOUT_MS = 600_000;
-
-function freePort() {
-  return new Promise((res, rej) => {
-    const s = createServer();
-    s.once('error', rej);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => res(port));
-    });
-  });
-}
-
-/** The server process on `port`; resolves once it logs that it listens. */
-function startServer(port, dataDir, origin) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts', '--port', String(port), '--data-dir', dataDir, '--workers', '1', '--cors-origin', origin], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
-  const exited = new Promise((res) => child.once('exit', res));
-  let stderr = '';
-  child.stderr.on('data', (d) => (stderr += d));
-  const ready = new Promise((res, rej) => {
-    createInterface({ input: child.stdout }).on('line', (l) => l.includes('Server listening') && res());
-    void exited.then((c) => rej(new Error(`server exited (${c}) before listening: ${stderr.slice(-800)}`)));
-  });
-  return { child, exited, ready };
-}
-
-async function stopServer(s) {
-  s.child.kill('SIGTERM');
-  await s.exited;
-}
 
 /** A key held until the frame loop has seen it (the menus read the keyboard once per frame). */
 async function key(page, code) {
@@ -159,12 +126,9 @@ export const specs = [
         await waitFor('ghost moving', () => b.H((t) => (window.__bitrally.replays.ghost.ghostTick ?? 0) > t + 1000, g0.ghostTick ?? 0), 180000);
         report.online.ghostTick = await b.H(() => window.__bitrally.replays.ghost.ghostTick);
         await b.page.screenshot({ path: join(out, 'online-ghost-race.png') });
-        const errs = [...a.errors, ...b.errors].filter((e) => !/Failed to load resource|ERR_CONNECTION_REFUSED/.test(e));
-        if (errs.length) throw new Error(`page errors: ${errs.slice(0, 5).join(' | ')}`);
+        throwPageErrors([a, b], /Failed to load resource|ERR_CONNECTION_REFUSED/);
       } finally {
-        for (const p of pages) await p.context.close();
-        await stopServer(server).catch(() => undefined);
-        rmSync(dataDir, { recursive: true, force: true });
+        await closeSpec(pages, server, dataDir);
       }
     },
   },

@@ -8,7 +8,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createBitRallyServer, type BitRallyServer } from '../../server/server';
-import { RoomClient } from '../../src/net/room-client';
+import { RoomClient, type Lobby } from '../../src/net/room-client';
+import { normaliseRoomCode } from '../../src/net/room-code';
 import { COUNTDOWN_MS, FLOOD_MARGIN, packetLimitPerSecond, TICKS_PER_PACKET } from '../../server/rooms/race-room';
 
 let server: BitRallyServer;
@@ -37,6 +38,9 @@ describe('rooms on the API server', () => {
     expect([a.seat.slot, b.seat.slot]).toEqual([0, 1]);
     expect(a.seat.car).toBe('rally-awd');
     expect(b.seat.car).toBe('classic-rwd'); // an unknown car falls back to the first built-in one
+    expect(normaliseRoomCode(a.seat.code)).toBe(a.seat.code); // the game's code entry accepts every code the room makes
+    const lobbies: Lobby[] = [];
+    a.onLobby = (l) => lobbies.push(l);
     const t0 = Date.now();
     const go = Promise.all([new Promise<void>((r) => (a.onGo = r)), new Promise<void>((r) => (b.onGo = r))]);
     a.ready();
@@ -44,6 +48,10 @@ describe('rooms on the API server', () => {
     await go;
     // the countdown runs on the server clock: no earlier than COUNTDOWN_MS after the last ready (minus a tick)
     expect(Date.now() - t0).toBeGreaterThanOrEqual(COUNTDOWN_MS - 50);
+    // the lobby that starts the countdown carries the server clock it was sent at: startsAt is exactly COUNTDOWN_MS later
+    const starting = lobbies.find((l) => l.startsAt !== null)!;
+    expect(starting.startsAt! - starting.now).toBe(COUNTDOWN_MS);
+    expect(lobbies.every((l) => Number.isFinite(l.now))).toBe(true);
     await a.leave();
     await b.leave();
   }, 30_000);

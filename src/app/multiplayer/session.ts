@@ -1,0 +1,187 @@
+/**
+ * A "stage together" drive in the browser (issue #22): this player's car is a NetCar (the real simulation of one
+ * car on the room's stage, src/net/net-car.ts) driven by the pad through the game's input path (bindings, the
+ * action mixer, quantised input), stepped on the room's timeline (RoomPacer) from the room's 'go', one state
+ * packet sent per packet interval. The room's impulses are applied at their stamped tick (rewinding when late) and
+ * logged (CollisionLog); the other cars are drawn from their relayed states (RemoteCars). Views only read.
+ */
+import { HeldInput, quantizeInput } from '../../ecs/controls';
+import type { Stage } from '../../../terrain/stage';
+import { NetCar } from '../../net/net-car';
+import { builtinRunCar } from '../../net/bot-car';
+import { gridPose } from '../../net/grid';
+import type { Lobby, RoomClient } from '../../net/room-client';
+import type { ImpulsePacket } from '../../net/packets';
+import type { SceneKit } from '../../systems/view/scene';
+import { TerrainView } from '../../systems/view/terrain-view';
+import { StageView } from '../../systems/view/stage-view';
+import { CarView } from '../../systems/view/car-view';
+import { GameCamera, type CameraView } from '../../systems/view/camera';
+import { Hud } from '../../systems/view/hud';
+import { ActionMixer, readActions, toRawInput } from '../input/actions';
+import type { InputDevices } from '../input/devices';
+import type { Settings } from '../settings';
+import { carChoice } from '../cars';
+import { emptyTelemetry, type CarTelemetryView, type DrivableCar } from '../car-link';
+import { CollisionLog } from './collision-log';
+import { RoomPacer, SendThrottle } from './pacer';
+import { RemoteCars } from './remote-cars';
+import type { ServerClock } from './server-clock';
+
+/** How far behind this car's tick the other cars are drawn, in packet intervals: their states have arrived by then. */
+const INTERPOLATION_DELAY_PACKETS = 2;
+/** How long a contact's toast stays, s. */
+const CONTACT_TOAST_S = 1.5;
+
+export class MultiplayerSession {
+  readonly car: NetCar;
+  readonly log = new CollisionLog();
+  readonly pacer: RoomPacer;
+  private readonly throttle: SendThrottle;
+  lobby: Lobby;
+  private readonly held = new HeldInput();
+  private readonly mixer = new ActionMixer();
+  private readonly drivable: DrivableCar;
+  private readonly tele: CarTelemetryView = emptyTelemetry();
+  private readonly terrain: TerrainView;
+  private readonly stageView: StageView;
+  private readonly view: CarView;
+  private readonly remotes: RemoteCars;
+  readonly camera: GameCamera;
+  readonly hud: Hud;
+  private readonly panel: HTMLDivElement;
+  private nowS = 0;
+  private frames = 0;
+  packetsSent = 0;
+
+  constructor(
+    private readonly kit: SceneKit,
+    readonly stage: Stage,
+    readonly client: RoomClient,
+    lobby: Lobby,
+    private readonly settings: Settings,
+    private readonly devices: InputDevices,
+    hudParent: HTMLElement,
+    /** The room's clock as the lobby sampled it (the countdown lights). */
+    private readonly clock: ServerClock,
+  ) {
+    const seat = client.seat;
+    this.lobby = lobby;
+    this.pacer = new RoomPacer(seat.simDtS * seat.ticksPerPacket);
+    this.throttle = new SendThrottle(seat.simDtS * seat.ticksPerPacket);
+    this.car = new NetCar(builtinRunCar(`player-${seat.slot}`, seat.car, gridPose(stage, seat.slot)), seat.simDtS, seat.ticksPerPacket, { stage, driver: this.held });
+    this.drivable = carChoice(seat.car).wrap(this.car.run.world, this.car.eid);
+    this.terrain = new TerrainView(kit.scene, stage);
+    this.stageView = new StageView(kit.scene, stage, kit.shadows);
+    this.view = new CarView(kit.scene, this.drivable.shape, kit.shadows);
+    this.remotes = new RemoteCars(kit.scene, kit.shadows, stage, seat.simDtS);
+    this.remotes.sync(lobby.seats, seat.slot);
+    this.camera = new GameCamera(kit.scene, (x, z) => stage.bspline.height(x, z));
+    this.camera.view = settings.camera as CameraView;
+    this.hud = new Hud(hudParent);
+    this.hud.show(true);
+    this.panel = document.createElement('div');
+    this.panel.className = 'mp-log';
+    hudParent.appendChild(this.panel);
+    this.listen();
+    this.updateViews(0);
+  }
+
+  /** The room's messages: lobby changes, 'go', impulses, the other cars' states. */
+  private listen(): void {
+    this.client.onLobby = (l) => this.noteLobby(l, performance.now());
+    this.client.onGo = () => this.pacer.start(performance.now());
+    this.client.onImpulse = (p) => this.applyImpulse(p);
+    this.client.onRemote = (slot, s) => this.remotes.push(slot, s);
+  }
+
+  private noteLobby(l: Lobby, localMs: number): void {
+    this.lobby = l;
+    this.clock.sample(l.now, localMs);
+    this.remotes.sync(l.seats, this.client.seat.slot);
+  }
+
+  /** An impulse from the room: applied at its contact tick (rewound when it is in the past), logged, shown. */
+  private applyImpulse(p: ImpulsePacket): void {
+    const at = this.car.tick;
+    const outcome = this.car.applyImpulse(p);
+    this.log.add(p, outcome, at);
+    this.hud.showToast(`Contact with ${this.remotes.nameOf(p.other)}`, this.nowS, CONTACT_TOAST_S);
+    this.panel.innerHTML = this.log.panelHtml((s) => this.remotes.nameOf(s));
+  }
+
+  frame(dt: number): void {
+    this.nowS += dt;
+    this.frames++;
+    const r = readActions(this.devices.snapshot(), this.settings.bindings, this.settings.tuning);
+    const a = this.mixer.update(r, this.settings, dt);
+    // the car waits on its grid pose for the room's 'go'; then it is stepped on the room's timeline
+    this.held.input = quantizeInput(toRawInput(a));
+    const now = performance.now();
+    const n = this.pacer.take(now);
+    this.throttle.beginFrame(now, n);
+    for (let k = 0; k < n; k++) this.stepPacket();
+    this.hud.tickToast(this.nowS);
+    this.updateViews(dt);
+  }
+
+  private stepPacket(): void {
+    const s = this.car.step();
+    if (this.throttle.send(s.tick / this.car.ticksPerPacket)) {
+      this.client.sendState(s);
+      this.packetsSent++;
+    }
+    // nothing reads the run's events here (scenery impacts are drawn from the car's state): drop them
+    this.car.run.world.events.length = 0;
+  }
+
+  private updateViews(dt: number): void {
+    const w = this.car.run.world, b = w.c.RigidBody, e = this.car.eid;
+    this.drivable.readTelemetry(w, this.tele);
+    const t = this.tele;
+    this.view.update(b.px[e]!, b.py[e]!, b.pz[e]!, { w: b.qw[e]!, x: b.qx[e]!, y: b.qy[e]!, z: b.qz[e]! }, t.wheels, t.brake > 0.05);
+    this.view.setCrush(t.damage);
+    this.remotes.draw(this.car.tick - INTERPOLATION_DELAY_PACKETS * this.car.ticksPerPacket);
+    this.camera.update({ x: b.px[e]!, y: b.py[e]!, z: b.pz[e]!, fx: b.R2[e]!, fy: b.R5[e]!, fz: b.R8[e]!, ux: b.R1[e]!, uy: b.R4[e]!, uz: b.R7[e]!, speed: t.speedMS }, Math.min(dt, 0.1));
+    if (this.frames % 2 === 0 || dt === 0) this.terrain.update(this.camera.camera);
+    this.kit.sun.position.set(b.px[e]! + 40, b.py[e]! + 80, b.pz[e]! + 30);
+    this.hud.update({ speedMS: t.speedMS, rpm: t.rpm, redlineRpm: t.redlineRpm, maxRpm: t.maxRpm, gear: t.gear, shiftTo: t.shiftTo, timeS: w.tick * w.dt, damage: t.damage, units: this.settings.units });
+    this.updateLights();
+    if (this.frames % 15 === 1 && this.log.entries.length === 0) this.panel.innerHTML = this.log.panelHtml((s) => this.remotes.nameOf(s));
+  }
+
+  /** Start lights from the room's countdown (one light per second left, green at 'go'). */
+  private updateLights(): void {
+    if (this.pacer.started) return this.hud.setLights(this.car.tick * this.car.run.world.dt < 1.5 ? 'go' : 'off');
+    const left = this.clock.countdownS(this.lobby.startsAt, performance.now());
+    this.hud.setLights(left === null ? 'off' : Math.max(1, Math.min(5, 4 - left)));
+  }
+
+  /** What the browser test reads (window.__bitrally.multiplayer.state()). */
+  testState(): Record<string, unknown> {
+    const b = this.car.run.world.c.RigidBody, e = this.car.eid;
+    return {
+      slot: this.client.seat.slot,
+      code: this.client.seat.code,
+      started: this.pacer.started,
+      tick: this.car.tick,
+      packetsSent: this.packetsSent,
+      backlog: this.pacer.backlog(performance.now()),
+      car: { x: b.px[e]!, z: b.pz[e]!, vx: b.vx[e]!, vz: b.vz[e]!, speedMS: this.tele.speedMS },
+      remotes: this.remotes.poses(),
+      log: this.log.entries.map((x) => ({ ...x })),
+      panel: this.panel.textContent,
+    };
+  }
+
+  dispose(): void {
+    this.terrain.dispose();
+    this.stageView.dispose();
+    this.view.dispose();
+    this.remotes.dispose();
+    this.hud.dispose();
+    this.panel.remove();
+    this.kit.scene.activeCamera = this.kit.menuCamera;
+    this.camera.camera.dispose();
+  }
+}

@@ -1,0 +1,33 @@
+/** The multiplayer screens' shared state (install.ts, lobby-screen.ts): the room, its lobby, its stage, the drive. */
+import type { Lobby, RoomClient } from '../../net/room-client';
+import type { Stage } from '../../../terrain/stage';
+import type { MultiplayerSession } from './session';
+import type { ServerClock } from './server-clock';
+
+/** The mode's state across its screens. */
+export interface MultiplayerState {
+  stageId: string | null;
+  carId: string;
+  client: RoomClient | null;
+  lobby: Lobby | null;
+  /** The room's clock, sampled by every lobby message when it arrives. */
+  clock: ServerClock;
+  /** Local time (performance.now) the room's 'go' arrived, null before. */
+  goAtMs: number | null;
+  /** The room's stage, loading from the lobby on. */
+  stage: Promise<Stage> | null;
+  session: MultiplayerSession | null;
+}
+
+/** Leaves the room (if any) and forgets it. */
+export async function leaveRoom(mp: MultiplayerState): Promise<void> {
+  mp.session?.dispose();
+  mp.session = null;
+  const c = mp.client;
+  mp.client = null;
+  mp.lobby = null;
+  mp.goAtMs = null;
+  mp.stage = null;
+  await c?.leave().catch(() => undefined);
+}
+

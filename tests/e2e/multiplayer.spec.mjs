@@ -1,0 +1,134 @@
+/**
+ * Multiplayer e2e spec (issue 22, "Must show"): the real BitRally server with rooms (a free loopback port) and two
+ * Chromium pages, each with its own virtual gamepad.
+ *  1. page A: title → Multiplayer (pad) → stage "Test short" → Create room; the lobby shows the room's code;
+ *  2. page B: title → Multiplayer → the code typed into the join code → Join; both lobbies list both seats;
+ *  3. both press Ready (pad A): the countdown runs on the server clock, the drive starts at the room's 'go';
+ *  4. grid slots 0 and 1 start side by side (slot 0 on the left of the road): A steers right, B left, both on
+ *     the throttle, until they touch;
+ *  5. both pages' collision logs hold the same impulse number at the same contact tick, with impulses equal and
+ *     opposite (the room sends one response to both cars: J on B = −J on A, to 1e-9 N·s), naming each other.
+ * Run alone with `npm run test:e2e -- --files multiplayer`.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runSpecList, waitFor } from './spec-runner.mjs';
+import { closeSpec, freePort, startServer, throwPageErrors } from './server-process.mjs';
+import { padPage, padPress, padFocusItem, padAdjust, PAD_BUTTON, frames } from './page-helpers.mjs';
+
+/** Standard-mapping pad: left stick x (steer), right trigger (throttle). */
+const STICK_X = 0;
+const RT = 7;
+/** Stick deflection toward the other car and throttle while closing in (moderate: they start ~1.4 m apart). */
+const STEER_IN = 0.55;
+const THROTTLE = 0.6;
+/** Collisions on a loaded software renderer can take a while to reach both logs. */
+const CONTACT_TIMEOUT_MS = 240_000;
+
+async function openPadPage(browser, url) {
+  const p = await padPage(browser);
+  p.H = (fn, arg) => p.page.evaluate(fn, arg);
+  p.screen = () => p.H(() => window.__bitrally?.screens?.());
+  await p.page.goto(url);
+  await p.H(() => window.__pad.connect());
+  await waitFor('title', async () => (await p.screen()) === 'title', 180000);
+  await p.page.mouse.move(4, 4); // off the menus: a hovered item takes the focus
+  return p;
+}
+
+/** Title → Multiplayer (pad). */
+async function openMultiplayer(p, shot) {
+  await padFocusItem(p.page, /^Multiplayer$/);
+  if (shot) await p.page.screenshot({ path: shot });
+  await padPress(p.page, PAD_BUTTON.a);
+  await waitFor('multiplayer setup', () => p.H(() => !!document.querySelector('[data-k="create"]')), 120000);
+  await waitFor('stages listed', () => p.H(() => !/loading/.test(document.querySelector('[data-k="stage"]')?.textContent ?? 'loading')));
+}
+
+const mp = (p) => p.H(() => window.__bitrally.multiplayer.state());
+
+export const specs = [
+  {
+    name: 'multiplayer: two pages join one room by code, drive into each other with gamepads, both logs show the same impulse, equal and opposite',
+    async run({ browser, base, out, report }) {
+      const dataDir = mkdtempSync(join(tmpdir(), 'bitrally-e2e-mp-'));
+      const port = await freePort();
+      const server = startServer(port, dataDir, new URL(base).origin);
+      const url = `${base}?simcap=1&scale=4&server=${encodeURIComponent(`http://127.0.0.1:${port}`)}`;
+      const pages = [];
+      try {
+        await server.ready;
+        const a = await openPadPage(browser, url);
+        pages.push(a);
+        const b = await openPadPage(browser, url);
+        pages.push(b);
+
+        // 1. A creates a stage-together room on Test short
+        await openMultiplayer(a, join(out, 'multiplayer-title.png'));
+        await padFocusItem(a.page, /^Stage:/);
+        await padAdjust(a.page, /Test short/, PAD_BUTTON.right);
+        await padFocusItem(a.page, /^Create room$/);
+        await padPress(a.page, PAD_BUTTON.a);
+        await waitFor('A in the lobby', async () => (await a.screen()) === 'multiplayer-lobby', 60000);
+        const code = await a.H(() => window.__bitrally.multiplayer.seat().code);
+        const shown = await a.H(() => document.querySelector('[data-mp-code]')?.textContent);
+        if (shown !== code) throw new Error(`lobby shows code "${shown}", the room's is ${code}`);
+
+        // 2. B joins by the code (typed into the focused code item), Join with the pad
+        await openMultiplayer(b);
+        await padFocusItem(b.page, /^Join code:/);
+        await b.page.keyboard.type(code);
+        await frames(b.page, 2);
+        const typed = await b.H(() => document.querySelector('[data-k="code"]').textContent);
+        if (!typed.endsWith(code)) throw new Error(`code item: "${typed}", expected ${code}`);
+        await padFocusItem(b.page, /^Join$/);
+        await padPress(b.page, PAD_BUTTON.a);
+        await waitFor('B in the lobby', async () => (await b.screen()) === 'multiplayer-lobby', 60000);
+        for (const p of [a, b]) await waitFor('two seats listed', () => p.H(() => document.querySelectorAll('[data-mp-seats] tr[data-slot]').length === 2));
+        const seats = { a: await a.H(() => window.__bitrally.multiplayer.seat()), b: await b.H(() => window.__bitrally.multiplayer.seat()) };
+        if (seats.a.slot !== 0 || seats.b.slot !== 1 || seats.b.code !== code) throw new Error(`seats: ${JSON.stringify(seats)}`);
+        await a.page.screenshot({ path: join(out, 'multiplayer-lobby.png') });
+
+        // 3. both ready (the lobby's default item): countdown, then the drive from the room's 'go'
+        for (const p of [a, b]) await padPress(p.page, PAD_BUTTON.a);
+        for (const p of [a, b]) await waitFor('drive started', async () => (await mp(p))?.started === true, 180000);
+        await b.page.screenshot({ path: join(out, 'multiplayer-start.png') });
+
+        // 4. slot 0 (left of the road) steers right, slot 1 steers left, both on the throttle
+        const drive = (p, steer, throttle) => p.H(({ s, t, ax, bt }) => window.__pad.set({ axes: { [ax]: s }, buttons: { [bt]: t } }), { s: steer, t: throttle, ax: STICK_X, bt: RT });
+        await drive(a, STEER_IN, THROTTLE);
+        await drive(b, -STEER_IN, THROTTLE);
+        const logs = await waitFor('an impulse in both logs', async () => {
+          const [sa, sb] = [await mp(a), await mp(b)];
+          const common = sa.log.find((e) => sb.log.some((f) => f.seq === e.seq));
+          return common ? { sa, sb, seq: common.seq } : null;
+        }, CONTACT_TIMEOUT_MS, 500);
+        for (const p of [a, b]) await drive(p, 0, 0);
+        await Promise.all([a, b].map((p) => frames(p.page, 2)));
+        await a.page.screenshot({ path: join(out, 'multiplayer-collision-a.png') });
+        await b.page.screenshot({ path: join(out, 'multiplayer-collision-b.png') });
+
+        // 5. one response to both cars: same number and tick, J equal and opposite, each naming the other
+        const ea = logs.sa.log.find((e) => e.seq === logs.seq);
+        const eb = logs.sb.log.find((e) => e.seq === logs.seq);
+        const tol = 1e-9;
+        if (ea.tick !== eb.tick) throw new Error(`impulse #${logs.seq}: tick ${ea.tick} on A, ${eb.tick} on B`);
+        if (Math.abs(ea.jx + eb.jx) > tol || Math.abs(ea.jz + eb.jz) > tol) throw new Error(`impulse #${logs.seq} not equal and opposite: A (${ea.jx}, ${ea.jz}), B (${eb.jx}, ${eb.jz})`);
+        if (Math.hypot(ea.jx, ea.jz) <= 0) throw new Error(`impulse #${logs.seq} is zero`);
+        if (ea.other !== seats.b.slot || eb.other !== seats.a.slot) throw new Error(`impulse #${logs.seq} names ${ea.other} on A, ${eb.other} on B`);
+        for (const e of [ea, eb]) if (e.outcome !== 'applied' && e.outcome !== 'rewound') throw new Error(`impulse #${e.seq} was ${e.outcome}`);
+        const panels = [logs.sa.panel, logs.sb.panel];
+        if (!panels.every((t) => t.includes(`#${logs.seq}`))) throw new Error(`HUD panels: ${JSON.stringify(panels)}`);
+        report.multiplayer = { code, seq: logs.seq, tick: ea.tick, a: { jx: ea.jx, jz: ea.jz, outcome: ea.outcome, late: ea.receivedAtTick - ea.tick }, b: { jx: eb.jx, jz: eb.jz, outcome: eb.outcome, late: eb.receivedAtTick - eb.tick }, impulsesA: logs.sa.log.length, impulsesB: logs.sb.log.length, ticks: [logs.sa.tick, logs.sb.tick] };
+        throwPageErrors(pages);
+      } finally {
+        await closeSpec(pages, server, dataDir);
+      }
+    },
+  },
+];
+
+export function runSpecs({ browser, base, out, filter }) {
+  return runSpecList({ specs, browser, base, out, filter, reportFile: 'multiplayer-report.json', label: 'multiplayer e2e report' });
+}
