@@ -65,6 +65,21 @@ function instanceScale(it: SceneryItem): [number, number, number] {
   return [r, it.height, r];
 }
 
+/**
+ * Trees and bushes this close to the road edge are drawn at every graphics preset (never thinned): each is a
+ * static collider, and a car that leaves the road must see what it can hit, m.
+ */
+export const ALWAYS_DRAWN_EDGE_M = 25;
+
+/** Whether an item stands within ALWAYS_DRAWN_EDGE_M of the road edge (or of the joker road's). */
+export function isWithinReach(stage: Stage, it: { x: number; z: number }): boolean {
+  for (const road of stage.joker ? [stage.road, stage.joker.road] : [stage.road]) {
+    const p = road.project(it.x, it.z);
+    if (Math.abs(p.lateralM) - road.poseAt(p.distanceM).width / 2 <= ALWAYS_DRAWN_EDGE_M) return true;
+  }
+  return false;
+}
+
 /** The ambient colour of snowy tree crowns (× the scene's ambient): a blue-grey fill on their shaded side. */
 export const SNOW_SHADE_AMBIENT: [number, number, number] = [1.3, 1.45, 1.75];
 /** Emissive share of the edge posts' vertex colours (their orange reflectors catch the eye). */
@@ -223,6 +238,7 @@ export class StageView {
       const g = groups.get(sceneryGroupKey(this.stage, it))!;
       Quaternion.RotationYawPitchRollToRef(it.rotY, 0, 0, q);
       g.mats.push(Matrix.Compose(new Vector3(...instanceScale(it)), q, new Vector3(it.x, it.y - 0.1, it.z)));
+      if (g.thinned) (g.pinned ??= []).push(isWithinReach(this.stage, it));
     }
     // the prototypes stay disabled (and are disposed with the view); the cells draw their instances
     this.protos.push(...rocks, fence, marker, post, bush, ...[...trees.values()].flat());
