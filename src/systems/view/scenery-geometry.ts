@@ -14,8 +14,9 @@ export const ROCK_VARIANTS = 3;
 const ROCK_SIDES = 7;
 /** Boulder rings bottom to top (unit size; the lowest ring sits under the ground): height, radius. */
 const ROCK_RINGS: readonly (readonly [number, number])[] = [[-0.15, 0.9], [0.25, 1], [0.55, 0.72], [0.75, 0.28]];
-/** Height of a boulder's top point. */
+/** Height of a boulder's top point, and of its bottom point (buried). */
 const ROCK_TOP = 0.82;
+const ROCK_BOTTOM = -0.45;
 /** Radius of each ring vertex is scaled by 1 ± this (the lumps). */
 const ROCK_LUMP = 0.18;
 const ROCK_GREY: readonly [number, number, number] = [0.47, 0.46, 0.43];
@@ -53,6 +54,11 @@ export function buildRockGeometry(variant: number): TreeGeometry {
     }
   const last = (ROCK_RINGS.length - 1) * ROCK_SIDES;
   for (let s = 0; s < ROCK_SIDES; s++) g.indices.push(last + s, top, last + ((s + 1) % ROCK_SIDES));
+  // closed underneath: on a slope the downhill side of the lowest ring shows, and an open shell would show its inside
+  const bottom = g.positions.length / 3;
+  g.positions.push(0, ROCK_BOTTOM, 0);
+  g.colors.push(ROCK_GREY[0] * 0.8, ROCK_GREY[1] * 0.8, ROCK_GREY[2] * 0.8, 1);
+  for (let s = 0; s < ROCK_SIDES; s++) g.indices.push(s, (s + 1) % ROCK_SIDES, bottom);
   g.normals = outwardNormals(g.positions, g.indices, () => [0, 0.3, 0]);
   return g;
 }

@@ -213,6 +213,10 @@ export class StageView {
     // vertex-coloured generated meshes (scenery-geometry.ts): the boulders and the edge posts, whose reflectors glow a little
     const rockMat = mat(s, 'rockMat', [1, 1, 1]);
     const postMat = mat(s, 'postMat', [1, 1, 1], { emissive: POST_GLOW });
+    // the generated meshes are closed and their normals outward whatever the winding: draw both faces (the winding
+    // is not kept consistent with the right-handed scene's front face)
+    rockMat.backFaceCulling = false;
+    postMat.backFaceCulling = false;
     const rocks = Array.from({ length: ROCK_VARIANTS }, (_, v) => this.treeMesh(`rock${v}`, buildRockGeometry(v), rockMat));
     const post = this.treeMesh('post', buildPostGeometry(), postMat);
     const fence = this.buildBales(baleMat);
