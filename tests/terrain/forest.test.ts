@@ -4,7 +4,7 @@
  * candidate cell is kept with probability density · S² · (clearing × patch factors), and those factors do not
  * depend on the distance from the edge, so (trees in band b) / (trees in the wall) = ∫_b density / ∫_wall density,
  * within 3 Poisson standard deviations. Nothing stands on the verge or near a station; clearings leave stretches
- * of the wall empty. On the shipped forest-gravel stage: the same verge rule, marker posts at their spacing and
+ * of the wall empty. On the shipped snow-ridge stage: the same verge rule, marker posts at their spacing and
  * offset, and a collider for every tree, rock and post within reach of the road.
  */
 import { describe, expect, it } from 'vitest';
@@ -123,8 +123,8 @@ describe('edge marker posts', () => {
   });
 });
 
-describe('shipped forest-gravel: road-edge scenery', () => {
-  const stage = loadStageFromDir(join(__dirname, '../../src/content/stages/forest-gravel'));
+describe('shipped snow-ridge: road-edge scenery', () => {
+  const stage = loadStageFromDir(join(__dirname, '../../src/content/stages/snow-ridge'));
   const edge = (x: number, z: number): number => Math.abs(stage.road.project(x, z).lateralM) - stage.road.poseAt(stage.road.project(x, z).distanceM).width / 2;
 
   it('keeps trees and rocks off the verge and posts at their spacing', () => {
@@ -150,6 +150,6 @@ describe('shipped forest-gravel: road-edge scenery', () => {
       near++;
       expect(names.has(`${it.kind}#${n}`)).toBe(true);
     });
-    expect(near).toBeGreaterThan(2000);
+    expect(near).toBeGreaterThan(1500);
   });
 });
