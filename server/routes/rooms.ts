@@ -1,5 +1,5 @@
 /**
- * GET /rooms: the open rooms, for the game's room list (src/net/room-list.ts). Colyseus' matchmaker query reads
+ * GET /api/rooms: the open rooms, for the game's room list (src/net/room-list.ts). Colyseus' matchmaker query reads
  * the room list of its driver, so with Redis it lists the rooms of every server process. 503 until the rooms have
  * started (server/rooms/attach.ts).
  */

@@ -1,6 +1,6 @@
 /**
  * The room list (issue #22 item 1, "join by code or list"): every open room of every server process sharing the
- * room list (Colyseus' matchmaker query; with Redis, the rooms of all processes), as the server's `GET /rooms`
+ * room list (Colyseus' matchmaker query; with Redis, the rooms of all processes), as the server's `GET /api/rooms`
  * returns it (server/routes/rooms.ts), and the client's fetch of it. The answer is untrusted: each entry is checked
  * and a malformed one is left out, never shown.
  */
@@ -9,7 +9,7 @@ import { normaliseRoomCode } from './room-code';
 import { ROOM_KINDS, type RoomKind } from './room-kind';
 
 /** The HTTP path of the list on the BitRally server. */
-export const ROOM_LIST_PATH = '/rooms';
+export const ROOM_LIST_PATH = '/api/rooms';
 /** Most rooms one answer lists (the joinable ones first). */
 export const ROOM_LIST_MAX = 50;
 

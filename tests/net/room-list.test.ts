@@ -1,6 +1,6 @@
 /**
  * The room list (issue #22 item 1): a room one client creates shows in the list another client reads from the
- * server's GET /rooms (the real server, rooms on, loopback), with its kind, stage and seats; it stops being
+ * server's GET /api/rooms (the real server, rooms on, loopback), with its kind, stage and seats; it stops being
  * joinable when it is full or started (and a join by its code is refused then), and it leaves the list when its
  * last player leaves. parseRoomList keeps only well-formed entries of an untrusted answer.
  */

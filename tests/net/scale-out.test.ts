@@ -1,7 +1,7 @@
 /**
  * Scale-out (issue #22 item 4): two real server processes (`npm run server`, tests/server/spawn.ts) sharing one
  * Redis (Debian's redis-server started by the test, tests/server/redis.ts) through Colyseus' RedisPresence and
- * RedisDriver. A room created through process B is listed by process A's GET /rooms and joined by code through
+ * RedisDriver. A room created through process B is listed by process A's GET /api/rooms and joined by code through
  * process A, right after both processes report their rooms ready (no settling pause); the two bots race head-on in
  * it (states relayed, one collision, equal and opposite impulses). Then B is killed with SIGKILL: A keeps its own room
  * (its clients still exchange states, a new client still joins it) and a join to B's dead room fails instead of

@@ -55,7 +55,7 @@ function stagesOfKind(all: StageSummary[], kind: RoomKind): StageSummary[] {
   return all.filter((s) => isCircuitId(s.id) === (kind === 'race'));
 }
 
-const KIND_LABEL: Record<RoomKind, string> = { race: 'Rallycross race: laps of a circuit, collisions on', stage: 'Stage together: everyone on one stage, collisions on' };
+const KIND_LABEL: Record<RoomKind, string> = { race: 'Rallycross race: everyone on one circuit from the rallycross grid, collisions on', stage: 'Stage together: everyone on one stage, collisions on' };
 
 /** 'multiplayer': offline notice, or the room setup (kind, stage, car, create; join by code or from the room list). */
 function registerSetupScreen(app: AppContext, mp: MultiplayerState): void {

@@ -1,5 +1,5 @@
 /**
- * The setup screen's room list (issue #22 item 1, "join by code or list"): the server's open rooms (GET /rooms,
+ * The setup screen's room list (issue #22 item 1, "join by code or list"): the server's open rooms (GET /api/rooms,
  * src/net/room-list.ts), one menu item each, joinable rooms first. A full or started room is shown disabled (the
  * menu skips it). Stage ids and codes come from the server, so they are escaped. Refresh is an item of its own.
  */
