@@ -52,21 +52,29 @@ async function openMultiplayer(p, shot) {
 
 const mp = (p) => p.H(() => window.__bitrally.multiplayer.state());
 
+/** The real server with rooms on a free port and two pages on the title with their pads: `body(a, b)`, then page errors checked, all closed. */
+async function withTwoPadPages(browser, base, body) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'bitrally-e2e-mp-'));
+  const port = await freePort();
+  const server = startServer(port, dataDir, new URL(base).origin);
+  const url = `${base}?simcap=1&scale=4&server=${encodeURIComponent(`http://127.0.0.1:${port}`)}`;
+  const pages = [];
+  try {
+    await server.ready;
+    pages.push(await openPadPage(browser, url));
+    pages.push(await openPadPage(browser, url));
+    await body(pages[0], pages[1]);
+    throwPageErrors(pages);
+  } finally {
+    await closeSpec(pages, server, dataDir);
+  }
+}
+
 export const specs = [
   {
     name: 'multiplayer: two pages join one room by code, drive into each other with gamepads, both logs show the same impulse, equal and opposite',
     async run({ browser, base, out, report }) {
-      const dataDir = mkdtempSync(join(tmpdir(), 'bitrally-e2e-mp-'));
-      const port = await freePort();
-      const server = startServer(port, dataDir, new URL(base).origin);
-      const url = `${base}?simcap=1&scale=4&server=${encodeURIComponent(`http://127.0.0.1:${port}`)}`;
-      const pages = [];
-      try {
-        await server.ready;
-        const a = await openPadPage(browser, url);
-        pages.push(a);
-        const b = await openPadPage(browser, url);
-        pages.push(b);
+      await withTwoPadPages(browser, base, async (a, b) => {
 
         // 1. A creates a stage-together room on Test short
         await openMultiplayer(a, join(out, 'multiplayer-title.png'));
@@ -128,10 +136,7 @@ export const specs = [
         const panels = [logs.sa.panel, logs.sb.panel];
         if (!panels.every((t) => t.includes(`#${logs.seq}`))) throw new Error(`HUD panels: ${JSON.stringify(panels)}`);
         report.multiplayer = { code, seq: logs.seq, tick: ea.tick, a: { jx: ea.jx, jz: ea.jz, outcome: ea.outcome, late: ea.receivedAtTick - ea.tick }, b: { jx: eb.jx, jz: eb.jz, outcome: eb.outcome, late: eb.receivedAtTick - eb.tick }, impulsesA: logs.sa.log.length, impulsesB: logs.sb.log.length, ticks: [logs.sa.tick, logs.sb.tick] };
-        throwPageErrors(pages);
-      } finally {
-        await closeSpec(pages, server, dataDir);
-      }
+      });
     },
   },
 ];
@@ -146,17 +151,7 @@ async function inLobby(p, code, what) {
 specs.push({
   name: 'multiplayer: a rallycross race room, joined from the room list with the pad, both cars on the circuit grid',
   async run({ browser, base, out, report }) {
-    const dataDir = mkdtempSync(join(tmpdir(), 'bitrally-e2e-mprace-'));
-    const port = await freePort();
-    const server = startServer(port, dataDir, new URL(base).origin);
-    const url = `${base}?simcap=1&scale=4&server=${encodeURIComponent(`http://127.0.0.1:${port}`)}`;
-    const pages = [];
-    try {
-      await server.ready;
-      const a = await openPadPage(browser, url);
-      pages.push(a);
-      const b = await openPadPage(browser, url);
-      pages.push(b);
+    await withTwoPadPages(browser, base, async (a, b) => {
       await openMultiplayer(a);
       await padFocusItem(a.page, /^Room:/);
       await padAdjust(a.page, /^Room: Rallycross race$/, PAD_BUTTON.right);
@@ -194,10 +189,7 @@ specs.push({
       for (const p of [a, b]) await p.H(({ bt }) => window.__pad.set({ buttons: { [bt]: 0 } }), { bt: RT });
       await b.page.screenshot({ path: join(out, 'multiplayer-race-drive.png') });
       report.race = { code: seatA.code, stage: seatA.stage, gridGapM: gap, speeds: [moved.x.car.speedMS, moved.y.car.speedMS], remotes: [moved.x.remotes, moved.y.remotes] };
-      throwPageErrors(pages);
-    } finally {
-      await closeSpec(pages, server, dataDir);
-    }
+    });
   },
 });
 
