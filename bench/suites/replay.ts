@@ -107,7 +107,7 @@ function aiRunSize(stageId: string, maxSeconds: number, toFinish: boolean, goal:
     unit: 'KiB/min',
     lowerIsBetter: true,
     ...(goal ? { target: 10 } : {}),
-    note: `${rec.bytes.length} B total (inputs ${sectionBytes(rec.bytes, 'I')} B: steer ${inputs[0]!.values.length} and throttle ${inputs[1]!.values.length} runs; ${(rec.timing?.progressM ?? 0).toFixed(0)} m driven); keyframe every 5 s`,
+    note: `${rec.bytes.length} B total (inputs ${sectionBytes(rec.bytes, 'I')} B: steer ${inputs[0]!.values.length} and throttle ${inputs[1]!.values.length} runs; ${(rec.timing?.progressM ?? 0).toFixed(0)} m of stage progress${toFinish ? '' : ": the timing ends at the first lap's finish, the AI drives on"}); keyframe every 5 s`,
   };
 }
 
@@ -135,8 +135,9 @@ class LoopedInputs implements InputSource {
  * The browser-recorded pad stream extended to `minutes`: its inputs looped on its stage with its car and setup
  * (world built from its header), the car put back on its start pose at each loop with a recorded recovery (as the
  * game's), the recording's own recoveries re-applied at their offsets, all through the recorder as a game run.
- * The first loop re-simulates the recording itself; how far later loops end from its end shows whether the
- * looped car drove the recorded line (it starts each loop from a freshly placed car on the countdown's brakes).
+ * The first loop re-simulates the recording itself. A recovery keeps the car's damage (as in the game), so a
+ * later loop drives the same inputs from the start with the damage of the loops before: how far later loops end
+ * from the first loop's end says how far their trajectories part.
  */
 async function padFixtureSize(minutes: number): Promise<BenchResult> {
   const fixture = new Uint8Array(readFileSync(PAD_FIXTURE));
@@ -149,6 +150,7 @@ async function padFixtureSize(minutes: number): Promise<BenchResult> {
   const loopTicks = data.header.ticks;
   const home = data.header.cars[0]!.pose;
   const loopEnds: { x: number; z: number }[] = [];
+  let firstLoopPower = 1;
   const place = (run: RunWorld, r: ReplayRecorder, pose: ReplayPose): void => {
     vehicleCarAdapter.place(run.world, run.cars[0]!, pose);
     r.edit(0, pose);
@@ -167,6 +169,7 @@ async function padFixtureSize(minutes: number): Promise<BenchResult> {
       if (run.world.tick > 0 && t === 0) {
         const b = run.world.c.RigidBody;
         loopEnds.push({ x: b.px[run.cars[0]!]!, z: b.pz[run.cars[0]!]! });
+        if (loopEnds.length === 1) firstLoopPower = run.world.c.Damage.powerFactor[run.cars[0]!]!;
         place(run, r, home);
       }
       for (const e of data.edits) if (e.kind === 'place' && e.tick === t) place(run, r, e.pose);
@@ -184,7 +187,7 @@ async function padFixtureSize(minutes: number): Promise<BenchResult> {
     target: 10,
     lowerIsBetter: true,
     quickReportOnly: PAD_QUICK,
-    note: `${rec.bytes.length} B total (inputs ${sectionBytes(rec.bytes, 'I')} B); the recording itself ${fixture.length} B = ${perMinute(fixture.length, loopTicks).toFixed(2)} KiB/min (inputs ${sectionBytes(fixture, 'I')} B, ${recoveries} recoveries by the driver); car put back on the start each loop (a recorded recovery); ${drift.length ? `later loops ended ${drift.map((d) => d.toFixed(1)).join(', ')} m from the first loop's end` : 'one loop or less'}`,
+    note: `${rec.bytes.length} B total (inputs ${sectionBytes(rec.bytes, 'I')} B); the recording itself ${fixture.length} B = ${perMinute(fixture.length, loopTicks).toFixed(2)} KiB/min (inputs ${sectionBytes(fixture, 'I')} B, ${recoveries} recoveries by the driver); inputs ${perMinute(sectionBytes(rec.bytes, 'I'), ticks).toFixed(2)} KiB/min looped against ${perMinute(sectionBytes(fixture, 'I'), loopTicks).toFixed(2)} recorded; car put back on the start each loop by a recorded recovery, which keeps its damage (the first loop ended at ${(firstLoopPower * 100).toFixed(0)} % engine power): ${drift.length ? `later loops ended ${drift.map((d) => d.toFixed(0)).join(', ')} m from the first loop's end` : 'one loop or less'}`,
   };
 }
 
