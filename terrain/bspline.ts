@@ -82,77 +82,7 @@ export class BSplineGrid implements ScalarField {
 
   /** Height (value) and gradient at (x, z). No allocation. */
   evalInto(x: number, z: number, out: HeightSample): void {
-    const w = this.width;
-    const d = this.depth;
-    let u = (x - this.originX) * this.invCell;
-    let v = (z - this.originZ) * this.invCell;
-    let gx = 1;
-    let gz = 1;
-    if (u < 0) {
-      u = 0;
-      gx = 0;
-    } else if (u > w - 1) {
-      u = w - 1;
-      gx = 0;
-    }
-    if (v < 0) {
-      v = 0;
-      gz = 0;
-    } else if (v > d - 1) {
-      v = d - 1;
-      gz = 0;
-    }
-    let i = Math.floor(u);
-    if (i > w - 2) i = w - 2;
-    let j = Math.floor(v);
-    if (j > d - 2) j = d - 2;
-    const t = u - i;
-    const s = v - j;
-    // basis in x (Deák §3.2 / uniform cubic B-spline) and derivatives
-    const t2 = t * t;
-    const t3 = t2 * t;
-    const mt = 1 - t;
-    const a0 = (mt * mt * mt) / 6;
-    const a1 = (3 * t3 - 6 * t2 + 4) / 6;
-    const a2 = (-3 * t3 + 3 * t2 + 3 * t + 1) / 6;
-    const a3 = t3 / 6;
-    const da0 = -0.5 * mt * mt;
-    const da1 = 1.5 * t2 - 2 * t;
-    const da2 = -1.5 * t2 + t + 0.5;
-    const da3 = 0.5 * t2;
-    const s2 = s * s;
-    const s3 = s2 * s;
-    const ms = 1 - s;
-    const b0 = (ms * ms * ms) / 6;
-    const b1 = (3 * s3 - 6 * s2 + 4) / 6;
-    const b2 = (-3 * s3 + 3 * s2 + 3 * s + 1) / 6;
-    const b3 = s3 / 6;
-    const db0 = -0.5 * ms * ms;
-    const db1 = 1.5 * s2 - 2 * s;
-    const db2 = -1.5 * s2 + s + 0.5;
-    const db3 = 0.5 * s2;
-    const p = this.p;
-    const pw = this.pw;
-    // padded index of control point (i−1, j−1) is (i, j)
-    let k = j * pw + i;
-    let p0 = p[k]!, p1 = p[k + 1]!, p2 = p[k + 2]!, p3 = p[k + 3]!;
-    const r0 = a0 * p0 + a1 * p1 + a2 * p2 + a3 * p3;
-    const q0 = da0 * p0 + da1 * p1 + da2 * p2 + da3 * p3;
-    k += pw;
-    p0 = p[k]!; p1 = p[k + 1]!; p2 = p[k + 2]!; p3 = p[k + 3]!;
-    const r1 = a0 * p0 + a1 * p1 + a2 * p2 + a3 * p3;
-    const q1 = da0 * p0 + da1 * p1 + da2 * p2 + da3 * p3;
-    k += pw;
-    p0 = p[k]!; p1 = p[k + 1]!; p2 = p[k + 2]!; p3 = p[k + 3]!;
-    const r2 = a0 * p0 + a1 * p1 + a2 * p2 + a3 * p3;
-    const q2 = da0 * p0 + da1 * p1 + da2 * p2 + da3 * p3;
-    k += pw;
-    p0 = p[k]!; p1 = p[k + 1]!; p2 = p[k + 2]!; p3 = p[k + 3]!;
-    const r3 = a0 * p0 + a1 * p1 + a2 * p2 + a3 * p3;
-    const q3 = da0 * p0 + da1 * p1 + da2 * p2 + da3 * p3;
-    out.h = b0 * r0 + b1 * r1 + b2 * r2 + b3 * r3;
-    out.dhdx = gx * (b0 * q0 + b1 * q1 + b2 * q2 + b3 * q3) * this.invCell;
-    out.dhdz = gz * (db0 * r0 + db1 * r1 + db2 * r2 + db3 * r3) * this.invCell;
+    this.patchInto(this.spanBasis(x, z), out);
   }
 
   value(x: number, z: number): number {
@@ -177,8 +107,9 @@ export class BSplineGrid implements ScalarField {
   }
 
   /**
-   * `evalInto`'s clamp, span and basis for (x, z) into BASIS (a0..a3, da0..da3 in x, b0..b3, db0..db3 in z, gx, gz);
-   * returns the padded index of the span's first control point.
+   * Clamp, span and basis for (x, z) into BASIS (a0..a3, da0..da3 in x, b0..b3, db0..db3 in z; gx, gz = 0 where
+   * the query was clamped across a border, so the gradient across it is 0); returns the padded index of the
+   * span's first control point (padded (i, j) = control point (i − 1, j − 1)).
    */
   private spanBasis(x: number, z: number): number {
     const w = this.width;
@@ -212,7 +143,7 @@ export class BSplineGrid implements ScalarField {
     return j * this.pw + i;
   }
 
-  /** `evalInto`'s sums over the 4×4 control points from index k with the weights in BASIS. */
+  /** h = Σb Bb(s) Σa Ba(t) P, and its gradient, over the 4×4 control points from padded index k, weights in BASIS. */
   private patchInto(k: number, out: HeightSample): void {
     const B = BASIS;
     const a0 = B[0]!, a1 = B[1]!, a2 = B[2]!, a3 = B[3]!, da0 = B[4]!, da1 = B[5]!, da2 = B[6]!, da3 = B[7]!;
@@ -245,7 +176,7 @@ const scratch: HeightSample = { h: 0, dhdx: 0, dhdz: 0 };
 /** The last `spanBasis`: weights and derivative weights in x (0..7) and z (8..15), border gradient factors (16, 17). */
 const BASIS = new Float64Array(18);
 
-/** Uniform cubic B-spline weights of t and their derivatives into BASIS[o..o+7] (the expressions of `evalInto`). */
+/** Uniform cubic B-spline weights of t (file header) and their derivatives into BASIS[o..o+7]. */
 function cubicBasisInto(t: number, o: number): void {
   const t2 = t * t;
   const t3 = t2 * t;
