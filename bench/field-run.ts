@@ -6,8 +6,10 @@
  * standing start; `field`: the same circuit, cars on a two-abreast grid, each with its AI driver seeing every
  * other car, collisions on, no race rules (so the scaling table can go past the race's 32 cars). Times
  * `seconds` of simulation after a 0.5 s launch (JIT warm-up) in `blocks` equal blocks with process.cpuUsage and
- * prints CPU µs per tick (median and range of the blocks, and the total), real time per CPU-second and the
- * collision events seen, and the state hash at the end (the same in every process: determinism).
+ * prints CPU µs per tick (median and range of the blocks, and the total; --json also lists every block in
+ * `blocksUs`, which shows the JIT's tier-up in the first seconds), real time per CPU-second, the collision events
+ * seen, and the state hash at the end (the same in every process: determinism, and the check that a speed-up
+ * left the simulation's bits alone).
  */
 import { join } from 'node:path';
 import { loadStageFromDir } from '../terrain/node';
@@ -115,7 +117,7 @@ function main(argv: string[]): void {
     total += c.user + c.system;
   }
   const usPerTick = total / (perBlock * blocks);
-  const out = { kind, cars: n, usPerTick, usPerTickMedian: median(cpu), usPerTickMin: Math.min(...cpu), usPerTickMax: Math.max(...cpu), rtf: (dt * 1e6) / usPerTick, collisions, simS: perBlock * blocks * dt, hash: stateHash(f.world).toString() };
+  const out = { kind, cars: n, usPerTick, usPerTickMedian: median(cpu), blocksUs: cpu.map((c) => Math.round(c)), usPerTickMin: Math.min(...cpu), usPerTickMax: Math.max(...cpu), rtf: (dt * 1e6) / usPerTick, collisions, simS: perBlock * blocks * dt, hash: stateHash(f.world).toString() };
   if (options.json) console.log(JSON.stringify(out));
   else console.log(`${kind} ${n} cars: ${usPerTick.toFixed(1)} µs CPU/tick (${(usPerTick / n).toFixed(2)}/car), ${out.rtf.toFixed(2)}× real time per CPU-second, blocks ${out.usPerTickMin.toFixed(0)}–${out.usPerTickMax.toFixed(0)} µs, ${collisions} collision events, state hash ${out.hash}`);
 }

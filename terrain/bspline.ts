@@ -82,6 +82,36 @@ export class BSplineGrid implements ScalarField {
 
   /** Height (value) and gradient at (x, z). No allocation. */
   evalInto(x: number, z: number, out: HeightSample): void {
+    this.patchInto(this.spanBasis(x, z), out);
+  }
+
+  value(x: number, z: number): number {
+    this.evalInto(x, z, scratch);
+    return scratch.h;
+  }
+
+  /** Same width, depth, cell and origin: a query falls in the same span with the same basis weights in both. */
+  sameGeometry(o: BSplineGrid): boolean {
+    return o.width === this.width && o.depth === this.depth && o.cellSize === this.cellSize && o.originX === this.originX && o.originZ === this.originZ;
+  }
+
+  /**
+   * `evalInto` of this grid into `out` and of `other` (same geometry, `sameGeometry`) into `otherOut`, sharing the
+   * span look-up and the basis weights (a stage's detail-weight field lies on the heightmap's grid): the same
+   * expressions on the same numbers as two `evalInto` calls, so the same bits, for one basis instead of two.
+   */
+  evalPairInto(other: BSplineGrid, x: number, z: number, out: HeightSample, otherOut: HeightSample): void {
+    const k = this.spanBasis(x, z);
+    this.patchInto(k, out);
+    other.patchInto(k, otherOut);
+  }
+
+  /**
+   * Clamp, span and basis for (x, z) into BASIS (a0..a3, da0..da3 in x, b0..b3, db0..db3 in z; gx, gz = 0 where
+   * the query was clamped across a border, so the gradient across it is 0); returns the padded index of the
+   * span's first control point (padded (i, j) = control point (i − 1, j − 1)).
+   */
+  private spanBasis(x: number, z: number): number {
     const w = this.width;
     const d = this.depth;
     let u = (x - this.originX) * this.invCell;
@@ -106,35 +136,19 @@ export class BSplineGrid implements ScalarField {
     if (i > w - 2) i = w - 2;
     let j = Math.floor(v);
     if (j > d - 2) j = d - 2;
-    const t = u - i;
-    const s = v - j;
-    // basis in x (Deák §3.2 / uniform cubic B-spline) and derivatives
-    const t2 = t * t;
-    const t3 = t2 * t;
-    const mt = 1 - t;
-    const a0 = (mt * mt * mt) / 6;
-    const a1 = (3 * t3 - 6 * t2 + 4) / 6;
-    const a2 = (-3 * t3 + 3 * t2 + 3 * t + 1) / 6;
-    const a3 = t3 / 6;
-    const da0 = -0.5 * mt * mt;
-    const da1 = 1.5 * t2 - 2 * t;
-    const da2 = -1.5 * t2 + t + 0.5;
-    const da3 = 0.5 * t2;
-    const s2 = s * s;
-    const s3 = s2 * s;
-    const ms = 1 - s;
-    const b0 = (ms * ms * ms) / 6;
-    const b1 = (3 * s3 - 6 * s2 + 4) / 6;
-    const b2 = (-3 * s3 + 3 * s2 + 3 * s + 1) / 6;
-    const b3 = s3 / 6;
-    const db0 = -0.5 * ms * ms;
-    const db1 = 1.5 * s2 - 2 * s;
-    const db2 = -1.5 * s2 + s + 0.5;
-    const db3 = 0.5 * s2;
+    cubicBasisInto(u - i, 0);
+    cubicBasisInto(v - j, 8);
+    BASIS[16] = gx;
+    BASIS[17] = gz;
+    return j * this.pw + i;
+  }
+
+  /** h = Σb Bb(s) Σa Ba(t) P, and its gradient, over the 4×4 control points from padded index k, weights in BASIS. */
+  private patchInto(k: number, out: HeightSample): void {
+    const B = BASIS;
+    const a0 = B[0]!, a1 = B[1]!, a2 = B[2]!, a3 = B[3]!, da0 = B[4]!, da1 = B[5]!, da2 = B[6]!, da3 = B[7]!;
     const p = this.p;
     const pw = this.pw;
-    // padded index of control point (i−1, j−1) is (i, j)
-    let k = j * pw + i;
     let p0 = p[k]!, p1 = p[k + 1]!, p2 = p[k + 2]!, p3 = p[k + 3]!;
     const r0 = a0 * p0 + a1 * p1 + a2 * p2 + a3 * p3;
     const q0 = da0 * p0 + da1 * p1 + da2 * p2 + da3 * p3;
@@ -150,18 +164,32 @@ export class BSplineGrid implements ScalarField {
     p0 = p[k]!; p1 = p[k + 1]!; p2 = p[k + 2]!; p3 = p[k + 3]!;
     const r3 = a0 * p0 + a1 * p1 + a2 * p2 + a3 * p3;
     const q3 = da0 * p0 + da1 * p1 + da2 * p2 + da3 * p3;
+    const b0 = B[8]!, b1 = B[9]!, b2 = B[10]!, b3 = B[11]!;
     out.h = b0 * r0 + b1 * r1 + b2 * r2 + b3 * r3;
-    out.dhdx = gx * (b0 * q0 + b1 * q1 + b2 * q2 + b3 * q3) * this.invCell;
-    out.dhdz = gz * (db0 * r0 + db1 * r1 + db2 * r2 + db3 * r3) * this.invCell;
-  }
-
-  value(x: number, z: number): number {
-    this.evalInto(x, z, scratch);
-    return scratch.h;
+    out.dhdx = B[16]! * (b0 * q0 + b1 * q1 + b2 * q2 + b3 * q3) * this.invCell;
+    out.dhdz = B[17]! * (B[12]! * r0 + B[13]! * r1 + B[14]! * r2 + B[15]! * r3) * this.invCell;
   }
 }
 
 const scratch: HeightSample = { h: 0, dhdx: 0, dhdz: 0 };
+
+/** The last `spanBasis`: weights and derivative weights in x (0..7) and z (8..15), border gradient factors (16, 17). */
+const BASIS = new Float64Array(18);
+
+/** Uniform cubic B-spline weights of t (file header) and their derivatives into BASIS[o..o+7]. */
+function cubicBasisInto(t: number, o: number): void {
+  const t2 = t * t;
+  const t3 = t2 * t;
+  const mt = 1 - t;
+  BASIS[o] = (mt * mt * mt) / 6;
+  BASIS[o + 1] = (3 * t3 - 6 * t2 + 4) / 6;
+  BASIS[o + 2] = (-3 * t3 + 3 * t2 + 3 * t + 1) / 6;
+  BASIS[o + 3] = t3 / 6;
+  BASIS[o + 4] = -0.5 * mt * mt;
+  BASIS[o + 5] = 1.5 * t2 - 2 * t;
+  BASIS[o + 6] = -1.5 * t2 + t + 0.5;
+  BASIS[o + 7] = 0.5 * t2;
+}
 
 /**
  * Optional centimetre-scale detail displacement added to the macro height (Deák §3.2: "macro and micro height
@@ -176,8 +204,10 @@ export class DetailLayer {
   private readonly grid: Float64Array;
   private readonly mask: number;
   private readonly invCell: number;
-  private readonly weight: ScalarField | null;
+  /** Smooth factor on the amplitude (null: 1 everywhere). */
+  readonly weight: ScalarField | null;
   private readonly ws: HeightSample = { h: 0, dhdx: 0, dhdz: 0 };
+  private readonly tile: HeightSample = { h: 0, dhdx: 0, dhdz: 0 };
 
   /** `values`: tileCells² numbers in [−1, 1] (tileCells a power of two); see `DetailLayer.random`. */
   constructor(values: Float64Array, tileCells: number, cellSize: number, amplitude: number, weight: ScalarField | null = null) {
@@ -199,6 +229,29 @@ export class DetailLayer {
 
   /** Adds the detail height and gradient to `out`. */
   addInto(x: number, z: number, out: HeightSample): void {
+    if (this.weight) {
+      this.weight.evalInto(x, z, this.ws);
+      this.addWeightedInto(x, z, this.ws, out);
+      return;
+    }
+    const d = this.tileInto(x, z);
+    out.h += d.h;
+    out.dhdx += d.dhdx;
+    out.dhdz += d.dhdz;
+  }
+
+  /** `addInto` with the weight field's sample at (x, z) already in `ws` (BSplineSurface evaluates it with the macro grid). */
+  addWeightedInto(x: number, z: number, ws: HeightSample, out: HeightSample): void {
+    const d = this.tileInto(x, z);
+    const h = d.h;
+    // product rule: d(w·n) = w'·n + w·n'
+    out.h += ws.h * h;
+    out.dhdx += ws.dhdx * h + ws.h * d.dhdx;
+    out.dhdz += ws.dhdz * h + ws.h * d.dhdz;
+  }
+
+  /** The unweighted detail displacement (amplitude × tile spline) and its gradient at (x, z), in a reused sample. */
+  private tileInto(x: number, z: number): HeightSample {
     const u = x * this.invCell;
     const v = z * this.invCell;
     const fi = Math.floor(u);
@@ -227,25 +280,12 @@ export class DetailLayer {
     row = ((fj + 2) & m) * n;
     const r3 = a0 * g[row + i0]! + a1 * g[row + i1]! + a2 * g[row + i2]! + a3 * g[row + i3]!;
     const q3 = da0 * g[row + i0]! + da1 * g[row + i1]! + da2 * g[row + i2]! + da3 * g[row + i3]!;
-    let h = b0 * r0 + b1 * r1 + b2 * r2 + b3 * r3;
-    let hx = b0 * q0 + b1 * q1 + b2 * q2 + b3 * q3;
-    let hz = db0 * r0 + db1 * r1 + db2 * r2 + db3 * r3;
     const A = this.amplitude;
-    h *= A;
-    hx *= A * this.invCell;
-    hz *= A * this.invCell;
-    if (this.weight) {
-      const ws = this.ws;
-      this.weight.evalInto(x, z, ws);
-      // product rule: d(w·n) = w'·n + w·n'
-      out.h += ws.h * h;
-      out.dhdx += ws.dhdx * h + ws.h * hx;
-      out.dhdz += ws.dhdz * h + ws.h * hz;
-    } else {
-      out.h += h;
-      out.dhdx += hx;
-      out.dhdz += hz;
-    }
+    const d = this.tile;
+    d.h = (b0 * r0 + b1 * r1 + b2 * r2 + b3 * r3) * A;
+    d.dhdx = (b0 * q0 + b1 * q1 + b2 * q2 + b3 * q3) * (A * this.invCell);
+    d.dhdz = (db0 * r0 + db1 * r1 + db2 * r2 + db3 * r3) * (A * this.invCell);
+    return d;
   }
 }
 
@@ -285,22 +325,41 @@ export class BSplineSurface {
   readonly minZ: number;
   readonly maxZ: number;
   private readonly tmp: SurfaceSample = { h: 0, dhdx: 0, dhdz: 0, nx: 0, ny: 1, nz: 0 };
+  /** The detail layer's weight field when it lies on the macro grid (evaluated together with it), else null. */
+  private readonly pairedWeight: BSplineGrid | null;
+  private readonly ws: HeightSample = { h: 0, dhdx: 0, dhdz: 0 };
 
   constructor(hf: Heightfield, detail: DetailLayer | null = null) {
     this.heightfield = hf;
     this.grid = new BSplineGrid(hf.heights, hf.width, hf.depth, hf.cellSize, hf.origin.x, hf.origin.z);
     this.detail = detail;
+    const w = detail?.weight;
+    this.pairedWeight = w instanceof BSplineGrid && this.grid.sameGeometry(w) ? w : null;
     this.minX = this.grid.minX;
     this.maxX = this.grid.maxX;
     this.minZ = this.grid.minZ;
     this.maxZ = this.grid.maxZ;
   }
 
+  /**
+   * Macro height + detail and their gradient at (x, z) into `out`. A weight field on the macro grid shares its
+   * span and basis (`evalPairInto`): same bits as evaluating the two grids apart, a third fewer basis evaluations.
+   */
+  private heightInto(x: number, z: number, out: HeightSample): void {
+    const pw = this.pairedWeight;
+    if (pw !== null) {
+      this.grid.evalPairInto(pw, x, z, out, this.ws);
+      this.detail!.addWeightedInto(x, z, this.ws, out);
+      return;
+    }
+    this.grid.evalInto(x, z, out);
+    if (this.detail) this.detail.addInto(x, z, out);
+  }
+
   /** Height y at (x, z), metres (macro + detail). */
   height(x: number, z: number): number {
     const t = this.tmp;
-    this.grid.evalInto(x, z, t);
-    if (this.detail) this.detail.addInto(x, z, t);
+    this.heightInto(x, z, t);
     return t.h;
   }
 
@@ -313,8 +372,7 @@ export class BSplineSurface {
 
   /** Height, gradient and unit normal n = (−∂h/∂x, 1, −∂h/∂z)/‖·‖ at (x, z), written into `out`. */
   sample(x: number, z: number, out: SurfaceSample): void {
-    this.grid.evalInto(x, z, out);
-    if (this.detail) this.detail.addInto(x, z, out);
+    this.heightInto(x, z, out);
     const gx = out.dhdx;
     const gz = out.dhdz;
     const inv = 1 / Math.sqrt(gx * gx + 1 + gz * gz);
@@ -329,8 +387,7 @@ export class BSplineSurface {
     const { h, dhdx, dhdz, nx, ny, nz } = out;
     const wantN = nx !== undefined || ny !== undefined || nz !== undefined;
     for (let k = 0; k < count; k++) {
-      this.grid.evalInto(xs[k]!, zs[k]!, t);
-      if (this.detail) this.detail.addInto(xs[k]!, zs[k]!, t);
+      this.heightInto(xs[k]!, zs[k]!, t);
       h[k] = t.h;
       if (dhdx) dhdx[k] = t.dhdx;
       if (dhdz) dhdz[k] = t.dhdz;

@@ -13,6 +13,8 @@ export interface GroundSample {
 
 export interface Ground {
   sample(x: number, z: number, out: GroundSample): void;
+  /** `sample`'s height alone (the same number), for checks that need no normal or surface; optional (then `sample`). */
+  heightAt?(x: number, z: number): number;
 }
 
 export const groundSample = (): GroundSample => ({ h: 0, nx: 0, ny: 1, nz: 0, surface: 0 });
@@ -29,6 +31,10 @@ export class FlatGround implements Ground {
     out.ny = 1;
     out.nz = 0;
     out.surface = this.surface;
+  }
+
+  heightAt(): number {
+    return this.height;
   }
 }
 
@@ -52,4 +58,15 @@ export class SlopeGround implements Ground {
     out.nz = this.nzv;
     out.surface = this.surface;
   }
+
+  heightAt(_x: number, z: number): number {
+    return this.grade * z;
+  }
+}
+
+/** The ground's height at (x, z): `heightAt` where the ground has it, else `sample` into `scratch`. */
+export function groundHeight(g: Ground, x: number, z: number, scratch: GroundSample): number {
+  if (g.heightAt) return g.heightAt(x, z);
+  g.sample(x, z, scratch);
+  return scratch.h;
 }

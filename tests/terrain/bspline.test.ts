@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
-import { BSplineSurface, DetailLayer, Heightfield, TerrainError, createRng, encodeGrayPng, SurfaceMap, type SurfaceSample } from '../../terrain';
+import { BSplineGrid, BSplineSurface, DetailLayer, Heightfield, TerrainError, createRng, encodeGrayPng, SurfaceMap, type SurfaceSample } from '../../terrain';
 
 function noiseField(n: number, seed: number, cell = 2, amp = 20): Heightfield {
   const rng = createRng(seed);
@@ -99,6 +99,32 @@ describe('BSplineSurface', () => {
         expect(out.h).toBeCloseTo(s.height(x, z), 12);
       }
     }
+  });
+
+  it('a detail weight on the macro grid is evaluated with it (shared basis): the same bits as two separate evaluations', () => {
+    const hf = noiseField(33, 3);
+    const weight = new BSplineGrid(noiseField(33, 8, 2, 1).heights, 33, 33, 2, hf.origin.x, hf.origin.z);
+    const detail = DetailLayer.random(createRng(5), { amplitude: 0.5, weight });
+    const s = new BSplineSurface(hf, detail);
+    expect(s.grid.sameGeometry(weight)).toBe(true);
+    const rng = createRng(12);
+    const fused = S(), apart = S(), w1 = S(), w2 = S(), m = S();
+    for (let k = 0; k < 2000; k++) {
+      // a margin of 3 m past every border: the clamped spans and zero cross-border gradients as well
+      const x = s.minX - 3 + rng() * (s.maxX - s.minX + 6);
+      const z = k % 50 === 0 ? s.minZ + 2 * (k % 17) : s.minZ - 3 + rng() * (s.maxZ - s.minZ + 6);
+      s.sample(x, z, fused);
+      s.grid.evalInto(x, z, apart);
+      detail.addInto(x, z, apart);
+      expect([fused.h, fused.dhdx, fused.dhdz]).toEqual([apart.h, apart.dhdx, apart.dhdz]);
+      expect(s.height(x, z)).toBe(apart.h);
+      s.grid.evalPairInto(weight, x, z, m, w1);
+      weight.evalInto(x, z, w2);
+      expect([w1.h, w1.dhdx, w1.dhdz]).toEqual([w2.h, w2.dhdx, w2.dhdz]);
+    }
+    // a weight on another grid is evaluated on its own
+    const coarse = new BSplineGrid(noiseField(17, 8, 4, 1).heights, 17, 17, 4, hf.origin.x, hf.origin.z);
+    expect(coarse.sameGeometry(s.grid)).toBe(false);
   });
 
   it('sampleMany equals sample', () => {

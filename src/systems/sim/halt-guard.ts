@@ -17,7 +17,7 @@
  */
 import type { SimWorld } from '../../ecs/world';
 import { emitEvent } from '../../ecs/world';
-import { groundSample } from '../../ecs/ground';
+import { groundHeight, groundSample } from '../../ecs/ground';
 import { updateDerived } from '../../ecs/rigid-body';
 import { syncRunningCars, vehicles, type CarRuntime } from './vehicle/registry';
 import { collisionRuntime } from './collision/runtime';
@@ -90,8 +90,7 @@ function faultOf(world: SimWorld, rt: CarRuntime): { reason: HaltReason; detail:
   const v2 = (b.Px[e]! ** 2 + b.Py[e]! ** 2 + b.Pz[e]! ** 2) / (m * m);
   if (v2 > HALT_MAX_SPEED * HALT_MAX_SPEED)
     return { reason: 'overspeed', detail: `|v| = ${Math.sqrt(v2).toPrecision(4)} m/s, expected ≤ ${HALT_MAX_SPEED} m/s` };
-  world.ground.sample(b.px[e]!, b.pz[e]!, gs);
-  const depth = gs.h - b.py[e]!;
+  const depth = groundHeight(world.ground, b.px[e]!, b.pz[e]!, gs) - b.py[e]!;
   if (depth > HALT_BELOW_TERRAIN)
     return { reason: 'below-terrain', detail: `CG ${depth.toPrecision(4)} m below the terrain, expected < ${HALT_BELOW_TERRAIN} m` };
   return null;

@@ -223,6 +223,8 @@ export class AiDriver implements InputSource {
   private dodgeUntilM = 0;
   private recoverAfterS: number;
   private readonly pt = new Float64Array(2);
+  /** The traffic scan's pose, path frame (forward f, left = (fz, −fx)), lateral position and road offset, for `laneFits`. */
+  private readonly lane = { px: 0, pz: 0, fx: 0, fz: 1, myLat: 0, roadOff: 0 };
   /** This tick's pose and velocity (sense), reused so a tick allocates nothing for it. */
   private readonly k: Kinematics = { px: 0, pz: 0, fx: 0, fz: 1, lx: 1, lz: 0, vx: 0, vz: 0, u: 0, speed: 0, s: 0, carHeading: 0, headingErr: 0 };
   private pressToggle = false;
@@ -261,7 +263,7 @@ export class AiDriver implements InputSource {
     if (rv.length > 0) {
       const b = world.c.RigidBody;
       const h = path.headingAt(s);
-      const fx = dsin(h), fz = dcos(h), lx = dcos(h), lz = -dsin(h);
+      const fx = dsin(h), fz = dcos(h), lx = fz, lz = -fx;
       const myLat = this.loc.lateral;
       const lane = this.laneOffsetM + this.passOffsetM;
       const range = 12 + 2.5 * Math.max(0, u);
@@ -280,30 +282,24 @@ export class AiDriver implements InputSource {
           ahead = j;
         }
       }
-      const roadOff = path.offset[this.loc.index]!;
-      const laneFits = (cand: number, beyondM: number, except: number): boolean => {
-        const c = cand + roadOff;
-        if (Math.abs(c) > this.halfWidthM - 1.3) return false;
-        for (const k of rv) {
-          if (k === except) continue;
-          const dx = b.px[k]! - px, dz = b.pz[k]! - pz;
-          const along = dx * fx + dz * fz;
-          if (along < -CAR_LENGTH_M - 2 || along > beyondM) continue;
-          if (Math.abs(myLat + dx * lx + dz * lz - cand) < LANE_OVERLAP_M) return false;
-        }
-        return true;
-      };
+      const lf = this.lane;
+      lf.px = px;
+      lf.pz = pz;
+      lf.fx = fx;
+      lf.fz = fz;
+      lf.myLat = myLat;
+      lf.roadOff = path.offset[this.loc.index]!;
       // a pass in progress: hold the passing lane until the car is a length behind, or the lane closes
       if (this.passEid >= 0) {
         const j = this.passEid;
         const dx = b.px[j]! - px, dz = b.pz[j]! - pz;
         const along = dx * fx + dz * fz;
-        if (along < -CAR_LENGTH_M - 3 || along > range || !laneFits(this.laneOffsetM + this.passTargetM, Math.max(8, along + 8), j)) {
+        if (along < -CAR_LENGTH_M - 3 || along > range || !this.laneFits(world, this.laneOffsetM + this.passTargetM, Math.max(8, along + 8), j)) {
           this.passEid = -1;
           this.passTargetM = 0;
         }
       }
-      if (ahead >= 0 && ahead !== this.passEid) aFollow = this.followOrPass(u, uObjective, myLat, ahead, gap, uj, latJ, laneFits);
+      if (ahead >= 0 && ahead !== this.passEid) aFollow = this.followOrPass(world, u, uObjective, myLat, ahead, gap, uj, latJ);
     } else {
       this.passEid = -1;
       this.passTargetM = 0;
@@ -315,11 +311,33 @@ export class AiDriver implements InputSource {
   }
 
   /**
+   * A lane at lateral position `cand` (m from the path) fits: inside the road, and no rival but `except` in it from
+   * two lengths behind to `beyondM` ahead (this scan's pose and frame in `this.lane`; a method, not a closure per scan).
+   */
+  private laneFits(world: SimWorld, cand: number, beyondM: number, except: number): boolean {
+    const lf = this.lane;
+    if (Math.abs(cand + lf.roadOff) > this.halfWidthM - 1.3) return false;
+    const b = world.c.RigidBody;
+    const rv = this.rivals;
+    const fx = lf.fx, fz = lf.fz;
+    for (let i = 0; i < rv.length; i++) {
+      const k = rv[i]!;
+      if (k === except) continue;
+      const dx = b.px[k]! - lf.px, dz = b.pz[k]! - lf.pz;
+      const along = dx * fx + dz * fz;
+      if (along < -CAR_LENGTH_M - 2 || along > beyondM) continue;
+      // left axis (fz, −fx)
+      if (Math.abs(lf.myLat + dx * fz + dz * -fx - cand) < LANE_OVERLAP_M) return false;
+    }
+    return true;
+  }
+
+  /**
    * The car `ahead` in this driver's lane (gap m, speed uj m/s, lateral position latJ m): start a pass when
    * faster and a lane beside it fits, else follow it (eq 9 toward its speed at d_safe). Returns that
    * acceleration (Infinity: not following).
    */
-  private followOrPass(u: number, uObjective: number, myLat: number, ahead: number, gap: number, uj: number, latJ: number, laneFits: (cand: number, beyondM: number, except: number) => boolean): number {
+  private followOrPass(world: SimWorld, u: number, uObjective: number, myLat: number, ahead: number, gap: number, uj: number, latJ: number): number {
     const tr = this.traffic;
     let aFollow = Infinity;
     tr.gapM = gap;
@@ -330,7 +348,7 @@ export class AiDriver implements InputSource {
       const pref = myLat >= latJ ? 1 : -1;
       for (const sg of [pref, -pref]) {
         const cand = latJ + sg * PASS_LATERAL_M;
-        if (laneFits(cand, gap + CAR_LENGTH_M + 10, ahead)) {
+        if (this.laneFits(world, cand, gap + CAR_LENGTH_M + 10, ahead)) {
           this.passEid = ahead;
           this.passTargetM = cand - this.laneOffsetM;
           break;

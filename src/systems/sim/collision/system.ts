@@ -196,17 +196,29 @@ function sceneContacts(world: SimWorld, rt: CollisionRuntime, eid: number): void
   }
 }
 
-// car–car broad phase scratch
+// car–car broad phase scratch: each car's swept x and z extents, and the x order kept from tick to tick
 let order = new Int32Array(0);
+let orderN = 0;
 let minX = new Float64Array(0), maxX = new Float64Array(0);
+let minZ = new Float64Array(0), maxZ = new Float64Array(0);
+/** Cars that took a car–car impulse this pass (their velocity no longer matches their swept z extents). */
+let kicked = new Uint8Array(0);
+/**
+ * Slack on the z test, m: the outlines stay within the bounding circle to rounding error (the sub-poses' headings
+ * come from dsin/dcos), so pairs apart by less than this in z still go to the narrow phase.
+ */
+const Z_SLACK_M = 0.01;
 
-function carCarContacts(world: SimWorld, rt: CollisionRuntime, cars: readonly number[]): void {
-  const n = cars.length;
-  if (n < 2) return;
-  if (order.length < n) {
+/** Each car's swept bounding-circle extents over the tick in x and z (the broad phase's boxes). */
+function sweptExtents(world: SimWorld, cars: readonly number[], n: number): void {
+  if (minX.length < n) {
     order = new Int32Array(n * 2);
+    orderN = 0;
     minX = new Float64Array(n * 2);
     maxX = new Float64Array(n * 2);
+    minZ = new Float64Array(n * 2);
+    maxZ = new Float64Array(n * 2);
+    kicked = new Uint8Array(n * 2);
   }
   const b = world.c.RigidBody, c = world.c.CarCollider;
   const dt = world.dt;
@@ -216,15 +228,51 @@ function carCarContacts(world: SimWorld, rt: CollisionRuntime, cars: readonly nu
     const x = b.px[eid]!, x2 = x + b.vx[eid]! * dt;
     minX[i] = Math.min(x, x2) - R;
     maxX[i] = Math.max(x, x2) + R;
-    order[i] = i;
+    const z = b.pz[eid]!, z2 = z + b.vz[eid]! * dt;
+    minZ[i] = Math.min(z, z2) - R - Z_SLACK_M;
+    maxZ[i] = Math.max(z, z2) + R + Z_SLACK_M;
+    kicked[i] = 0;
   }
-  const ord = Array.from(order.subarray(0, n)).sort((p, q) => minX[p]! - minX[q]! || p - q);
+}
+
+/**
+ * Sorts order[0..n) by (minX, index), a strict total order, so the result does not depend on where it starts:
+ * insertion sort from last tick's order (nearly sorted, a few swaps) instead of a fresh sort each tick.
+ */
+function sortByMinX(n: number): void {
+  if (orderN !== n) {
+    for (let i = 0; i < n; i++) order[i] = i;
+    orderN = n;
+  }
+  for (let a = 1; a < n; a++) {
+    const v = order[a]!, key = minX[v]!;
+    let k = a - 1;
+    for (; k >= 0; k--) {
+      const o = order[k]!;
+      if (minX[o]! < key || (minX[o]! === key && o < v)) break;
+      order[k + 1] = o;
+    }
+    order[k + 1] = v;
+  }
+}
+
+/**
+ * Sweep and prune on x, then the swept z extents: a pair whose boxes miss in z cannot meet within the tick (every
+ * sub-pose's outline lies inside its car's swept circle), so it skips the pair solver, which would find no contact.
+ * A car that already took an impulse this pass moves differently from its z box, so its pairs skip the z test.
+ */
+function carCarContacts(world: SimWorld, rt: CollisionRuntime, cars: readonly number[]): void {
+  const n = cars.length;
+  if (n < 2) return;
+  sweptExtents(world, cars, n);
+  sortByMinX(n);
   for (let ii = 0; ii < n; ii++) {
-    const i = ord[ii]!;
-    for (let jj = ii + 1; jj < n && minX[ord[jj]!]! <= maxX[i]!; jj++) {
-      const j = ord[jj]!;
+    const i = order[ii]!;
+    for (let jj = ii + 1; jj < n && minX[order[jj]!]! <= maxX[i]!; jj++) {
+      const j = order[jj]!;
+      if ((minZ[j]! > maxZ[i]! || minZ[i]! > maxZ[j]!) && kicked[i]! + kicked[j]! === 0) continue;
       const a = Math.min(cars[i]!, cars[j]!), bb = Math.max(cars[i]!, cars[j]!);
-      pairContact(world, rt, a, bb);
+      if (pairContact(world, rt, a, bb)) kicked[i] = kicked[j] = 1;
     }
   }
 }
@@ -250,17 +298,17 @@ function bodiesOverlapVertically(world: SimWorld, ea: number, eb: number): boole
 
 /**
  * One car pair: detection and Wu's one impulse (pair-solve.ts), +J on A and −J on B at the same world point
- * (Wu eq 5-11; the shared point keeps the pair's angular momentum), crush and the event.
+ * (Wu eq 5-11; the shared point keeps the pair's angular momentum), crush and the event. True when it applied an impulse.
  */
-function pairContact(world: SimWorld, rt: CollisionRuntime, ea: number, eb: number): void {
+function pairContact(world: SimWorld, rt: CollisionRuntime, ea: number, eb: number): boolean {
   const c = world.c.CarCollider;
-  if (!bodiesOverlapVertically(world, ea, eb)) return;
-  if (!pairCarOf(world, ea, pairA) || !pairCarOf(world, eb, pairB)) return;
-  if (!solveCarPair(pairA, pairB, world.dt, rt.sweepStep, pc)) return;
+  if (!bodiesOverlapVertically(world, ea, eb)) return false;
+  if (!pairCarOf(world, ea, pairA) || !pairCarOf(world, eb, pairB)) return false;
+  if (!solveCarPair(pairA, pairB, world.dt, rt.sweepStep, pc)) return false;
   const key = contactCode('car', eb);
   rt.contacts.add(ea, key);
   const res = pc.res, geom = pc.geom;
-  if (!(res.jn > 0)) return;
+  if (!(res.jn > 0)) return false;
   applyImpulseAtPoint(world, ea, res.jx, 0, res.jz, pc.x, pc.y, pc.z);
   applyImpulseAtPoint(world, eb, -res.jx, 0, -res.jz, pc.x, pc.y, pc.z);
   const enA = endAt(pc.poseA, geom.x, geom.z), enB = endAt(pc.poseB, geom.x, geom.z);
@@ -277,6 +325,7 @@ function pairContact(world: SimWorld, rt: CollisionRuntime, ea: number, eb: numb
       friction_dropped: res.frictionDropped, end: [END_NAMES[enA], END_NAMES[enB]], crush_added_m: [added[0], added[1]],
     });
   }
+  return true;
 }
 
 /** Passes 6–7 (pipeline.ts). */

@@ -29,4 +29,8 @@ export class StageGround implements Ground {
     out.nz = t.nz;
     out.surface = this.surfaceMap ? this.surfaceMap.surfaceAt(x, z) : this.defaultSurface;
   }
+
+  heightAt(x: number, z: number): number {
+    return this.surface.height(x, z);
+  }
 }
