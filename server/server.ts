@@ -17,6 +17,7 @@ import { registerHealthRoutes } from './routes/health';
 import { registerPlayerRoutes } from './routes/players';
 import { registerSubmissionRoutes, DEFAULT_MAX_SUBMISSION_BYTES, DEFAULT_MAX_PENDING } from './routes/submissions';
 import { registerBoardRoutes } from './routes/boards';
+import { registerRallyRoutes } from './routes/rallies';
 import { attachRooms } from './rooms/attach';
 
 /** Origins of the game allowed by CORS by default: Vite's dev server and its preview. */
@@ -85,6 +86,7 @@ export async function createBitRallyServer(o: ServerOptions): Promise<BitRallySe
   registerPlayerRoutes(app, store, cache);
   registerSubmissionRoutes(app, { store, queue, maxBytes: o.maxSubmissionBytes ?? DEFAULT_MAX_SUBMISSION_BYTES, maxPending: o.maxPending ?? DEFAULT_MAX_PENDING, perKeyPerMinute: limits.submissionsPerKeyPerMinute, perIpPerMinute: limits.perIpPerMinute });
   registerBoardRoutes(app, store, cache);
+  registerRallyRoutes(app, store, cache);
   await app.ready();
   // the rooms attach once the port is known: with Redis, other processes send clients to this process's address
   let game: ReturnType<typeof attachRooms> | null = null;

@@ -27,7 +27,7 @@ const HASH = /^[0-9a-f]{16}$/;
 const NAME = /^[A-Za-z0-9._-]{1,64}$/;
 
 /** A query integer in [min, max] (default when absent), or null when it is something else. */
-function intParam(v: unknown, def: number, min: number, max: number): number | null {
+export function intParam(v: unknown, def: number, min: number, max: number): number | null {
   if (v === undefined) return def;
   const n = Number(v);
   return Number.isInteger(n) && n >= min && n <= max ? n : null;
@@ -39,7 +39,7 @@ function boardOf(p: BoardParams, reply: FastifyReply): Board | null {
   return null;
 }
 
-const badQuery = (reply: FastifyReply, what: string): FastifyReply => reply.code(400).send({ error: 'bad-query', message: what });
+export const badQuery = (reply: FastifyReply, what: string): FastifyReply => reply.code(400).send({ error: 'bad-query', message: what });
 
 const boardKey = (b: Board): string => `${b.stageHash} ${b.carClass} ${b.simVersion}`;
 
@@ -65,7 +65,7 @@ async function aroundRows(store: Store, cache: BoardCache, b: Board, playerId: s
  * A board response as JSON text, cached with the rows until the next verdict or rename: a read that hits the
  * cache does no query and no serialisation (the read latency target: p99 ≤ 20 ms under 50 clients).
  */
-async function sendCachedJson(reply: FastifyReply, cache: BoardCache, key: string, build: () => Promise<unknown>): Promise<FastifyReply> {
+export async function sendCachedJson(reply: FastifyReply, cache: BoardCache, key: string, build: () => Promise<unknown>): Promise<FastifyReply> {
   const text = await cache.get(`json ${key}`, async () => JSON.stringify(await build()));
   return reply.type('application/json; charset=utf-8').send(text);
 }
