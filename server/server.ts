@@ -4,7 +4,7 @@
  * database is PGlite in `dataDir` unless `databaseUrl` names a PostgreSQL server. docs/server.md has the API.
  */
 import { createServer, type Server } from 'node:http';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import cors from '@fastify/cors';
 import rateLimit from '@fastify/rate-limit';
 import { openDatabase, type Database } from './db/database';
@@ -78,7 +78,7 @@ export async function createBitRallyServer(o: ServerOptions): Promise<BitRallySe
     // the API's largest body is a replay (its own route limit); everything else is small JSON
     bodyLimit: 16 * 1024,
     // one line per request only when it matters (server/request-log.ts)
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
   });
   // idle keep-alive connections outlive the clients' (undici drops its own 1 s before the server's hint), so a
   // request never races the server closing an idle socket (ECONNRESET under load)
