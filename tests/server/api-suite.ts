@@ -17,6 +17,7 @@ import { SIM_VERSION } from '../../src/replay/version';
 import { CONTENT_DIR } from '../../src/replay/node';
 import { newPlayer, TestClient } from './client';
 import { serverDailyRally } from '../../server/daily-rally';
+import { storeDailyRun } from './daily-fixtures';
 import { recordFinishedRun, STAGE_DIR, withCarFile, withHeader, withFinalTimeEdited, withInputChanged, withUnknownStage, zipBomb } from './fixtures';
 
 const TIMEOUT_MS = 90_000;
@@ -134,14 +135,7 @@ export function defineServerSuite(options: () => Pick<ServerOptions, 'dataDir' |
     const date = '2026-11-25';
     const day = serverDailyRally(date);
     const players = Array.from({ length: 5 }, (_, i) => newPlayer(`Daily ${i}`));
-    let n = 0;
-    /** An accepted run stored as the queue stores a verdict; each daily stage gets a made-up hash of its own. */
-    const accept = async (p: (typeof players)[number], k: number, timeS: number, o: { canonical?: boolean; carClass?: string } = {}): Promise<number> => {
-      const { row } = await server.store.insertSubmission(`daily-${String(n++).padStart(58, '0')}`, p.id, new Uint8Array([n, 7]));
-      const stageHash = `${o.canonical === false ? 'eeee' : 'dddd'}${String(k).padStart(12, '0')}`;
-      await server.store.recordVerdict(row.id, { status: 'accepted', stageId: day.stageIds[k]!, stageHash, carClass: o.carClass ?? day.carId, simVersion: SIM_VERSION, stageTimeS: timeS, finalHash: `daily-${n}`, ticks: 1, canonicalStage: o.canonical ?? true }, 0);
-      return row.id;
-    };
+    const accept = (p: (typeof players)[number], k: number, timeS: number, o: { canonical?: boolean; carClass?: string } = {}): Promise<number> => storeDailyRun(server.store, day, p.id, k, timeS, o);
     for (const p of players) await server.store.upsertPlayer(p.id, p.name);
     const times = [[120, 130, 140, 150], [119, 131, 139, 152], [100, 100, 100]];
     for (const [i, ts] of times.entries()) for (const [k, t] of ts.entries()) await accept(players[i]!, k, t);
