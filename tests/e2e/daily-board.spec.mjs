@@ -42,7 +42,9 @@ export const specs = [
         pages.push(p);
         await p.page.goto(`${base}?scale=2&server=${encodeURIComponent(`http://127.0.0.1:${port}`)}`);
         await waitFor('title', () => p.page.evaluate(() => window.__bitrally?.screens?.() === 'title'), 120000);
-        await padFocusItem(p.page, /Leaderboards/, 16, PAD_BUTTON.up);
+        // the virtual pad starts unplugged (tests/e2e/pad.mjs)
+        await p.page.evaluate(() => window.__pad.connect());
+        await padFocusItem(p.page, /^Leaderboards$/, 16);
         await padPress(p.page, PAD_BUTTON.a);
         await waitFor('boards loaded', () => p.page.evaluate(() => (document.querySelector('[data-board]')?.textContent ?? '—') !== '—'), 60000);
         await padFocusItem(p.page, /^Board/);
