@@ -20,6 +20,7 @@ import { boardKey, registerBoardRoutes } from './routes/boards';
 import { registerRallyRoutes } from './routes/rallies';
 import { attachRooms } from './rooms/attach';
 import { registerRequestLog } from './request-log';
+import { registerRoomListRoutes } from './routes/rooms';
 
 /** Origins of the game allowed by CORS by default: Vite's dev server and its preview. */
 export const DEFAULT_CORS_ORIGINS = ['http://localhost:5173', 'http://127.0.0.1:5173', 'http://localhost:4173', 'http://127.0.0.1:4173'];
@@ -54,6 +55,9 @@ export interface ServerOptions {
   publicAddress?: string;
 }
 
+/** Logged once the rooms accept clients (after the Redis connections are ready): what a supervisor waits for. */
+export const ROOMS_READY_LOG = 'rooms ready';
+
 export interface BitRallyServer {
   /** The http.Server the API runs on; #22 attaches Colyseus' WebSocketTransport to it (same port). */
   httpServer: Server;
@@ -61,7 +65,7 @@ export interface BitRallyServer {
   db: Database;
   store: Store;
   queue: VerificationQueue;
-  /** Starts listening; resolves to the base URL. */
+  /** Starts listening; resolves to the base URL once the API (and the rooms, when on) accept clients. */
   listen(port: number, host: string): Promise<string>;
   /** Graceful stop: no new requests, in-flight verifications finish (or stay pending), database closed. */
   close(graceMs?: number): Promise<void>;
@@ -100,9 +104,10 @@ export async function createBitRallyServer(o: ServerOptions): Promise<BitRallySe
   registerSubmissionRoutes(app, { store, queue, maxBytes: o.maxSubmissionBytes ?? DEFAULT_MAX_SUBMISSION_BYTES, maxPending: o.maxPending ?? DEFAULT_MAX_PENDING, perKeyPerMinute: limits.submissionsPerKeyPerMinute, perIpPerMinute: limits.perIpPerMinute });
   registerBoardRoutes(app, store, cache);
   registerRallyRoutes(app, store, cache);
-  await app.ready();
   // the rooms attach once the port is known: with Redis, other processes send clients to this process's address
-  let game: ReturnType<typeof attachRooms> | null = null;
+  let game: Awaited<ReturnType<typeof attachRooms>> | null = null;
+  if (o.rooms) registerRoomListRoutes(app, () => game !== null);
+  await app.ready();
   const resumed = await queue.resume();
   if (resumed) app.log.info({ pending: resumed }, 're-queued pending submissions');
   return {
@@ -113,7 +118,11 @@ export async function createBitRallyServer(o: ServerOptions): Promise<BitRallySe
     queue,
     async listen(port, host) {
       const url = await app.listen({ port, host });
-      if (o.rooms) game = attachRooms(httpServer, { redisUrl: o.redisUrl, publicAddress: o.publicAddress ?? new URL(url).host });
+      if (o.rooms) {
+        game = await attachRooms(httpServer, { redisUrl: o.redisUrl, publicAddress: o.publicAddress ?? new URL(url).host });
+        // the line tests/server/spawn.ts waits for: from here on a client on any process can join this one's rooms
+        app.log.info({ redis: Boolean(o.redisUrl) }, ROOMS_READY_LOG);
+      }
       return url;
     },
     async close(graceMs = SHUTDOWN_GRACE_MS) {

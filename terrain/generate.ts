@@ -17,6 +17,7 @@ import { surfaceCode, SurfaceMap, type SurfaceId } from './surface';
 import { TerrainError } from './errors';
 import { formatPaceNotes } from './pacenotes/file';
 import { datan2, dcos, dsin } from './dmath';
+import { edgePosts, scatterForest, type ForestProfile, type PostRule, type RockRule } from './forest';
 
 export type StageStyle = 'gravel' | 'tarmac' | 'snow';
 export const STAGE_STYLES: readonly StageStyle[] = ['gravel', 'tarmac', 'snow'];
@@ -25,7 +26,7 @@ export const STAGE_STYLES: readonly StageStyle[] = ['gravel', 'tarmac', 'snow'];
  * Version of the generator's output: raise it whenever the same options would give different bytes, so that
  * caches keyed by (version, options) miss and a stage's `[generator]` table says which generator made it.
  */
-export const GENERATOR_VERSION = 1;
+export const GENERATOR_VERSION = 2;
 
 /** The generator's phases in order, with the share of the run time each takes (measured on a 5 km stage). */
 export const GENERATOR_PHASES = [
@@ -100,10 +101,9 @@ interface Style {
   ridged: number;
   /** Corner mix: probabilities of [straight, sweeper, medium, tight, hairpin]. */
   mix: [number, number, number, number, number];
-  treeSpacing: number;
-  treeBand: number;
-  treeDensity: number;
-  rockProb: number;
+  /** Tree density across the road (terrain/forest.ts). */
+  forest: ForestProfile;
+  rocks: RockRule;
   name: string;
 }
 
@@ -113,21 +113,24 @@ const STYLES: Record<StageStyle, Style> = {
     limits: { maxGrade: 0.11, hairpinGrade: 0.06, crown: 0.03, maxBank: 0.04, statedMaxGrade: 0.15, statedMaxCrossSlope: 0.1 },
     roadCode: 'gravel', shoulderCode: 'grass', backgroundCode: 'grass',
     amplitude: 70, wavelength: 700, ridged: 0.15, mix: [0.3, 0.25, 0.3, 0.15, 0],
-    treeSpacing: 9, treeBand: 70, treeDensity: 0.55, rockProb: 0.04, name: 'Forest gravel',
+    forest: { clearM: 3.5, wallM: 12, wallDensity: 1 / 36, farDensity: 1 / 400, decayM: 15, bandM: 70 },
+    rocks: { edgeBandM: 4, edgeProb: 0.05, woodsProb: 0.01 }, name: 'Forest gravel',
   },
   tarmac: {
     width: 7.5, shoulder: 1, falloff: 6.5, clearance: 22, window: 80,
     limits: { maxGrade: 0.1, hairpinGrade: 0.05, crown: 0.025, maxBank: 0.04, statedMaxGrade: 0.15, statedMaxCrossSlope: 0.1 },
     roadCode: 'tarmac', shoulderCode: 'gravel', backgroundCode: 'grass',
     amplitude: 160, wavelength: 1300, ridged: 0.7, mix: [0.28, 0.12, 0.25, 0.12, 0.23],
-    treeSpacing: 18, treeBand: 50, treeDensity: 0.35, rockProb: 0.25, name: 'Mountain tarmac',
+    forest: { clearM: 3.5, wallM: 8, wallDensity: 1 / 90, farDensity: 1 / 700, decayM: 12, bandM: 50 },
+    rocks: { edgeBandM: 4, edgeProb: 0.3, woodsProb: 0.12 }, name: 'Mountain tarmac',
   },
   snow: {
     width: 7, shoulder: 1, falloff: 10, clearance: 36, window: 90,
     limits: { maxGrade: 0.1, hairpinGrade: 0.05, crown: 0.02, maxBank: 0.04, statedMaxGrade: 0.15, statedMaxCrossSlope: 0.1 },
     roadCode: 'snow', shoulderCode: 'snow', backgroundCode: 'snow',
     amplitude: 90, wavelength: 900, ridged: 0.3, mix: [0.3, 0.35, 0.25, 0.1, 0],
-    treeSpacing: 11, treeBand: 60, treeDensity: 0.45, rockProb: 0.03, name: 'Snow',
+    forest: { clearM: 3.5, wallM: 10, wallDensity: 1 / 45, farDensity: 1 / 450, decayM: 15, bandM: 60 },
+    rocks: { edgeBandM: 4, edgeProb: 0.04, woodsProb: 0.01 }, name: 'Snow',
   },
 };
 
@@ -805,12 +808,17 @@ function evenCheckpoints(stageLen: number): number[] {
 
 type Items = [number, number, number, number][];
 
-/** Trees, rocks, corner fences, checkpoint markers and the start/finish arches. */
+/** Road-edge marker posts: every 50 m on both sides, 1.5 m off the edge, 1.1 m tall, 8 cm radius (a light post). */
+const EDGE_POSTS: PostRule & { radiusM: number; heightM: number } = { spacingM: 50, offsetM: 1.5, keepClearM: 3, radiusM: 0.08, heightM: 1.1 };
+
+/** Trees, rocks, corner fences, checkpoint markers, edge marker posts and the start/finish arches. */
 function scenery(c: Ctx, shape: RoadShape, startD: number, finishD: number, cps: number[]): StageToml['scenery'] {
   const { st, style } = c;
   const scen: StageToml['scenery'] = [];
-  const { trees, rocks } = scatterTreesAndRocks(c, shape);
+  const stations = [startD, finishD, ...cps.map((cp) => startD + cp)];
+  const { trees, rocks } = scatterForest({ seed: c.opts.seed, road: shape.road, halfWidthM: c.halfW, ox: c.ox, oz: c.oz, side: c.side, stationsM: stations, profile: st.forest, rocks: st.rocks });
   const fences = cornerFences(c, shape, startD, finishD);
+  const posts = edgePosts(shape.road, startD, finishD, EDGE_POSTS, stations, fences);
   const markers: Items = [];
   const arches: Items = [];
   const post = (d: number, kind: 'marker' | 'arch'): void => {
@@ -830,36 +838,9 @@ function scenery(c: Ctx, shape: RoadShape, startD: number, finishD: number, cps:
   if (rocks.length) scen.push({ kind: 'rock', radius_m: 1.2, height_m: 1.5, items: rocks });
   if (fences.length) scen.push({ kind: 'fence', radius_m: 2, height_m: 1.1, items: fences });
   scen.push({ kind: 'marker', radius_m: 0.3, height_m: 2, items: markers });
+  if (posts.length) scen.push({ kind: 'post', radius_m: EDGE_POSTS.radiusM, height_m: EDGE_POSTS.heightM, items: posts });
   scen.push({ kind: 'arch', radius_m: 0.4, height_m: 5, items: arches });
   return scen;
-}
-
-/** A jittered grid of trees and rocks in the band beside the road, thinned by a density noise. */
-function scatterTreesAndRocks(c: Ctx, shape: RoadShape): { trees: Items; rocks: Items } {
-  const { st, ox, oz, side, halfW } = c;
-  const trees: Items = [];
-  const rocks: Items = [];
-  const srng = createRng((c.opts.seed ^ 0x7ee5) >>> 0);
-  const dens = createNoise2D(createRng((c.opts.seed ^ 0xde75) >>> 0));
-  const proj = { distanceM: 0, lateralM: 0, index: 0 };
-  const S = st.treeSpacing;
-  const clear = halfW + st.shoulder + 2.5;
-  for (let gz = oz + S / 2; gz < oz + side - S / 2; gz += S) {
-    for (let gx = ox + S / 2; gx < ox + side - S / 2; gx += S) {
-      const x = gx + (srng() - 0.5) * S * 0.9;
-      const z = gz + (srng() - 0.5) * S * 0.9;
-      const rot = Math.round(srng() * 360);
-      const sc = Math.round((0.75 + 0.5 * srng()) * 100) / 100;
-      const pick = srng();
-      shape.road.project(x, z, proj);
-      const lat = Math.abs(proj.lateralM);
-      if (lat < clear || lat > st.treeBand) continue;
-      const dens01 = 0.5 + 0.5 * dens(x / 150, z / 150);
-      if (pick < st.rockProb) rocks.push([r1(x), r1(z), rot, sc]);
-      else if (pick < st.treeDensity * (0.4 + dens01)) trees.push([r1(x), r1(z), rot, sc]);
-    }
-  }
-  return { trees, rocks };
 }
 
 /** Fences on the outside of tight corners and hairpins (tarmac) / fast sweepers (gravel, snow). */

@@ -18,7 +18,7 @@ import { checkPaceNotesOnStage, parsePaceNotes } from './pacenotes/file';
 import { generatePaceNotes } from './pacenotes/generate';
 import type { PaceNote } from './pacenotes/types';
 
-export const SCENERY_KINDS = ['tree', 'rock', 'fence', 'marker', 'arch', 'bush'] as const;
+export const SCENERY_KINDS = ['tree', 'rock', 'fence', 'marker', 'arch', 'bush', 'post'] as const;
 export type SceneryKind = (typeof SCENERY_KINDS)[number];
 
 const S = STAGE_LIMITS;

@@ -1,10 +1,11 @@
 /**
- * Replays: bytes per minute of driving (goal ≤ 10 KB/min) for a 10-minute human-like 60 Hz pad stream
- * (HumanPadDriver, src/replay/human-pad.ts), a 10-minute AI run and an AI run to the finish of a shipped stage
- * (the AI as shipped, deciding every tick, and with its outputs held between decisions at a driver rate, as
- * issue #19 item 1 plans); time to seek to
- * random points of the 10-minute replay from a freshly loaded player (nearest recorded keyframe +
- * re-simulation; goal: every seek ≤ 100 ms); the recording overhead per tick on the full car pipeline.
+ * Replays: bytes per minute of driving (goal ≤ 10 KB/min) for a 10-minute synthetic human-like 60 Hz pad stream
+ * (HumanPadDriver, src/replay/human-pad.ts), a 10-minute run from a pad stream recorded in Chromium (the fixture
+ * tests/replay/fixtures/pad-chromium-forest-gravel.bitrally, its inputs looped to 10 minutes), a 10-minute AI
+ * run and an AI run to the finish of a shipped stage (the AI as shipped: decisions at a driver rate, outputs held
+ * in between); time to seek to random points of the 10-minute replay from a freshly loaded player (nearest
+ * recorded keyframe + re-simulation; goal: every seek ≤ 100 ms); the recording overhead per tick on the full car
+ * pipeline.
  */
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -15,7 +16,7 @@ import { Prng } from '../../terrain/prng';
 import { loadStage } from '../../terrain/stage';
 import { readStageFiles } from '../../terrain/node';
 import { replayCarFromText, vehicleCarAdapter } from '../../src/run/cars';
-import { decodeReplay, openContainer, type ReplayCar } from '../../src/replay/format';
+import { decodeReplay, openContainer, type ReplayCar, type ReplayPose } from '../../src/replay/format';
 import { deflateSync } from 'fflate';
 import type { InputSource, QuantizedInput } from '../../src/ecs/controls';
 import type { SimWorld } from '../../src/ecs/world';
@@ -23,21 +24,27 @@ import { ReplayPlayer } from '../../src/replay/player';
 import { ReplayRecorder } from '../../src/replay/recorder';
 import { recordRun } from '../../src/replay/record-run';
 import { recordAiStageRun } from '../../src/replay/record-ai';
-import { CONTENT_DIR, readCarFile } from '../../src/replay/node';
-import { buildRunWorld } from '../../src/run/run-world';
+import { CONTENT_DIR, nodeStageSource, readCarFile } from '../../src/replay/node';
+import { InputCursor, type InputStreams } from '../../src/replay/inputs';
+import { resolveStage } from '../../src/replay/stage-check';
+import { addStageRecovery } from '../../src/run/stage-progress';
+import { neutralInput } from '../../src/ecs/controls';
+import { loadHavokNode } from '../../src/systems/sim/collision/havok-node';
+import { AI_DECISION_HZ } from '../../src/systems/sim/ai/driver';
+import { buildRunWorld, type RunWorld } from '../../src/run/run-world';
 import { HumanPadDriver } from '../../src/replay/human-pad';
 import { ScriptedDriver } from '../../src/replay/script';
 import type { BenchResult, BenchSuite } from '../types';
 import { DEFAULT_DT, STANDARD_GRAVITY_M_S2 } from '../../src/content/world-constants';
 
-const AI_SIZE_LATER =
-  'the AI decides every 500 Hz tick: on gravel its steer and throttle change on ≈ 40 % of the ticks, ≈ 9.6 KiB/min of inputs after prediction + range coding (docs/replays.md "Input size"); under 10 KB/min needs the AI at a driver rate with held outputs (issue #19 item 1, the held rows)';
+/** How the shipped AI feeds the recorder (src/systems/sim/ai/driver.ts: a decision per period, held in between). */
+const AI_HOW = `as shipped (decides at ${AI_DECISION_HZ} Hz, outputs held between decisions)`;
 const AI_STAGE = 'forest-gravel';
-/** The one shipped stage the AI drives for 10 minutes without reaching the finish. */
-const AI_LONG_STAGE = 'col-tarmac';
+/** The shipped circuit: the AI laps it for the 10-minute run (every open stage takes it under 6 minutes). */
+const AI_CIRCUIT = 'rallycross-bitring';
+/** An open tarmac stage, driven to the finish beside the gravel one. */
+const AI_TARMAC_STAGE = 'col-tarmac';
 const AI_MINUTES = 10;
-/** Driver-rate emulation: the shipped AI's output held this many 500 Hz ticks (50 Hz decisions). */
-const HELD_TICKS = 10;
 const PAD_QUICK =
   'the 2-minute --quick file spreads the fixed ≈ 2 KB (header, embedded car file) over 2 minutes instead of 10: the full run is the measurement';
 const WARM_PLAY_TICKS = 5000;
@@ -79,46 +86,108 @@ export const suite: BenchSuite = {
 const perMinute = (bytes: number, ticks: number): number => bytes / 1024 / ((ticks * DEFAULT_DT) / 60);
 
 /**
- * An AI decided every `everyTicks` ticks, its output held in between: how the AI at a driver rate (issue #19
- * item 1) will feed the recorder, emulated on the shipped AI (which still updates its state only when asked).
+ * The AI as shipped (rally-awd, default driver; the game's autopilot) on a shipped stage for `maxSeconds`, or to
+ * the finish when `toFinish`; the goal row is the 10-minute run.
  */
-class HeldDecisions implements InputSource {
-  private held: QuantizedInput | null = null;
-  private tick = 0;
-  constructor(
-    private readonly inner: InputSource,
-    private readonly everyTicks: number,
-  ) {}
-  next(world: SimWorld, eid: number): QuantizedInput {
-    if (this.held === null || this.tick % this.everyTicks === 0) this.held = { ...this.inner.next(world, eid) };
-    this.tick++;
-    return this.held;
-  }
-}
-
-/** The AI (rally-awd, default driver) on a shipped stage, as the game's autopilot, for at most `maxSeconds`. */
-function aiRunSize(stageId: string, maxSeconds: number, everyTicks: number, goal: boolean): BenchResult {
+function aiRunSize(stageId: string, maxSeconds: number, toFinish: boolean, goal: boolean): BenchResult {
   const dir = join(CONTENT_DIR, 'stages', stageId);
   const files = readStageFiles(dir);
   const stage = loadStage(files, join(dir, 'stage.toml'));
   const pose = { x: stage.start.x, y: stage.start.y, z: stage.start.z, heading: stage.start.heading };
   const ai = replayCarFromText({ id: 'rally-awd', main: 'rally-awd.toml', text: readCarFile('rally-awd'), read: readCarFile, pose });
-  const wrap = everyTicks > 1 ? (s: InputSource): InputSource => new HeldDecisions(s, everyTicks) : undefined;
-  const rec = recordAiStageRun({ setup: SETUP, stage, files, car: ai, maxSeconds, wrapSource: wrap });
+  const rec = recordAiStageRun({ setup: SETUP, stage, files, car: ai, maxSeconds, stopAtFinish: toFinish });
   const ticks = rec.run.world.tick;
   const minutes = (ticks * DEFAULT_DT) / 60;
   const inputs = decodeReplay(rec.bytes).inputs.channels[0]!;
-  const how = everyTicks > 1 ? `outputs held ${everyTicks} ticks (${Math.round(1 / (everyTicks * DEFAULT_DT))} Hz decisions, emulated)` : 'deciding every tick (as shipped)';
-  const finished = rec.timing?.finishTick != null;
+  const finished = toFinish && rec.timing?.finishTick != null;
   return {
     suite: 'replay',
-    name: `file size, AI run on ${stageId}, ${how}, ${minutes.toFixed(1)} min${finished ? ' to the finish' : ''}`,
+    name: `file size, AI run on ${stageId}, ${AI_HOW}, ${minutes.toFixed(1)} min${finished ? ' to the finish' : toFinish ? '' : ' (laps)'}`,
     value: perMinute(rec.bytes.length, ticks),
     unit: 'KiB/min',
     lowerIsBetter: true,
-    // the goal row is the 10-minute run; the others show where the AI's decision rate puts the size
     ...(goal ? { target: 10 } : {}),
-    note: `${goal ? '' : everyTicks > 1 ? 'what a driver-rate AI gives (issue #19 item 1); ' : `${AI_SIZE_LATER}; `}${rec.bytes.length} B total (inputs ${sectionBytes(rec.bytes, 'I')} B: steer ${inputs[0]!.values.length} and throttle ${inputs[1]!.values.length} runs; ${(rec.timing?.progressM ?? 0).toFixed(0)} m driven); keyframe every 5 s`,
+    note: `${rec.bytes.length} B total (inputs ${sectionBytes(rec.bytes, 'I')} B: steer ${inputs[0]!.values.length} and throttle ${inputs[1]!.values.length} runs; ${(rec.timing?.progressM ?? 0).toFixed(0)} m of stage progress${toFinish ? '' : ": the timing ends at the first lap's finish, the AI drives on"}); keyframe every 5 s`,
+  };
+}
+
+/** The pad stream recorded in Chromium (tests/e2e/record-pad-fixture.mjs; docs/replays.md "The browser pad fixture"). */
+const PAD_FIXTURE = join(import.meta.dirname ?? '.', '../../tests/replay/fixtures/pad-chromium-forest-gravel.bitrally');
+
+/** A recorded input stream played over and over: loop k covers ticks [k·T, (k+1)·T) of the world. */
+class LoopedInputs implements InputSource {
+  private cursor: InputCursor;
+  private loopStart = 0;
+  private readonly q = neutralInput();
+  constructor(private readonly inputs: InputStreams) {
+    this.cursor = new InputCursor(inputs, 0);
+  }
+  next(world: SimWorld): QuantizedInput {
+    if (world.tick - this.loopStart >= this.inputs.ticks) {
+      this.loopStart += this.inputs.ticks;
+      this.cursor = new InputCursor(this.inputs, 0);
+    }
+    return this.cursor.read(world.tick - this.loopStart, this.q);
+  }
+}
+
+/**
+ * The browser-recorded pad stream extended to `minutes`: its inputs looped on its stage with its car and setup
+ * (world built from its header), the car put back on its start pose at each loop with a recorded recovery (as the
+ * game's), the recording's own recoveries re-applied at their offsets, all through the recorder as a game run.
+ * The first loop re-simulates the recording itself. A recovery keeps the car's damage (as in the game), so a
+ * later loop drives the same inputs from the start with the damage of the loops before: how far later loops end
+ * from the first loop's end says how far their trajectories part.
+ */
+async function padFixtureSize(minutes: number): Promise<BenchResult> {
+  const fixture = new Uint8Array(readFileSync(PAD_FIXTURE));
+  const data = decodeReplay(fixture, PAD_FIXTURE);
+  const ref = data.header.stage;
+  if (!ref) throw new Error(`${PAD_FIXTURE}: expected a stage run, found flat ground`);
+  await loadHavokNode(); // the browser run had the stage's Havok props: the world built from its header has them too
+  const stage = (await resolveStage(data.header, data.stageFiles, nodeStageSource, PAD_FIXTURE))!;
+  const files = await nodeStageSource.files(ref.id);
+  const loopTicks = data.header.ticks;
+  const home = data.header.cars[0]!.pose;
+  const loopEnds: { x: number; z: number }[] = [];
+  let firstLoopPower = 1;
+  const place = (run: RunWorld, r: ReplayRecorder, pose: ReplayPose): void => {
+    vehicleCarAdapter.place(run.world, run.cars[0]!, pose);
+    r.edit(0, pose);
+    addStageRecovery(run.world, run.cars[0]!);
+  };
+  const rec = recordRun({
+    setup: data.header,
+    cars: data.header.cars,
+    sources: [new LoopedInputs(data.inputs)],
+    stage: { stage, files },
+    maxSeconds: minutes * 60,
+    stopAtFinish: false,
+    adapter: vehicleCarAdapter,
+    beforeTick: (run, r) => {
+      const t = run.world.tick % loopTicks;
+      if (run.world.tick > 0 && t === 0) {
+        const b = run.world.c.RigidBody;
+        loopEnds.push({ x: b.px[run.cars[0]!]!, z: b.pz[run.cars[0]!]! });
+        if (loopEnds.length === 1) firstLoopPower = run.world.c.Damage.powerFactor[run.cars[0]!]!;
+        place(run, r, home);
+      }
+      for (const e of data.edits) if (e.kind === 'place' && e.tick === t) place(run, r, e.pose);
+    },
+  });
+  const ticks = rec.run.world.tick;
+  const recordedMin = (loopTicks * DEFAULT_DT) / 60;
+  const drift = loopEnds.slice(1).map((p) => Math.hypot(p.x - loopEnds[0]!.x, p.z - loopEnds[0]!.z));
+  const recoveries = data.edits.filter((e) => e.kind === 'place').length;
+  return {
+    suite: 'replay',
+    name: `file size, ${minutes}-minute run from a pad stream recorded in Chromium (${recordedMin.toFixed(1)} min on ${ref.id} at 60 Hz, inputs looped ×${(ticks / loopTicks).toFixed(1)})`,
+    value: perMinute(rec.bytes.length, ticks),
+    unit: 'KiB/min',
+    target: 10,
+    lowerIsBetter: true,
+    quickReportOnly: PAD_QUICK,
+    note: `${rec.bytes.length} B total (inputs ${sectionBytes(rec.bytes, 'I')} B); the recording itself ${fixture.length} B = ${perMinute(fixture.length, loopTicks).toFixed(2)} KiB/min (inputs ${sectionBytes(fixture, 'I')} B, ${recoveries} recoveries by the driver); inputs ${perMinute(sectionBytes(rec.bytes, 'I'), ticks).toFixed(2)} KiB/min looped against ${perMinute(sectionBytes(fixture, 'I'), loopTicks).toFixed(2)} recorded; car put back on the start each loop by a recorded recovery, which keeps its damage (the first loop ended at ${(firstLoopPower * 100).toFixed(0)} % engine power): ${drift.length ? `later loops ended ${drift.map((d) => d.toFixed(0)).join(', ')} m from the first loop's end` : 'one loop or less'}`,
   };
 }
 
@@ -178,13 +247,13 @@ async function runReplayBench(quick: boolean | undefined): Promise<BenchResult[]
     target: 10,
     lowerIsBetter: true,
     quickReportOnly: PAD_QUICK,
-    note: `${rec.bytes.length} B total incl. embedded car file; checksum every 1 s, keyframe every 5 s; recorded in ${recordS.toFixed(1)} s; synthetic stream (no browser-recorded pad fixture yet)`,
+    note: `${rec.bytes.length} B total incl. embedded car file; checksum every 1 s, keyframe every 5 s; recorded in ${recordS.toFixed(1)} s; synthetic stream (the browser-recorded one is the next row)`,
   });
-  out.push(aiRunSize(AI_LONG_STAGE, AI_MINUTES * 60, 1, true));
+  out.push(await padFixtureSize(minutes));
+  out.push(aiRunSize(AI_CIRCUIT, AI_MINUTES * 60, false, true));
   if (!quick) {
-    out.push(aiRunSize(AI_STAGE, 600, 1, false));
-    out.push(aiRunSize(AI_STAGE, 600, HELD_TICKS, false));
-    out.push(aiRunSize(AI_LONG_STAGE, AI_MINUTES * 60, HELD_TICKS, false));
+    out.push(aiRunSize(AI_STAGE, AI_MINUTES * 60, true, false));
+    out.push(aiRunSize(AI_TARMAC_STAGE, AI_MINUTES * 60, true, false));
   }
   const n = quick ? 40 : 200;
   const s = seekTimes(rec.bytes, n);

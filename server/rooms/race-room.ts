@@ -10,7 +10,7 @@ import { encodeImpulse, RELAY_SLOT_OFFSET } from '../../src/net/packets';
 import { Collider, type CarShape } from './collider';
 import { WindowLimiter } from '../window-limiter';
 import { DEFAULT_DT } from '../../src/content/world-constants';
-import { roomStageFrom } from './stages';
+import { roomCircuitFrom, roomStageFrom } from './stages';
 import { ROOM_CODE_ALPHABET as CODE_ALPHABET, ROOM_CODE_LENGTH as CODE_LENGTH } from '../../src/net/room-code';
 
 /** Clients' fixed sim step, s (the game's: src/content/world-constants.ts). */
@@ -31,7 +31,10 @@ export const RECONNECT_S = 20;
 export interface RaceCreateOptions {
   /** Sim ticks between two state packets (the packet rate), TICKS_PER_PACKET_RANGE; default TICKS_PER_PACKET. */
   ticksPerPacket?: number;
-  /** "stage" rooms: the shipped stage everyone drives (stages.ts DEFAULT_ROOM_STAGE when absent or unknown). */
+  /**
+   * The shipped stage everyone drives: "stage" rooms any (stages.ts DEFAULT_ROOM_STAGE when absent or unknown),
+   * "race" rooms a rallycross circuit (DEFAULT_RACE_CIRCUIT).
+   */
   stage?: string;
 }
 
@@ -72,7 +75,7 @@ function codeFrom(seed: string): string {
 
 export class RaceRoom extends Room {
   override maxClients = MAX_CARS_PER_ROOM;
-  /** The shipped stage all cars drive ("stage" rooms), or null (a race room: the clients' own ground). */
+  /** The shipped stage all cars drive: a rallycross circuit ("race") or any stage ("stage"). */
   stage: string | null = null;
   collider = new Collider(NET_SIM_DT_S, TICKS_PER_PACKET);
   private readonly seats = new Map<string, Seat>();
@@ -90,7 +93,8 @@ export class RaceRoom extends Room {
     this.flood = new WindowLimiter(packetLimitPerSecond(tpp), 1000);
     this.roomId = codeFrom(this.roomId);
     this.stage = this.stageFrom(options);
-    void this.setMetadata({ code: this.roomId, stage: this.stage });
+    // what the room list shows (server/routes/rooms.ts); the seats and `locked` are Colyseus' own listing fields
+    void this.setMetadata({ code: this.roomId, stage: this.stage, started: false });
     this.onMessage('ready', (client) => this.markReady(client));
     this.onMessage('state', (client, bytes: Uint8Array) => this.receiveState(client, bytes));
     this.onMessage('*', () => undefined); // unknown types are ignored, not fatal
@@ -127,9 +131,9 @@ export class RaceRoom extends Room {
     this.broadcastLobby();
   }
 
-  /** Race rooms have no stage; StageRoom overrides. */
-  protected stageFrom(_options: RaceCreateOptions | undefined): string | null {
-    return null;
+  /** Race rooms drive a rallycross circuit; StageRoom overrides. */
+  protected stageFrom(options: RaceCreateOptions | undefined): string | null {
+    return roomCircuitFrom(options?.stage);
   }
 
   private broadcastLobby(): void {
@@ -143,6 +147,9 @@ export class RaceRoom extends Room {
     seat.ready = true;
     if ([...this.seats.values()].every((s) => s.ready)) {
       this.startsAt = this.clock.currentTime + COUNTDOWN_MS;
+      // a started race takes no one new: locked rooms refuse joins and the room list shows it started
+      void this.lock();
+      void this.setMetadata({ started: true });
       this.clock.setTimeout(() => this.broadcast('go', { at: this.clock.currentTime }), COUNTDOWN_MS);
     }
     this.broadcastLobby();

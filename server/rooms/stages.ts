@@ -1,7 +1,8 @@
-/** The stage ids a "stage together" room may be created on: the shipped stage folders (src/content/stages/<id>/). */
+/** The stages rooms may be created on: the shipped stage folders (src/content/stages/<id>/); race rooms take circuits. */
 import { readdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { CONTENT_DIR } from '../../src/replay/node';
+import { isCircuitId } from '../../src/net/room-kind';
 
 /** The stage a "stage" room drives when its creator names none (or one that is not shipped). */
 export const DEFAULT_ROOM_STAGE = 'test-short';
@@ -19,4 +20,12 @@ export function shippedStageIds(): readonly string[] {
 /** The room's stage from an untrusted create option: a shipped stage id, else DEFAULT_ROOM_STAGE. */
 export function roomStageFrom(id: unknown): string {
   return typeof id === 'string' && shippedStageIds().includes(id) ? id : DEFAULT_ROOM_STAGE;
+}
+
+/** The circuit a "race" room drives when its creator names none (or one that is not a shipped circuit). */
+export const DEFAULT_RACE_CIRCUIT = 'rallycross-bitring';
+
+/** A race room's circuit from an untrusted create option: a shipped rallycross circuit id, else DEFAULT_RACE_CIRCUIT. */
+export function roomCircuitFrom(id: unknown): string {
+  return typeof id === 'string' && isCircuitId(id) && shippedStageIds().includes(id) ? id : DEFAULT_RACE_CIRCUIT;
 }

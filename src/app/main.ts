@@ -91,6 +91,8 @@ const hook: Record<string, unknown> = {
   setFrameDelayMs: (ms: number) => {
     frameDelayMs = Math.min(2000, Math.max(0, ms));
   },
+  /** Test hook: stop the run unfinished, as a rally retirement does (its replay is closed and saved to the library). */
+  retire: () => app.session?.abandon(),
   /** Test hook: hand the car to the AI autopilot (true) or back to the devices (false). */
   autopilot: (on: boolean) => app.session?.setAutopilot(on) ?? false,
   /** Test hook (render budgets): put the car `distanceM` along the road, camera behind it. */

@@ -6,6 +6,7 @@
  */
 import { Client, type Room } from 'colyseus.js';
 import { decodeImpulse, decodeRelayed, encodeState, type CarState, type ImpulsePacket } from './packets';
+import { ROOM_KINDS, type RoomKind } from './room-kind';
 
 export interface RoomClientOptions {
   /** ws://host:port of the BitRally server. */
@@ -18,13 +19,13 @@ export interface RoomClientOptions {
   ticksPerPacket?: number;
   /** When creating: a rallycross "race" room (default) or a "stage" room (everyone on one stage). */
   kind?: RoomKind;
-  /** When creating a "stage" room: the shipped stage id (the server's default without it). */
+  /** When creating: the shipped stage id, a rallycross circuit for a race room (the server's default without it). */
   stage?: string;
   /** Simulated one-way network delay, ms (0: none). */
   delayMs?: number;
 }
 
-export type RoomKind = 'race' | 'stage';
+export type { RoomKind };
 
 /** One seat as the room's 'lobby' message lists it. */
 export interface LobbySeat {
@@ -52,7 +53,7 @@ export interface Seat {
   /** The sim step and the sim ticks between two state packets. */
   simDtS: number;
   ticksPerPacket: number;
-  /** The shipped stage everyone drives ("stage" rooms; start on `gridPose(stage, slot)`), null in a race room. */
+  /** The shipped stage everyone drives (a rallycross circuit in a race room); start on `gridPose(stage, slot)`. */
   stage: string | null;
 }
 
@@ -118,6 +119,11 @@ export class RoomClient {
     const bytes = encodeState(s);
     this.bytesSent += bytes.byteLength;
     this.later(() => this.room.sendBytes('state', bytes));
+  }
+
+  /** The room's kind (its Colyseus room name). */
+  get kind(): RoomKind {
+    return ROOM_KINDS.find((k) => k === this.room.name) ?? 'race';
   }
 
   /** Raw bytes as 'state' (fault tests: garbage, huge packets). */

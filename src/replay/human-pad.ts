@@ -10,7 +10,8 @@
  * * braking zones: brake pressed and ramped in, throttle released, a few times a minute;
  * * buttons: shift up/down taps lasting 3–6 frames every few seconds, a short handbrake pull now and then.
  *
- * No browser-recorded pad fixture exists yet; this stands in for one (docs/replays.md "Measuring").
+ * The pad stream recorded in Chromium (tests/replay/fixtures/pad-chromium-forest-gravel.bitrally, docs/replays.md
+ * "The browser pad fixture") is the real thing; this one runs any length and seed, headless.
  */
 import { Prng } from '../../terrain/prng';
 import { Button, quantizeInput, type InputSource, type QuantizedInput } from '../ecs/controls';

@@ -1,6 +1,6 @@
 /**
  * Records the AI driving a stage the way the game's autopilot drives it (holding through the countdown until
- * the stage run lets it go) into a replay, to the finish. Used by the server tests and the server benchmark
+ * the stage run lets it go) into a replay, to the finish (or for a given time). Used by the server tests and the server benchmark
  * (a real run recorded by the project's recorder, like the game's).
  */
 import { AiDriver, type DriverParams } from '../systems/sim/ai/driver';
@@ -8,7 +8,6 @@ import { DEFAULT_DRIVER, stagePath } from '../systems/sim/ai/stage-path';
 import { driverVehicleFromConfig } from '../systems/sim/ai/car-params';
 import { carConfigFromReplay, vehicleCarAdapter } from '../run/cars';
 import type { Stage } from '../../terrain/stage';
-import type { InputSource } from '../ecs/controls';
 import type { ReplayCar, ReplayHeader, StageFilesData } from './format';
 import { recordRun, type RecordedRun } from './record-run';
 import { DEFAULT_RUN } from '../run/stage-run';
@@ -23,8 +22,8 @@ export interface AiStageRunOptions {
   maxSeconds: number;
   /** Carry the stage files in the replay (a user's stage). */
   embedStage?: boolean;
-  /** Feeds the recorder through another source around the AI (the bench's driver-rate emulation). */
-  wrapSource?: (ai: InputSource) => InputSource;
+  /** Stop at the finish line (default true); false keeps the AI driving for maxSeconds (laps of a circuit). */
+  stopAtFinish?: boolean;
 }
 
 export function recordAiStageRun(o: AiStageRunOptions): RecordedRun {
@@ -34,9 +33,10 @@ export function recordAiStageRun(o: AiStageRunOptions): RecordedRun {
   return recordRun({
     setup: o.setup,
     cars: [o.car],
-    sources: [o.wrapSource ? o.wrapSource(ai) : ai],
+    sources: [ai],
     stage: { stage: o.stage, files: o.files, embed: o.embedStage },
     maxSeconds: o.maxSeconds,
+    stopAtFinish: o.stopAtFinish,
     adapter: vehicleCarAdapter,
     // the game holds the autopilot while the stage run does not let the car go (the countdown)
     beforeTick: (run) => (ai.hold = run.world.tick < countdownTicks),

@@ -61,6 +61,7 @@ export function recordRun(o: RecordRunOptions): RecordedRun {
   const timing = stage && playerIdx >= 0 ? new StageProgressView(run.world, run.cars[playerIdx]!) : null;
   const ticks = Math.round(o.maxSeconds / o.setup.dt);
   const stopAtFinish = o.stopAtFinish ?? true;
+  let finishMarked = false;
   for (let i = 0; i < ticks; i++) {
     o.beforeTick?.(run, rec);
     stepRun(run.world, { recorder: rec });
@@ -71,7 +72,11 @@ export function recordRun(o: RecordRunOptions): RecordedRun {
     run.world.events.length = 0;
     if (timing) {
       timing.sync();
-      if (timing.finishTick !== null) rec.mark('finish', 'finish');
+      if (timing.finishTick !== null && !finishMarked) {
+        // one mark at the finish (a run that goes on past it, e.g. laps of a circuit, is not marked again)
+        finishMarked = true;
+        rec.mark('finish', 'finish');
+      }
       if (timing.finishTick !== null && stopAtFinish) break;
     }
   }

@@ -1,7 +1,8 @@
 /**
  * The game's multiplayer pieces that run without a page: the join code entry (gamepad cycling, typing, the
  * server's alphabet), the server clock offset and countdown, the rooms' WebSocket URL, the room-timeline pacer
- * (no dropped backlog) and the collision log panel (escaped names).
+ * (no dropped backlog), the collision log panel (escaped names) and the room list's items (escaped, full and
+ * started rooms disabled).
  */
 import { describe, expect, it } from 'vitest';
 import { CodeEntry } from '../../src/app/multiplayer/code-entry';
@@ -12,6 +13,8 @@ import { CollisionLog, LOG_PANEL_ROWS } from '../../src/app/multiplayer/collisio
 import { normaliseRoomCode, ROOM_CODE_ALPHABET, ROOM_CODE_LENGTH } from '../../src/net/room-code';
 import type { ImpulsePacket } from '../../src/net/packets';
 import { seatsHtml } from '../../src/app/multiplayer/lobby-screen';
+import { roomItemHtml } from '../../src/app/multiplayer/room-list-view';
+import type { RoomListEntry } from '../../src/net/room-list';
 
 describe('join code entry', () => {
   it('cycles the character under the cursor through the alphabet both ways, wrapping', () => {
@@ -150,5 +153,23 @@ describe('lobby seats', () => {
     expect(html).toContain('Ann &amp; Bo');
     expect(html).toContain('no-such-car'); // an unknown car id is shown as it is
     expect(html).toMatch(/<tr class="mp-me" data-slot="1">/);
+  });
+});
+
+describe('room list items', () => {
+  const room: RoomListEntry = { code: 'ABCDE', kind: 'race', stage: 'rallycross-bitring', seats: 3, maxSeats: 32, started: false, joinable: true };
+  it('show code, kind, stage name (escaped), seats and state; only joinable rooms are enabled', () => {
+    const open = roomItemHtml(room, () => '<img src=x onerror=alert(1)>');
+    expect(open).toContain('&lt;img src=x onerror=alert(1)&gt;');
+    expect(open).not.toContain('<img');
+    expect(open).toContain('data-room="ABCDE"');
+    expect(open).toContain('Rallycross');
+    expect(open).toContain('3/32 · open');
+    expect(open).not.toContain('disabled');
+    const started = roomItemHtml({ ...room, kind: 'stage', started: true, joinable: false }, (id) => id);
+    expect(started).toContain('Stage together');
+    expect(started).toContain('racing');
+    expect(started).toMatch(/ disabled>/);
+    expect(roomItemHtml({ ...room, seats: 32, joinable: false }, (id) => id)).toContain('32/32 · full');
   });
 });

@@ -2,12 +2,16 @@
  * Multiplayer e2e spec (issue 22, "Must show"): the real BitRally server with rooms (a free loopback port) and two
  * Chromium pages, each with its own virtual gamepad.
  *  1. page A: title → Multiplayer (pad) → stage "Test short" → Create room; the lobby shows the room's code;
- *  2. page B: title → Multiplayer → the code typed into the join code → Join; both lobbies list both seats;
+ *  2. page B: title → Multiplayer: its room list shows A's room (code, 1/32, open); the code typed into the join
+ *     code → Join; both lobbies list both seats;
  *  3. both press Ready (pad A): the countdown runs on the server clock, the drive starts at the room's 'go';
  *  4. grid slots 0 and 1 start side by side (slot 0 on the left of the road): A steers right, B left, both on
  *     the throttle, until they touch;
  *  5. both pages' collision logs hold the same impulse number at the same contact tick, with impulses equal and
  *     opposite (the room sends one response to both cars: J on B = −J on A, to 1e-9 N·s), naming each other.
+ * Second spec, a rallycross race room joined from the list: A switches the room kind to "Rallycross race" (the
+ * circuit), creates; B picks A's room from its room list with the pad and lands in the same lobby; both ready,
+ * both drive on the circuit from the rallycross grid (slot 0 ahead of slot 1), each sees the other car move.
  * Run alone with `npm run test:e2e -- --files multiplayer`.
  */
 import { mkdtempSync } from 'node:fs';
@@ -48,21 +52,29 @@ async function openMultiplayer(p, shot) {
 
 const mp = (p) => p.H(() => window.__bitrally.multiplayer.state());
 
+/** The real server with rooms on a free port and two pages on the title with their pads: `body(a, b)`, then page errors checked, all closed. */
+async function withTwoPadPages(browser, base, body) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'bitrally-e2e-mp-'));
+  const port = await freePort();
+  const server = startServer(port, dataDir, new URL(base).origin);
+  const url = `${base}?simcap=1&scale=4&server=${encodeURIComponent(`http://127.0.0.1:${port}`)}`;
+  const pages = [];
+  try {
+    await server.ready;
+    pages.push(await openPadPage(browser, url));
+    pages.push(await openPadPage(browser, url));
+    await body(pages[0], pages[1]);
+    throwPageErrors(pages);
+  } finally {
+    await closeSpec(pages, server, dataDir);
+  }
+}
+
 export const specs = [
   {
     name: 'multiplayer: two pages join one room by code, drive into each other with gamepads, both logs show the same impulse, equal and opposite',
     async run({ browser, base, out, report }) {
-      const dataDir = mkdtempSync(join(tmpdir(), 'bitrally-e2e-mp-'));
-      const port = await freePort();
-      const server = startServer(port, dataDir, new URL(base).origin);
-      const url = `${base}?simcap=1&scale=4&server=${encodeURIComponent(`http://127.0.0.1:${port}`)}`;
-      const pages = [];
-      try {
-        await server.ready;
-        const a = await openPadPage(browser, url);
-        pages.push(a);
-        const b = await openPadPage(browser, url);
-        pages.push(b);
+      await withTwoPadPages(browser, base, async (a, b) => {
 
         // 1. A creates a stage-together room on Test short
         await openMultiplayer(a, join(out, 'multiplayer-title.png'));
@@ -75,8 +87,11 @@ export const specs = [
         const shown = await a.H(() => document.querySelector('[data-mp-code]')?.textContent);
         if (shown !== code) throw new Error(`lobby shows code "${shown}", the room's is ${code}`);
 
-        // 2. B joins by the code (typed into the focused code item), Join with the pad
+        // 2. B's room list shows A's room; B joins by the code (typed into the focused code item), Join with the pad
         await openMultiplayer(b);
+        const item = await waitFor("A's room in B's list", () => b.H((c) => document.querySelector(`[data-room="${c}"]`)?.textContent ?? null, code), 30000);
+        if (!/Stage together · Test short · 1\/32 · open/.test(item)) throw new Error(`B's room list item: "${item}"`);
+        await b.page.screenshot({ path: join(out, 'multiplayer-rooms.png') });
         await padFocusItem(b.page, /^Join code:/);
         await b.page.keyboard.type(code);
         await frames(b.page, 2);
@@ -121,13 +136,62 @@ export const specs = [
         const panels = [logs.sa.panel, logs.sb.panel];
         if (!panels.every((t) => t.includes(`#${logs.seq}`))) throw new Error(`HUD panels: ${JSON.stringify(panels)}`);
         report.multiplayer = { code, seq: logs.seq, tick: ea.tick, a: { jx: ea.jx, jz: ea.jz, outcome: ea.outcome, late: ea.receivedAtTick - ea.tick }, b: { jx: eb.jx, jz: eb.jz, outcome: eb.outcome, late: eb.receivedAtTick - eb.tick }, impulsesA: logs.sa.log.length, impulsesB: logs.sb.log.length, ticks: [logs.sa.tick, logs.sb.tick] };
-        throwPageErrors(pages);
-      } finally {
-        await closeSpec(pages, server, dataDir);
-      }
+      });
     },
   },
 ];
+
+/** Page `p` in the lobby of `code` (the lobby shows it). */
+async function inLobby(p, code, what) {
+  await waitFor(what, async () => (await p.screen()) === 'multiplayer-lobby', 60000);
+  const shown = await p.H(() => document.querySelector('[data-mp-code]')?.textContent);
+  if (shown !== code) throw new Error(`${what}: lobby shows "${shown}", expected ${code}`);
+}
+
+specs.push({
+  name: 'multiplayer: a rallycross race room, joined from the room list with the pad, both cars on the circuit grid',
+  async run({ browser, base, out, report }) {
+    await withTwoPadPages(browser, base, async (a, b) => {
+      await openMultiplayer(a);
+      await padFocusItem(a.page, /^Room:/);
+      await padAdjust(a.page, /^Room: Rallycross race$/, PAD_BUTTON.right);
+      await padFocusItem(a.page, /^Circuit:/);
+      await a.page.screenshot({ path: join(out, 'multiplayer-race-setup.png') });
+      await padFocusItem(a.page, /^Create room$/);
+      await padPress(a.page, PAD_BUTTON.a);
+      await waitFor('A seated', () => a.H(() => window.__bitrally.multiplayer.seat()?.code ?? null), 60000);
+      const seatA = await a.H(() => window.__bitrally.multiplayer.seat());
+      if (!/^rallycross-/.test(seatA.stage)) throw new Error(`race room stage: ${seatA.stage}`);
+      await inLobby(a, seatA.code, 'A in the race lobby');
+      // B: the list (fetched when the screen opens; Refresh again to be sure), the pad onto A's room, A
+      await openMultiplayer(b);
+      await padFocusItem(b.page, /^Refresh the room list$/);
+      await padPress(b.page, PAD_BUTTON.a);
+      await waitFor("A's race room in B's list", () => b.H((c) => !!document.querySelector(`[data-room="${c}"]:not([disabled])`), seatA.code), 30000);
+      await padFocusItem(b.page, new RegExp(`^${seatA.code} · Rallycross · `));
+      await padPress(b.page, PAD_BUTTON.a);
+      await inLobby(b, seatA.code, 'B in the race lobby (from the list)');
+      for (const p of [a, b]) await waitFor('two seats listed', () => p.H(() => document.querySelectorAll('[data-mp-seats] tr[data-slot]').length === 2));
+      await b.page.screenshot({ path: join(out, 'multiplayer-race-lobby.png') });
+      for (const p of [a, b]) await padPress(p.page, PAD_BUTTON.a);
+      for (const p of [a, b]) await waitFor('race drive started', async () => (await mp(p))?.started === true, 180000);
+      // on the grid: slot 1 starts half a row behind slot 0 and across (src/run/race.ts gridSlots: 2.4 m each side, 4 m back)
+      const [s0, s1] = [await mp(a), await mp(b)];
+      const gap = Math.hypot(s0.car.x - s1.car.x, s0.car.z - s1.car.z);
+      if (Math.abs(gap - Math.hypot(4.8, 4)) > 0.5) throw new Error(`grid gap ${gap.toFixed(2)} m, expected ${Math.hypot(4.8, 4).toFixed(2)} m`);
+      for (const p of [a, b]) await p.H(({ bt }) => window.__pad.set({ buttons: { [bt]: 0.5 } }), { bt: RT });
+      const moved = await waitFor('both cars moving, each seen by the other', async () => {
+        const [x, y] = [await mp(a), await mp(b)];
+        // the other car drawn from its relayed states (not on its grid pose waiting for the first one)
+        const seen = (st, slot) => st.remotes.some((r) => r.slot === slot && r.mode !== 'none');
+        return x.car.speedMS > 3 && y.car.speedMS > 3 && seen(x, 1) && seen(y, 0) ? { x, y } : null;
+      }, 120000, 500);
+      for (const p of [a, b]) await p.H(({ bt }) => window.__pad.set({ buttons: { [bt]: 0 } }), { bt: RT });
+      await b.page.screenshot({ path: join(out, 'multiplayer-race-drive.png') });
+      report.race = { code: seatA.code, stage: seatA.stage, gridGapM: gap, speeds: [moved.x.car.speedMS, moved.y.car.speedMS], remotes: [moved.x.remotes, moved.y.remotes] };
+    });
+  },
+});
 
 export function runSpecs({ browser, base, out, filter }) {
   return runSpecList({ specs, browser, base, out, filter, reportFile: 'multiplayer-report.json', label: 'multiplayer e2e report' });

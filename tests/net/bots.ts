@@ -25,7 +25,7 @@ export interface RoomServer {
 
 export async function startRoomServer(): Promise<RoomServer> {
   const http: HttpServer = createServer();
-  const game: ColyseusServer = attachRooms(http);
+  const game: ColyseusServer = await attachRooms(http);
   await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));
   return {
     url: `ws://127.0.0.1:${(http.address() as AddressInfo).port}`,

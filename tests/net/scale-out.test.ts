@@ -1,8 +1,9 @@
 /**
  * Scale-out (issue #22 item 4): two real server processes (`npm run server`, tests/server/spawn.ts) sharing one
  * Redis (Debian's redis-server started by the test, tests/server/redis.ts) through Colyseus' RedisPresence and
- * RedisDriver. A room created through process B is joined by code through process A; the two bots race head-on in it
- * (states relayed, one collision, equal and opposite impulses). Then B is killed with SIGKILL: A keeps its own room
+ * RedisDriver. A room created through process B is listed by process A's GET /api/rooms and joined by code through
+ * process A, right after both processes report their rooms ready (no settling pause); the two bots race head-on in
+ * it (states relayed, one collision, equal and opposite impulses). Then B is killed with SIGKILL: A keeps its own room
  * (its clients still exchange states, a new client still joins it) and a join to B's dead room fails instead of
  * hanging. Skipped with the reason when redis-server is missing outside CI; in CI that fails.
  */
@@ -13,6 +14,7 @@ import { join } from 'node:path';
 import { redisUnavailable, startTestRedis, type TestRedis } from '../server/redis';
 import { spawnServer, type ServerProcess } from '../server/spawn';
 import { RoomClient } from '../../src/net/room-client';
+import { fetchRoomList } from '../../src/net/room-list';
 import { headOnCars, PACKET_WALL_MS, plan, sleep } from './bots';
 
 const skip = redisUnavailable();
@@ -24,12 +26,6 @@ const MAX_PACKETS = 240;
 const IPC_TIMEOUT_MS = 5000;
 /** A join to a room whose process is gone must fail within this, ms: the reservation and a health check time out. */
 const DEAD_JOIN_LIMIT_MS = 6 * IPC_TIMEOUT_MS;
-/**
- * Pause between the processes logging "listening" and the first cross-process join, ms. Without it the first
- * join through the other process fails with "socket hang up" (a start-up race not yet understood; waiting for a
- * presence round trip at listen did not remove it): docs/multiplayer.md "Left to do".
- */
-const SETTLE_MS = 3000;
 
 let redis: TestRedis;
 const servers: ServerProcess[] = [];
@@ -57,8 +53,9 @@ afterAll(async () => {
 describe.skipIf(skip !== null)(`rooms on two server processes with Redis${skip ? ` (skipped: ${skip})` : ''}`, () => {
   it('a client on process A joins a room created on process B and they race head-on', async () => {
     const [procA, procB] = servers as [ServerProcess, ServerProcess];
-    await sleep(SETTLE_MS);
     const b = await RoomClient.connect({ url: wsOf(procB), car: 'hatch-gti' });
+    const listedOnA = (await fetchRoomList(procA.url, fetch)).find((r) => r.code === b.seat.code);
+    expect(listedOnA).toMatchObject({ kind: 'race', seats: 1, joinable: true });
     const a = await RoomClient.connect({ url: wsOf(procA), car: 'hatch-gti', code: b.seat.code });
     expect(a.seat.code).toBe(b.seat.code);
     expect(a.seat.slot).toBe(1);

@@ -13,6 +13,7 @@ import { stateHash } from '../../src/ecs/hash';
 import { AiDriver } from '../../src/systems/sim/ai/driver';
 import { DEFAULT_DRIVER, stagePath } from '../../src/systems/sim/ai/stage-path';
 import { driverVehicleFromConfig } from '../../src/systems/sim/ai/car-params';
+import { recordAiStageRun } from '../../src/replay/record-ai';
 
 const dir = join(__dirname, '../../src/content/stages/test-short');
 const files = readStageFiles(dir);
@@ -49,5 +50,18 @@ describe.each(['classic-rwd', 'rally-awd'])('AI-driven stage run (%s), as the ga
       expect({ tick: kf.tick, desync: p.desync?.tick ?? null }).toEqual({ tick: kf.tick, desync: null });
       p.dispose();
     }
+  });
+});
+
+describe('a run recorded past the finish (laps of a circuit, the replay bench)', () => {
+  it('is marked at the finish once, on the tick the car crossed the line', () => {
+    const car = replayCarFromText({ id: 'rally-awd', main: 'rally-awd.toml', text: readCarFile('rally-awd'), read: readCarFile, pose });
+    const rec = recordAiStageRun({ setup: SETUP, stage, files, car, maxSeconds: 90, stopAtFinish: false });
+    const finishTick = rec.timing!.finishTick!;
+    // it drove on: the run is longer than the stage run by at least a second
+    expect(rec.run.world.tick).toBe(Math.round(90 / SETUP.dt));
+    expect(finishTick).toBeLessThan(rec.run.world.tick - 500);
+    const marks = decodeReplay(rec.bytes).header.marks.filter((m) => m.kind === 'finish');
+    expect(marks).toEqual([{ tick: finishTick, kind: 'finish', label: 'finish' }]);
   });
 });

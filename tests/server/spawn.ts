@@ -1,11 +1,13 @@
 /**
  * The real server process (`node --import tsx server/main.ts`, one process: a kill reaches the server itself),
- * on a free port; resolves once it logs that it listens.
+ * on a free port; resolves once it logs that its rooms accept clients (ROOMS_READY_LOG, after "Server listening at",
+ * which gives the URL).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { ROOMS_READY_LOG } from '../../server/server';
 
 const ROOT = join(import.meta.dirname, '../..');
 /** Start-up limit (database open, migrations, workers), ms. */
@@ -31,14 +33,16 @@ export async function spawnServer(dataDir: string, env: Record<string, string> =
   child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start in ${START_TIMEOUT_MS} ms: ${stderr}`)), START_TIMEOUT_MS);
+    let listening: string | null = null;
     createInterface({ input: child.stdout! }).on('line', (line) => {
       try {
         const entry = JSON.parse(line) as Record<string, unknown>;
         logs.push(entry);
         const m = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(String(entry.msg));
-        if (m) {
+        if (m) listening = m[1]!;
+        if (entry.msg === ROOMS_READY_LOG && listening) {
           clearTimeout(timer);
-          resolve(m[1]!);
+          resolve(listening);
         }
       } catch {
         // not JSON: kept out of the log list

@@ -4,14 +4,15 @@
  * share: the golden-ratio Weyl sequence i·φ mod 1 has discrepancy O(log N / N) because φ's continued fraction
  * has bounded partial quotients, Kuipers & Niederreiter, Uniform Distribution of Sequences, 1974, ch. 1 §3 and
  * ch. 2 §2; for windows of up to 400 instances that is at most 3 instances off N·density). On a NullEngine
- * with test-short's scenery: the instance count follows the density for trees and bushes only, and cells
+ * with test-short's scenery: the instance count follows the density for the trees and bushes out of a car's
+ * reach only (those within ALWAYS_DRAWN_EDGE_M of the road edge are always drawn: they collide), and cells
  * beyond the scenery distance are disabled.
  */
 import { describe, expect, it } from 'vitest';
 import { NullEngine } from '@babylonjs/core/Engines/nullEngine';
 import { Scene } from '@babylonjs/core/scene';
 import { keepInstance, SCENERY_CELL_M } from '../../src/systems/view/scenery-cells';
-import { StageView } from '../../src/systems/view/stage-view';
+import { isWithinReach, sceneryGroupKey, StageView } from '../../src/systems/view/stage-view';
 import { loadStageFromDir } from '../../terrain/node';
 import { GRAPHICS } from '../../src/systems/view/graphics-presets';
 import { treeLevelAt } from '../../src/systems/view/tree-geometry';
@@ -45,9 +46,9 @@ describe('StageView scenery cells on test-short', () => {
   const view = new StageView(scene, stage, null);
   const thinned = stage.scenery.filter((s) => s.kind === 'tree' || s.kind === 'bush');
   const trees = stage.scenery.filter((s) => s.kind === 'tree').length;
-  const others = stage.scenery.filter((s) => s.kind === 'rock' || s.kind === 'fence' || s.kind === 'marker').length;
+  const others = stage.scenery.filter((s) => s.kind === 'rock' || s.kind === 'fence' || s.kind === 'marker' || s.kind === 'post').length;
   const cells = (): { name: string; on: boolean; x: number; z: number; n: number }[] =>
-    view.meshes.filter((m) => /_(tree-\w+|bush|rock|fence|marker)_/.test(m.name)).map((m) => {
+    view.meshes.filter((m) => /_(tree-\w+|bush|rock\d|fence|marker|post)_/.test(m.name)).map((m) => {
       const c = m.getBoundingInfo().boundingBox.centerWorld;
       return { name: m.name, on: m.isEnabled(false), x: c.x, z: c.z, n: m.thinInstanceCount };
     });
@@ -59,14 +60,29 @@ describe('StageView scenery cells on test-short', () => {
     expect(thinned.length).toBeGreaterThan(100);
   });
 
-  it('density 1 draws every item; the low preset draws its share of trees and bushes and every rock, fence and marker', () => {
+  it('density 1 draws every item; the low preset draws every tree within reach of the road, its share of the rest, every rock, fence, marker and post', () => {
     view.setGraphics({ treeDensity: 1, sceneryDistanceM: Infinity, treeLodM: FAR });
     expect(drawnItems()).toBe(thinned.length + others);
-    view.setGraphics({ treeDensity: GRAPHICS.low.treeDensity, sceneryDistanceM: Infinity, treeLodM: FAR });
-    // per cell the kept count is within WINDOW_SLACK of its share; summed over the cells that is the bound
-    const nCells = new Set(cells().map((c) => c.name.split('_').slice(-1)[0])).size;
-    const want = thinned.length * GRAPHICS.low.treeDensity + others;
-    expect(Math.abs(drawnItems() - want)).toBeLessThanOrEqual(WINDOW_SLACK * 2 * nCells);
+    const d = GRAPHICS.low.treeDensity;
+    view.setGraphics({ treeDensity: d, sceneryDistanceM: Infinity, treeLodM: FAR });
+    // the same rule per (group, cell), instances in stage order: within reach, or kept by the golden-ratio subset
+    const index = new Map<string, number>();
+    let want = others, reach = 0, far = 0, farKept = 0;
+    for (const it of thinned) {
+      const cell = `${sceneryGroupKey(stage, it)}|${Math.floor(it.x / SCENERY_CELL_M)},${Math.floor(it.z / SCENERY_CELL_M)}`;
+      const i = index.get(cell) ?? 0;
+      index.set(cell, i + 1);
+      const pinned = isWithinReach(stage, it);
+      if (pinned) reach++;
+      else far++;
+      if (pinned || keepInstance(i, d)) want++;
+      if (!pinned && keepInstance(i, d)) farKept++;
+    }
+    expect(drawnItems()).toBe(want);
+    expect(reach).toBeGreaterThan(0);
+    expect(far).toBeGreaterThan(0);
+    // the trees out of reach keep about their share (their indices are a sparse subset of the windows above)
+    expect(Math.abs(farKept / far - d)).toBeLessThan(0.1);
     expect(trees).toBeGreaterThan(0);
   });
 

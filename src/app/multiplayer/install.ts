@@ -13,7 +13,10 @@ import { listStages, loadStageWithFiles, type StageSummary } from '../stages';
 import { CARS } from '../cars';
 import { escapeHtml as esc } from '../escape-html';
 import { loadIdentity } from '../online/identity';
-import { RoomClient } from '../../net/room-client';
+import { RoomClient, type RoomKind } from '../../net/room-client';
+import { isCircuitId } from '../../net/room-kind';
+import { normaliseServerUrl } from '../online/api';
+import { RoomListView } from './room-list-view';
 import type { Stage } from '../../../terrain/stage';
 import { CodeEntry } from './code-entry';
 import { roomServerUrl, ServerClock } from './server-clock';
@@ -23,7 +26,7 @@ import { leaveRoom, type MultiplayerState } from './state';
 import './multiplayer.css';
 
 export function installMultiplayer(app: AppContext): void {
-  const mp: MultiplayerState = { stageId: null, carId: CARS()[0]!.id, client: null, lobby: null, clock: new ServerClock(), goAtMs: null, stage: null, session: null };
+  const mp: MultiplayerState = { kind: 'stage', stageId: null, carId: CARS()[0]!.id, client: null, lobby: null, clock: new ServerClock(), goAtMs: null, stage: null, session: null };
   exposeTestHook(mp);
   registerSetupScreen(app, mp);
   registerLobbyScreen(mp, loadRoomStage);
@@ -47,54 +50,78 @@ function exposeTestHook(mp: MultiplayerState): void {
   };
 }
 
-/** 'multiplayer': offline notice, or the room setup (stage, car, create, join by code). */
+/** The stages a room of `kind` may be created on: rallycross circuits for a race, the other stages for "stage together". */
+function stagesOfKind(all: StageSummary[], kind: RoomKind): StageSummary[] {
+  return all.filter((s) => isCircuitId(s.id) === (kind === 'race'));
+}
+
+const KIND_LABEL: Record<RoomKind, string> = { race: 'Rallycross race: everyone on one circuit from the rallycross grid, collisions on', stage: 'Stage together: everyone on one stage, collisions on' };
+
+/** 'multiplayer': offline notice, or the room setup (kind, stage, car, create; join by code or from the room list). */
 function registerSetupScreen(app: AppContext, mp: MultiplayerState): void {
   registerScreen('multiplayer', (ctx) => {
-    const url = roomServerUrl(configuredServer(app));
-    if (!url) {
+    const http = normaliseServerUrl(configuredServer(app));
+    const url = http ? roomServerUrl(http) : null;
+    if (!http || !url) {
       const el = html(`<h2>Multiplayer</h2><div class="sub" data-mp-offline>Offline: no server set (Settings → Online server)</div><button class="item default" data-k="back">Back</button>`);
       el.querySelector<HTMLElement>('[data-k="back"]')!.onclick = () => ctx.show('title');
       return { el, back: () => ctx.show('title') };
     }
-    const el = html(`<h2>Multiplayer</h2><div class="sub">Stage together: everyone on one stage, collisions on · ${esc(url)}</div>
+    const el = html(`<h2>Multiplayer</h2><div class="sub" data-mp-kind-line></div>
+      <button class="item" data-k="kind"></button>
       <button class="item" data-k="stage"></button>
       <button class="item" data-k="car"></button>
       <button class="item default" data-k="create">Create room</button>
       <button class="item mp-code" data-k="code"></button>
       <button class="item" data-k="join">Join</button>
+      <button class="item" data-k="refresh">Refresh the room list</button>
+      <div class="mp-rooms" data-mp-rooms></div>
+      <div class="sub" data-mp-list-status></div>
       <button class="item" data-k="back">Back</button>
       <div class="sub" data-mp-status></div>
-      <div class="hint">Left / right: change · Code: left / right picks the character, A moves on (or type it) · B: back</div>`);
+      <div class="hint">Left / right: change · Code: left / right picks the character, A moves on (or type it) · A on a room: join · B: back · ${esc(url)}</div>`);
     const item = (k: string): HTMLElement => el.querySelector<HTMLElement>(`[data-k="${k}"]`)!;
     const status = el.querySelector<HTMLElement>('[data-mp-status]')!;
     const code = new CodeEntry();
-    let stages: StageSummary[] = [];
+    let all: StageSummary[] = [];
     const cars = CARS();
+    const stageName = (id: string): string => all.find((s) => s.id === id)?.name ?? id;
     const render = (): void => {
-      item('stage').textContent = `Stage: ${stages.find((s) => s.id === mp.stageId)?.name ?? '(loading…)'}`;
+      el.querySelector<HTMLElement>('[data-mp-kind-line]')!.textContent = KIND_LABEL[mp.kind];
+      item('kind').textContent = `Room: ${mp.kind === 'race' ? 'Rallycross race' : 'Stage together'}`;
+      item('stage').textContent = `${mp.kind === 'race' ? 'Circuit' : 'Stage'}: ${all.length ? stageName(mp.stageId ?? '') : '(loading…)'}`;
       item('car').textContent = `Your car: ${cars.find((c) => c.id === mp.carId)?.name ?? mp.carId}`;
       item('code').innerHTML = `Join code: ${[...code.text()].map((ch, i) => `<span class="${i === code.cursor ? 'mp-cursor' : ''}">${esc(ch)}</span>`).join('')}`;
     };
-    void listStages().then((r) => {
-      stages = r.stages.filter((s) => !s.files);
-      mp.stageId ??= (stages.find((s) => !s.testTrack) ?? stages[0])?.id ?? null;
-      render();
-    });
-    const cycle = <T,>(list: T[], cur: T, d: number): T => list[(list.indexOf(cur) + d + list.length) % list.length] ?? cur;
-    adjustable(item('stage'), (d) => {
-      if (stages.length) mp.stageId = cycle(stages.map((s) => s.id), mp.stageId ?? stages[0]!.id, d);
-      render();
-    });
-    adjustable(item('car'), (d) => {
-      mp.carId = cycle(cars.map((c) => c.id), mp.carId, d);
-      render();
-    });
-    adjustable(item('code'), (d) => {
-      code.cycle(d);
-      render();
-    });
-    const typing = watchCodeTyping(item('code'), code, render);
     const enter = (o: { code?: string }): void => void connect(url, mp, o, status).then((ok) => ok && ctx.show('multiplayer-lobby'));
+    const list = new RoomListView(el.querySelector<HTMLElement>('[data-mp-rooms]')!, el.querySelector<HTMLElement>('[data-mp-list-status]')!, http, stageName, (c) => enter({ code: c }));
+    const pickStage = (): void => {
+      const ok = stagesOfKind(all, mp.kind);
+      if (!ok.some((s) => s.id === mp.stageId)) mp.stageId = (ok.find((s) => !s.testTrack) ?? ok[0])?.id ?? null;
+    };
+    void listStages().then((r) => {
+      all = r.stages.filter((s) => !s.files);
+      pickStage();
+      render();
+      list.render();
+    });
+    void list.refresh();
+    const cycle = <T,>(xs: T[], cur: T, d: number): T => xs[(xs.indexOf(cur) + d + xs.length) % xs.length] ?? cur;
+    const toggleKind = (): void => {
+      mp.kind = mp.kind === 'race' ? 'stage' : 'race';
+      pickStage();
+      render();
+    };
+    adjustable(item('kind'), toggleKind, 'toggle');
+    adjustable(item('stage'), (d) => {
+      const ids = stagesOfKind(all, mp.kind).map((s) => s.id);
+      if (ids.length) mp.stageId = cycle(ids, mp.stageId ?? ids[0]!, d);
+      render();
+    });
+    adjustable(item('car'), (d) => ((mp.carId = cycle(cars.map((c) => c.id), mp.carId, d)), render()));
+    adjustable(item('code'), (d) => (code.cycle(d), render()));
+    const typing = watchCodeTyping(item('code'), code, render);
+    item('kind').onclick = toggleKind;
     item('create').onclick = () => mp.stageId && enter({});
     item('code').onclick = () => {
       if (code.code() && code.cursor === code.text().length - 1) enter({ code: code.code()! });
@@ -102,6 +129,7 @@ function registerSetupScreen(app: AppContext, mp: MultiplayerState): void {
       render();
     };
     item('join').onclick = () => (code.code() ? enter({ code: code.code()! }) : (status.textContent = 'Enter the 5-character code first'));
+    item('refresh').onclick = () => void list.refresh();
     item('back').onclick = () => ctx.show('title');
     render();
     return { el, back: () => ctx.show('title'), dispose: typing };
@@ -126,13 +154,13 @@ function watchCodeTyping(codeItem: HTMLElement, code: CodeEntry, render: () => v
   return () => window.removeEventListener('keydown', onKey, true);
 }
 
-/** Creates (no code) or joins a stage-together room; the status line says what failed. True once seated. */
+/** Creates (no code: a room of the chosen kind on the chosen stage) or joins a room; the status line says what failed. True once seated. */
 async function connect(url: string, mp: MultiplayerState, o: { code?: string }, status: HTMLElement): Promise<boolean> {
   await leaveRoom(mp);
   status.textContent = o.code ? `Joining ${o.code}…` : 'Creating a room…';
   try {
     const name = loadIdentity(globalThis.localStorage).name;
-    const client = await RoomClient.connect({ url, kind: 'stage', stage: mp.stageId ?? undefined, code: o.code, car: mp.carId, name });
+    const client = await RoomClient.connect({ url, kind: mp.kind, stage: mp.stageId ?? undefined, code: o.code, car: mp.carId, name });
     // set at once: the room's next messages (lobby, go) follow the seat
     mp.client = client;
     mp.clock = new ServerClock();

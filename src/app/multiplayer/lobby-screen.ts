@@ -32,7 +32,7 @@ export function registerLobbyScreen(mp: MultiplayerState, loadStage: (id: string
     mp.stage ??= loadStage(seat.stage ?? '');
     mp.stage.catch(() => undefined); // the drive screen reports a failed load
     const el = html(`<h2>Room <span class="mp-room-code" data-mp-code>${esc(seat.code)}</span></h2>
-      <div class="sub">Stage ${esc(seat.stage ?? '')} · give the code to the other players · ${(1 / (seat.simDtS * seat.ticksPerPacket)).toFixed(1)} states/s</div>
+      <div class="sub">${client.kind === 'race' ? 'Rallycross race on' : 'Stage'} ${esc(seat.stage ?? '')} · give the code to the other players · ${(1 / (seat.simDtS * seat.ticksPerPacket)).toFixed(1)} states/s</div>
       <table class="mp-seats" data-mp-seats></table>
       <div class="mp-countdown" data-mp-countdown></div>
       <button class="item default" data-k="ready">Ready</button>

@@ -1,11 +1,13 @@
 /** The multiplayer screens' shared state (install.ts, lobby-screen.ts): the room, its lobby, its stage, the drive. */
-import type { Lobby, RoomClient } from '../../net/room-client';
+import type { Lobby, RoomClient, RoomKind } from '../../net/room-client';
 import type { Stage } from '../../../terrain/stage';
 import type { MultiplayerSession } from './session';
 import type { ServerClock } from './server-clock';
 
 /** The mode's state across its screens. */
 export interface MultiplayerState {
+  /** The kind of room Create makes, and its stage (a rallycross circuit for a race). */
+  kind: RoomKind;
   stageId: string | null;
   carId: string;
   client: RoomClient | null;

@@ -2,7 +2,8 @@
  * Stage scenery drawn as thin instances, cut into square cells so that a graphics preset can hide what is far
  * away and thin out the forest: one mesh per (cell, prototype), frustum-culled by Babylon on its own bounds,
  * hidden past the preset's scenery distance, and its trees and bushes reduced to a fixed, well-spread subset
- * (`keepInstance`: the golden-ratio sequence, so 35 % of the trees are 35 % of every stretch of road).
+ * (`keepInstance`: the golden-ratio sequence, so 35 % of the trees are 35 % of every stretch of road); pinned
+ * instances (the trees within a car's reach of the road) are drawn at every density.
  */
 import type { Mesh } from '@babylonjs/core/Meshes/mesh';
 import type { Matrix } from '@babylonjs/core/Maths/math.vector';
@@ -29,6 +30,8 @@ export interface SceneryGroup {
   mats: Matrix[];
   thinned: boolean;
   levels?: boolean;
+  /** Per instance (parallel to mats): drawn at every density (a tree a car can reach is never hidden). */
+  pinned?: boolean[];
 }
 
 interface Cell {
@@ -36,6 +39,7 @@ interface Cell {
   cz: number;
   meshes: Mesh[];
   mats: Matrix[];
+  pinned: boolean[];
   thinned: boolean;
   levels: boolean;
   /** Instances kept at the current density (a cell with none is never enabled: it would draw its prototype). */
@@ -55,14 +59,15 @@ export class SceneryCells {
     for (const [kind, g] of groups) {
       for (const p of g.protos) p.setEnabled(false);
       if (g.mats.length === 0) continue;
-      const byCell = new Map<string, Matrix[]>();
-      for (const m of g.mats) {
+      const byCell = new Map<string, { mats: Matrix[]; pinned: boolean[] }>();
+      g.mats.forEach((m, i) => {
         const key = `${Math.floor(m.m[12]! / SCENERY_CELL_M)},${Math.floor(m.m[14]! / SCENERY_CELL_M)}`;
         let list = byCell.get(key);
-        if (!list) byCell.set(key, (list = []));
-        list.push(m);
-      }
-      for (const [key, mats] of byCell) {
+        if (!list) byCell.set(key, (list = { mats: [], pinned: [] }));
+        list.mats.push(m);
+        list.pinned.push(g.pinned?.[i] ?? false);
+      });
+      for (const [key, { mats, pinned }] of byCell) {
         const [ix, iz] = key.split(',').map(Number) as [number, number];
         const meshes = g.protos.map((p) => {
           const c = p.clone(`${p.name}_${kind}_${key}`, null, true)!;
@@ -74,7 +79,7 @@ export class SceneryCells {
           c.receiveShadows = true;
           return c;
         });
-        this.cells.push({ cx: (ix + 0.5) * SCENERY_CELL_M, cz: (iz + 0.5) * SCENERY_CELL_M, meshes, mats, thinned: g.thinned, levels: g.levels ?? false, kept: mats.length });
+        this.cells.push({ cx: (ix + 0.5) * SCENERY_CELL_M, cz: (iz + 0.5) * SCENERY_CELL_M, meshes, mats, pinned, thinned: g.thinned, levels: g.levels ?? false, kept: mats.length });
       }
     }
     this.fill();
@@ -128,7 +133,7 @@ export class SceneryCells {
   private fill(): void {
     this.instances = 0;
     for (const c of this.cells) {
-      const kept = c.thinned ? c.mats.filter((_, i) => keepInstance(i, this.density)) : c.mats;
+      const kept = c.thinned ? c.mats.filter((_, i) => c.pinned[i] || keepInstance(i, this.density)) : c.mats;
       const buf = new Float32Array(Math.max(1, kept.length) * 16);
       kept.forEach((m, i) => m.copyToArray(buf, i * 16));
       for (const mesh of c.meshes) {

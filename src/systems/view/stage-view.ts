@@ -1,8 +1,9 @@
 /**
  * Stage dressing: the road ribbon (draped on the B-spline surface, a few cm above it, coloured by the
  * surface under each centreline point with darker wheel tracks) and, on a rallycross circuit, the joker road's ribbon, scenery as thin instances (trees, rocks, fences, markers,
- * bushes; trees in three generated species with mesh levels and far impostors, tree-geometry.ts, snow-covered
- * where the surface map says snow; corner protection as round hay bales), the start and finish gantries and
+ * edge posts, bushes; trees in three generated species with mesh levels and far impostors, tree-geometry.ts,
+ * snow-covered where the surface map says snow; boulders and posts from scenery-geometry.ts; corner protection
+ * as round hay bales), the start and finish gantries and
  * checkpoint banners.
  */
 import type { Scene } from '@babylonjs/core/scene';
@@ -16,12 +17,13 @@ import { CreateCylinder } from '@babylonjs/core/Meshes/Builders/cylinderBuilder'
 import { CreateBox } from '@babylonjs/core/Meshes/Builders/boxBuilder';
 import { CreateIcoSphere } from '@babylonjs/core/Meshes/Builders/icoSphereBuilder';
 import type { ShadowGenerator } from '@babylonjs/core/Lights/Shadows/shadowGenerator';
-import { GANTRY_MARGIN_M, type Stage, type StagePose } from '../../../terrain/stage';
+import { GANTRY_MARGIN_M, type SceneryItem, type Stage, type StagePose } from '../../../terrain/stage';
 import { GROUND_COLORS } from './terrain-view';
 import { SURFACE_IDS } from '../../../terrain/surface';
 import { SceneryCells, type SceneryGroup } from './scenery-cells';
 import type { GraphicsPreset } from './graphics-presets';
 import { buildTreeGeometry, speciesAt, TREE_LEVELS, TREE_SPECIES, type TreeGeometry, type TreeSpecies } from './tree-geometry';
+import { buildPostGeometry, buildRockGeometry, rockVariantAt, ROCK_VARIANTS } from './scenery-geometry';
 
 /** Share of the stage's trees that are birches (the rest spruce and pine). */
 const BIRCH_SHARE = 0.22;
@@ -42,6 +44,46 @@ export function isSnowCovered(stage: Stage, x: number, z: number): boolean {
 export function treeGroupKey(species: TreeSpecies, snowy: boolean): string {
   return `tree-${species}${snowy ? 'Snow' : ''}`;
 }
+
+/**
+ * The scenery group (stage-view's thin-instance group key) an item is drawn in: a tree by species and snow
+ * cover, a rock by its boulder shape, anything else by its kind.
+ */
+export function sceneryGroupKey(stage: Stage, it: SceneryItem): string {
+  if (it.kind === 'tree') return treeGroupKey(speciesAt(it.x, it.z, BIRCH_SHARE), isSnowCovered(stage, it.x, it.z));
+  if (it.kind === 'rock') return `rock${rockVariantAt(it.x, it.z)}`;
+  return it.kind;
+}
+
+/**
+ * An item's instance scale (x, y, z) for its unit prototype: trees' crowns follow their height (the unit tree
+ * is ~0.4 m wide at 1 m tall; the item radius is the trunk's collider), rocks and posts are as wide as their
+ * collider, fences and checkpoint markers keep their prototype's width.
+ */
+function instanceScale(it: SceneryItem): [number, number, number] {
+  const r = it.kind === 'fence' || it.kind === 'marker' ? 1 : it.kind === 'tree' ? it.height * TREE_WIDTH_PER_HEIGHT : it.kind === 'post' ? 2 * it.radius : it.radius;
+  return [r, it.height, r];
+}
+
+/**
+ * Trees and bushes this close to the road edge are drawn at every graphics preset (never thinned): each is a
+ * static collider, and a car that leaves the road must see what it can hit, m.
+ */
+export const ALWAYS_DRAWN_EDGE_M = 25;
+
+/** Whether an item stands within ALWAYS_DRAWN_EDGE_M of the road edge (or of the joker road's). */
+export function isWithinReach(stage: Stage, it: { x: number; z: number }): boolean {
+  for (const road of stage.joker ? [stage.road, stage.joker.road] : [stage.road]) {
+    const p = road.project(it.x, it.z);
+    if (Math.abs(p.lateralM) - road.poseAt(p.distanceM).width / 2 <= ALWAYS_DRAWN_EDGE_M) return true;
+  }
+  return false;
+}
+
+/** The ambient colour of snowy tree crowns (× the scene's ambient): a blue-grey fill on their shaded side. */
+export const SNOW_SHADE_AMBIENT: [number, number, number] = [1.3, 1.45, 1.75];
+/** Emissive share of the edge posts' vertex colours (their orange reflectors catch the eye). */
+const POST_GLOW = 0.25;
 
 /** A gantry beam closer than this to the camera (horizontally) is drawn faded, m. */
 export const GANTRY_FADE_M = 20;
@@ -165,15 +207,20 @@ export class StageView {
 
   private buildScenery(shadows: ShadowGenerator | null): void {
     const s = this.scene;
-    const rockMat = mat(s, 'rock', [0.45, 0.43, 0.4]);
     const baleMat = mat(s, 'bale', [0.86, 0.72, 0.38]);
     const markerMat = mat(s, 'marker', [0.95, 0.95, 0.95], { emissive: 0.2 });
     const bushMat = mat(s, 'bush', [0.2, 0.33, 0.14]);
-    // unit-sized prototypes: radius 1, height 1 (scaled per item from radius/height)
-    const rock = CreateIcoSphere('rock', { radius: 1, subdivisions: 1, flat: true }, s);
-    rock.bakeTransformIntoVertices(Matrix.Scaling(1, 0.6, 0.85).multiply(Matrix.Translation(0, 0.35, 0)));
-    rock.material = rockMat;
+    // vertex-coloured generated meshes (scenery-geometry.ts): the boulders and the edge posts, whose reflectors glow a little
+    const rockMat = mat(s, 'rockMat', [1, 1, 1]);
+    const postMat = mat(s, 'postMat', [1, 1, 1], { emissive: POST_GLOW });
+    // the generated meshes are closed and their normals outward whatever the winding: draw both faces (the winding
+    // is not kept consistent with the right-handed scene's front face)
+    rockMat.backFaceCulling = false;
+    postMat.backFaceCulling = false;
+    const rocks = Array.from({ length: ROCK_VARIANTS }, (_, v) => this.treeMesh(`rock${v}`, buildRockGeometry(v), rockMat));
+    const post = this.treeMesh('post', buildPostGeometry(), postMat);
     const fence = this.buildBales(baleMat);
+    // unit-sized prototypes: radius 1, height 1 (scaled per item from radius/height)
     const marker = CreateBox('marker', { width: 0.3, height: 1, depth: 0.3 }, s);
     marker.bakeTransformIntoVertices(Matrix.Translation(0, 0.5, 0));
     marker.material = markerMat;
@@ -181,9 +228,10 @@ export class StageView {
     bush.bakeTransformIntoVertices(Matrix.Scaling(1, 0.7, 1).multiply(Matrix.Translation(0, 0.4, 0)));
     bush.material = bushMat;
     const groups = new Map<string, SceneryGroup>([
-      ['rock', { protos: [rock], mats: [], thinned: false }],
+      ...rocks.map((r, v): [string, SceneryGroup] => [`rock${v}`, { protos: [r], mats: [], thinned: false }]),
       ['fence', { protos: [fence], mats: [], thinned: false }],
       ['marker', { protos: [marker], mats: [], thinned: false }],
+      ['post', { protos: [post], mats: [], thinned: false }],
       ['bush', { protos: [bush], mats: [], thinned: true }],
     ]);
     const trees = this.buildTreeProtos();
@@ -191,16 +239,13 @@ export class StageView {
     const q = new Quaternion();
     for (const it of this.stage.scenery) {
       if (it.kind === 'arch') continue; // drawn by buildGantry (posts at ±radius, like their colliders)
-      const key = it.kind === 'tree' ? treeGroupKey(speciesAt(it.x, it.z, BIRCH_SHARE), isSnowCovered(this.stage, it.x, it.z)) : it.kind;
-      const g = groups.get(key)!;
+      const g = groups.get(sceneryGroupKey(this.stage, it))!;
       Quaternion.RotationYawPitchRollToRef(it.rotY, 0, 0, q);
-      // trees: the unit tree's crown is ~0.4 m wide at 1 m tall; the item radius is the trunk's collider, so
-      // the crown width follows the height
-      const r = it.kind === 'fence' || it.kind === 'marker' ? 1 : it.kind === 'tree' ? it.height * TREE_WIDTH_PER_HEIGHT : it.radius;
-      g.mats.push(Matrix.Compose(new Vector3(r, it.height, r), q, new Vector3(it.x, it.y - 0.1, it.z)));
+      g.mats.push(Matrix.Compose(new Vector3(...instanceScale(it)), q, new Vector3(it.x, it.y - 0.1, it.z)));
+      if (g.thinned) (g.pinned ??= []).push(isWithinReach(this.stage, it));
     }
     // the prototypes stay disabled (and are disposed with the view); the cells draw their instances
-    this.protos.push(rock, fence, marker, bush, ...[...trees.values()].flat());
+    this.protos.push(...rocks, fence, marker, post, bush, ...[...trees.values()].flat());
     this.scenery = new SceneryCells(groups);
     this.meshes.push(...this.scenery.meshes);
     void shadows; // scenery does not cast into the car-focused shadow map (keeps it sharp)
@@ -208,29 +253,31 @@ export class StageView {
 
   /**
    * Each tree species' mesh levels (tree-geometry.ts), bare and snow-covered, keyed by treeGroupKey; one
-   * vertex-coloured material for all.
+   * vertex-coloured material for the bare trees and one for the snowy ones, whose ambient term gives the shaded
+   * side of a snowy crown a blue-grey (sky-lit snow) instead of a dark grey.
    */
   private buildTreeProtos(): Map<string, Mesh[]> {
-    const m = mat(this.scene, 'treeMat', [1, 1, 1]);
-    m.backFaceCulling = false; // impostor silhouettes are single-sided planes
+    const bare = mat(this.scene, 'treeMat', [1, 1, 1]);
+    const snowy = mat(this.scene, 'treeSnowMat', [1, 1, 1]);
+    snowy.ambientColor = new Color3(...SNOW_SHADE_AMBIENT);
     const out = new Map<string, Mesh[]>();
     for (const sp of TREE_SPECIES)
-      for (const snowy of [false, true]) {
-        const key = treeGroupKey(sp, snowy);
-        out.set(key, Array.from({ length: TREE_LEVELS }, (_, l) => this.treeMesh(`${key}L${l}`, buildTreeGeometry(sp, l, snowy), m)));
+      for (const snow of [false, true]) {
+        const key = treeGroupKey(sp, snow);
+        const m = snow ? snowy : bare;
+        m.backFaceCulling = false; // impostor silhouettes are single-sided planes
+        out.set(key, Array.from({ length: TREE_LEVELS }, (_, l) => this.treeMesh(`${key}L${l}`, buildTreeGeometry(sp, l, snow), m)));
       }
     return out;
   }
 
-  /** A mesh of generated tree geometry (vertex colours, computed normals). */
+  /** A mesh of generated geometry (vertex colours, the geometry's outward normals). */
   private treeMesh(name: string, g: TreeGeometry, material: StandardMaterial): Mesh {
     const vd = new VertexData();
     vd.positions = g.positions;
     vd.colors = g.colors;
     vd.indices = g.indices;
-    const normals: number[] = [];
-    VertexData.ComputeNormals(g.positions, g.indices, normals);
-    vd.normals = normals;
+    vd.normals = g.normals;
     const mesh = new Mesh(name, this.scene);
     vd.applyToMesh(mesh);
     mesh.material = material;

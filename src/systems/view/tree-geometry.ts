@@ -6,6 +6,8 @@
  * height and radius. Pure arrays, so the triangle counts are tested without a renderer.
  */
 
+import { outwardNormals } from './outward-normals';
+
 export const TREE_SPECIES = ['spruce', 'pine', 'birch'] as const;
 export type TreeSpecies = (typeof TREE_SPECIES)[number];
 
@@ -16,6 +18,8 @@ export interface TreeGeometry {
   positions: number[];
   colors: number[];
   indices: number[];
+  /** Unit vertex normals: away from the trunk's axis on the lathes (outwardNormals), straight up on the impostor. */
+  normals: number[];
 }
 
 type Rgb = readonly [number, number, number];
@@ -122,7 +126,7 @@ function impostorOutline(species: TreeSpecies): [number, number][] {
 
 /** Snow lying on a crown: the colour it tends to, and the share of it in a snowy crown's vertex colours. */
 export const SNOW_WHITE: Rgb = [0.96, 0.97, 1];
-export const SNOW_COVER = 0.8;
+export const SNOW_COVER = 0.9;
 
 /** Mixes every crown vertex colour (all but the bark) toward SNOW_WHITE by SNOW_COVER. */
 function coverWithSnow(g: TreeGeometry, bark: Rgb): void {
@@ -140,11 +144,13 @@ function coverWithSnow(g: TreeGeometry, bark: Rgb): void {
 export function buildTreeGeometry(species: TreeSpecies, level: number, snowy = false): TreeGeometry {
   const g = buildBareTree(species, level);
   if (snowy) coverWithSnow(g, species === 'birch' ? BIRCH_BARK : TRUNK_DARK);
+  // the impostor's planes pass through the axis: lit as from above (like the crown tops) from every side
+  g.normals = level >= 2 ? g.positions.map((_, i) => (i % 3 === 1 ? 1 : 0)) : outwardNormals(g.positions, g.indices, (_x, y) => [0, y, 0]);
   return g;
 }
 
 function buildBareTree(species: TreeSpecies, level: number): TreeGeometry {
-  const g: TreeGeometry = { positions: [], colors: [], indices: [] };
+  const g: TreeGeometry = { positions: [], colors: [], indices: [], normals: [] };
   if (level >= 2) {
     const leaf = species === 'spruce' ? SPRUCE_GREEN : species === 'pine' ? PINE_GREEN : BIRCH_LEAF;
     const trunkC = species === 'birch' ? BIRCH_BARK : TRUNK_DARK;

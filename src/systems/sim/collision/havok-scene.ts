@@ -117,13 +117,13 @@ export class HavokScene {
     }
   }
 
-  /** Stage scenery → static colliders: trees → cylinder trunks, rocks → spheres, fences → boxes, markers/arches → posts. */
+  /** Stage scenery → static colliders: trees → cylinder trunks, rocks → spheres, fences → boxes, markers, edge posts and arches → posts. */
   addScenery(items: readonly SceneryLike[]): void {
     const hp = this.hp;
     for (const it of items) {
       if (it.kind === 'rock') {
         this.addStaticShape(this.ok(hp.HP_Shape_CreateSphere([0, 0, 0], Math.max(0.05, it.radius)), 'sphere'), [it.x, it.y, it.z]);
-      } else if (it.kind === 'tree' || it.kind === 'marker') {
+      } else if (it.kind === 'tree' || it.kind === 'marker' || it.kind === 'post') {
         const r = it.kind === 'tree' ? Math.max(0.1, 0.25 * it.radius) : Math.max(0.05, it.radius);
         this.addStaticShape(this.ok(hp.HP_Shape_CreateCylinder([0, 0, 0], [0, it.height, 0], r), 'cylinder'), [it.x, it.y, it.z]);
       } else if (it.kind === 'fence') {

@@ -160,8 +160,8 @@ export interface SceneryLike {
 }
 
 /**
- * Stage scenery → colliders: trees and markers → cylinders (trunk radius = 0.25 of the canopy radius for
- * trees, at least 0.1 m), rocks → cylinders of their radius, fences → walls of length 2·radius along rotY,
+ * Stage scenery → colliders: trees, markers and edge posts → cylinders (trunk radius = 0.25 of the canopy radius
+ * for trees, at least 0.1 m), rocks → cylinders of their radius, fences → walls of length 2·radius along rotY,
  * arches → two posts; bushes do not stop a car (skipped).
  */
 export function fromScenery(items: readonly SceneryLike[], scene = new SceneColliders()): SceneColliders {
@@ -175,6 +175,7 @@ export function fromScenery(items: readonly SceneryLike[], scene = new SceneColl
         break;
       case 'rock':
       case 'marker':
+      case 'post':
         scene.add({ kind: 'cylinder', center: [it.x, it.z], radius: Math.max(0.05, it.radius), base_m: base, height_m: it.height, id });
         break;
       case 'fence': {
