@@ -1,24 +1,36 @@
 /**
- * Leaderboard responses by request, dropped whenever a verdict is stored: boards change only when a run is
- * accepted, and reads (the game's menus, every finish) far outnumber verifications.
+ * Leaderboard responses by request. Boards change only when a run is accepted, and reads (the game's menus,
+ * every finish) far outnumber verifications, so a read that hits the cache runs no query. Each entry has a
+ * scope: one board's entries are dropped when a run is accepted on that board (`clearBoard`); entries that
+ * depend on every board (the list of boards, daily-rally totals) use EVERY_BOARD and are dropped on any accepted
+ * run; a rename drops everything (`clear`). A refused run changes no board and drops nothing.
  */
 
 /** Most cached responses; past it the cache starts empty again (bounded memory). */
 export const MAX_CACHED_RESPONSES = 10_000;
+/** The scope of an entry that depends on every board. */
+export const EVERY_BOARD = '*';
 
 export class BoardCache {
-  private readonly entries = new Map<string, unknown>();
-  /** Bumped by clear(): a load that started before a verdict is not cached after it. */
+  private readonly entries = new Map<string, { value: unknown; scope: string }>();
+  /** Bumped by every clear: a load that started before a clear is not cached after it. */
   private generation = 0;
 
-  async get<T>(key: string, load: () => Promise<T>): Promise<T> {
-    if (this.entries.has(key)) return this.entries.get(key) as T;
+  async get<T>(key: string, load: () => Promise<T>, scope: string = EVERY_BOARD): Promise<T> {
+    const hit = this.entries.get(key);
+    if (hit) return hit.value as T;
     const gen = this.generation;
-    const v = await load();
-    if (gen !== this.generation) return v;
+    const value = await load();
+    if (gen !== this.generation) return value;
     if (this.entries.size >= MAX_CACHED_RESPONSES) this.entries.clear();
-    this.entries.set(key, v);
-    return v;
+    this.entries.set(key, { value, scope });
+    return value;
+  }
+
+  /** Drops the entries of one board (its scope) and those that depend on every board. */
+  clearBoard(scope: string): void {
+    this.generation++;
+    for (const [key, e] of this.entries) if (e.scope === scope || e.scope === EVERY_BOARD) this.entries.delete(key);
   }
 
   clear(): void {

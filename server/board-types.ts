@@ -13,3 +13,16 @@ export interface BoardRow {
   stageTimeS: number;
   submittedAt: string;
 }
+
+/** A row of a daily-rally board (server/daily-rally.ts). */
+export interface RallyTotalRow {
+  rank: number;
+  playerId: string;
+  name: string;
+  /** Sum of the stage times, in running order, s. */
+  totalS: number;
+  /** Each stage's time, in running order, s. */
+  stageTimesS: number[];
+  /** The submission of each stage's time, in running order (their ghosts: GET /api/ghosts/:id). */
+  submissionIds: number[];
+}

@@ -7,6 +7,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Store } from './store';
 import type { VerifierPool } from './verify/pool';
+import type { Verdict } from './verify/verdict';
 
 export class VerificationQueue {
   private readonly waiting: number[] = [];
@@ -14,7 +15,7 @@ export class VerificationQueue {
   private readonly inFlight = new Map<number, Promise<void>>();
   private stopped = false;
   /** Called after each verdict is stored (the leaderboard cache listens). */
-  onVerified: ((id: number) => void) | null = null;
+  onVerified: ((id: number, verdict: Verdict) => void) | null = null;
 
   constructor(
     private readonly store: Store,
@@ -59,7 +60,7 @@ export class VerificationQueue {
       const v = await this.pool.verify(bytes);
       await this.store.recordVerdict(id, v, v.wallMs);
       this.log.info({ submission: id, status: v.status, code: v.status === 'rejected' ? v.code : undefined, stageTimeS: v.status === 'accepted' ? v.stageTimeS : undefined, verifyMs: Math.round(v.wallMs) }, 'verified');
-      this.onVerified?.(id);
+      this.onVerified?.(id, v);
     } catch (e) {
       // a database failure: the row stays pending and is verified again after the next start
       this.log.error({ submission: id, err: e }, 'verification not stored');

@@ -4,7 +4,7 @@
  * database is PGlite in `dataDir` unless `databaseUrl` names a PostgreSQL server. docs/server.md has the API.
  */
 import { createServer, type Server } from 'node:http';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import cors from '@fastify/cors';
 import rateLimit from '@fastify/rate-limit';
 import { openDatabase, type Database } from './db/database';
@@ -16,14 +16,18 @@ import { BoardCache } from './board-cache';
 import { registerHealthRoutes } from './routes/health';
 import { registerPlayerRoutes } from './routes/players';
 import { registerSubmissionRoutes, DEFAULT_MAX_SUBMISSION_BYTES, DEFAULT_MAX_PENDING } from './routes/submissions';
-import { registerBoardRoutes } from './routes/boards';
+import { boardKey, registerBoardRoutes } from './routes/boards';
+import { registerRallyRoutes } from './routes/rallies';
 import { attachRooms } from './rooms/attach';
+import { registerRequestLog } from './request-log';
 import { registerRoomListRoutes } from './routes/rooms';
 
 /** Origins of the game allowed by CORS by default: Vite's dev server and its preview. */
 export const DEFAULT_CORS_ORIGINS = ['http://localhost:5173', 'http://127.0.0.1:5173', 'http://localhost:4173', 'http://127.0.0.1:4173'];
 /** Requests per minute per IP (all routes) and submissions per minute per player key. */
 export const DEFAULT_RATE_LIMITS = { perIpPerMinute: 600, submissionsPerKeyPerMinute: 30 };
+/** How long an idle keep-alive connection stays open, ms (longer than common proxies' and clients' 60 s). */
+export const KEEP_ALIVE_TIMEOUT_MS = 65_000;
 /** How long a shutdown waits for verifications in flight before leaving them pending, ms. */
 export const SHUTDOWN_GRACE_MS = 10_000;
 
@@ -38,8 +42,8 @@ export interface ServerOptions {
   /** Refuse new submissions (503) while this many wait for verification. */
   maxPending?: number;
   verifier?: PoolOptions;
-  /** Fastify's logger option: true = JSON lines on stdout (pino), false = silent, or pino options. */
-  logger?: boolean | { level: string };
+  /** Fastify's logger option: true = JSON lines on stdout (pino), false = silent, or pino options (a level, a stream). */
+  logger?: boolean | { level: string; stream?: NodeJS.WritableStream };
   /**
    * Realtime rooms (Colyseus, server/rooms/attach.ts) on the same port. Colyseus keeps one matchmaker per
    * process, so only one server per process may have them (the CLI does; API tests leave them off).
@@ -77,11 +81,21 @@ export async function createBitRallyServer(o: ServerOptions): Promise<BitRallySe
     serverFactory: (handler) => httpServer.on('request', handler),
     // the API's largest body is a replay (its own route limit); everything else is small JSON
     bodyLimit: 16 * 1024,
+    // one line per request only when it matters (server/request-log.ts)
+    logController: new LogController({ disableRequestLogging: true }),
   });
+  // idle keep-alive connections outlive the clients' (undici drops its own 1 s before the server's hint), so a
+  // request never races the server closing an idle socket (ECONNRESET under load)
+  httpServer.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+  httpServer.headersTimeout = KEEP_ALIVE_TIMEOUT_MS + 1000;
+  registerRequestLog(app);
   const pool = new VerifierPool(o.verifier);
   const queue = new VerificationQueue(store, pool, app.log);
   const cache = new BoardCache();
-  queue.onVerified = () => cache.clear();
+  // an accepted run changes its own board (and the lists and rally totals over every board); a refusal changes none
+  queue.onVerified = (_id, v) => {
+    if (v.status === 'accepted') cache.clearBoard(boardKey(v));
+  };
   await app.register(cors, { origin: [...(o.corsOrigins ?? DEFAULT_CORS_ORIGINS)], methods: ['GET', 'POST', 'PUT'], allowedHeaders: ['Authorization', 'Content-Type'] });
   const limits = { ...DEFAULT_RATE_LIMITS, ...o.rateLimits };
   await app.register(rateLimit, { max: limits.perIpPerMinute, timeWindow: '1 minute', keyGenerator: (req) => req.ip });
@@ -89,6 +103,7 @@ export async function createBitRallyServer(o: ServerOptions): Promise<BitRallySe
   registerPlayerRoutes(app, store, cache);
   registerSubmissionRoutes(app, { store, queue, maxBytes: o.maxSubmissionBytes ?? DEFAULT_MAX_SUBMISSION_BYTES, maxPending: o.maxPending ?? DEFAULT_MAX_PENDING, perKeyPerMinute: limits.submissionsPerKeyPerMinute, perIpPerMinute: limits.perIpPerMinute });
   registerBoardRoutes(app, store, cache);
+  registerRallyRoutes(app, store, cache);
   // the rooms attach once the port is known: with Redis, other processes send clients to this process's address
   let game: Awaited<ReturnType<typeof attachRooms>> | null = null;
   if (o.rooms) registerRoomListRoutes(app, () => game !== null);

@@ -7,6 +7,7 @@
 import type { Database } from './db/database';
 import { reject, type Verdict } from './verify/verdict';
 import type { Board, BoardRow } from './board-types';
+import type { RallyStageRun } from './daily-rally';
 export type { Board, BoardRow };
 
 export interface SubmissionRow {
@@ -144,6 +145,7 @@ export class Store {
            WHERE (EXCLUDED.stage_time_s, EXCLUDED.submission_id) < (best_runs.stage_time_s, best_runs.submission_id)`,
         [v.stageHash, v.carClass, v.simVersion, updated[0]!.player_id, id, v.stageId, v.stageTimeS],
       );
+      if (v.canonicalStage) await tx.query(`INSERT INTO canonical_stages (stage_hash, stage_id) VALUES ($1, $2) ON CONFLICT (stage_hash) DO NOTHING`, [v.stageHash, v.stageId]);
     });
   }
 
@@ -183,6 +185,21 @@ export class Store {
     if (mine < 0) return [];
     const myRank = Number(rows[mine]!.ahead) + 1;
     return rows.map((r, i) => toBoardRow(r, myRank - mine + i));
+  }
+
+  /**
+   * Every player's best run on each of `stageIds` (canonical generated stages only: canonical_stages) in one car
+   * class and simulation version: what a daily-rally total is made of (server/daily-rally.ts ranks them).
+   */
+  async rallyStageRuns(stageIds: readonly string[], carClass: string, simVersion: string): Promise<RallyStageRun[]> {
+    const rows = await this.db.query(
+      `SELECT b.player_id, p.name, b.stage_id, b.stage_time_s, b.submission_id
+       FROM best_runs b JOIN canonical_stages c ON c.stage_hash = b.stage_hash AND c.stage_id = b.stage_id
+       JOIN players p ON p.id = b.player_id
+       WHERE b.stage_id = ANY($1::text[]) AND b.car_class = $2 AND b.sim_version = $3`,
+      [[...stageIds], carClass, simVersion],
+    );
+    return rows.map((r) => ({ playerId: r.player_id as string, name: r.name as string, stageId: r.stage_id as string, stageTimeS: Number(r.stage_time_s), submissionId: Number(r.submission_id) }));
   }
 
   /** A player's submissions, newest first (all boards, all outcomes). */

@@ -552,7 +552,7 @@ function stageTomlFor(c: Ctx, l: StageLayout): StageToml {
 }
 
 /** The options a server needs to regenerate the stage byte for byte (stage.toml `[generator]`). */
-function generatorTable(opts: GenerateOptions): NonNullable<StageToml['generator']> {
+export function generatorTable(opts: GenerateOptions): NonNullable<StageToml['generator']> {
   return {
     version: GENERATOR_VERSION,
     seed: opts.seed,

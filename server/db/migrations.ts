@@ -58,6 +58,20 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX best_runs_rank ON best_runs (stage_hash, car_class, sim_version, stage_time_s, submission_id);
     `,
   },
+  {
+    id: 2,
+    name: 'canonical generated stages (daily-rally boards)',
+    sql: `
+      -- generated stages that are the in-game generator's stage for the parameters their id names
+      -- (server/verify/canonical-stage.ts): a daily-rally total counts runs on these only
+      CREATE TABLE canonical_stages (
+        stage_hash text PRIMARY KEY,
+        stage_id text NOT NULL
+      );
+      CREATE INDEX canonical_stages_id ON canonical_stages (stage_id);
+      CREATE INDEX best_runs_stage_id ON best_runs (stage_id, car_class, sim_version);
+    `,
+  },
 ];
 
 /** Serialises concurrent starts on one PostgreSQL database (an arbitrary constant key). */

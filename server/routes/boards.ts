@@ -27,7 +27,7 @@ const HASH = /^[0-9a-f]{16}$/;
 const NAME = /^[A-Za-z0-9._-]{1,64}$/;
 
 /** A query integer in [min, max] (default when absent), or null when it is something else. */
-function intParam(v: unknown, def: number, min: number, max: number): number | null {
+export function intParam(v: unknown, def: number, min: number, max: number): number | null {
   if (v === undefined) return def;
   const n = Number(v);
   return Number.isInteger(n) && n >= min && n <= max ? n : null;
@@ -39,24 +39,25 @@ function boardOf(p: BoardParams, reply: FastifyReply): Board | null {
   return null;
 }
 
-const badQuery = (reply: FastifyReply, what: string): FastifyReply => reply.code(400).send({ error: 'bad-query', message: what });
+export const badQuery = (reply: FastifyReply, what: string): FastifyReply => reply.code(400).send({ error: 'bad-query', message: what });
 
-const boardKey = (b: Board): string => `${b.stageHash} ${b.carClass} ${b.simVersion}`;
+/** A board's cache key and scope (server/board-cache.ts). */
+export const boardKey = (b: Board): string => `${b.stageHash} ${b.carClass} ${b.simVersion}`;
 
 /** The whole ranking of a board from the cache, or null when the board is too big to hold. */
 async function rankingOf(store: Store, cache: BoardCache, b: Board): Promise<BoardRow[] | null> {
-  const rows = await cache.get(`ranking ${boardKey(b)}`, () => store.top(b, MAX_RANKING_ROWS + 1));
+  const rows = await cache.get(`ranking ${boardKey(b)}`, () => store.top(b, MAX_RANKING_ROWS + 1), boardKey(b));
   return rows.length > MAX_RANKING_ROWS ? null : rows;
 }
 
 async function topRows(store: Store, cache: BoardCache, b: Board, limit: number, offset: number): Promise<BoardRow[]> {
   const all = await rankingOf(store, cache, b);
-  return all ? all.slice(offset, offset + limit) : cache.get(`top ${boardKey(b)} ${limit} ${offset}`, () => store.top(b, limit, offset));
+  return all ? all.slice(offset, offset + limit) : cache.get(`top ${boardKey(b)} ${limit} ${offset}`, () => store.top(b, limit, offset), boardKey(b));
 }
 
 async function aroundRows(store: Store, cache: BoardCache, b: Board, playerId: string, span: number): Promise<BoardRow[]> {
   const all = await rankingOf(store, cache, b);
-  if (!all) return cache.get(`around ${boardKey(b)} ${playerId} ${span}`, () => store.around(b, playerId, span));
+  if (!all) return cache.get(`around ${boardKey(b)} ${playerId} ${span}`, () => store.around(b, playerId, span), boardKey(b));
   const at = all.findIndex((r) => r.playerId === playerId);
   return at < 0 ? [] : all.slice(Math.max(0, at - span), at + span + 1);
 }
@@ -65,8 +66,8 @@ async function aroundRows(store: Store, cache: BoardCache, b: Board, playerId: s
  * A board response as JSON text, cached with the rows until the next verdict or rename: a read that hits the
  * cache does no query and no serialisation (the read latency target: p99 ≤ 20 ms under 50 clients).
  */
-async function sendCachedJson(reply: FastifyReply, cache: BoardCache, key: string, build: () => Promise<unknown>): Promise<FastifyReply> {
-  const text = await cache.get(`json ${key}`, async () => JSON.stringify(await build()));
+export async function sendCachedJson(reply: FastifyReply, cache: BoardCache, key: string, scope: string, build: () => Promise<unknown>): Promise<FastifyReply> {
+  const text = await cache.get(`json ${key}`, async () => JSON.stringify(await build()), scope);
   return reply.type('application/json; charset=utf-8').send(text);
 }
 
@@ -79,7 +80,7 @@ export function registerBoardRoutes(app: FastifyInstance, store: Store, cache: B
     const limit = intParam(req.query.limit, DEFAULT_BOARD_ROWS, 1, MAX_BOARD_ROWS);
     const offset = intParam(req.query.offset, 0, 0, 1_000_000);
     if (limit === null || offset === null) return badQuery(reply, `limit: 1–${MAX_BOARD_ROWS}, offset: ≥ 0`);
-    return sendCachedJson(reply, cache, `top ${boardKey(b)} ${limit} ${offset}`, async () => ({ board: b, rows: await topRows(store, cache, b, limit, offset) }));
+    return sendCachedJson(reply, cache, `top ${boardKey(b)} ${limit} ${offset}`, boardKey(b), async () => ({ board: b, rows: await topRows(store, cache, b, limit, offset) }));
   });
 
   app.get<{ Params: BoardParams & { playerId: string }; Querystring: { span?: string } }>('/api/boards/:stageHash/:carClass/:simVersion/around/:playerId', async (req, reply) => {
@@ -87,7 +88,7 @@ export function registerBoardRoutes(app: FastifyInstance, store: Store, cache: B
     if (!b) return reply;
     const span = intParam(req.query.span, DEFAULT_AROUND_SPAN, 0, MAX_AROUND_SPAN);
     if (span === null || !PLAYER_ID_PATTERN.test(req.params.playerId)) return badQuery(reply, `span: 0–${MAX_AROUND_SPAN}; playerId: 64 hex digits`);
-    return sendCachedJson(reply, cache, `around ${boardKey(b)} ${req.params.playerId} ${span}`, async () => ({ board: b, rows: await aroundRows(store, cache, b, req.params.playerId, span) }));
+    return sendCachedJson(reply, cache, `around ${boardKey(b)} ${req.params.playerId} ${span}`, boardKey(b), async () => ({ board: b, rows: await aroundRows(store, cache, b, req.params.playerId, span) }));
   });
 
   app.get<{ Params: { id: string }; Querystring: { limit?: string } }>('/api/players/:id/history', async (req, reply) => {

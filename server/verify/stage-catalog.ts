@@ -8,7 +8,7 @@
 import { readdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { readStageFiles } from '../../terrain/node';
-import { parseStageToml, type StageFiles } from '../../terrain/stage';
+import { parseStageToml, type Stage, type StageFiles } from '../../terrain/stage';
 import { generateStage, optionsFromGeneratorTable } from '../../terrain/generate';
 import { CONTENT_DIR } from '../../src/replay/node';
 import { stageHash, type StageSource } from '../../src/replay/stage-check';
@@ -26,6 +26,8 @@ export class StageCatalog implements StageSource {
   private readonly byHash = new Map<string, KnownStage>();
   private readonly regenerated = new Map<string, KnownStage>();
   private readonly byId = new Map<string, KnownStage>();
+  /** Loaded stages by hash (StageSource.loadedStage): only stages this catalog knows, so as bounded as they are. */
+  private readonly loaded = new Map<string, Stage>();
 
   constructor(stages: readonly KnownStage[]) {
     for (const s of stages) {
@@ -66,10 +68,23 @@ export class StageCatalog implements StageSource {
     }
     if (stageHash(again) !== hash) return null;
     const id = parseStageToml(files.stageToml, 'stage.toml').id;
-    if (this.regenerated.size >= MAX_REGENERATED) this.regenerated.delete(this.regenerated.keys().next().value!);
+    if (this.regenerated.size >= MAX_REGENERATED) {
+      const oldest = this.regenerated.keys().next().value!;
+      this.regenerated.delete(oldest);
+      this.loaded.delete(oldest);
+    }
     const known = { id, hash, files: again };
     this.regenerated.set(hash, known);
     return known;
+  }
+
+  /** StageSource: a stage loaded before, by hash (parsing a stage costs more than a short run's setup). */
+  loadedStage(hash: string): Stage | undefined {
+    return this.loaded.get(hash);
+  }
+
+  keepLoadedStage(hash: string, stage: Stage): void {
+    if (this.known(hash)) this.loaded.set(hash, stage);
   }
 
   /** StageSource for the verifier: a shipped stage by id. */

@@ -28,6 +28,8 @@ export interface AcceptedRun {
   stageTimeS: number;
   finalHash: string;
   ticks: number;
+  /** A generated stage that is the in-game generator's stage for its id's parameters (canonical-stage.ts). */
+  canonicalStage: boolean;
 }
 
 export interface RejectedRun {

@@ -12,6 +12,8 @@ import { SIM_VERSION } from '../../src/replay/version';
 import { vehicleCarAdapter } from '../../src/run/cars';
 import { carClassOf, type CarClass } from './car-classes';
 import type { StageCatalog } from './stage-catalog';
+import { isCanonicalGeneratedStage } from './canonical-stage';
+import { parseStageToml } from '../../terrain/stage';
 import { reject, type Verdict } from './verdict';
 
 export interface VerifyLimits {
@@ -29,7 +31,9 @@ export interface VerifyContext {
 }
 
 /** The header checks before any world is built: a refusal, or the car class and stage to rank under. */
-function checkEntry(d: ReplayData, ctx: VerifyContext): Verdict | { carClass: string; stageId: string; stageHash: string } {
+type Entry = { carClass: string; stageId: string; stageHash: string; canonicalStage: boolean };
+
+function checkEntry(d: ReplayData, ctx: VerifyContext): Verdict | Entry {
   const h = d.header;
   if (h.simVersion !== SIM_VERSION) return reject('sim-version', `recorded by ${h.simVersion}; this server runs ${SIM_VERSION}`);
   if (h.cars.length !== 1 || h.cars[0]!.role !== 'player') return reject('not-single-player', `expected one player car, found ${h.cars.length} car(s)`);
@@ -40,11 +44,12 @@ function checkEntry(d: ReplayData, ctx: VerifyContext): Verdict | { carClass: st
   const known = ctx.stages.known(h.stage.hash) ?? (h.stage.embedded && d.stageFiles ? ctx.stages.regenerate(d.stageFiles) : null);
   if (!known || known.hash !== h.stage.hash) return reject('stage-unknown', `stage "${h.stage.id}" with content hash ${h.stage.hash} is neither shipped nor generated again from its recorded options`);
   if (!h.stage.embedded && known.id !== h.stage.id) return reject('stage-unknown', `stage id "${h.stage.id}" does not match hash ${h.stage.hash} (stage "${known.id}")`);
-  return { carClass: cls.id, stageId: known.id, stageHash: known.hash };
+  const canonicalStage = h.stage.embedded && isCanonicalGeneratedStage(parseStageToml(known.files.stageToml, 'stage.toml'));
+  return { carClass: cls.id, stageId: known.id, stageHash: known.hash, canonicalStage };
 }
 
 /** The outcome of the re-simulation, compared with what the file claims. */
-function judge(d: ReplayData, r: VerifyReport, entry: { carClass: string; stageId: string; stageHash: string }): Verdict {
+function judge(d: ReplayData, r: VerifyReport, entry: Entry): Verdict {
   if (r.budgetExceeded) return reject('budget-exceeded', r.budgetExceeded.message);
   if (r.firstDesync) return reject('checksum-mismatch', `re-simulation differs at tick ${r.firstDesync.tick}: expected state hash ${r.firstDesync.expected}, found ${r.firstDesync.found}`);
   if (r.keyframeMismatches.length) return reject('checksum-mismatch', `keyframe at tick ${r.keyframeMismatches[0]!.tick} differs from the re-simulated state`);

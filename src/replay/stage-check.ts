@@ -31,6 +31,13 @@ export function checkReplayCars(data: Pick<ReplayData, 'header' | 'edits'>, adap
 /** Where shipped stages come from (Node: the stage folders; browser: fetched assets). */
 export interface StageSource {
   files(id: string): Promise<StageFiles>;
+  /**
+   * Optional: a stage this source keeps loaded, by content hash (a server's verification worker loads each stage
+   * once, not once per replay). The simulation only reads a Stage, so one serves any number of runs.
+   */
+  loadedStage?(hash: string): Stage | undefined;
+  /** Optional: offered each stage loaded from this source's files or a replay's, after its hash was checked. */
+  keepLoadedStage?(hash: string, stage: Stage): void;
 }
 
 /** Content hash of a stage: its stage.toml text and both PNGs, byte for byte. */
@@ -61,8 +68,12 @@ export async function resolveStage(header: ReplayHeader, embedded: StageFilesDat
   if (h !== ref.hash) {
     throw new ReplayFormatError(file, 'stage.hash', `${ref.hash} (stage "${ref.id}" as recorded)`, `${h} (the stage changed since the recording)`);
   }
+  const kept = source?.loadedStage?.(h);
+  if (kept) return kept;
   try {
-    return loadStage(files, `${ref.id}/stage.toml`);
+    const stage = loadStage(files, `${ref.id}/stage.toml`);
+    source?.keepLoadedStage?.(h, stage);
+    return stage;
   } catch (e) {
     // the stage loader's own checks (ranges, sizes) decide; the replay names where the stage came from
     const where = ref.embedded ? `section T (embedded stage "${ref.id}")` : `stage.id ("${ref.id}")`;

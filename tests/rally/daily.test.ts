@@ -9,6 +9,9 @@ import { LANDSCAPE_IDS, type StageGenParams } from '../../src/app/stage-gen/para
 import { stageHash } from '../../src/replay/stage-check';
 import { dailyRallyPlan, dailyRallySeed, DAILY_RALLY, planRallyStages } from '../../src/run/rally/plan';
 import { spawnCli } from '../cli/spawn';
+import { parseStageToml } from '../../terrain/stage';
+import { isCanonicalGeneratedStage } from '../../server/verify/canonical-stage';
+import { serverDailyRally } from '../../server/daily-rally';
 
 const DATE = '2026-11-25';
 
@@ -36,6 +39,8 @@ describe('daily rally', () => {
       const g = stageGenApi.generate(r.params as StageGenParams);
       // the hash the worker reports is the replay's stage hash of the files it returns
       expect(g.hash).toBe(stageHash(g.files));
+      // the server counts a run on it towards the daily-rally total (server/verify/canonical-stage.ts)
+      expect(isCanonicalGeneratedStage(parseStageToml(g.files.stageToml, 'stage.toml'))).toBe(true);
       return { id: g.id, hash: g.hash };
     });
     const ran = await spawnCli('src/cli/rally.ts', ['daily', '--date', DATE, '--json']);
@@ -44,6 +49,7 @@ describe('daily rally', () => {
     const there = JSON.parse(ran.stdout) as { seed: number; stages: { id: string; hash: string }[] };
     expect(there.seed).toBe(plan.seed);
     expect(there.stages.map((s) => ({ id: s.id, hash: s.hash }))).toEqual(here);
+    expect(here.map((s) => s!.id)).toEqual(serverDailyRally(DATE).stageIds);
     // four distinct stages, not one stage four times
     expect(new Set(here.map((s) => s!.hash)).size).toBe(DAILY_RALLY.stageCount);
   }, 120_000);

@@ -16,6 +16,8 @@ import { readStageFiles } from '../../terrain/node';
 import { SIM_VERSION } from '../../src/replay/version';
 import { CONTENT_DIR } from '../../src/replay/node';
 import { newPlayer, TestClient } from './client';
+import { serverDailyRally } from '../../server/daily-rally';
+import { storeDailyRun } from './daily-fixtures';
 import { recordFinishedRun, STAGE_DIR, withCarFile, withHeader, withFinalTimeEdited, withInputChanged, withUnknownStage, zipBomb } from './fixtures';
 
 const TIMEOUT_MS = 90_000;
@@ -114,7 +116,7 @@ export function defineServerSuite(options: () => Pick<ServerOptions, 'dataDir' |
       await server.store.upsertPlayer(p.id, p.name);
       for (const timeS of [100 + ((i * 37) % 12), i % 2 === 0 ? 95 + i / 10 : 130]) {
         const { row } = await server.store.insertSubmission(`fake-${String(n++).padStart(59, '0')}`, p.id, new Uint8Array([n]));
-        await server.store.recordVerdict(row.id, { status: 'accepted', stageId: 'fake', ...fake, stageTimeS: timeS, finalHash: `run-${n}`, ticks: 1 }, 0);
+        await server.store.recordVerdict(row.id, { status: 'accepted', stageId: 'fake', ...fake, stageTimeS: timeS, finalHash: `run-${n}`, ticks: 1, canonicalStage: false }, 0);
         best.set(p.id, Math.min(best.get(p.id) ?? Infinity, timeS));
       }
     }
@@ -127,6 +129,38 @@ export function defineServerSuite(options: () => Pick<ServerOptions, 'dataDir' |
       expect(await server.store.around(fake, p.id, 2)).toEqual(top.slice(Math.max(0, at - 2), at + 3));
     }
     expect(await server.store.around(fake, newPlayer('absent').id, 2)).toEqual([]);
+  });
+
+  it('ranks daily-rally totals: every stage on the day\'s canonical stages in the day\'s car', async () => {
+    const date = '2026-11-25';
+    const day = serverDailyRally(date);
+    const players = Array.from({ length: 5 }, (_, i) => newPlayer(`Daily ${i}`));
+    const accept = (p: (typeof players)[number], k: number, timeS: number, o: { canonical?: boolean; carClass?: string } = {}): Promise<number> => storeDailyRun(server.store, day, p.id, k, timeS, o);
+    for (const p of players) await server.store.upsertPlayer(p.id, p.name);
+    const times = [[120, 130, 140, 150], [119, 131, 139, 152], [100, 100, 100]];
+    for (const [i, ts] of times.entries()) for (const [k, t] of ts.entries()) await accept(players[i]!, k, t);
+    // a faster run on stage 0 counts for player 1 (their best), a slower one does not replace it
+    await accept(players[1]!, 0, 110);
+    await accept(players[1]!, 0, 200);
+    // player 3: stage 3 only on an easier stage under the same id (not canonical); player 4: stage 3 in another car
+    for (let k = 0; k < 3; k++) await accept(players[3]!, k, 90);
+    await accept(players[3]!, 3, 50, { canonical: false });
+    for (let k = 0; k < 3; k++) await accept(players[4]!, k, 90);
+    await accept(players[4]!, 3, 50, { carClass: day.carId === 'rally-awd' ? 'hatch-gti' : 'rally-awd' });
+    const r = await api.json('GET', `/api/rallies/daily/${date}`);
+    expect(r.status).toBe(200);
+    expect(r.body.rally).toEqual({ date, carClass: day.carId, simVersion: SIM_VERSION, stages: day.stageIds.map((stageId, index) => ({ index, stageId })), players: 2 });
+    const rows = r.body.rows as { rank: number; playerId: string; totalS: number; stageTimesS: number[] }[];
+    expect(rows.map((x) => [x.rank, x.playerId, x.totalS, x.stageTimesS])).toEqual([
+      [1, players[1]!.id, 110 + 131 + 139 + 152, [110, 131, 139, 152]],
+      [2, players[0]!.id, 120 + 130 + 140 + 150, [120, 130, 140, 150]],
+    ]);
+    const around = await api.json('GET', `/api/rallies/daily/${date}/around/${players[0]!.id}?span=0`);
+    expect((around.body.rows as { playerId: string }[]).map((x) => x.playerId)).toEqual([players[0]!.id]);
+    expect((await api.json('GET', `/api/rallies/daily/${date}/around/${players[2]!.id}`)).body.rows).toEqual([]);
+    // another day has other stages: nobody is classified there
+    expect((await api.json('GET', '/api/rallies/daily/2026-11-26')).body).toMatchObject({ rows: [], rally: { players: 0 } });
+    for (const bad of ['/api/rallies/daily/2026-13-01', '/api/rallies/daily/yesterday', `/api/rallies/daily/${date}?limit=0`]) expect((await api.json('GET', bad)).status).toBe(400);
   });
 
   it('refuses tampered runs with the reason', async () => {

@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { keyFromAuthorization, NAME_MAX_CHARS, playerIdOf, validateName } from '../../server/players';
 import { carClassOf, shippedCarClasses } from '../../server/verify/car-classes';
 import { containerProblem, MAX_SUBMISSION_PAYLOAD_BYTES } from '../../server/routes/submissions';
-import { BoardCache } from '../../server/board-cache';
+import { BoardCache, EVERY_BOARD } from '../../server/board-cache';
 import { WindowLimiter } from '../../server/window-limiter';
 import { BUILTIN_CARS } from '../../src/content/cars/index';
 import { zipBomb } from './fixtures';
@@ -66,6 +66,21 @@ describe('board cache', () => {
     release();
     expect(await slow).toBe(-1);
     expect(await cache.get('b', load)).toBe(3);
+  });
+});
+
+describe('board cache scopes', () => {
+  it('an accepted run on one board drops that board and what spans every board, not the other boards', async () => {
+    const cache = new BoardCache();
+    let loads = 0;
+    const load = async (): Promise<number> => ++loads;
+    await cache.get('top A', load, 'A');
+    await cache.get('top B', load, 'B');
+    await cache.get('boards', load, EVERY_BOARD);
+    expect(loads).toBe(3);
+    cache.clearBoard('A');
+    // B is still cached (no load), A and the list are loaded again
+    expect([await cache.get('top B', load, 'B'), await cache.get('top A', load, 'A'), await cache.get('boards', load)]).toEqual([2, 4, 5]);
   });
 });
 

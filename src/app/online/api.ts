@@ -4,8 +4,8 @@
  * keeps the work for later; an answer that refuses the request throws `ApiError` with the server's message.
  */
 // the wire shapes are the server's own types (type-only: nothing of server/ enters the bundle)
-import type { Board, BoardRow } from '../../../server/board-types';
-export type { Board, BoardRow };
+import type { Board, BoardRow, RallyTotalRow } from '../../../server/board-types';
+export type { Board, BoardRow, RallyTotalRow };
 
 /** A request gives up after this long, ms (the server answers reads from memory; an upload is ≤ 8 MiB). */
 const REQUEST_TIMEOUT_MS = 15_000;
@@ -33,6 +33,16 @@ export type SubmissionStatus = 'pending' | 'accepted' | 'rejected';
 
 export interface BoardSummary extends Board {
   stageId: string | null;
+  players: number;
+}
+
+/** A daily rally as its board describes it (server/routes/rallies.ts). */
+export interface DailyRallyInfo {
+  date: string;
+  carClass: string;
+  simVersion: string;
+  stages: { index: number; stageId: string }[];
+  /** Players classified (a verified run on every stage). */
   players: number;
 }
 
@@ -120,6 +130,15 @@ export class OnlineApi {
 
   around(b: Board, playerId: string, span: number): Promise<{ rows: BoardRow[] }> {
     return this.json(`/api/boards/${boardPath(b)}/around/${playerId}?span=${span}`);
+  }
+
+  /** The daily rally of a UTC date (YYYY-MM-DD) and its best totals. */
+  dailyRally(date: string, limit: number): Promise<{ rally: DailyRallyInfo; rows: RallyTotalRow[] }> {
+    return this.json(`/api/rallies/daily/${encodeURIComponent(date)}?limit=${limit}`);
+  }
+
+  dailyRallyAround(date: string, playerId: string, span: number): Promise<{ rally: DailyRallyInfo; rows: RallyTotalRow[] }> {
+    return this.json(`/api/rallies/daily/${encodeURIComponent(date)}/around/${playerId}?span=${span}`);
   }
 
   history(playerId: string, limit: number): Promise<{ submissions: SubmissionInfo[] }> {

@@ -1,6 +1,6 @@
 /**
  * The Leaderboards screen (gamepad-navigable: up/down through the items, left/right on the Board and View rows):
- * pick a board (stage · car class), see its top rows, the rows around the player, or the player's history;
+ * pick a board (stage · car class, or today's daily rally: whole-rally totals, daily-board.ts), see its top rows, the rows around the player, or the player's history;
  * A on a row downloads that run's ghost into the replay library and starts the stage with that car, racing it.
  * The player's name and the server URL are edited here (text fields, keyboard). Names are shown as text.
  */
@@ -13,6 +13,8 @@ import { ReplayLibrary } from '../replay/library';
 import { setGhostChoice } from '../replay/ghost-choice';
 import { ApiError, normaliseServerUrl, type BoardRow, type BoardSummary, type OnlineApi } from './api';
 import type { OnlineService } from './service';
+import { dailyRallyRows } from './daily-board';
+import { todayUtc } from '../utc-date';
 
 /** Rows of the top list, and players shown above and below the player. */
 export const TOP_ROWS = 20;
@@ -24,7 +26,10 @@ const VIEW_LABEL: Record<View, string> = { top: `Top ${TOP_ROWS}`, around: 'Arou
 
 interface LbState {
   boards: BoardSummary[];
+  /** Index into `boards`; `boards.length` is today's daily rally (the last choice). */
   board: number;
+  /** Today's UTC date (the daily rally's). */
+  date: string;
   view: View;
   me: string;
 }
@@ -48,6 +53,7 @@ function rowButton(r: BoardRow, me: string): string {
 /** The rows of the chosen view (history rows of accepted runs can be raced too). */
 async function fetchRows(api: OnlineApi, st: LbState): Promise<string> {
   const b = st.boards[st.board];
+  if (st.view !== 'history' && st.board === st.boards.length) return dailyRallyRows(api, st.date, { around: st.view === 'around', me: st.me, limit: TOP_ROWS, span: AROUND_SPAN });
   if (st.view === 'history') {
     const h = (await api.history(st.me, HISTORY_ROWS)).submissions;
     if (!h.length) return '<div class="sub">No submissions yet</div>';
@@ -83,7 +89,7 @@ async function raceGhost(app: AppContext, api: OnlineApi, submissionId: number, 
 export function registerLeaderboardsScreen(app: AppContext, online: () => Promise<OnlineService>, startStage: StartStage): void {
   registerScreen('leaderboards', (ctx, params) => {
     const el = markup();
-    const st: LbState = { boards: [], board: 0, view: 'top', me: '' };
+    const st: LbState = { boards: [], board: 0, date: todayUtc(), view: 'top', me: '' };
     let loaded = false;
     const q = <T extends HTMLElement>(s: string): T => el.querySelector<T>(s)!;
     const showError = (e: unknown): void => void (q('[data-error]').textContent = e instanceof Error ? e.message : String(e));
@@ -115,7 +121,8 @@ function wireActions(app: AppContext, el: HTMLElement, svc: OnlineService, st: L
     redraw(true);
   };
   const cycle = (d: -1 | 1, what: 'board' | 'view'): void => {
-    if (what === 'board') st.board = st.boards.length ? (st.board + d + st.boards.length) % st.boards.length : 0;
+    // the stage boards, then today's daily rally
+    if (what === 'board') st.board = (st.board + d + st.boards.length + 1) % (st.boards.length + 1);
     else st.view = VIEWS[(VIEWS.indexOf(st.view) + d + VIEWS.length) % VIEWS.length]!;
     redraw(false);
   };
@@ -147,10 +154,10 @@ async function refresh(app: AppContext, el: HTMLElement, svc: OnlineService, st:
       rows.innerHTML = `<div class="sub">offline: ${esc((e as Error).message)}</div>`;
       throw e;
     });
-    st.board = Math.min(st.board, Math.max(0, st.boards.length - 1));
+    st.board = Math.min(st.board, st.boards.length);
   }
   const b = st.boards[st.board];
-  q('[data-board]').textContent = b ? `‹ ${b.stageId ?? b.stageHash.slice(0, 8)} · ${b.carClass} (${b.players}) ›` : '—';
+  q('[data-board]').textContent = b ? `‹ ${b.stageId ?? b.stageHash.slice(0, 8)} · ${b.carClass} (${b.players}) ›` : `‹ Daily rally ${st.date} UTC ›`;
   q('[data-view]').textContent = `‹ ${VIEW_LABEL[st.view]} ›`;
   rows.innerHTML = await fetchRows(api, st);
   app.screens.refocus();

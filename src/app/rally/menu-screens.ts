@@ -11,12 +11,11 @@ import { escapeHtml as esc } from '../escape-html';
 import { MAX_RALLY_STAGES, MIN_RALLY_STAGES } from '../../run/rally/plan';
 import type { RallyController } from './controller';
 import { dailyRally, newRally, STAGE_LENGTHS, type NewRallySettings } from './new-rally';
+import { todayUtc } from '../utc-date';
 
 /** URL flag `dev=1`: two-stage rallies and the test tracks (quick checks, the e2e test). */
 const DEV = typeof location !== 'undefined' && new URLSearchParams(location.search).get('dev') === '1';
 const MIN_STAGES = DEV ? 2 : MIN_RALLY_STAGES;
-
-const todayUtc = (): string => new Date().toISOString().slice(0, 10);
 
 function stepText(rc: RallyController): string {
   const s = rc.state!;

@@ -1,7 +1,8 @@
 /** A new rally from the player's settings, and the daily rally of a UTC date (the same for every player). */
 import { BUILTIN_CARS } from '../../content/cars/index';
 import { LANDSCAPE_IDS } from '../stage-gen/index';
-import { dailyRallyPlan, planRallyStages, RALLY_STAGE_KM, type RallyStageRef } from '../../run/rally/plan';
+import { planRallyStages, RALLY_STAGE_KM, type RallyStageRef } from '../../run/rally/plan';
+import { dailyRallyDefinition } from '../../run/rally/daily';
 import { createRally, type RallyState } from '../../run/rally/rally';
 import { rallyRivals } from '../../run/rally/rivals';
 import type { StageSummary } from '../stages';
@@ -53,16 +54,15 @@ export function newRally(st: NewRallySettings, stages: readonly StageSummary[]):
 
 /** The daily rally: stages, service interval, car and rivals from the date alone. */
 export function dailyRally(utcDate: string): RallyState {
-  const plan = dailyRallyPlan(utcDate, LANDSCAPE_IDS);
-  const cars = BUILTIN_CARS.map((c) => c.id).sort();
+  const d = dailyRallyDefinition(utcDate, BUILTIN_CARS.map((c) => c.id));
   return createRally({
     id: `daily-${utcDate}`,
     name: `Daily rally ${utcDate}`,
-    seed: plan.seed,
+    seed: d.seed,
     daily: utcDate,
-    stages: planRallyStages(plan),
-    serviceEvery: plan.serviceEvery,
-    carId: cars[plan.seed % cars.length] ?? 'rally-awd',
-    rivals: rallyRivals(plan.seed),
+    stages: d.stages.map((params) => ({ kind: 'generated', params })),
+    serviceEvery: d.serviceEvery,
+    carId: d.carId,
+    rivals: rallyRivals(d.seed),
   });
 }

@@ -1,0 +1,20 @@
+/**
+ * Request logging off the hot path: Fastify's two lines per request (pino, synchronous JSON on stdout) are
+ * turned off (`disableRequestLogging`) and one line is written at the end of a request only when an operator
+ * needs it: a server error or a slow answer at `info`, every other request at `debug` (a no-op call at the
+ * default level).
+ */
+import type { FastifyInstance } from 'fastify';
+
+/** An answer slower than this is logged at info, ms. */
+export const SLOW_REQUEST_MS = 250;
+
+export function registerRequestLog(app: FastifyInstance): void {
+  app.addHook('onResponse', (req, reply, done) => {
+    const ms = reply.elapsedTime;
+    const line = { method: req.method, url: req.url, status: reply.statusCode, ms: Math.round(ms * 10) / 10 };
+    if (reply.statusCode >= 500 || ms > SLOW_REQUEST_MS) req.log.info(line, 'request');
+    else req.log.debug(line, 'request');
+    done();
+  });
+}
