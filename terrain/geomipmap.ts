@@ -17,6 +17,7 @@ import type { BSplineSurface, SurfaceSample } from './bspline';
 import { TerrainError } from './errors';
 import { isPow2Plus1 } from './heightfield';
 import { dlog2, dtan } from './dmath';
+import { isBoxOccluded, type OcclusionTree } from './geomipmap-occlusion';
 
 /** Edge-variant flags: bit set → the neighbour on that side is one level coarser (stitch that edge). */
 export const EDGE_NEG_X = 1;
@@ -55,6 +56,25 @@ export interface BlockMesh {
   positions: Float32Array;
   normals: Float32Array;
 }
+
+/** Options of one `GeoMipmap.select`. */
+export interface SelectOptions {
+  /**
+   * Leave out blocks hidden behind the terrain (horizon occlusion, geomipmap-occlusion.ts; default true).
+   * Only valid when `camera` is the one that renders the selection.
+   */
+  occlusion?: boolean;
+}
+
+/**
+ * Occlusion is used only while the eye is at least this far above the highest vertex the terrain under it can
+ * be drawn with, m: the ray to a hidden point then leaves the eye above the drawn surface and crosses it well
+ * beyond the game cameras' near planes (0.1 m).
+ */
+export const OCCLUSION_EYE_CLEARANCE_M = 0.5;
+
+/** The occlusion test runs on quadtree nodes of at most this many blocks a side (and on every block). */
+const OCCLUSION_NODE_BLOCKS = 4;
 
 /** Sub-cells per block side of the error metric: a level's error is located to 1/SUB_CELLS of the block side. */
 export const SUB_CELLS = 4;
@@ -114,6 +134,9 @@ export class GeoMipmap {
   private readonly treeMax: Float32Array[] = [];
   private readonly planes = new Float64Array(24);
   private readonly subDist = new Float64Array(SUB_CELLS * SUB_CELLS);
+  private occlusionTree: OcclusionTree | null = null;
+  /** Blocks inside the frustum but hidden behind the terrain at the last `select` (not returned). */
+  lastOccludedBlocks = 0;
 
   constructor(surface: BSplineSurface, opts: GeoMipmapOptions = {}) {
     const hf = surface.heightfield;
@@ -315,12 +338,17 @@ export class GeoMipmap {
    * LOD selection + culling for one frame. Returns the visible blocks with their level and edge flags.
    * Levels are chosen for all blocks (so neighbour constraints hold across the view edge), then culled.
    */
-  select(camera: LodCamera, maxErrorPx: number): SelectedBlock[] {
+  select(camera: LodCamera, maxErrorPx: number, opts: SelectOptions = {}): SelectedBlock[] {
     const C = GeoMipmap.switchFactor(camera.fovY, camera.viewportHeightPx, maxErrorPx);
     const nb = this.blocksPerSide;
-    const visible = this.cullBlocks(camera.viewProj);
-    const dist = this.chooseLevels(camera.position, C, visible);
+    const eye = camera.position;
+    const inView = this.cullBlocks(camera.viewProj, null);
+    const dist = this.chooseLevels(eye, C, inView);
     this.limitNeighbourLevels();
+    const occlude = (opts.occlusion ?? true) && eye.y - this.drawnHeightBound(eye.x, eye.z) >= OCCLUSION_EYE_CLEARANCE_M;
+    // levels are chosen first (occlusion does not change them, so edge masks and the error bound stay as they are)
+    const visible = occlude ? this.cullBlocks(camera.viewProj, eye) : inView;
+    if (!occlude) this.lastOccludedBlocks = 0;
     const lv = this.levels;
     const out: SelectedBlock[] = [];
     for (const id of visible) {
@@ -388,16 +416,27 @@ export class GeoMipmap {
     }
   }
 
-  /** Ids of the blocks not entirely outside the frustum of `viewProj` (quadtree of AABBs), in quadtree order. */
-  private cullBlocks(viewProj: ArrayLike<number>): number[] {
+  /**
+   * Ids of the blocks not entirely outside the frustum of `viewProj` (quadtree of AABBs), in quadtree order;
+   * with an `eye`, also not hidden behind the terrain from it (a hidden node hides all its blocks).
+   */
+  private cullBlocks(viewProj: ArrayLike<number>, eye: { x: number; y: number; z: number } | null): number[] {
     this.extractPlanes(viewProj);
     const nb = this.blocksPerSide, s = this.blockCells * this.cell;
     const out: number[] = [];
+    const tree = this.occlusion();
+    this.lastOccludedBlocks = 0;
     const visit = (d: number, i: number, j: number): void => {
       const n = 1 << d;
       const size = (nb / n) * s;
       const x0 = this.ox + i * size, z0 = this.oz + j * size;
-      if (this.boxOutside(x0, this.treeMin[d]![j * n + i]!, z0, x0 + size, this.treeMax[d]![j * n + i]!, z0 + size)) return;
+      const top = this.treeMax[d]![j * n + i]!;
+      if (this.boxOutside(x0, this.treeMin[d]![j * n + i]!, z0, x0 + size, top, z0 + size)) return;
+      // big nodes near the eye are never hidden whole: test from OCCLUSION_NODE_BLOCKS blocks a side down
+      if (eye && n * OCCLUSION_NODE_BLOCKS >= nb && isBoxOccluded(tree, eye, x0, z0, size, top)) {
+        this.lastOccludedBlocks += (nb / n) ** 2;
+        return;
+      }
       if (d < this.treeDepth) {
         visit(d + 1, 2 * i, 2 * j);
         visit(d + 1, 2 * i + 1, 2 * j);
@@ -409,6 +448,39 @@ export class GeoMipmap {
     };
     visit(0, 0, 0);
     return out;
+  }
+
+  /** The y-bounds quadtree as the occlusion test reads it. */
+  private occlusion(): OcclusionTree {
+    this.occlusionTree ??= { originX: this.ox, originZ: this.oz, mapSideM: this.blocksPerSide * this.blockCells * this.cell, treeDepth: this.treeDepth, treeMin: this.treeMin, maxY: this.treeMax[0]![0]! };
+    return this.occlusionTree;
+  }
+
+  /**
+   * Upper bound of the drawn terrain's height at (x, z) with its block at the level of the last `select`
+   * (any edge variant): the highest vertex of the triangle fan group holding the point (a stitched edge uses
+   * a subset of them), m. NaN outside the map.
+   */
+  drawnHeightBound(x: number, z: number): number {
+    const fine = this.cell / (1 << this.subdivide), B = this.blockCells << this.subdivide;
+    const u = (x - this.ox) / fine, v = (z - this.oz) / fine, side = this.blocksPerSide * B;
+    if (!(u >= 0 && v >= 0 && u <= side && v <= side)) return NaN;
+    const bi = Math.min(this.blocksPerSide - 1, Math.floor(u / B)), bj = Math.min(this.blocksPerSide - 1, Math.floor(v / B));
+    const bu = bi * B, bv = bj * B, L = this.levels[bj * this.blocksPerSide + bi]!;
+    const smp: SurfaceSample = { h: 0, dhdx: 0, dhdz: 0, nx: 0, ny: 1, nz: 0 };
+    let hi = -Infinity;
+    {
+      const q = 1 << L, whole = B / q === 1;
+      const g = whole ? B : 2 * q, step = whole ? B : q;
+      const gu = bu + Math.min(B - g, Math.floor((u - bu) / g) * g), gv = bv + Math.min(B - g, Math.floor((v - bv) / g) * g);
+      for (let r = 0; r <= g; r += step) {
+        for (let c = 0; c <= g; c += step) {
+          this.surface.sample(this.ox + (gu + c) * fine, this.oz + (gv + r) * fine, smp);
+          hi = Math.max(hi, smp.h);
+        }
+      }
+    }
+    return hi;
   }
 
   /** Level of every block from the last `select` (including culled ones). */
