@@ -18,6 +18,7 @@ import { TerrainError } from './errors';
 import { isPow2Plus1 } from './heightfield';
 import { dlog2, dtan } from './dmath';
 import { isBoxOccluded, type OcclusionTree } from './geomipmap-occlusion';
+import { minDepthOfBox, screenErrorModel, type ScreenErrorModel } from './geomipmap-projection';
 
 /** Edge-variant flags: bit set → the neighbour on that side is one level coarser (stitch that edge). */
 export const EDGE_NEG_X = 1;
@@ -80,26 +81,62 @@ const OCCLUSION_NODE_BLOCKS = 4;
 export const SUB_CELLS = 4;
 
 /**
+ * Height at node (i, j) of the triangles a level draws over block (bx, bz) (B nodes a side, level vertices
+ * every s-th node) from the W × W node heights `tru`: each 2s × 2s group of the level is a fan of 8
+ * triangles round its centre (`GeoMipmap.indices`), a block of one quad two triangles split along
+ * (0, 0)–(1, 1). Linear on the triangle holding the node. `stitched`: where that triangle's side lies on the
+ * block edge, the stitched variant's one triangle (centre, both corners) that skips the edge midpoint.
+ */
+function drawnLevelHeight(tru: Float32Array, W: number, B: number, bx: number, bz: number, s: number, i: number, j: number, stitched: boolean): number {
+  const li = i - bx * B, lj = j - bz * B, x0 = bx * B, z0 = bz * B;
+  const at = (c: number, r: number): number => tru[(z0 + r) * W + x0 + c]!;
+  if (s === B) {
+    const u = li / B, v = lj / B, h00 = at(0, 0), h11 = at(B, B);
+    return u >= v ? h00 + u * (at(B, 0) - h00) + v * (h11 - at(B, 0)) : h00 + v * (at(0, B) - h00) + u * (h11 - at(0, B));
+  }
+  const g = 2 * s;
+  const gx = Math.min(B - g, Math.floor(li / g) * g) + s, gz = Math.min(B - g, Math.floor(lj / g) * g) + s; // fan centre
+  const u = (li - gx) / s, v = (lj - gz) / s, sx = u >= 0 ? 1 : -1, sz = v >= 0 ? 1 : -1, au = Math.abs(u), av = Math.abs(v);
+  const hc = at(gx, gz);
+  if (au >= av) {
+    const ex = gx + sx * s; // the side's line x = ex
+    if (stitched && (ex === 0 || ex === B)) {
+      const a = at(ex, gz - s), b = at(ex, gz + s);
+      return hc + au * ((a + b) / 2 - hc) + (v * (b - a)) / 2;
+    }
+    // triangle (centre, edge midpoint on the dominant axis, corner)
+    const mid = at(ex, gz);
+    return hc + au * (mid - hc) + av * (at(ex, gz + sz * s) - mid);
+  }
+  const ez = gz + sz * s;
+  if (stitched && (ez === 0 || ez === B)) {
+    const a = at(gx - s, ez), b = at(gx + s, ez);
+    return hc + av * ((a + b) / 2 - hc) + (u * (b - a)) / 2;
+  }
+  const mid = at(gx, ez);
+  return hc + av * (mid - hc) + au * (at(gx + sx * s, ez) - mid);
+}
+
+/**
  * Error of a coarser level sampling every s-th node of block (bx, bz) (B cells a side) of the W × W node
- * heights `tru`, located per sub-cell: out[b·SUB_CELLS + a] = max |surface − bilinear from the level's
- * vertices| over the heightmap nodes in sub-cell (a, b) (a node on a sub-cell border counts in the lower one,
- * whose closed box holds it), m.
+ * heights `tru`, located per sub-cell: out[b·SUB_CELLS + a] = max |surface − the level's drawn triangles|
+ * over the heightmap nodes in sub-cell (a, b) and over the edge variants (stitched or not) (a node on a
+ * sub-cell border counts in the lower one, whose closed box holds it), m. Every level's triangles are unions
+ * of the full-resolution mesh's triangles (the fans nest), so the difference is linear on each
+ * full-resolution triangle and its maximum is at a node: this is the exact distance to the full-resolution
+ * mesh, not a bound.
  */
 function coarseLevelSubErrors(tru: Float32Array, W: number, B: number, bx: number, bz: number, s: number, out: Float32Array): void {
   out.fill(0);
   const subCells = B / SUB_CELLS;
   for (let j = bz * B; j <= (bz + 1) * B; j++) {
-    const j0 = bz * B + Math.min(B - s, Math.floor((j - bz * B) / s) * s);
-    const fz = (j - j0) / s;
     const b = Math.min(SUB_CELLS - 1, Math.floor((j - bz * B) / subCells));
     for (let i = bx * B; i <= (bx + 1) * B; i++) {
-      const i0 = bx * B + Math.min(B - s, Math.floor((i - bx * B) / s) * s);
-      const fx = (i - i0) / s;
-      const h00 = tru[j0 * W + i0]!, h10 = tru[j0 * W + i0 + s]!, h01 = tru[(j0 + s) * W + i0]!, h11 = tru[(j0 + s) * W + i0 + s]!;
-      const interp = (1 - fz) * ((1 - fx) * h00 + fx * h10) + fz * ((1 - fx) * h01 + fx * h11);
       const a = Math.min(SUB_CELLS - 1, Math.floor((i - bx * B) / subCells));
       const k = b * SUB_CELLS + a;
-      out[k] = Math.max(out[k]!, Math.abs(tru[j * W + i]! - interp));
+      const h = tru[j * W + i]!;
+      const e = Math.max(Math.abs(h - drawnLevelHeight(tru, W, B, bx, bz, s, i, j, false)), Math.abs(h - drawnLevelHeight(tru, W, B, bx, bz, s, i, j, true)));
+      out[k] = Math.max(out[k]!, e);
     }
   }
 }
@@ -133,7 +170,7 @@ export class GeoMipmap {
   private readonly treeMin: Float32Array[] = [];
   private readonly treeMax: Float32Array[] = [];
   private readonly planes = new Float64Array(24);
-  private readonly subDist = new Float64Array(SUB_CELLS * SUB_CELLS);
+  private readonly subDepth = new Float64Array(SUB_CELLS * SUB_CELLS);
   private occlusionTree: OcclusionTree | null = null;
   /** Blocks inside the frustum but hidden behind the terrain at the last `select` (not returned). */
   lastOccludedBlocks = 0;
@@ -201,7 +238,7 @@ export class GeoMipmap {
           delta[id * nl + L] = (d2 / 8) * 4 ** (L - k);
           subDelta.fill(delta[id * nl + L]!, (id * nl + L) * S2, (id * nl + L + 1) * S2);
         }
-        // coarser levels: max |surface − bilinear from the level's vertices| per sub-cell, never below the finer level's
+        // coarser levels: max |surface − the level's drawn triangles| per sub-cell, never below the finer level's
         for (let L = k + 1; L < nl; L++) {
           coarseLevelSubErrors(tru, W, B, bx, bz, 1 << (L - k), sub);
           const o = (id * nl + L) * S2;
@@ -262,50 +299,44 @@ export class GeoMipmap {
   }
 
   /**
-   * Distances from `eye` to the boxes of block `id`'s sub-cells (its y-range) into `out` (SUB_CELLS², row
-   * along +X); returns the distance to the whole block (their minimum), m.
+   * Least view depths (`view`, geomipmap-projection.ts) of the boxes of block `id`'s sub-cells (its y-range)
+   * into `out` (SUB_CELLS², row along +X), m.
    */
-  subCellDistances(id: number, eye: { x: number; y: number; z: number }, out: Float64Array): number {
+  subCellDepths(id: number, view: ScreenErrorModel, out: Float64Array): void {
     const bx = id % this.blocksPerSide, bz = Math.floor(id / this.blocksPerSide);
     const sub = (this.blockCells * this.cell) / SUB_CELLS;
     const x00 = this.ox + bx * this.blockCells * this.cell, z00 = this.oz + bz * this.blockCells * this.cell;
     const lo = this.minY[id]!, hi = this.maxY[id]!;
-    const dy = eye.y < lo ? lo - eye.y : eye.y > hi ? eye.y - hi : 0;
-    let dMin = Infinity;
     for (let b = 0; b < SUB_CELLS; b++) {
       const z0 = z00 + b * sub;
-      const dz = eye.z < z0 ? z0 - eye.z : eye.z > z0 + sub ? eye.z - z0 - sub : 0;
       for (let a = 0; a < SUB_CELLS; a++) {
         const x0 = x00 + a * sub;
-        const dx = eye.x < x0 ? x0 - eye.x : eye.x > x0 + sub ? eye.x - x0 - sub : 0;
-        const d = Math.sqrt(dx * dx + dy * dy + dz * dz);
-        out[b * SUB_CELLS + a] = d;
-        dMin = Math.min(dMin, d);
+        out[b * SUB_CELLS + a] = minDepthOfBox(view, x0, lo, z0, x0 + sub, hi, z0 + sub);
       }
     }
-    return dMin;
   }
 
-  /** True if every sub-cell of block `id` at `level` projects to ≤ τ: δ_sub · C ≤ d_sub (C from switchFactor). */
-  levelWithinError(id: number, level: number, C: number, subDist: Float64Array): boolean {
+  /** True if every sub-cell of block `id` at `level` projects to ≤ τ: δ_sub · C ≤ z_sub (C = pxPerMetre / τ). */
+  levelWithinError(id: number, level: number, C: number, subDepth: Float64Array): boolean {
     const S2 = SUB_CELLS * SUB_CELLS, o = (id * (this.maxLevel + 1) + level) * S2;
-    for (let q = 0; q < S2; q++) if (this.subDelta[o + q]! * C > subDist[q]!) return false;
+    for (let q = 0; q < S2; q++) if (this.subDelta[o + q]! * C > subDepth[q]!) return false;
     return true;
   }
 
   /**
-   * Projected geometric error of block `id` at `level`, pixels: the max over its sub-cells of
-   * δ_sub · v_res / (2 d_sub tan(fovY/2)) (0 where δ_sub = 0; Infinity for an error seen from inside its box).
+   * Screen-space error of block `id` at `level` seen by `camera`, pixels: the max over its sub-cells of
+   * δ_sub · pxPerMetre / z_sub (geomipmap-projection.ts; 0 where δ_sub = 0, Infinity for an error in a box
+   * that reaches the eye's plane).
    */
   blockErrorPx(id: number, level: number, camera: LodCamera): number {
-    const subDist = new Float64Array(SUB_CELLS * SUB_CELLS);
-    this.subCellDistances(id, camera.position, subDist);
-    const K = GeoMipmap.switchFactor(camera.fovY, camera.viewportHeightPx, 1);
+    const depth = new Float64Array(SUB_CELLS * SUB_CELLS);
+    const view = screenErrorModel(camera.viewProj, camera.viewportHeightPx);
+    this.subCellDepths(id, view, depth);
     const o = (id * (this.maxLevel + 1) + level) * SUB_CELLS * SUB_CELLS;
     let eps = 0;
-    for (let q = 0; q < subDist.length; q++) {
+    for (let q = 0; q < depth.length; q++) {
       const e = this.subDelta[o + q]!;
-      if (e > 0) eps = Math.max(eps, (e * K) / subDist[q]!);
+      if (e > 0) eps = Math.max(eps, depth[q]! > 0 ? (e * view.pxPerMetre) / depth[q]! : Infinity);
     }
     return eps;
   }
@@ -343,7 +374,7 @@ export class GeoMipmap {
     const nb = this.blocksPerSide;
     const eye = camera.position;
     const inView = this.cullBlocks(camera.viewProj, null);
-    const dist = this.chooseLevels(eye, C, inView);
+    const dist = this.chooseLevels(eye, C, inView, camera, maxErrorPx);
     this.limitNeighbourLevels();
     const occlude = (opts.occlusion ?? true) && eye.y - this.drawnHeightBound(eye.x, eye.z) >= OCCLUSION_EYE_CLEARANCE_M;
     // levels are chosen first (occlusion does not change them, so edge masks and the error bound stay as they are)
@@ -370,7 +401,7 @@ export class GeoMipmap {
    * δ at its own distance). Culled blocks keep the conservative level, which only makes them finer. Returns
    * the distance to each block's box, m.
    */
-  private chooseLevels(eye: { x: number; y: number; z: number }, C: number, visible: readonly number[]): Float64Array {
+  private chooseLevels(eye: { x: number; y: number; z: number }, C: number, visible: readonly number[], camera: LodCamera, maxErrorPx: number): Float64Array {
     const nb = this.blocksPerSide, nl = this.maxLevel + 1, s = this.blockCells * this.cell, lv = this.levels;
     const dist = new Float64Array(this.blockCount);
     for (let bz = 0; bz < nb; bz++) {
@@ -387,11 +418,15 @@ export class GeoMipmap {
         lv[id] = L;
       }
     }
+    const view = screenErrorModel(camera.viewProj, camera.viewportHeightPx);
+    // no projection (a stand-in eye with a zero matrix): the distance test above stands
+    if (!Number.isFinite(view.pxPerMetre)) return dist;
+    const Cv = view.pxPerMetre / maxErrorPx;
     for (const id of visible) {
-      let L = lv[id]!;
-      if (L + 1 >= nl) continue;
-      this.subCellDistances(id, eye, this.subDist);
-      while (L + 1 < nl && this.levelWithinError(id, L + 1, C, this.subDist)) L++;
+      // from the finest level: the distance test is not a bound of the projected error off the view axis
+      let L = 0;
+      this.subCellDepths(id, view, this.subDepth);
+      while (L + 1 < nl && this.levelWithinError(id, L + 1, Cv, this.subDepth)) L++;
       lv[id] = L;
     }
     return dist;
