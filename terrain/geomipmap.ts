@@ -118,16 +118,32 @@ function drawnLevelHeight(tru: Float32Array, W: number, B: number, bx: number, b
 }
 
 /**
+ * Side of the block edge (0 −X, 1 +X, 2 −Z, 3 +Z) the triangle holding local node (li, lj) stitches on when
+ * that neighbour is coarser, or −1 (an interior triangle, or a one-quad level, which never stitches).
+ */
+function stitchSideOf(B: number, s: number, li: number, lj: number): number {
+  if (s === B) return -1;
+  const g = 2 * s;
+  const gx = Math.min(B - g, Math.floor(li / g) * g) + s, gz = Math.min(B - g, Math.floor(lj / g) * g) + s;
+  const u = li - gx, v = lj - gz;
+  const e = Math.abs(u) >= Math.abs(v) ? gx + Math.sign(u || 1) * s : gz + Math.sign(v || 1) * s;
+  const base = Math.abs(u) >= Math.abs(v) ? 0 : 2;
+  return e === 0 ? base : e === B ? base + 1 : -1;
+}
+
+/**
  * Error of a coarser level sampling every s-th node of block (bx, bz) (B cells a side) of the W × W node
  * heights `tru`, located per sub-cell: out[b·SUB_CELLS + a] = max |surface − the level's drawn triangles|
- * over the heightmap nodes in sub-cell (a, b) and over the edge variants (stitched or not) (a node on a
- * sub-cell border counts in the lower one, whose closed box holds it), m. Every level's triangles are unions
- * of the full-resolution mesh's triangles (the fans nest), so the difference is linear on each
- * full-resolution triangle and its maximum is at a node: this is the exact distance to the full-resolution
- * mesh, not a bound.
+ * over the heightmap nodes in sub-cell (a, b) (a node on a sub-cell border counts in the lower one, whose
+ * closed box holds it), m. Every level's triangles are unions of the full-resolution mesh's triangles (the
+ * fans nest), so the difference is linear on each full-resolution triangle and its maximum is at a node:
+ * this is the exact distance to the full-resolution mesh, not a bound. `stitch[side·SUB_CELLS + t]`: the same
+ * with that side stitched, over the nodes of its stitched triangles in strip t along the edge (the sub-cell
+ * row b = t for the ±X sides, column a = t for the ±Z sides).
  */
-function coarseLevelSubErrors(tru: Float32Array, W: number, B: number, bx: number, bz: number, s: number, out: Float32Array): void {
+function coarseLevelSubErrors(tru: Float32Array, W: number, B: number, bx: number, bz: number, s: number, out: Float32Array, stitch: Float32Array): void {
   out.fill(0);
+  stitch.fill(0);
   const subCells = B / SUB_CELLS;
   for (let j = bz * B; j <= (bz + 1) * B; j++) {
     const b = Math.min(SUB_CELLS - 1, Math.floor((j - bz * B) / subCells));
@@ -135,8 +151,11 @@ function coarseLevelSubErrors(tru: Float32Array, W: number, B: number, bx: numbe
       const a = Math.min(SUB_CELLS - 1, Math.floor((i - bx * B) / subCells));
       const k = b * SUB_CELLS + a;
       const h = tru[j * W + i]!;
-      const e = Math.max(Math.abs(h - drawnLevelHeight(tru, W, B, bx, bz, s, i, j, false)), Math.abs(h - drawnLevelHeight(tru, W, B, bx, bz, s, i, j, true)));
-      out[k] = Math.max(out[k]!, e);
+      out[k] = Math.max(out[k]!, Math.abs(h - drawnLevelHeight(tru, W, B, bx, bz, s, i, j, false)));
+      const side = stitchSideOf(B, s, i - bx * B, j - bz * B);
+      if (side < 0) continue;
+      const q = side * SUB_CELLS + (side < 2 ? b : a);
+      stitch[q] = Math.max(stitch[q]!, Math.abs(h - drawnLevelHeight(tru, W, B, bx, bz, s, i, j, true)));
     }
   }
 }
@@ -155,6 +174,11 @@ export class GeoMipmap {
   readonly delta: Float32Array;
   /** δ per block, level and sub-cell: subDelta[(id·(maxLevel+1) + L)·SUB_CELLS² + b·SUB_CELLS + a], m. */
   readonly subDelta: Float32Array;
+  /**
+   * δ of a level's stitched triangles per block, level, side (0 −X, 1 +X, 2 −Z, 3 +Z) and strip along that
+   * edge: stitchDelta[((id·(maxLevel+1) + L)·4 + side)·SUB_CELLS + t], m (used only where that neighbour is coarser).
+   */
+  readonly stitchDelta: Float32Array;
   /** AABB per block: minY, maxY (x/z follow from the block grid). */
   readonly minY: Float32Array;
   readonly maxY: Float32Array;
@@ -201,6 +225,7 @@ export class GeoMipmap {
     const nl = this.maxLevel + 1;
     this.delta = new Float32Array(this.blockCount * nl);
     this.subDelta = new Float32Array(this.blockCount * nl * SUB_CELLS * SUB_CELLS);
+    this.stitchDelta = new Float32Array(this.blockCount * nl * 4 * SUB_CELLS);
     this.minY = new Float32Array(this.blockCount).fill(Infinity);
     this.maxY = new Float32Array(this.blockCount).fill(-Infinity);
     this.measureBlocks(surface);
@@ -218,7 +243,7 @@ export class GeoMipmap {
     const P = g.p;
     const pw = W + 2;
     const detailAmp = surface.detail ? surface.detail.amplitude * 0.1 : 0; // detail weight ≤ 0.1 m/m in practice
-    const sub = new Float32Array(S2);
+    const sub = new Float32Array(S2), stitch = new Float32Array(4 * SUB_CELLS), stitchDelta = this.stitchDelta;
     for (let bz = 0; bz < this.blocksPerSide; bz++) {
       for (let bx = 0; bx < this.blocksPerSide; bx++) {
         const id = bz * this.blocksPerSide + bx;
@@ -237,10 +262,19 @@ export class GeoMipmap {
         for (let L = 0; L <= k; L++) {
           delta[id * nl + L] = (d2 / 8) * 4 ** (L - k);
           subDelta.fill(delta[id * nl + L]!, (id * nl + L) * S2, (id * nl + L + 1) * S2);
+          if (L === k) {
+            // the heightmap level: its stitched edges skip a node, measured there like the coarser levels
+            coarseLevelSubErrors(tru, W, B, bx, bz, 1, sub, stitch);
+            stitchDelta.set(stitch, (id * nl + L) * 4 * SUB_CELLS);
+          } else {
+            // finer than the heightmap: a stitched edge spans twice the spacing, 4× the bound
+            stitchDelta.fill(4 * delta[id * nl + L]!, (id * nl + L) * 4 * SUB_CELLS, (id * nl + L + 1) * 4 * SUB_CELLS);
+          }
         }
         // coarser levels: max |surface − the level's drawn triangles| per sub-cell, never below the finer level's
         for (let L = k + 1; L < nl; L++) {
-          coarseLevelSubErrors(tru, W, B, bx, bz, 1 << (L - k), sub);
+          coarseLevelSubErrors(tru, W, B, bx, bz, 1 << (L - k), sub, stitch);
+          stitchDelta.set(stitch, (id * nl + L) * 4 * SUB_CELLS);
           const o = (id * nl + L) * S2;
           let e = 0;
           for (let q = 0; q < S2; q++) {
@@ -374,8 +408,12 @@ export class GeoMipmap {
     const nb = this.blocksPerSide;
     const eye = camera.position;
     const inView = this.cullBlocks(camera.viewProj, null);
-    const dist = this.chooseLevels(eye, C, inView, camera, maxErrorPx);
+    const view = screenErrorModel(camera.viewProj, camera.viewportHeightPx);
+    // no projection (a stand-in eye with a zero matrix): the distance test alone
+    const exact = Number.isFinite(view.pxPerMetre);
+    const dist = this.chooseLevels(eye, C, exact ? inView : [], view, maxErrorPx);
     this.limitNeighbourLevels();
+    if (exact) this.refineStitchedEdges(inView, view, view.pxPerMetre / maxErrorPx);
     const occlude = (opts.occlusion ?? true) && eye.y - this.drawnHeightBound(eye.x, eye.z) >= OCCLUSION_EYE_CLEARANCE_M;
     // levels are chosen first (occlusion does not change them, so edge masks and the error bound stay as they are)
     const visible = occlude ? this.cullBlocks(camera.viewProj, eye) : inView;
@@ -401,7 +439,7 @@ export class GeoMipmap {
    * δ at its own distance). Culled blocks keep the conservative level, which only makes them finer. Returns
    * the distance to each block's box, m.
    */
-  private chooseLevels(eye: { x: number; y: number; z: number }, C: number, visible: readonly number[], camera: LodCamera, maxErrorPx: number): Float64Array {
+  private chooseLevels(eye: { x: number; y: number; z: number }, C: number, visible: readonly number[], view: ScreenErrorModel, maxErrorPx: number): Float64Array {
     const nb = this.blocksPerSide, nl = this.maxLevel + 1, s = this.blockCells * this.cell, lv = this.levels;
     const dist = new Float64Array(this.blockCount);
     for (let bz = 0; bz < nb; bz++) {
@@ -418,9 +456,6 @@ export class GeoMipmap {
         lv[id] = L;
       }
     }
-    const view = screenErrorModel(camera.viewProj, camera.viewportHeightPx);
-    // no projection (a stand-in eye with a zero matrix): the distance test above stands
-    if (!Number.isFinite(view.pxPerMetre)) return dist;
     const Cv = view.pxPerMetre / maxErrorPx;
     for (const id of visible) {
       // from the finest level: the distance test is not a bound of the projected error off the view axis
@@ -430,6 +465,49 @@ export class GeoMipmap {
       lv[id] = L;
     }
     return dist;
+  }
+
+  /**
+   * A block whose neighbour is one level coarser draws that edge stitched (its fan triangles there skip the
+   * edge midpoint), which has its own error (`stitchDelta`). Where that error is over τ the neighbour comes
+   * down to the block's level (no stitch there); the neighbour limit then runs again. Levels only fall, so
+   * this ends.
+   */
+  private refineStitchedEdges(inView: readonly number[], view: ScreenErrorModel, Cv: number): void {
+    const nb = this.blocksPerSide, lv = this.levels;
+    for (let changed = true; changed; ) {
+      changed = false;
+      for (const id of inView) {
+        const L = lv[id]!, i = id % nb, j = (id - i) / nb;
+        const nbrs = [i > 0 ? id - 1 : -1, i < nb - 1 ? id + 1 : -1, j > 0 ? id - nb : -1, j < nb - 1 ? id + nb : -1];
+        let depths = false;
+        for (let side = 0; side < 4; side++) {
+          const n = nbrs[side]!;
+          if (n < 0 || lv[n]! <= L) continue;
+          if (!depths) this.subCellDepths(id, view, this.subDepth);
+          depths = true;
+          if (this.stitchWithinError(id, L, side, Cv, this.subDepth)) continue;
+          lv[n] = L;
+          changed = true;
+        }
+      }
+      if (changed) this.limitNeighbourLevels();
+    }
+  }
+
+  /**
+   * True if block `id` at `level` stitched on `side` projects to ≤ τ: each strip's δ · Cv ≤ the least depth of
+   * its sub-cells in the block's half on that side (a stitched fan triangle reaches at most to its centre, half
+   * a block in).
+   */
+  private stitchWithinError(id: number, level: number, side: number, Cv: number, subDepth: Float64Array): boolean {
+    const o = ((id * (this.maxLevel + 1) + level) * 4 + side) * SUB_CELLS, half = SUB_CELLS / 2, c0 = side % 2 === 0 ? 0 : half;
+    for (let t = 0; t < SUB_CELLS; t++) {
+      let z = Infinity;
+      for (let c = c0; c < c0 + half; c++) z = Math.min(z, subDepth[side < 2 ? t * SUB_CELLS + c : c * SUB_CELLS + t]!);
+      if (this.stitchDelta[o + t]! * Cv > z) return false;
+    }
+    return true;
   }
 
   /** Neighbours differ by ≤ 1: L = min over blocks b' of (L(b') + |b − b'|₁), two raster passes. */

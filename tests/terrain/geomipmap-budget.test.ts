@@ -12,10 +12,10 @@ import { loadStageFromDir } from '../../terrain/node';
 
 const STAGES_DIR = join(process.cwd(), 'src/content/stages');
 const TAU_PX = 1;
-/** Every view draws at most this fraction of the full-resolution triangles (worst measured: 1/15.0). */
-const MAX_FRACTION = 1 / 14;
-/** The whole road (four views) draws at most this fraction on average (measured: 1/18.2 … 1/40.6). */
-const MAX_MEAN_FRACTION = 1 / 17;
+/** Every view draws at most this fraction of the full-resolution triangles (worst measured: 1/23.1). */
+const MAX_FRACTION = 1 / 23;
+/** The whole road (four views) draws at most this fraction on average (measured: 1/26.4 … 1/55.8). */
+const MAX_MEAN_FRACTION = 1 / 26;
 
 function chaseView(stage: Stage, d: number) {
   const car = stage.road.poseAt(d);
