@@ -88,33 +88,32 @@ export const SUB_CELLS = 4;
  * block edge, the stitched variant's one triangle (centre, both corners) that skips the edge midpoint.
  */
 function drawnLevelHeight(tru: Float32Array, W: number, B: number, bx: number, bz: number, s: number, i: number, j: number, stitched: boolean): number {
-  const li = i - bx * B, lj = j - bz * B, x0 = bx * B, z0 = bz * B;
-  const at = (c: number, r: number): number => tru[(z0 + r) * W + x0 + c]!;
+  const li = i - bx * B, lj = j - bz * B, o = bz * B * W + bx * B; // o: the block's first node
   if (s === B) {
-    const u = li / B, v = lj / B, h00 = at(0, 0), h11 = at(B, B);
-    return u >= v ? h00 + u * (at(B, 0) - h00) + v * (h11 - at(B, 0)) : h00 + v * (at(0, B) - h00) + u * (h11 - at(0, B));
+    const u = li / B, v = lj / B, h00 = tru[o]!, h10 = tru[o + B]!, h01 = tru[o + B * W]!, h11 = tru[o + B * W + B]!;
+    return u >= v ? h00 + u * (h10 - h00) + v * (h11 - h10) : h00 + v * (h01 - h00) + u * (h11 - h01);
   }
   const g = 2 * s;
   const gx = Math.min(B - g, Math.floor(li / g) * g) + s, gz = Math.min(B - g, Math.floor(lj / g) * g) + s; // fan centre
-  const u = (li - gx) / s, v = (lj - gz) / s, sx = u >= 0 ? 1 : -1, sz = v >= 0 ? 1 : -1, au = Math.abs(u), av = Math.abs(v);
-  const hc = at(gx, gz);
+  const u = (li - gx) / s, v = (lj - gz) / s, sx = u >= 0 ? s : -s, sz = v >= 0 ? s : -s, au = Math.abs(u), av = Math.abs(v);
+  const hc = tru[o + gz * W + gx]!;
   if (au >= av) {
-    const ex = gx + sx * s; // the side's line x = ex
+    const ex = gx + sx; // the side's line x = ex
     if (stitched && (ex === 0 || ex === B)) {
-      const a = at(ex, gz - s), b = at(ex, gz + s);
+      const a = tru[o + (gz - s) * W + ex]!, b = tru[o + (gz + s) * W + ex]!;
       return hc + au * ((a + b) / 2 - hc) + (v * (b - a)) / 2;
     }
     // triangle (centre, edge midpoint on the dominant axis, corner)
-    const mid = at(ex, gz);
-    return hc + au * (mid - hc) + av * (at(ex, gz + sz * s) - mid);
+    const mid = tru[o + gz * W + ex]!;
+    return hc + au * (mid - hc) + av * (tru[o + (gz + sz) * W + ex]! - mid);
   }
-  const ez = gz + sz * s;
+  const ez = gz + sz;
   if (stitched && (ez === 0 || ez === B)) {
-    const a = at(gx - s, ez), b = at(gx + s, ez);
+    const a = tru[o + ez * W + gx - s]!, b = tru[o + ez * W + gx + s]!;
     return hc + av * ((a + b) / 2 - hc) + (u * (b - a)) / 2;
   }
-  const mid = at(gx, ez);
-  return hc + av * (mid - hc) + au * (at(gx + sx * s, ez) - mid);
+  const mid = tru[o + ez * W + gx]!;
+  return hc + av * (mid - hc) + au * (tru[o + ez * W + gx + sx]! - mid);
 }
 
 /**
@@ -458,9 +457,10 @@ export class GeoMipmap {
     }
     const Cv = view.pxPerMetre / maxErrorPx;
     for (const id of visible) {
-      // from the finest level: the distance test is not a bound of the projected error off the view axis
-      let L = 0;
+      // from the distance test's level, down while it fails (it is not a bound off the view axis), then up
+      let L = lv[id]!;
       this.subCellDepths(id, view, this.subDepth);
+      while (L > 0 && !this.levelWithinError(id, L, Cv, this.subDepth)) L--;
       while (L + 1 < nl && this.levelWithinError(id, L + 1, Cv, this.subDepth)) L++;
       lv[id] = L;
     }
