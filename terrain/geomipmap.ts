@@ -17,6 +17,8 @@ import type { BSplineSurface, SurfaceSample } from './bspline';
 import { TerrainError } from './errors';
 import { isPow2Plus1 } from './heightfield';
 import { dlog2, dtan } from './dmath';
+import { isBoxOccluded, type OcclusionTree } from './geomipmap-occlusion';
+import { minDepthOfBox, screenErrorModel, type ScreenErrorModel } from './geomipmap-projection';
 
 /** Edge-variant flags: bit set → the neighbour on that side is one level coarser (stitch that edge). */
 export const EDGE_NEG_X = 1;
@@ -56,30 +58,103 @@ export interface BlockMesh {
   normals: Float32Array;
 }
 
+/** Options of one `GeoMipmap.select`. */
+export interface SelectOptions {
+  /**
+   * Leave out blocks hidden behind the terrain (horizon occlusion, geomipmap-occlusion.ts; default true).
+   * Only valid when `camera` is the one that renders the selection.
+   */
+  occlusion?: boolean;
+}
+
+/**
+ * Occlusion is used only while the eye is at least this far above the highest vertex the terrain under it can
+ * be drawn with, m: the ray to a hidden point then leaves the eye above the drawn surface and crosses it well
+ * beyond the game cameras' near planes (0.1 m).
+ */
+export const OCCLUSION_EYE_CLEARANCE_M = 0.5;
+
+/** The occlusion test runs on quadtree nodes of at most this many blocks a side (and on every block). */
+const OCCLUSION_NODE_BLOCKS = 4;
+
 /** Sub-cells per block side of the error metric: a level's error is located to 1/SUB_CELLS of the block side. */
 export const SUB_CELLS = 4;
 
 /**
- * Error of a coarser level sampling every s-th node of block (bx, bz) (B cells a side) of the W × W node
- * heights `tru`, located per sub-cell: out[b·SUB_CELLS + a] = max |surface − bilinear from the level's
- * vertices| over the heightmap nodes in sub-cell (a, b) (a node on a sub-cell border counts in the lower one,
- * whose closed box holds it), m.
+ * Height at node (i, j) of the triangles a level draws over block (bx, bz) (B nodes a side, level vertices
+ * every s-th node) from the W × W node heights `tru`: each 2s × 2s group of the level is a fan of 8
+ * triangles round its centre (`GeoMipmap.indices`), a block of one quad two triangles split along
+ * (0, 0)–(1, 1). Linear on the triangle holding the node. `stitched`: where that triangle's side lies on the
+ * block edge, the stitched variant's one triangle (centre, both corners) that skips the edge midpoint.
  */
-function coarseLevelSubErrors(tru: Float32Array, W: number, B: number, bx: number, bz: number, s: number, out: Float32Array): void {
+function drawnLevelHeight(tru: Float32Array, W: number, B: number, bx: number, bz: number, s: number, i: number, j: number, stitched: boolean): number {
+  const li = i - bx * B, lj = j - bz * B, o = bz * B * W + bx * B; // o: the block's first node
+  if (s === B) {
+    const u = li / B, v = lj / B, h00 = tru[o]!, h10 = tru[o + B]!, h01 = tru[o + B * W]!, h11 = tru[o + B * W + B]!;
+    return u >= v ? h00 + u * (h10 - h00) + v * (h11 - h10) : h00 + v * (h01 - h00) + u * (h11 - h01);
+  }
+  const g = 2 * s;
+  const gx = Math.min(B - g, Math.floor(li / g) * g) + s, gz = Math.min(B - g, Math.floor(lj / g) * g) + s; // fan centre
+  const u = (li - gx) / s, v = (lj - gz) / s, sx = u >= 0 ? s : -s, sz = v >= 0 ? s : -s, au = Math.abs(u), av = Math.abs(v);
+  const hc = tru[o + gz * W + gx]!;
+  if (au >= av) {
+    const ex = gx + sx; // the side's line x = ex
+    if (stitched && (ex === 0 || ex === B)) {
+      const a = tru[o + (gz - s) * W + ex]!, b = tru[o + (gz + s) * W + ex]!;
+      return hc + au * ((a + b) / 2 - hc) + (v * (b - a)) / 2;
+    }
+    // triangle (centre, edge midpoint on the dominant axis, corner)
+    const mid = tru[o + gz * W + ex]!;
+    return hc + au * (mid - hc) + av * (tru[o + (gz + sz) * W + ex]! - mid);
+  }
+  const ez = gz + sz;
+  if (stitched && (ez === 0 || ez === B)) {
+    const a = tru[o + ez * W + gx - s]!, b = tru[o + ez * W + gx + s]!;
+    return hc + av * ((a + b) / 2 - hc) + (u * (b - a)) / 2;
+  }
+  const mid = tru[o + ez * W + gx]!;
+  return hc + av * (mid - hc) + au * (tru[o + ez * W + gx + sx]! - mid);
+}
+
+/**
+ * Side of the block edge (0 −X, 1 +X, 2 −Z, 3 +Z) the triangle holding local node (li, lj) stitches on when
+ * that neighbour is coarser, or −1 (an interior triangle, or a one-quad level, which never stitches).
+ */
+function stitchSideOf(B: number, s: number, li: number, lj: number): number {
+  if (s === B) return -1;
+  const g = 2 * s;
+  const gx = Math.min(B - g, Math.floor(li / g) * g) + s, gz = Math.min(B - g, Math.floor(lj / g) * g) + s;
+  const u = li - gx, v = lj - gz;
+  const e = Math.abs(u) >= Math.abs(v) ? gx + Math.sign(u || 1) * s : gz + Math.sign(v || 1) * s;
+  const base = Math.abs(u) >= Math.abs(v) ? 0 : 2;
+  return e === 0 ? base : e === B ? base + 1 : -1;
+}
+
+/**
+ * Error of a coarser level sampling every s-th node of block (bx, bz) (B cells a side) of the W × W node
+ * heights `tru`, located per sub-cell: out[b·SUB_CELLS + a] = max |surface − the level's drawn triangles|
+ * over the heightmap nodes in sub-cell (a, b) (a node on a sub-cell border counts in the lower one, whose
+ * closed box holds it), m. Every level's triangles are unions of the full-resolution mesh's triangles (the
+ * fans nest), so the difference is linear on each full-resolution triangle and its maximum is at a node:
+ * this is the exact distance to the full-resolution mesh, not a bound. `stitch[side·SUB_CELLS + t]`: the same
+ * with that side stitched, over the nodes of its stitched triangles in strip t along the edge (the sub-cell
+ * row b = t for the ±X sides, column a = t for the ±Z sides).
+ */
+function coarseLevelSubErrors(tru: Float32Array, W: number, B: number, bx: number, bz: number, s: number, out: Float32Array, stitch: Float32Array): void {
   out.fill(0);
+  stitch.fill(0);
   const subCells = B / SUB_CELLS;
   for (let j = bz * B; j <= (bz + 1) * B; j++) {
-    const j0 = bz * B + Math.min(B - s, Math.floor((j - bz * B) / s) * s);
-    const fz = (j - j0) / s;
     const b = Math.min(SUB_CELLS - 1, Math.floor((j - bz * B) / subCells));
     for (let i = bx * B; i <= (bx + 1) * B; i++) {
-      const i0 = bx * B + Math.min(B - s, Math.floor((i - bx * B) / s) * s);
-      const fx = (i - i0) / s;
-      const h00 = tru[j0 * W + i0]!, h10 = tru[j0 * W + i0 + s]!, h01 = tru[(j0 + s) * W + i0]!, h11 = tru[(j0 + s) * W + i0 + s]!;
-      const interp = (1 - fz) * ((1 - fx) * h00 + fx * h10) + fz * ((1 - fx) * h01 + fx * h11);
       const a = Math.min(SUB_CELLS - 1, Math.floor((i - bx * B) / subCells));
       const k = b * SUB_CELLS + a;
-      out[k] = Math.max(out[k]!, Math.abs(tru[j * W + i]! - interp));
+      const h = tru[j * W + i]!;
+      out[k] = Math.max(out[k]!, Math.abs(h - drawnLevelHeight(tru, W, B, bx, bz, s, i, j, false)));
+      const side = stitchSideOf(B, s, i - bx * B, j - bz * B);
+      if (side < 0) continue;
+      const q = side * SUB_CELLS + (side < 2 ? b : a);
+      stitch[q] = Math.max(stitch[q]!, Math.abs(h - drawnLevelHeight(tru, W, B, bx, bz, s, i, j, true)));
     }
   }
 }
@@ -98,6 +173,11 @@ export class GeoMipmap {
   readonly delta: Float32Array;
   /** δ per block, level and sub-cell: subDelta[(id·(maxLevel+1) + L)·SUB_CELLS² + b·SUB_CELLS + a], m. */
   readonly subDelta: Float32Array;
+  /**
+   * δ of a level's stitched triangles per block, level, side (0 −X, 1 +X, 2 −Z, 3 +Z) and strip along that
+   * edge: stitchDelta[((id·(maxLevel+1) + L)·4 + side)·SUB_CELLS + t], m (used only where that neighbour is coarser).
+   */
+  readonly stitchDelta: Float32Array;
   /** AABB per block: minY, maxY (x/z follow from the block grid). */
   readonly minY: Float32Array;
   readonly maxY: Float32Array;
@@ -113,7 +193,10 @@ export class GeoMipmap {
   private readonly treeMin: Float32Array[] = [];
   private readonly treeMax: Float32Array[] = [];
   private readonly planes = new Float64Array(24);
-  private readonly subDist = new Float64Array(SUB_CELLS * SUB_CELLS);
+  private readonly subDepth = new Float64Array(SUB_CELLS * SUB_CELLS);
+  private occlusionTree: OcclusionTree | null = null;
+  /** Blocks inside the frustum but hidden behind the terrain at the last `select` (not returned). */
+  lastOccludedBlocks = 0;
 
   constructor(surface: BSplineSurface, opts: GeoMipmapOptions = {}) {
     const hf = surface.heightfield;
@@ -141,6 +224,7 @@ export class GeoMipmap {
     const nl = this.maxLevel + 1;
     this.delta = new Float32Array(this.blockCount * nl);
     this.subDelta = new Float32Array(this.blockCount * nl * SUB_CELLS * SUB_CELLS);
+    this.stitchDelta = new Float32Array(this.blockCount * nl * 4 * SUB_CELLS);
     this.minY = new Float32Array(this.blockCount).fill(Infinity);
     this.maxY = new Float32Array(this.blockCount).fill(-Infinity);
     this.measureBlocks(surface);
@@ -158,7 +242,7 @@ export class GeoMipmap {
     const P = g.p;
     const pw = W + 2;
     const detailAmp = surface.detail ? surface.detail.amplitude * 0.1 : 0; // detail weight ≤ 0.1 m/m in practice
-    const sub = new Float32Array(S2);
+    const sub = new Float32Array(S2), stitch = new Float32Array(4 * SUB_CELLS), stitchDelta = this.stitchDelta;
     for (let bz = 0; bz < this.blocksPerSide; bz++) {
       for (let bx = 0; bx < this.blocksPerSide; bx++) {
         const id = bz * this.blocksPerSide + bx;
@@ -177,10 +261,19 @@ export class GeoMipmap {
         for (let L = 0; L <= k; L++) {
           delta[id * nl + L] = (d2 / 8) * 4 ** (L - k);
           subDelta.fill(delta[id * nl + L]!, (id * nl + L) * S2, (id * nl + L + 1) * S2);
+          if (L === k) {
+            // the heightmap level: its stitched edges skip a node, measured there like the coarser levels
+            coarseLevelSubErrors(tru, W, B, bx, bz, 1, sub, stitch);
+            stitchDelta.set(stitch, (id * nl + L) * 4 * SUB_CELLS);
+          } else {
+            // finer than the heightmap: a stitched edge spans twice the spacing, 4× the bound
+            stitchDelta.fill(4 * delta[id * nl + L]!, (id * nl + L) * 4 * SUB_CELLS, (id * nl + L + 1) * 4 * SUB_CELLS);
+          }
         }
-        // coarser levels: max |surface − bilinear from the level's vertices| per sub-cell, never below the finer level's
+        // coarser levels: max |surface − the level's drawn triangles| per sub-cell, never below the finer level's
         for (let L = k + 1; L < nl; L++) {
-          coarseLevelSubErrors(tru, W, B, bx, bz, 1 << (L - k), sub);
+          coarseLevelSubErrors(tru, W, B, bx, bz, 1 << (L - k), sub, stitch);
+          stitchDelta.set(stitch, (id * nl + L) * 4 * SUB_CELLS);
           const o = (id * nl + L) * S2;
           let e = 0;
           for (let q = 0; q < S2; q++) {
@@ -239,50 +332,44 @@ export class GeoMipmap {
   }
 
   /**
-   * Distances from `eye` to the boxes of block `id`'s sub-cells (its y-range) into `out` (SUB_CELLS², row
-   * along +X); returns the distance to the whole block (their minimum), m.
+   * Least view depths (`view`, geomipmap-projection.ts) of the boxes of block `id`'s sub-cells (its y-range)
+   * into `out` (SUB_CELLS², row along +X), m.
    */
-  subCellDistances(id: number, eye: { x: number; y: number; z: number }, out: Float64Array): number {
+  subCellDepths(id: number, view: ScreenErrorModel, out: Float64Array): void {
     const bx = id % this.blocksPerSide, bz = Math.floor(id / this.blocksPerSide);
     const sub = (this.blockCells * this.cell) / SUB_CELLS;
     const x00 = this.ox + bx * this.blockCells * this.cell, z00 = this.oz + bz * this.blockCells * this.cell;
     const lo = this.minY[id]!, hi = this.maxY[id]!;
-    const dy = eye.y < lo ? lo - eye.y : eye.y > hi ? eye.y - hi : 0;
-    let dMin = Infinity;
     for (let b = 0; b < SUB_CELLS; b++) {
       const z0 = z00 + b * sub;
-      const dz = eye.z < z0 ? z0 - eye.z : eye.z > z0 + sub ? eye.z - z0 - sub : 0;
       for (let a = 0; a < SUB_CELLS; a++) {
         const x0 = x00 + a * sub;
-        const dx = eye.x < x0 ? x0 - eye.x : eye.x > x0 + sub ? eye.x - x0 - sub : 0;
-        const d = Math.sqrt(dx * dx + dy * dy + dz * dz);
-        out[b * SUB_CELLS + a] = d;
-        dMin = Math.min(dMin, d);
+        out[b * SUB_CELLS + a] = minDepthOfBox(view, x0, lo, z0, x0 + sub, hi, z0 + sub);
       }
     }
-    return dMin;
   }
 
-  /** True if every sub-cell of block `id` at `level` projects to ≤ τ: δ_sub · C ≤ d_sub (C from switchFactor). */
-  levelWithinError(id: number, level: number, C: number, subDist: Float64Array): boolean {
+  /** True if every sub-cell of block `id` at `level` projects to ≤ τ: δ_sub · C ≤ z_sub (C = pxPerMetre / τ). */
+  levelWithinError(id: number, level: number, C: number, subDepth: Float64Array): boolean {
     const S2 = SUB_CELLS * SUB_CELLS, o = (id * (this.maxLevel + 1) + level) * S2;
-    for (let q = 0; q < S2; q++) if (this.subDelta[o + q]! * C > subDist[q]!) return false;
+    for (let q = 0; q < S2; q++) if (this.subDelta[o + q]! * C > subDepth[q]!) return false;
     return true;
   }
 
   /**
-   * Projected geometric error of block `id` at `level`, pixels: the max over its sub-cells of
-   * δ_sub · v_res / (2 d_sub tan(fovY/2)) (0 where δ_sub = 0; Infinity for an error seen from inside its box).
+   * Screen-space error of block `id` at `level` seen by `camera`, pixels: the max over its sub-cells of
+   * δ_sub · pxPerMetre / z_sub (geomipmap-projection.ts; 0 where δ_sub = 0, Infinity for an error in a box
+   * that reaches the eye's plane).
    */
   blockErrorPx(id: number, level: number, camera: LodCamera): number {
-    const subDist = new Float64Array(SUB_CELLS * SUB_CELLS);
-    this.subCellDistances(id, camera.position, subDist);
-    const K = GeoMipmap.switchFactor(camera.fovY, camera.viewportHeightPx, 1);
+    const depth = new Float64Array(SUB_CELLS * SUB_CELLS);
+    const view = screenErrorModel(camera.viewProj, camera.viewportHeightPx);
+    this.subCellDepths(id, view, depth);
     const o = (id * (this.maxLevel + 1) + level) * SUB_CELLS * SUB_CELLS;
     let eps = 0;
-    for (let q = 0; q < subDist.length; q++) {
+    for (let q = 0; q < depth.length; q++) {
       const e = this.subDelta[o + q]!;
-      if (e > 0) eps = Math.max(eps, (e * K) / subDist[q]!);
+      if (e > 0) eps = Math.max(eps, depth[q]! > 0 ? (e * view.pxPerMetre) / depth[q]! : Infinity);
     }
     return eps;
   }
@@ -315,12 +402,21 @@ export class GeoMipmap {
    * LOD selection + culling for one frame. Returns the visible blocks with their level and edge flags.
    * Levels are chosen for all blocks (so neighbour constraints hold across the view edge), then culled.
    */
-  select(camera: LodCamera, maxErrorPx: number): SelectedBlock[] {
+  select(camera: LodCamera, maxErrorPx: number, opts: SelectOptions = {}): SelectedBlock[] {
     const C = GeoMipmap.switchFactor(camera.fovY, camera.viewportHeightPx, maxErrorPx);
     const nb = this.blocksPerSide;
-    const visible = this.cullBlocks(camera.viewProj);
-    const dist = this.chooseLevels(camera.position, C, visible);
+    const eye = camera.position;
+    const inView = this.cullBlocks(camera.viewProj, null);
+    const view = screenErrorModel(camera.viewProj, camera.viewportHeightPx);
+    // no projection (a stand-in eye with a zero matrix): the distance test alone
+    const exact = Number.isFinite(view.pxPerMetre);
+    const dist = this.chooseLevels(eye, C, exact ? inView : [], view, maxErrorPx);
     this.limitNeighbourLevels();
+    if (exact) this.refineStitchedEdges(inView, view, view.pxPerMetre / maxErrorPx);
+    const occlude = (opts.occlusion ?? true) && eye.y - this.drawnHeightBound(eye.x, eye.z) >= OCCLUSION_EYE_CLEARANCE_M;
+    // levels are chosen first (occlusion does not change them, so edge masks and the error bound stay as they are)
+    const visible = occlude ? this.cullBlocks(camera.viewProj, eye) : inView;
+    if (!occlude) this.lastOccludedBlocks = 0;
     const lv = this.levels;
     const out: SelectedBlock[] = [];
     for (const id of visible) {
@@ -342,7 +438,7 @@ export class GeoMipmap {
    * δ at its own distance). Culled blocks keep the conservative level, which only makes them finer. Returns
    * the distance to each block's box, m.
    */
-  private chooseLevels(eye: { x: number; y: number; z: number }, C: number, visible: readonly number[]): Float64Array {
+  private chooseLevels(eye: { x: number; y: number; z: number }, C: number, visible: readonly number[], view: ScreenErrorModel, maxErrorPx: number): Float64Array {
     const nb = this.blocksPerSide, nl = this.maxLevel + 1, s = this.blockCells * this.cell, lv = this.levels;
     const dist = new Float64Array(this.blockCount);
     for (let bz = 0; bz < nb; bz++) {
@@ -359,14 +455,59 @@ export class GeoMipmap {
         lv[id] = L;
       }
     }
+    const Cv = view.pxPerMetre / maxErrorPx;
     for (const id of visible) {
+      // from the distance test's level, down while it fails (it is not a bound off the view axis), then up
       let L = lv[id]!;
-      if (L + 1 >= nl) continue;
-      this.subCellDistances(id, eye, this.subDist);
-      while (L + 1 < nl && this.levelWithinError(id, L + 1, C, this.subDist)) L++;
+      this.subCellDepths(id, view, this.subDepth);
+      while (L > 0 && !this.levelWithinError(id, L, Cv, this.subDepth)) L--;
+      while (L + 1 < nl && this.levelWithinError(id, L + 1, Cv, this.subDepth)) L++;
       lv[id] = L;
     }
     return dist;
+  }
+
+  /**
+   * A block whose neighbour is one level coarser draws that edge stitched (its fan triangles there skip the
+   * edge midpoint), which has its own error (`stitchDelta`). Where that error is over τ the neighbour comes
+   * down to the block's level (no stitch there); the neighbour limit then runs again. Levels only fall, so
+   * this ends.
+   */
+  private refineStitchedEdges(inView: readonly number[], view: ScreenErrorModel, Cv: number): void {
+    const nb = this.blocksPerSide, lv = this.levels;
+    for (let changed = true; changed; ) {
+      changed = false;
+      for (const id of inView) {
+        const L = lv[id]!, i = id % nb, j = (id - i) / nb;
+        const nbrs = [i > 0 ? id - 1 : -1, i < nb - 1 ? id + 1 : -1, j > 0 ? id - nb : -1, j < nb - 1 ? id + nb : -1];
+        let depths = false;
+        for (let side = 0; side < 4; side++) {
+          const n = nbrs[side]!;
+          if (n < 0 || lv[n]! <= L) continue;
+          if (!depths) this.subCellDepths(id, view, this.subDepth);
+          depths = true;
+          if (this.stitchWithinError(id, L, side, Cv, this.subDepth)) continue;
+          lv[n] = L;
+          changed = true;
+        }
+      }
+      if (changed) this.limitNeighbourLevels();
+    }
+  }
+
+  /**
+   * True if block `id` at `level` stitched on `side` projects to ≤ τ: each strip's δ · Cv ≤ the least depth of
+   * its sub-cells in the block's half on that side (a stitched fan triangle reaches at most to its centre, half
+   * a block in).
+   */
+  private stitchWithinError(id: number, level: number, side: number, Cv: number, subDepth: Float64Array): boolean {
+    const o = ((id * (this.maxLevel + 1) + level) * 4 + side) * SUB_CELLS, half = SUB_CELLS / 2, c0 = side % 2 === 0 ? 0 : half;
+    for (let t = 0; t < SUB_CELLS; t++) {
+      let z = Infinity;
+      for (let c = c0; c < c0 + half; c++) z = Math.min(z, subDepth[side < 2 ? t * SUB_CELLS + c : c * SUB_CELLS + t]!);
+      if (this.stitchDelta[o + t]! * Cv > z) return false;
+    }
+    return true;
   }
 
   /** Neighbours differ by ≤ 1: L = min over blocks b' of (L(b') + |b − b'|₁), two raster passes. */
@@ -388,16 +529,27 @@ export class GeoMipmap {
     }
   }
 
-  /** Ids of the blocks not entirely outside the frustum of `viewProj` (quadtree of AABBs), in quadtree order. */
-  private cullBlocks(viewProj: ArrayLike<number>): number[] {
+  /**
+   * Ids of the blocks not entirely outside the frustum of `viewProj` (quadtree of AABBs), in quadtree order;
+   * with an `eye`, also not hidden behind the terrain from it (a hidden node hides all its blocks).
+   */
+  private cullBlocks(viewProj: ArrayLike<number>, eye: { x: number; y: number; z: number } | null): number[] {
     this.extractPlanes(viewProj);
     const nb = this.blocksPerSide, s = this.blockCells * this.cell;
     const out: number[] = [];
+    const tree = this.occlusion();
+    this.lastOccludedBlocks = 0;
     const visit = (d: number, i: number, j: number): void => {
       const n = 1 << d;
       const size = (nb / n) * s;
       const x0 = this.ox + i * size, z0 = this.oz + j * size;
-      if (this.boxOutside(x0, this.treeMin[d]![j * n + i]!, z0, x0 + size, this.treeMax[d]![j * n + i]!, z0 + size)) return;
+      const top = this.treeMax[d]![j * n + i]!;
+      if (this.boxOutside(x0, this.treeMin[d]![j * n + i]!, z0, x0 + size, top, z0 + size)) return;
+      // big nodes near the eye are never hidden whole: test from OCCLUSION_NODE_BLOCKS blocks a side down
+      if (eye && n * OCCLUSION_NODE_BLOCKS >= nb && isBoxOccluded(tree, eye, x0, z0, size, top)) {
+        this.lastOccludedBlocks += (nb / n) ** 2;
+        return;
+      }
       if (d < this.treeDepth) {
         visit(d + 1, 2 * i, 2 * j);
         visit(d + 1, 2 * i + 1, 2 * j);
@@ -409,6 +561,39 @@ export class GeoMipmap {
     };
     visit(0, 0, 0);
     return out;
+  }
+
+  /** The y-bounds quadtree as the occlusion test reads it. */
+  private occlusion(): OcclusionTree {
+    this.occlusionTree ??= { originX: this.ox, originZ: this.oz, mapSideM: this.blocksPerSide * this.blockCells * this.cell, treeDepth: this.treeDepth, treeMin: this.treeMin, maxY: this.treeMax[0]![0]! };
+    return this.occlusionTree;
+  }
+
+  /**
+   * Upper bound of the drawn terrain's height at (x, z) with its block at the level of the last `select`
+   * (any edge variant): the highest vertex of the triangle fan group holding the point (a stitched edge uses
+   * a subset of them), m. NaN outside the map.
+   */
+  drawnHeightBound(x: number, z: number): number {
+    const fine = this.cell / (1 << this.subdivide), B = this.blockCells << this.subdivide;
+    const u = (x - this.ox) / fine, v = (z - this.oz) / fine, side = this.blocksPerSide * B;
+    if (!(u >= 0 && v >= 0 && u <= side && v <= side)) return NaN;
+    const bi = Math.min(this.blocksPerSide - 1, Math.floor(u / B)), bj = Math.min(this.blocksPerSide - 1, Math.floor(v / B));
+    const bu = bi * B, bv = bj * B, L = this.levels[bj * this.blocksPerSide + bi]!;
+    const smp: SurfaceSample = { h: 0, dhdx: 0, dhdz: 0, nx: 0, ny: 1, nz: 0 };
+    let hi = -Infinity;
+    {
+      const q = 1 << L, whole = B / q === 1;
+      const g = whole ? B : 2 * q, step = whole ? B : q;
+      const gu = bu + Math.min(B - g, Math.floor((u - bu) / g) * g), gv = bv + Math.min(B - g, Math.floor((v - bv) / g) * g);
+      for (let r = 0; r <= g; r += step) {
+        for (let c = 0; c <= g; c += step) {
+          this.surface.sample(this.ox + (gu + c) * fine, this.oz + (gv + r) * fine, smp);
+          hi = Math.max(hi, smp.h);
+        }
+      }
+    }
+    return hi;
   }
 
   /** Level of every block from the last `select` (including culled ones). */

@@ -1,6 +1,7 @@
 /**
  * Terrain rendering on terrain/'s geomipmap (de Boer; issue 3): every `update` asks `GeoMipmap.select` for
- * the visible blocks with their level (screen-space error ≤ maxErrorPx, located per sub-cell) and edge mask.
+ * the visible blocks with their level (screen-space error ≤ maxErrorPx, located per sub-cell) and edge mask,
+ * leaving out blocks outside the frustum or hidden behind the terrain from the rendering camera.
  * Blocks are small (DRAW_BLOCK_SIZE) so the LOD follows the error closely; they are drawn in chunks of
  * DRAW_BLOCKS_PER_CHUNK² blocks (`GeoMipmapChunks`): one mesh per chunk over its full-resolution vertex grid
  * (B-spline positions + analytic normals, built when the chunk is first seen), whose one index buffer is
@@ -102,6 +103,8 @@ export class TerrainView {
     const vh = Math.max(1, engine.getRenderHeight());
     let lod: LodCamera;
     const camera = typeof cameraOrX === 'number' ? this.scene.activeCamera : cameraOrX;
+    // horizon occlusion only for the camera that renders: a stand-in eye would hide what the real one sees
+    let occlusion = true;
     if (camera && (typeof cameraOrX !== 'number' || camera.name !== 'menuCam')) {
       const vp = camera.getViewMatrix().multiply(camera.getProjectionMatrix());
       lod = { position: camera.globalPosition, viewProj: vp.m, fovY: camera.fov, viewportHeightPx: vh };
@@ -109,8 +112,9 @@ export class TerrainView {
       const x = typeof cameraOrX === 'number' ? cameraOrX : 0;
       // a zero view-projection matrix gives six zero planes: nothing is outside, nothing culled
       lod = { position: { x, y: this.stage.bspline.height(x, z) + 2, z }, viewProj: new Float64Array(16), fovY: 0.9, viewportHeightPx: vh };
+      occlusion = false;
     }
-    this.drawChunks(this.gm.select(lod, this.maxErrorPx));
+    this.drawChunks(this.gm.select(lod, this.maxErrorPx, { occlusion }));
   }
 
   /** Groups the selected blocks by chunk; rebuilds the index buffer of each chunk whose blocks changed. */
