@@ -10,7 +10,12 @@ import { encodeImpulse, RELAY_SLOT_OFFSET } from '../../src/net/packets';
 import { Collider, type CarShape } from './collider';
 import { WindowLimiter } from '../window-limiter';
 import { DEFAULT_DT } from '../../src/content/world-constants';
-import { roomStageFrom } from './stages';
+import { roomStage, roomStageFrom } from './stages';
+import { gridPose } from '../../src/net/grid';
+import type { RetireReason } from '../../src/net/results';
+import type { CarState } from '../../src/net/packets';
+import { FinishWatch } from './finish-watch';
+import { RaceResults } from './race-results';
 import { ROOM_CODE_ALPHABET as CODE_ALPHABET, ROOM_CODE_LENGTH as CODE_LENGTH } from '../../src/net/room-code';
 
 /** Clients' fixed sim step, s (the game's: src/content/world-constants.ts). */
@@ -24,15 +29,31 @@ export const MAX_CARS_PER_ROOM = 32;
 export const COUNTDOWN_MS = 3000;
 /** State packets allowed per car per second: the room's packet rate × FLOOD_MARGIN; more are dropped as a flood. */
 export const FLOOD_MARGIN = 1.5;
-export const packetLimitPerSecond = (ticksPerPacket: number): number => Math.ceil(FLOOD_MARGIN / (NET_SIM_DT_S * ticksPerPacket));
+export const packetLimitPerSecond = (ticksPerPacket: number, margin = FLOOD_MARGIN): number => Math.ceil(margin / (NET_SIM_DT_S * ticksPerPacket));
 /** How long a dropped client may take to reconnect and resume its car, s. */
 export const RECONNECT_S = 20;
+/** Longest race after 'go', s of server clock: then every car still racing is DNF and the room ends. */
+export const RACE_CAP_S = 30 * 60;
+/** From the final results to the room closing its connections, ms: the message reaches the clients first. */
+export const END_GRACE_MS = 1000;
+
+/** The room's time rules; the server sets them (attachRooms `timing`, tests shorten them), never a client. */
+export interface RoomTiming {
+  reconnectS: number;
+  raceCapS: number;
+  /** State packets allowed per second = the packet rate × this. */
+  floodMargin: number;
+}
+
+export const DEFAULT_ROOM_TIMING: RoomTiming = { reconnectS: RECONNECT_S, raceCapS: RACE_CAP_S, floodMargin: FLOOD_MARGIN };
 
 export interface RaceCreateOptions {
   /** Sim ticks between two state packets (the packet rate), TICKS_PER_PACKET_RANGE; default TICKS_PER_PACKET. */
   ticksPerPacket?: number;
   /** "stage" rooms: the shipped stage everyone drives (stages.ts DEFAULT_ROOM_STAGE when absent or unknown). */
   stage?: string;
+  /** Set by the server's room definition (attach.ts), which overrides whatever a client sends under this key. */
+  timing?: RoomTiming;
 }
 
 /** The room's packet interval from untrusted create options (out of range or not an integer: the default). */
@@ -83,13 +104,22 @@ export class RaceRoom extends Room {
   floodDropped = 0;
   bytesOut = 0;
   startsAt: number | null = null;
+  timing: RoomTiming = DEFAULT_ROOM_TIMING;
+  /** From 'go' on: the race's rows (null before). */
+  results: RaceResults | null = null;
+  /** Stage rooms: each car's finish found in its own states (null in a race room). */
+  finishes: FinishWatch | null = null;
+  private ended = false;
 
   override onCreate(options?: RaceCreateOptions): void {
     const tpp = ticksPerPacketFrom(options);
+    this.timing = { ...DEFAULT_ROOM_TIMING, ...options?.timing };
     this.collider = new Collider(NET_SIM_DT_S, tpp);
-    this.flood = new WindowLimiter(packetLimitPerSecond(tpp), 1000);
+    this.collider.onFresh = (slot, st) => this.followFinish(slot, st);
+    this.flood = new WindowLimiter(packetLimitPerSecond(tpp, this.timing.floodMargin), 1000);
     this.roomId = codeFrom(this.roomId);
     this.stage = this.stageFrom(options);
+    if (this.stage) this.finishes = new FinishWatch(roomStage(this.stage), NET_SIM_DT_S);
     void this.setMetadata({ code: this.roomId, stage: this.stage });
     this.onMessage('ready', (client) => this.markReady(client));
     this.onMessage('state', (client, bytes: Uint8Array) => this.receiveState(client, bytes));
@@ -103,7 +133,10 @@ export class RaceRoom extends Room {
     while (used.has(slot)) slot++;
     const name = typeof options.name === 'string' ? options.name.slice(0, 32) : `player ${slot + 1}`;
     this.seats.set(client.sessionId, { slot, name, car, ready: false });
-    this.collider.addCar(slot, carShapeOf(car));
+    // in a stage room the car starts on its grid pose: its first state must be reachable from there
+    const start = this.stage ? gridPose(roomStage(this.stage), slot) : null;
+    this.collider.addCar(slot, carShapeOf(car), start);
+    this.finishes?.watch(slot);
     client.send('seat', { slot, code: this.roomId, car, simDtS: NET_SIM_DT_S, ticksPerPacket: this.collider.ticksPerPacket, stage: this.stage });
     this.broadcastLobby();
   }
@@ -114,7 +147,7 @@ export class RaceRoom extends Room {
     if (!seat) return;
     if (!consented) {
       try {
-        await this.allowReconnection(client, RECONNECT_S);
+        await this.allowReconnection(client, this.timing.reconnectS);
         // the client simulated on while away: its next packet starts a fresh tick sequence
         this.collider.resync(seat.slot);
         return;
@@ -124,7 +157,9 @@ export class RaceRoom extends Room {
     }
     this.seats.delete(client.sessionId);
     this.collider.removeCar(seat.slot);
+    this.finishes?.forget(seat.slot);
     this.broadcastLobby();
+    this.retire(seat.slot, consented ? 'left' : 'disconnect');
   }
 
   /** Race rooms have no stage; StageRoom overrides. */
@@ -143,9 +178,48 @@ export class RaceRoom extends Room {
     seat.ready = true;
     if ([...this.seats.values()].every((s) => s.ready)) {
       this.startsAt = this.clock.currentTime + COUNTDOWN_MS;
-      this.clock.setTimeout(() => this.broadcast('go', { at: this.clock.currentTime }), COUNTDOWN_MS);
+      // a race under way takes no new players (a dropped one still reconnects)
+      void this.lock();
+      this.clock.setTimeout(() => this.startRace(), COUNTDOWN_MS);
     }
     this.broadcastLobby();
+  }
+
+  /** 'go': every seated car is in the race (sim tick 0 now); the time cap starts. */
+  private startRace(): void {
+    this.results = new RaceResults(NET_SIM_DT_S);
+    for (const s of this.seats.values()) this.results.add(s.slot, s.name, s.car);
+    this.broadcast('go', { at: this.clock.currentTime });
+    this.clock.setTimeout(() => {
+      this.results?.retireAll('time-limit');
+      this.endRace();
+    }, this.timing.raceCapS * 1000);
+  }
+
+  /** A fresh state of the car in `slot`: the room's finish tracking (stage rooms), from 'go' on. */
+  private followFinish(slot: number, st: CarState): void {
+    if (!this.results || this.ended) return;
+    const tick = this.finishes?.follow(slot, st) ?? null;
+    if (tick !== null && this.results.finish(slot, tick)) this.sendResults();
+  }
+
+  /** A car left the race (after 'go'): DNF unless it had finished. */
+  private retire(slot: number, why: RetireReason): void {
+    if (this.results && !this.ended && this.results.retire(slot, why)) this.sendResults();
+  }
+
+  /** Results to everyone; the last ones when no car is racing any more. */
+  private sendResults(): void {
+    if (this.results?.done) this.endRace();
+    else if (this.results) this.broadcast('results', this.results.message(false));
+  }
+
+  /** The final results, then the room closes (END_GRACE_MS later). */
+  private endRace(): void {
+    if (this.ended || !this.results) return;
+    this.ended = true;
+    this.broadcast('results', this.results.message(true));
+    this.clock.setTimeout(() => void this.disconnect(), END_GRACE_MS);
   }
 
   /** An accepted state goes to the other clients as 'car' (the same layout, the sender's slot in bytes 2–3). */

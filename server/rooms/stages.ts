@@ -2,6 +2,8 @@
 import { readdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { CONTENT_DIR } from '../../src/replay/node';
+import { loadStageFromDir } from '../../terrain/node';
+import type { Stage } from '../../terrain/stage';
 
 /** The stage a "stage" room drives when its creator names none (or one that is not shipped). */
 export const DEFAULT_ROOM_STAGE = 'test-short';
@@ -19,4 +21,16 @@ export function shippedStageIds(): readonly string[] {
 /** The room's stage from an untrusted create option: a shipped stage id, else DEFAULT_ROOM_STAGE. */
 export function roomStageFrom(id: unknown): string {
   return typeof id === 'string' && shippedStageIds().includes(id) ? id : DEFAULT_ROOM_STAGE;
+}
+
+const loaded = new Map<string, Stage>();
+
+/** The shipped stage `id` (one of shippedStageIds()), loaded once per process: a stage room times its cars on it. */
+export function roomStage(id: string): Stage {
+  let s = loaded.get(id);
+  if (!s) {
+    s = loadStageFromDir(join(CONTENT_DIR, 'stages', id));
+    loaded.set(id, s);
+  }
+  return s;
 }

@@ -6,6 +6,7 @@
  */
 import { Client, type Room } from 'colyseus.js';
 import { decodeImpulse, decodeRelayed, encodeState, type CarState, type ImpulsePacket } from './packets';
+import type { RoomResults } from './results';
 
 export interface RoomClientOptions {
   /** ws://host:port of the BitRally server. */
@@ -62,6 +63,8 @@ export class RoomClient {
   onLobby: (l: Lobby) => void = () => undefined;
   /** Another car's accepted state, relayed by the room (draw it with RemoteCarView). */
   onRemote: (slot: number, s: CarState) => void = () => undefined;
+  /** The room's results (src/net/results.ts): after each finish or retirement from 'go' on, `final` at the end. */
+  onResults: (r: RoomResults) => void = () => undefined;
   /** Impulse frames that did not decode (should stay 0). */
   badImpulses = 0;
   bytesSent = 0;
@@ -80,6 +83,7 @@ export class RoomClient {
     );
     room.onMessage('go', () => this.later(() => this.onGo()));
     room.onMessage('lobby', (l: Lobby) => this.later(() => this.onLobby(l)));
+    room.onMessage('results', (r: RoomResults) => this.later(() => this.onResults(r)));
     room.onMessage('car', (bytes: Uint8Array) =>
       this.later(() => {
         const r = decodeRelayed(bytes);
