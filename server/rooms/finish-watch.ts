@@ -23,6 +23,11 @@ export class FinishWatch {
     this.course = netStageCourse(stage);
   }
 
+  /** Where the car in `slot` stands at tick 0: its grid pose. */
+  startOf(slot: number): { x: number; z: number } {
+    return gridPose(this.stage, slot);
+  }
+
   /** Tracks the car in `slot` from its grid pose (a new car, or one re-seated in that slot). */
   watch(slot: number): void {
     this.trackers.set(slot, new StageFinishTracker(this.course, this.simDt, gridPose(this.stage, slot)));

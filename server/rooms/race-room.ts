@@ -11,7 +11,6 @@ import { Collider, type CarShape } from './collider';
 import { WindowLimiter } from '../window-limiter';
 import { DEFAULT_DT } from '../../src/content/world-constants';
 import { roomStage, roomStageFrom } from './stages';
-import { gridPose } from '../../src/net/grid';
 import type { RetireReason } from '../../src/net/results';
 import type { CarState } from '../../src/net/packets';
 import { FinishWatch } from './finish-watch';
@@ -119,7 +118,7 @@ export class RaceRoom extends Room {
     this.flood = new WindowLimiter(packetLimitPerSecond(tpp, this.timing.floodMargin), 1000);
     this.roomId = codeFrom(this.roomId);
     this.stage = this.stageFrom(options);
-    if (this.stage) this.finishes = new FinishWatch(roomStage(this.stage), NET_SIM_DT_S);
+    this.finishes = this.finishWatchFor(this.stage);
     void this.setMetadata({ code: this.roomId, stage: this.stage });
     this.onMessage('ready', (client) => this.markReady(client));
     this.onMessage('state', (client, bytes: Uint8Array) => this.receiveState(client, bytes));
@@ -134,8 +133,7 @@ export class RaceRoom extends Room {
     const name = typeof options.name === 'string' ? options.name.slice(0, 32) : `player ${slot + 1}`;
     this.seats.set(client.sessionId, { slot, name, car, ready: false });
     // in a stage room the car starts on its grid pose: its first state must be reachable from there
-    const start = this.stage ? gridPose(roomStage(this.stage), slot) : null;
-    this.collider.addCar(slot, carShapeOf(car), start);
+    this.collider.addCar(slot, carShapeOf(car), this.finishes?.startOf(slot) ?? null);
     this.finishes?.watch(slot);
     client.send('seat', { slot, code: this.roomId, car, simDtS: NET_SIM_DT_S, ticksPerPacket: this.collider.ticksPerPacket, stage: this.stage });
     this.broadcastLobby();
@@ -160,6 +158,11 @@ export class RaceRoom extends Room {
     this.finishes?.forget(seat.slot);
     this.broadcastLobby();
     this.retire(seat.slot, consented ? 'left' : 'disconnect');
+  }
+
+  /** Race rooms time no finish (docs/multiplayer.md "Rallycross"); StageRoom overrides. */
+  protected finishWatchFor(_stage: string | null): FinishWatch | null {
+    return null;
   }
 
   /** Race rooms have no stage; StageRoom overrides. */
@@ -263,5 +266,10 @@ export class RaceRoom extends Room {
 export class StageRoom extends RaceRoom {
   protected override stageFrom(options: RaceCreateOptions | undefined): string {
     return roomStageFrom(options?.stage);
+  }
+
+  /** Each car's finish from its own states on the room's stage. */
+  protected override finishWatchFor(stage: string | null): FinishWatch | null {
+    return stage ? new FinishWatch(roomStage(stage), NET_SIM_DT_S) : null;
   }
 }

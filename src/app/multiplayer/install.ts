@@ -19,15 +19,17 @@ import { CodeEntry } from './code-entry';
 import { roomServerUrl, ServerClock } from './server-clock';
 import { MultiplayerSession } from './session';
 import { registerLobbyScreen } from './lobby-screen';
+import { raceOverFor, registerResultsScreen } from './results-view';
 import { leaveRoom, type MultiplayerState } from './state';
 import './multiplayer.css';
 
 export function installMultiplayer(app: AppContext): void {
-  const mp: MultiplayerState = { stageId: null, carId: CARS()[0]!.id, client: null, lobby: null, clock: new ServerClock(), goAtMs: null, stage: null, session: null };
+  const mp: MultiplayerState = { stageId: null, carId: CARS()[0]!.id, client: null, lobby: null, clock: new ServerClock(), goAtMs: null, stage: null, session: null, results: null };
   exposeTestHook(mp);
   registerSetupScreen(app, mp);
   registerLobbyScreen(mp, loadRoomStage);
   registerDriveScreen(app, mp);
+  registerResultsScreen(mp);
 }
 
 /** The shipped stage `id` (a room's stage is always a shipped one: server/rooms/stages.ts). */
@@ -44,6 +46,7 @@ function exposeTestHook(mp: MultiplayerState): void {
     lobby: () => mp.lobby,
     seat: () => mp.client?.seat ?? null,
     state: () => mp.session?.testState() ?? null,
+    results: () => mp.results,
   };
 }
 
@@ -141,6 +144,7 @@ async function connect(url: string, mp: MultiplayerState, o: { code?: string }, 
       mp.clock.sample(l.now, performance.now());
     };
     client.onGo = () => (mp.goAtMs ??= performance.now());
+    client.onResults = (r) => (mp.results = r);
     return true;
   } catch (e) {
     status.innerHTML = `<span class="error">Could not ${o.code ? `join ${esc(o.code)}` : 'create a room'}: ${esc((e as Error).message)}</span>`;
@@ -167,6 +171,8 @@ function registerDriveScreen(app: AppContext, mp: MultiplayerState): void {
       }
     })();
     const leave = (): void => void leaveRoom(mp).then(() => ctx.show('multiplayer'));
-    return { el, overlay: true, update: (dt) => mp.session?.frame(dt), back: leave };
+    // the car stops when its race is over (the room has its time): the results come up over the drive
+    const update = (dt: number): void => (raceOverFor(mp.results, mp.client?.seat.slot) ? ctx.show('multiplayer-results') : mp.session?.frame(dt));
+    return { el, overlay: true, update, back: leave };
   });
 }
