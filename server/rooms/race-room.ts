@@ -121,6 +121,7 @@ export class RaceRoom extends Room {
     this.finishes = this.finishWatchFor(this.stage);
     void this.setMetadata({ code: this.roomId, stage: this.stage });
     this.onMessage('ready', (client) => this.markReady(client));
+    this.onMessage('retire', (client) => this.retireSeat(client));
     this.onMessage('state', (client, bytes: Uint8Array) => this.receiveState(client, bytes));
     this.onMessage('*', () => undefined); // unknown types are ignored, not fatal
   }
@@ -204,6 +205,15 @@ export class RaceRoom extends Room {
     if (!this.results || this.ended) return;
     const tick = this.finishes?.follow(slot, st) ?? null;
     if (tick !== null && this.results.finish(slot, tick)) this.sendResults();
+  }
+
+  /** The player gives up the race but stays for the results: its car leaves the collider, DNF. */
+  private retireSeat(client: Client): void {
+    const seat = this.seats.get(client.sessionId);
+    if (!seat || !this.results) return;
+    this.collider.removeCar(seat.slot);
+    this.finishes?.forget(seat.slot);
+    this.retire(seat.slot, 'retired');
   }
 
   /** A car left the race (after 'go'): DNF unless it had finished. */

@@ -7,8 +7,11 @@
 /** racing: not finished yet; finished: the room timed its finish; dnf: retired before the finish. */
 export type ResultStatus = 'racing' | 'finished' | 'dnf';
 
-/** Why a car did not finish: its connection dropped past the reconnect window, its player left, the room's time cap. */
-export type RetireReason = 'disconnect' | 'left' | 'time-limit';
+/**
+ * Why a car did not finish: its player retired it (the `retire` message; still in the room, seeing the results), its
+ * connection dropped past the reconnect window, its player left the room, the room's time cap.
+ */
+export type RetireReason = 'retired' | 'disconnect' | 'left' | 'time-limit';
 
 export interface ResultRow {
   /** 1, 2, 3… for finished cars in order of their finish tick; null for the others. */

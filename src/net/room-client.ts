@@ -133,6 +133,11 @@ export class RoomClient {
     this.later(() => this.room.send('ready'));
   }
 
+  /** Gives up the race (after 'go'): DNF, still in the room for the results. */
+  retire(): void {
+    this.later(() => this.room.send('retire'));
+  }
+
   async leave(): Promise<void> {
     await this.room.leave(true);
   }

@@ -1,7 +1,7 @@
 /**
  * Results with the server's times over the network (issue #22): a "stage together" room on test-short with four
  * real clients on loopback — two AI bots that drive to the finish, a cheater whose states claim the finish right
- * after 'go', and a client whose connection drops for good. The room's reconnect window is shortened to
+ * after 'go' (it retires at the end), and a client whose connection drops for good. The room's reconnect window is shortened to
  * RECONNECT_TEST_S and its flood margin raised so the drive runs faster than real time (the CPU, not the clock,
  * paces it). Both bots receive the same final results; each bot's time is its finish tick × the sim step, the
  * tick within one of what its own NetCar's StageProgress says (and equal to what the room's tracker makes of that
@@ -84,9 +84,8 @@ describe('results with the server times', () => {
   it('two bots finish ranked with server times; a cheater gets none; a dropped client is DNF', async () => {
     const [a, b, cheater, dropper] = await seatRoom();
     const room = matchMaker.getLocalRoomById(a!.seat.code) as RaceRoom;
-    const results: RoomResults[][] = [[], []];
-    a!.onResults = (r) => results[0]!.push(r);
-    b!.onResults = (r) => results[1]!.push(r);
+    const results: RoomResults[][] = [[], [], []];
+    [a!, b!, cheater!].forEach((c, i) => (c.onResults = (r) => results[i]!.push(r)));
     const bots = [a!, b!];
     const cars = bots.map((c) => createStageBotCar(stage, c.seat.slot, c.seat.car, c.seat.simDtS, c.seat.ticksPerPacket));
     bots.forEach((c, i) => (c.onImpulse = (p) => void cars[i]!.applyImpulse(p)));
@@ -109,15 +108,16 @@ describe('results with the server times', () => {
     expect(c.dropped.start).toBe(1);
     expect(c.dropped.jump).toBe(7);
     expect(room.floodDropped).toBe(0);
-    // the cheater leaves: it never had a time, so the race is over: final results to both bots
-    await cheater!.leave();
+    // the cheater retires (it never had a time): the race is over, final results to everyone still in the room
+    cheater!.retire();
     await sleep(300);
     const finals = results.map((list) => list.at(-1)!);
     expect(finals[0]!.final).toBe(true);
     expect(finals[1]).toEqual(finals[0]);
+    expect(finals[2]).toEqual(finals[0]);
     const rows = finals[0]!.rows;
     expect(rows.map((r) => r.status)).toEqual(['finished', 'finished', 'dnf', 'dnf']);
-    expect(rows.slice(2).map((r) => [r.slot, r.retired])).toEqual([[cheater!.seat.slot, 'left'], [dropper!.seat.slot, 'disconnect']]);
+    expect(rows.slice(2).map((r) => [r.slot, r.retired])).toEqual([[cheater!.seat.slot, 'retired'], [dropper!.seat.slot, 'disconnect']]);
     expect(rows.map((r) => r.rank)).toEqual([1, 2, null, null]);
     expect(rows[0]!.finishTick!).toBeLessThanOrEqual(rows[1]!.finishTick!);
     // names come back as the players gave them (the game escapes them when it draws)

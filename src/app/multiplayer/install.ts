@@ -3,7 +3,8 @@
  *  - 'multiplayer': "offline" without a server; else a stage-together room's stage and your car, Create room, or
  *    a join code (left / right cycle the character, A moves on; letters and digits can be typed) and Join;
  *  - 'multiplayer-lobby': the room's code, its seats (name, car, ready), Ready, the countdown on the server clock;
- *  - 'multiplayer-drive': the drive (session.ts) from the room's 'go'; B / Escape leaves the room.
+ *  - 'multiplayer-drive': the drive (session.ts) from the room's 'go'; B / Escape retires the car (before the start: leaves);
+ *  - 'multiplayer-results': the room's results once this car finished or retired (results-view.ts).
  * `window.__bitrally.multiplayer` exposes the lobby and the drive's state (collision log) for the browser test.
  */
 import { adjustable, html, registerScreen } from '../screens';
@@ -170,7 +171,8 @@ function registerDriveScreen(app: AppContext, mp: MultiplayerState): void {
         msg.textContent = `Could not start: ${(e as Error).message}`;
       }
     })();
-    const leave = (): void => void leaveRoom(mp).then(() => ctx.show('multiplayer'));
+    // B / Escape: once racing, retire (DNF) and see the results; before the start, leave the room
+    const leave = (): void => (mp.session?.pacer.started && mp.client ? mp.client.retire() : void leaveRoom(mp).then(() => ctx.show('multiplayer')));
     // the car stops when its race is over (the room has its time): the results come up over the drive
     const update = (dt: number): void => (raceOverFor(mp.results, mp.client?.seat.slot) ? ctx.show('multiplayer-results') : mp.session?.frame(dt));
     return { el, overlay: true, update, back: leave };

@@ -12,7 +12,7 @@ import { formatDelta, formatTime } from '../../run/stage-run';
 import type { ResultRow, RetireReason, RoomResults } from '../../net/results';
 import { leaveRoom, type MultiplayerState } from './state';
 
-const RETIRED_TEXT: Record<RetireReason, string> = { disconnect: 'DNF · connection lost', left: 'DNF · left', 'time-limit': 'DNF · time limit' };
+const RETIRED_TEXT: Record<RetireReason, string> = { retired: 'DNF · retired', disconnect: 'DNF · connection lost', left: 'DNF · left', 'time-limit': 'DNF · time limit' };
 
 /** The time cell: the server's time, or why there is none. */
 function timeCell(r: ResultRow): string {
