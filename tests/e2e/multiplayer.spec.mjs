@@ -7,7 +7,9 @@
  *  4. grid slots 0 and 1 start side by side (slot 0 on the left of the road): A steers right, B left, both on
  *     the throttle, until they touch;
  *  5. both pages' collision logs hold the same impulse number at the same contact tick, with impulses equal and
- *     opposite (the room sends one response to both cars: J on B = −J on A, to 1e-9 N·s), naming each other.
+ *     opposite (the room sends one response to both cars: J on B = −J on A, to 1e-9 N·s), naming each other;
+ *  6. B retires (pad B): its results screen lists B "DNF · retired" (its own row marked) and A still racing; then A
+ *     retires: the room's final results reach both pages; A goes back to the title with the pad.
  * Run alone with `npm run test:e2e -- --files multiplayer`.
  */
 import { mkdtempSync } from 'node:fs';
@@ -47,6 +49,30 @@ async function openMultiplayer(p, shot) {
 }
 
 const mp = (p) => p.H(() => window.__bitrally.multiplayer.state());
+
+/** The results table as the page shows it: slot, status, own-row mark and time text per row. */
+const shownResults = (p) => p.H(() => [...document.querySelectorAll('[data-mp-results] tr[data-slot]')].map((tr) => ({
+  slot: Number(tr.dataset.slot), status: tr.dataset.status, me: tr.classList.contains('mp-me'), time: tr.querySelector('[data-time]').textContent,
+})));
+
+/** Step 6: B retires, then A; both pages show the room's final results; A goes back to the title (pad). */
+async function retireBoth(a, b, out) {
+  await padPress(b.page, PAD_BUTTON.b);
+  await waitFor('B on its results', async () => (await b.screen()) === 'multiplayer-results', 60000);
+  await waitFor('B sees itself retired, A racing', async () => {
+    const rows = await shownResults(b);
+    return rows.length === 2 && rows[0].slot === 0 && rows[0].status === 'racing' && !rows[0].me && rows[1].slot === 1 && rows[1].status === 'dnf' && rows[1].me && rows[1].time === 'DNF · retired';
+  }, 30000, 200);
+  await padPress(a.page, PAD_BUTTON.b);
+  for (const p of [a, b]) await waitFor('final results', () => p.H(() => window.__bitrally.multiplayer.results()?.final === true && /Final/.test(document.querySelector('[data-mp-results-status]')?.textContent ?? '')), 60000, 200);
+  const final = { a: await shownResults(a), b: await shownResults(b) };
+  if (JSON.stringify(final.a.map((r) => [r.slot, r.status, r.time])) !== JSON.stringify(final.b.map((r) => [r.slot, r.status, r.time]))) throw new Error(`final results differ: ${JSON.stringify(final)}`);
+  if (!final.a.every((r) => r.status === 'dnf') || final.a.find((r) => r.me)?.slot !== 0) throw new Error(`A's final results: ${JSON.stringify(final.a)}`);
+  await a.page.screenshot({ path: join(out, 'multiplayer-results.png') });
+  await padPress(a.page, PAD_BUTTON.a);
+  await waitFor('A back on the title', async () => (await a.screen()) === 'title', 30000);
+  return final;
+}
 
 export const specs = [
   {
@@ -120,7 +146,8 @@ export const specs = [
         for (const e of [ea, eb]) if (e.outcome !== 'applied' && e.outcome !== 'rewound') throw new Error(`impulse #${e.seq} was ${e.outcome}`);
         const panels = [logs.sa.panel, logs.sb.panel];
         if (!panels.every((t) => t.includes(`#${logs.seq}`))) throw new Error(`HUD panels: ${JSON.stringify(panels)}`);
-        report.multiplayer = { code, seq: logs.seq, tick: ea.tick, a: { jx: ea.jx, jz: ea.jz, outcome: ea.outcome, late: ea.receivedAtTick - ea.tick }, b: { jx: eb.jx, jz: eb.jz, outcome: eb.outcome, late: eb.receivedAtTick - eb.tick }, impulsesA: logs.sa.log.length, impulsesB: logs.sb.log.length, ticks: [logs.sa.tick, logs.sb.tick] };
+        const results = await retireBoth(a, b, out);
+        report.multiplayer = { results, code, seq: logs.seq, tick: ea.tick, a: { jx: ea.jx, jz: ea.jz, outcome: ea.outcome, late: ea.receivedAtTick - ea.tick }, b: { jx: eb.jx, jz: eb.jz, outcome: eb.outcome, late: eb.receivedAtTick - eb.tick }, impulsesA: logs.sa.log.length, impulsesB: logs.sb.log.length, ticks: [logs.sa.tick, logs.sb.tick] };
         throwPageErrors(pages);
       } finally {
         await closeSpec(pages, server, dataDir);
