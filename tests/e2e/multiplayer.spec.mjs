@@ -8,9 +8,10 @@
  *     the throttle, until they touch;
  *  5. both pages' collision logs hold the same impulse number at the same contact tick, with impulses equal and
  *     opposite (the room sends one response to both cars: J on B = −J on A, to 1e-9 N·s), naming each other;
- *  6. B retires (pad B): its results screen lists B "DNF · retired" (its own row marked) and A still racing; then A
- *     retires: the room's final results reach both pages; A goes back to the title with the pad.
- * Run alone with `npm run test:e2e -- --files multiplayer`.
+ *  6. (second spec, "multiplayer results") after the start B retires (pad B): its results screen lists B
+ *     "DNF · retired" (its own row marked) and A still racing; then A retires: the room's final results reach
+ *     both pages; A goes back to the title with the pad.
+ * Run alone with `npm run test:e2e -- --files multiplayer` (add the filter `results` for the second spec only).
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -74,53 +75,67 @@ async function retireBoth(a, b, out) {
   return final;
 }
 
+/** Steps 1–3: A creates a room on Test short, B joins by its code, both ready; resolves after the room's 'go'. */
+async function seatTwoPages(a, b, out, shots) {
+  // 1. A creates a stage-together room on Test short
+  await openMultiplayer(a, shots ? join(out, 'multiplayer-title.png') : undefined);
+  await padFocusItem(a.page, /^Stage:/);
+  await padAdjust(a.page, /Test short/, PAD_BUTTON.right);
+  await padFocusItem(a.page, /^Create room$/);
+  await padPress(a.page, PAD_BUTTON.a);
+  await waitFor('A in the lobby', async () => (await a.screen()) === 'multiplayer-lobby', 60000);
+  const code = await a.H(() => window.__bitrally.multiplayer.seat().code);
+  const shown = await a.H(() => document.querySelector('[data-mp-code]')?.textContent);
+  if (shown !== code) throw new Error(`lobby shows code "${shown}", the room's is ${code}`);
+
+  // 2. B joins by the code (typed into the focused code item), Join with the pad
+  await openMultiplayer(b);
+  await padFocusItem(b.page, /^Join code:/);
+  await b.page.keyboard.type(code);
+  await frames(b.page, 2);
+  const typed = await b.H(() => document.querySelector('[data-k="code"]').textContent);
+  if (!typed.endsWith(code)) throw new Error(`code item: "${typed}", expected ${code}`);
+  await padFocusItem(b.page, /^Join$/);
+  await padPress(b.page, PAD_BUTTON.a);
+  await waitFor('B in the lobby', async () => (await b.screen()) === 'multiplayer-lobby', 60000);
+  for (const p of [a, b]) await waitFor('two seats listed', () => p.H(() => document.querySelectorAll('[data-mp-seats] tr[data-slot]').length === 2));
+  const seats = { a: await a.H(() => window.__bitrally.multiplayer.seat()), b: await b.H(() => window.__bitrally.multiplayer.seat()) };
+  if (seats.a.slot !== 0 || seats.b.slot !== 1 || seats.b.code !== code) throw new Error(`seats: ${JSON.stringify(seats)}`);
+  if (shots) await a.page.screenshot({ path: join(out, 'multiplayer-lobby.png') });
+
+  // 3. both ready (the lobby's default item): countdown, then the drive from the room's 'go'
+  for (const p of [a, b]) await padPress(p.page, PAD_BUTTON.a);
+  for (const p of [a, b]) await waitFor('drive started', async () => (await mp(p))?.started === true, 180000);
+  if (shots) await b.page.screenshot({ path: join(out, 'multiplayer-start.png') });
+  return { code, seats };
+}
+
+/** The real server and two pad pages on it; `body` runs with them, then everything is closed. */
+async function withTwoPages(browser, base, body) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'bitrally-e2e-mp-'));
+  const port = await freePort();
+  const server = startServer(port, dataDir, new URL(base).origin);
+  const url = `${base}?simcap=1&scale=4&server=${encodeURIComponent(`http://127.0.0.1:${port}`)}`;
+  const pages = [];
+  try {
+    await server.ready;
+    const a = await openPadPage(browser, url);
+    pages.push(a);
+    const b = await openPadPage(browser, url);
+    pages.push(b);
+    await body(a, b);
+    throwPageErrors(pages);
+  } finally {
+    await closeSpec(pages, server, dataDir);
+  }
+}
+
 export const specs = [
   {
     name: 'multiplayer: two pages join one room by code, drive into each other with gamepads, both logs show the same impulse, equal and opposite',
     async run({ browser, base, out, report }) {
-      const dataDir = mkdtempSync(join(tmpdir(), 'bitrally-e2e-mp-'));
-      const port = await freePort();
-      const server = startServer(port, dataDir, new URL(base).origin);
-      const url = `${base}?simcap=1&scale=4&server=${encodeURIComponent(`http://127.0.0.1:${port}`)}`;
-      const pages = [];
-      try {
-        await server.ready;
-        const a = await openPadPage(browser, url);
-        pages.push(a);
-        const b = await openPadPage(browser, url);
-        pages.push(b);
-
-        // 1. A creates a stage-together room on Test short
-        await openMultiplayer(a, join(out, 'multiplayer-title.png'));
-        await padFocusItem(a.page, /^Stage:/);
-        await padAdjust(a.page, /Test short/, PAD_BUTTON.right);
-        await padFocusItem(a.page, /^Create room$/);
-        await padPress(a.page, PAD_BUTTON.a);
-        await waitFor('A in the lobby', async () => (await a.screen()) === 'multiplayer-lobby', 60000);
-        const code = await a.H(() => window.__bitrally.multiplayer.seat().code);
-        const shown = await a.H(() => document.querySelector('[data-mp-code]')?.textContent);
-        if (shown !== code) throw new Error(`lobby shows code "${shown}", the room's is ${code}`);
-
-        // 2. B joins by the code (typed into the focused code item), Join with the pad
-        await openMultiplayer(b);
-        await padFocusItem(b.page, /^Join code:/);
-        await b.page.keyboard.type(code);
-        await frames(b.page, 2);
-        const typed = await b.H(() => document.querySelector('[data-k="code"]').textContent);
-        if (!typed.endsWith(code)) throw new Error(`code item: "${typed}", expected ${code}`);
-        await padFocusItem(b.page, /^Join$/);
-        await padPress(b.page, PAD_BUTTON.a);
-        await waitFor('B in the lobby', async () => (await b.screen()) === 'multiplayer-lobby', 60000);
-        for (const p of [a, b]) await waitFor('two seats listed', () => p.H(() => document.querySelectorAll('[data-mp-seats] tr[data-slot]').length === 2));
-        const seats = { a: await a.H(() => window.__bitrally.multiplayer.seat()), b: await b.H(() => window.__bitrally.multiplayer.seat()) };
-        if (seats.a.slot !== 0 || seats.b.slot !== 1 || seats.b.code !== code) throw new Error(`seats: ${JSON.stringify(seats)}`);
-        await a.page.screenshot({ path: join(out, 'multiplayer-lobby.png') });
-
-        // 3. both ready (the lobby's default item): countdown, then the drive from the room's 'go'
-        for (const p of [a, b]) await padPress(p.page, PAD_BUTTON.a);
-        for (const p of [a, b]) await waitFor('drive started', async () => (await mp(p))?.started === true, 180000);
-        await b.page.screenshot({ path: join(out, 'multiplayer-start.png') });
-
+      await withTwoPages(browser, base, async (a, b) => {
+        const { code, seats } = await seatTwoPages(a, b, out, true);
         // 4. slot 0 (left of the road) steers right, slot 1 steers left, both on the throttle
         const drive = (p, steer, throttle) => p.H(({ s, t, ax, bt }) => window.__pad.set({ axes: { [ax]: s }, buttons: { [bt]: t } }), { s: steer, t: throttle, ax: STICK_X, bt: RT });
         await drive(a, STEER_IN, THROTTLE);
@@ -146,12 +161,17 @@ export const specs = [
         for (const e of [ea, eb]) if (e.outcome !== 'applied' && e.outcome !== 'rewound') throw new Error(`impulse #${e.seq} was ${e.outcome}`);
         const panels = [logs.sa.panel, logs.sb.panel];
         if (!panels.every((t) => t.includes(`#${logs.seq}`))) throw new Error(`HUD panels: ${JSON.stringify(panels)}`);
-        const results = await retireBoth(a, b, out);
-        report.multiplayer = { results, code, seq: logs.seq, tick: ea.tick, a: { jx: ea.jx, jz: ea.jz, outcome: ea.outcome, late: ea.receivedAtTick - ea.tick }, b: { jx: eb.jx, jz: eb.jz, outcome: eb.outcome, late: eb.receivedAtTick - eb.tick }, impulsesA: logs.sa.log.length, impulsesB: logs.sb.log.length, ticks: [logs.sa.tick, logs.sb.tick] };
-        throwPageErrors(pages);
-      } finally {
-        await closeSpec(pages, server, dataDir);
-      }
+        report.multiplayer = { code, seq: logs.seq, tick: ea.tick, a: { jx: ea.jx, jz: ea.jz, outcome: ea.outcome, late: ea.receivedAtTick - ea.tick }, b: { jx: eb.jx, jz: eb.jz, outcome: eb.outcome, late: eb.receivedAtTick - eb.tick }, impulsesA: logs.sa.log.length, impulsesB: logs.sb.log.length, ticks: [logs.sa.tick, logs.sb.tick] };
+      });
+    },
+  },
+  {
+    name: 'multiplayer results: after the start both pages retire with the pad, both show the room\'s final results, A goes back to the title',
+    async run({ browser, base, out, report }) {
+      await withTwoPages(browser, base, async (a, b) => {
+        await seatTwoPages(a, b, out, false);
+        report.multiplayerResults = await retireBoth(a, b, out);
+      });
     },
   },
 ];
