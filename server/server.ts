@@ -18,6 +18,7 @@ import { registerPlayerRoutes } from './routes/players';
 import { registerSubmissionRoutes, DEFAULT_MAX_SUBMISSION_BYTES, DEFAULT_MAX_PENDING } from './routes/submissions';
 import { registerBoardRoutes } from './routes/boards';
 import { attachRooms } from './rooms/attach';
+import type { RoomTiming } from './rooms/race-room';
 
 /** Origins of the game allowed by CORS by default: Vite's dev server and its preview. */
 export const DEFAULT_CORS_ORIGINS = ['http://localhost:5173', 'http://127.0.0.1:5173', 'http://localhost:4173', 'http://127.0.0.1:4173'];
@@ -48,6 +49,8 @@ export interface ServerOptions {
   redisUrl?: string;
   /** With rooms and Redis: host:port where clients reach this process (default: the address it listens on). */
   publicAddress?: string;
+  /** With rooms: the rooms' time rules (server/rooms/race-room.ts DEFAULT_ROOM_TIMING where absent). */
+  roomTiming?: Partial<RoomTiming>;
 }
 
 export interface BitRallyServer {
@@ -98,7 +101,7 @@ export async function createBitRallyServer(o: ServerOptions): Promise<BitRallySe
     queue,
     async listen(port, host) {
       const url = await app.listen({ port, host });
-      if (o.rooms) game = attachRooms(httpServer, { redisUrl: o.redisUrl, publicAddress: o.publicAddress ?? new URL(url).host });
+      if (o.rooms) game = attachRooms(httpServer, { redisUrl: o.redisUrl, publicAddress: o.publicAddress ?? new URL(url).host, timing: o.roomTiming });
       return url;
     },
     async close(graceMs = SHUTDOWN_GRACE_MS) {
