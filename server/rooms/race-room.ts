@@ -161,7 +161,7 @@ export class RaceRoom extends Room {
     this.retire(seat.slot, consented ? 'left' : 'disconnect');
   }
 
-  /** Race rooms time no finish (docs/multiplayer.md "Rallycross"); StageRoom overrides. */
+  /** Race rooms time no finish (docs/multiplayer.md "Finish and results"); StageRoom overrides. */
   protected finishWatchFor(_stage: string | null): FinishWatch | null {
     return null;
   }

@@ -10,6 +10,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { matchMaker } from '@colyseus/core';
+import { Client } from 'colyseus.js';
 import { loadStageFromDir } from '../../terrain/node';
 import { RoomClient } from '../../src/net/room-client';
 import { createStageBotCar } from '../../src/net/bot-car';
@@ -19,7 +20,7 @@ import type { RoomResults } from '../../src/net/results';
 import type { CarState } from '../../src/net/packets';
 import type { NetCar } from '../../src/net/net-car';
 import { NO_TICK } from '../../src/ecs/components/progress';
-import type { RaceRoom } from '../../server/rooms/race-room';
+import { DEFAULT_ROOM_TIMING, type RaceRoom } from '../../server/rooms/race-room';
 import { DEFAULT_ROOM_STAGE } from '../../server/rooms/stages';
 import { startRoomServer, sleep, type RoomServer } from './bots';
 
@@ -141,4 +142,13 @@ describe('results with the server times', () => {
     await sleep(1200);
     expect(matchMaker.getLocalRoomById(a!.seat.code)).toBeUndefined();
   }, 120_000);
+
+  it('a client cannot set the room timing: the server definition overrides its create options', async () => {
+    const room = await new Client(server.url).create('stage', { timing: { reconnectS: 999, raceCapS: 1e9, floodMargin: 1e6 } });
+    const seat = await new Promise<{ code: string }>((r) => room.onMessage('seat', r));
+    room.onMessage('lobby', () => undefined);
+    const r = matchMaker.getLocalRoomById(seat.code) as RaceRoom;
+    expect(r.timing).toEqual({ ...DEFAULT_ROOM_TIMING, reconnectS: RECONNECT_TEST_S, floodMargin: FLOOD_MARGIN_TEST });
+    await room.leave();
+  });
 });
