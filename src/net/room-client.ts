@@ -68,6 +68,8 @@ export class RoomClient {
   /** Impulse frames that did not decode (should stay 0). */
   badImpulses = 0;
   bytesSent = 0;
+  /** The room closed this client's connection (or it left): nothing more will arrive. */
+  closed = false;
 
   private constructor(
     readonly room: Room,
@@ -84,6 +86,7 @@ export class RoomClient {
     room.onMessage('go', () => this.later(() => this.onGo()));
     room.onMessage('lobby', (l: Lobby) => this.later(() => this.onLobby(l)));
     room.onMessage('results', (r: RoomResults) => this.later(() => this.onResults(r)));
+    room.onLeave(() => (this.closed = true));
     room.onMessage('car', (bytes: Uint8Array) =>
       this.later(() => {
         const r = decodeRelayed(bytes);
@@ -138,7 +141,9 @@ export class RoomClient {
     this.later(() => this.room.send('retire'));
   }
 
+  /** Leaves the room; at once when the room has already closed the connection (colyseus.js would wait forever). */
   async leave(): Promise<void> {
+    if (this.closed) return;
     await this.room.leave(true);
   }
 }

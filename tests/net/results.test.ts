@@ -138,9 +138,11 @@ describe('results with the server times', () => {
       expect(Math.abs(row.finishTick! - own)).toBeLessThanOrEqual(1);
     });
     expect(c.impulses).toBe(0);
-    // the room ends after the final results
+    // the room ends after the final results: the clients' connections close, and leaving then returns at once
     await sleep(1200);
     expect(matchMaker.getLocalRoomById(a!.seat.code)).toBeUndefined();
+    expect(bots.map((x) => x.closed)).toEqual([true, true]);
+    await Promise.all([a!.leave(), b!.leave(), cheater!.leave()]);
   }, 120_000);
 
   it('a client cannot set the room timing: the server definition overrides its create options', async () => {
