@@ -6,6 +6,7 @@
 import { parseCommand, type CommandSpec } from '../src/cli/args';
 import { EXIT_OK, exitWith, runCommandAsync, UserError } from '../src/cli/errors';
 import { createBitRallyServer, DEFAULT_CORS_ORIGINS, DEFAULT_RATE_LIMITS } from './server';
+import { RACE_CAP_S } from './rooms/race-room';
 
 const SERVER = {
   usage: 'npm run server --',
@@ -24,6 +25,7 @@ const SERVER = {
     'rate-ip': { type: 'integer', value: 'n', min: 1, default: DEFAULT_RATE_LIMITS.perIpPerMinute, help: 'requests per minute per IP address' },
     'rate-key': { type: 'integer', value: 'n', min: 1, default: DEFAULT_RATE_LIMITS.submissionsPerKeyPerMinute, help: 'submissions per minute per player key' },
     'public-address': { type: 'string', value: 'host:port', help: 'with REDIS_URL: where clients reach this process (default: the listen address)' },
+    'race-cap-s': { type: 'integer', value: 's', min: 10, default: RACE_CAP_S, help: 'longest race after the start: then every car still racing is DNF and the room ends' },
     'log-level': { type: 'string', value: 'level', choices: ['fatal', 'error', 'warn', 'info', 'debug'], default: 'info', help: 'log level' },
   },
   examples: ['npm run server', 'npm run server -- --port 9000 --data-dir /var/lib/bitrally', 'DATABASE_URL=postgres://rally@localhost/rally npm run server', 'REDIS_URL=redis://127.0.0.1:6379 npm run server -- --port 9001'],
@@ -43,6 +45,7 @@ export async function main(argv: string[]): Promise<number> {
       rooms: true,
       redisUrl: process.env.REDIS_URL || undefined,
       publicAddress: o['public-address'],
+      roomTiming: { raceCapS: o['race-cap-s'] },
     }).catch((e: NodeJS.ErrnoException) => {
       // an unreachable or refusing database is the operator's setting, not a bug: one line, exit 2
       if (databaseUrl && (e.code || /password|database|connect/i.test(e.message))) throw new UserError(`DATABASE_URL: cannot use the database (${e.code ?? ''} ${e.message})`.trim());

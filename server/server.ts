@@ -21,6 +21,7 @@ import { registerRallyRoutes } from './routes/rallies';
 import { attachRooms } from './rooms/attach';
 import { registerRequestLog } from './request-log';
 import { registerRoomListRoutes } from './routes/rooms';
+import type { RoomTiming } from './rooms/race-room';
 
 /** Origins of the game allowed by CORS by default: Vite's dev server and its preview. */
 export const DEFAULT_CORS_ORIGINS = ['http://localhost:5173', 'http://127.0.0.1:5173', 'http://localhost:4173', 'http://127.0.0.1:4173'];
@@ -53,6 +54,8 @@ export interface ServerOptions {
   redisUrl?: string;
   /** With rooms and Redis: host:port where clients reach this process (default: the address it listens on). */
   publicAddress?: string;
+  /** With rooms: the rooms' time rules (server/rooms/race-room.ts DEFAULT_ROOM_TIMING where absent). */
+  roomTiming?: Partial<RoomTiming>;
 }
 
 /** Logged once the rooms accept clients (after the Redis connections are ready): what a supervisor waits for. */
@@ -119,7 +122,7 @@ export async function createBitRallyServer(o: ServerOptions): Promise<BitRallySe
     async listen(port, host) {
       const url = await app.listen({ port, host });
       if (o.rooms) {
-        game = await attachRooms(httpServer, { redisUrl: o.redisUrl, publicAddress: o.publicAddress ?? new URL(url).host });
+        game = await attachRooms(httpServer, { redisUrl: o.redisUrl, publicAddress: o.publicAddress ?? new URL(url).host, timing: o.roomTiming });
         // the line tests/server/spawn.ts waits for: from here on a client on any process can join this one's rooms
         app.log.info({ redis: Boolean(o.redisUrl) }, ROOMS_READY_LOG);
       }

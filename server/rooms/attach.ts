@@ -10,7 +10,7 @@ import { Server as ColyseusServer, matchMaker, type Presence, type MatchMakerDri
 import { WebSocketTransport } from '@colyseus/ws-transport';
 import { RedisPresence } from '@colyseus/redis-presence';
 import { RedisDriver } from '@colyseus/redis-driver';
-import { RaceRoom, StageRoom } from './race-room';
+import { DEFAULT_ROOM_TIMING, RaceRoom, StageRoom, type RoomTiming } from './race-room';
 import { STATE_PACKET_BYTES } from '../../src/net/packets';
 
 /** Largest WebSocket frame accepted, bytes: a state packet plus Colyseus framing, with room for lobby JSON. */
@@ -23,6 +23,8 @@ export interface RoomsOptions {
   redisUrl?: string;
   /** host:port where clients reach THIS process's WebSocket (needed with Redis: rooms live on one process). */
   publicAddress?: string;
+  /** The rooms' reconnect window, race cap and flood margin (tests shorten them); DEFAULT_ROOM_TIMING otherwise. */
+  timing?: Partial<RoomTiming>;
 }
 
 /** The part of an ioredis connection this file reads (RedisPresence and RedisDriver keep theirs unexported). */
@@ -76,8 +78,10 @@ export async function attachRooms(httpServer: HttpServer, o: RoomsOptions = {}):
     selectProcessIdToCreateRoom: () => Promise.resolve(matchMaker.processId),
     ...shared,
   });
-  game.define('race', RaceRoom);
-  game.define('stage', StageRoom);
+  // the definition's options override the client's create options of the same key, so a client cannot set these
+  const timing: RoomTiming = { ...DEFAULT_ROOM_TIMING, ...o.timing };
+  game.define('race', RaceRoom, { timing });
+  game.define('stage', StageRoom, { timing });
   await matchMaker.accept();
   return game;
 }

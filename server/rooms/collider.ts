@@ -11,7 +11,7 @@
 import { decodeState, type CarState, type ImpulsePacket } from '../../src/net/packets';
 import { newPairContact, solveCarPair, type PairCar } from '../../src/systems/sim/collision/pair-solve';
 import { newPose } from '../../src/systems/sim/collision/detect';
-import { checkState, type StateVerdict } from './state-check';
+import { checkStart, checkState, type StateVerdict } from './state-check';
 
 /** Packets of state kept per car: pairs are aligned within this window (1 s at 60 Hz covers 500 ms of skew). */
 export const HISTORY_TICKS = 60;
@@ -36,6 +36,8 @@ export type DropReason = Exclude<StateVerdict, 'ok'> | 'malformed' | 'unknown-ca
 
 interface CarRecord {
   shape: CarShape;
+  /** Where the car stands at tick 0 (a stage room's grid pose): its first state must be reachable from there. */
+  start: { x: number; z: number } | null;
   last: CarState | null;
   history: Map<number, CarState>;
   /** Seq of the latest impulse sent to this car; its states count once it acknowledges it. */
@@ -62,6 +64,8 @@ export class Collider {
   private readonly pb: PairCar = { pose: newPose(), body: { invMass: 0, invI: 0, vx: 0, vz: 0, r: 0 }, cgY: 0 };
   private seq = 0;
   readonly counters: ColliderCounters = { accepted: 0, stale: 0, dropped: {}, contacts: 0, impulses: 0 };
+  /** Called with each state that enters a car's history (accepted and not stale): the room's finish tracking. */
+  onFresh: (slot: number, st: CarState) => void = () => undefined;
 
   /**
    * `simDt`: the clients' fixed sim step, s; `ticksPerPacket`: sim ticks between two state packets. A pair is swept
@@ -77,8 +81,9 @@ export class Collider {
     return this.simDt * this.ticksPerPacket;
   }
 
-  addCar(slot: number, shape: CarShape): void {
-    this.cars.set(slot, { shape, last: null, history: new Map(), pendingSeq: 0 });
+  /** `start`: where the car stands at tick 0 (null: anywhere, a race room's clients are on their own ground). */
+  addCar(slot: number, shape: CarShape, start: { x: number; z: number } | null = null): void {
+    this.cars.set(slot, { shape, start, last: null, history: new Map(), pendingSeq: 0 });
   }
 
   removeCar(slot: number): void {
@@ -92,6 +97,8 @@ export class Collider {
     if (!car) return;
     car.last = null;
     car.history.clear();
+    // it drove on while away: its next state may be anywhere the speed check allows
+    car.start = null;
   }
 
   hasCar(slot: number): boolean {
@@ -114,7 +121,8 @@ export class Collider {
     if (!car) return this.drop('unknown-car');
     const st = decodeState(bytes);
     if (!st) return this.drop('malformed');
-    const verdict = checkState(car.last, st, this.simDt, this.ticksPerPacket);
+    let verdict = checkState(car.last, st, this.simDt, this.ticksPerPacket);
+    if (verdict === 'ok' && !car.last && car.start) verdict = checkStart(car.start, st, this.simDt);
     if (verdict !== 'ok') return this.drop(verdict);
     car.last = st;
     this.counters.accepted++;
@@ -123,6 +131,7 @@ export class Collider {
       return [];
     }
     car.history.set(st.tick, st);
+    this.onFresh(slot, st);
     // ticks arrive in order, so the Map's first key is the oldest
     while (car.history.size > HISTORY_TICKS) car.history.delete(car.history.keys().next().value!);
     const out: ColliderImpulse[] = [];

@@ -10,7 +10,11 @@ import { encodeImpulse, RELAY_SLOT_OFFSET } from '../../src/net/packets';
 import { Collider, type CarShape } from './collider';
 import { WindowLimiter } from '../window-limiter';
 import { DEFAULT_DT } from '../../src/content/world-constants';
-import { roomCircuitFrom, roomStageFrom } from './stages';
+import { roomCircuitFrom, roomStage, roomStageFrom } from './stages';
+import type { RetireReason } from '../../src/net/results';
+import type { CarState } from '../../src/net/packets';
+import { FinishWatch } from './finish-watch';
+import { RaceResults } from './race-results';
 import { ROOM_CODE_ALPHABET as CODE_ALPHABET, ROOM_CODE_LENGTH as CODE_LENGTH } from '../../src/net/room-code';
 
 /** Clients' fixed sim step, s (the game's: src/content/world-constants.ts). */
@@ -24,9 +28,23 @@ export const MAX_CARS_PER_ROOM = 32;
 export const COUNTDOWN_MS = 3000;
 /** State packets allowed per car per second: the room's packet rate × FLOOD_MARGIN; more are dropped as a flood. */
 export const FLOOD_MARGIN = 1.5;
-export const packetLimitPerSecond = (ticksPerPacket: number): number => Math.ceil(FLOOD_MARGIN / (NET_SIM_DT_S * ticksPerPacket));
+export const packetLimitPerSecond = (ticksPerPacket: number, margin = FLOOD_MARGIN): number => Math.ceil(margin / (NET_SIM_DT_S * ticksPerPacket));
 /** How long a dropped client may take to reconnect and resume its car, s. */
 export const RECONNECT_S = 20;
+/** Longest race after 'go', s of server clock: then every car still racing is DNF and the room ends. */
+export const RACE_CAP_S = 30 * 60;
+/** From the final results to the room closing its connections, ms: the message reaches the clients first. */
+export const END_GRACE_MS = 1000;
+
+/** The room's time rules; the server sets them (attachRooms `timing`, tests shorten them), never a client. */
+export interface RoomTiming {
+  reconnectS: number;
+  raceCapS: number;
+  /** State packets allowed per second = the packet rate × this. */
+  floodMargin: number;
+}
+
+export const DEFAULT_ROOM_TIMING: RoomTiming = { reconnectS: RECONNECT_S, raceCapS: RACE_CAP_S, floodMargin: FLOOD_MARGIN };
 
 export interface RaceCreateOptions {
   /** Sim ticks between two state packets (the packet rate), TICKS_PER_PACKET_RANGE; default TICKS_PER_PACKET. */
@@ -36,6 +54,8 @@ export interface RaceCreateOptions {
    * "race" rooms a rallycross circuit (DEFAULT_RACE_CIRCUIT).
    */
   stage?: string;
+  /** Set by the server's room definition (attach.ts), which overrides whatever a client sends under this key. */
+  timing?: RoomTiming;
 }
 
 /** The room's packet interval from untrusted create options (out of range or not an integer: the default). */
@@ -86,16 +106,26 @@ export class RaceRoom extends Room {
   floodDropped = 0;
   bytesOut = 0;
   startsAt: number | null = null;
+  timing: RoomTiming = DEFAULT_ROOM_TIMING;
+  /** From 'go' on: the race's rows (null before). */
+  results: RaceResults | null = null;
+  /** Stage rooms: each car's finish found in its own states (null in a race room). */
+  finishes: FinishWatch | null = null;
+  private ended = false;
 
   override onCreate(options?: RaceCreateOptions): void {
     const tpp = ticksPerPacketFrom(options);
+    this.timing = { ...DEFAULT_ROOM_TIMING, ...options?.timing };
     this.collider = new Collider(NET_SIM_DT_S, tpp);
-    this.flood = new WindowLimiter(packetLimitPerSecond(tpp), 1000);
+    this.collider.onFresh = (slot, st) => this.followFinish(slot, st);
+    this.flood = new WindowLimiter(packetLimitPerSecond(tpp, this.timing.floodMargin), 1000);
     this.roomId = codeFrom(this.roomId);
     this.stage = this.stageFrom(options);
+    this.finishes = this.finishWatchFor(this.stage);
     // what the room list shows (server/routes/rooms.ts); the seats and `locked` are Colyseus' own listing fields
     void this.setMetadata({ code: this.roomId, stage: this.stage, started: false });
     this.onMessage('ready', (client) => this.markReady(client));
+    this.onMessage('retire', (client) => this.retireSeat(client));
     this.onMessage('state', (client, bytes: Uint8Array) => this.receiveState(client, bytes));
     this.onMessage('*', () => undefined); // unknown types are ignored, not fatal
   }
@@ -107,7 +137,9 @@ export class RaceRoom extends Room {
     while (used.has(slot)) slot++;
     const name = typeof options.name === 'string' ? options.name.slice(0, 32) : `player ${slot + 1}`;
     this.seats.set(client.sessionId, { slot, name, car, ready: false });
-    this.collider.addCar(slot, carShapeOf(car));
+    // in a stage room the car starts on its grid pose: its first state must be reachable from there
+    this.collider.addCar(slot, carShapeOf(car), this.finishes?.startOf(slot) ?? null);
+    this.finishes?.watch(slot);
     client.send('seat', { slot, code: this.roomId, car, simDtS: NET_SIM_DT_S, ticksPerPacket: this.collider.ticksPerPacket, stage: this.stage });
     this.broadcastLobby();
   }
@@ -118,7 +150,7 @@ export class RaceRoom extends Room {
     if (!seat) return;
     if (!consented) {
       try {
-        await this.allowReconnection(client, RECONNECT_S);
+        await this.allowReconnection(client, this.timing.reconnectS);
         // the client simulated on while away: its next packet starts a fresh tick sequence
         this.collider.resync(seat.slot);
         return;
@@ -128,7 +160,14 @@ export class RaceRoom extends Room {
     }
     this.seats.delete(client.sessionId);
     this.collider.removeCar(seat.slot);
+    this.finishes?.forget(seat.slot);
     this.broadcastLobby();
+    this.retire(seat.slot, consented ? 'left' : 'disconnect');
+  }
+
+  /** Race rooms time no finish (docs/multiplayer.md "Finish and results"); StageRoom overrides. */
+  protected finishWatchFor(_stage: string | null): FinishWatch | null {
+    return null;
   }
 
   /** Race rooms drive a rallycross circuit; StageRoom overrides. */
@@ -147,12 +186,59 @@ export class RaceRoom extends Room {
     seat.ready = true;
     if ([...this.seats.values()].every((s) => s.ready)) {
       this.startsAt = this.clock.currentTime + COUNTDOWN_MS;
-      // a started race takes no one new: locked rooms refuse joins and the room list shows it started
+      // a started race takes no one new: locked rooms refuse joins (a dropped player still reconnects) and the
+      // room list shows it started
       void this.lock();
       void this.setMetadata({ started: true });
-      this.clock.setTimeout(() => this.broadcast('go', { at: this.clock.currentTime }), COUNTDOWN_MS);
+      this.clock.setTimeout(() => this.startRace(), COUNTDOWN_MS);
     }
     this.broadcastLobby();
+  }
+
+  /** 'go': every seated car is in the race (sim tick 0 now); the time cap starts. */
+  private startRace(): void {
+    this.results = new RaceResults(NET_SIM_DT_S);
+    for (const s of this.seats.values()) this.results.add(s.slot, s.name, s.car);
+    this.broadcast('go', { at: this.clock.currentTime });
+    this.clock.setTimeout(() => {
+      this.results?.retireAll('time-limit');
+      this.endRace();
+    }, this.timing.raceCapS * 1000);
+  }
+
+  /** A fresh state of the car in `slot`: the room's finish tracking (stage rooms), from 'go' on. */
+  private followFinish(slot: number, st: CarState): void {
+    if (!this.results || this.ended) return;
+    const tick = this.finishes?.follow(slot, st) ?? null;
+    if (tick !== null && this.results.finish(slot, tick)) this.sendResults();
+  }
+
+  /** The player gives up the race but stays for the results: its car leaves the collider, DNF. */
+  private retireSeat(client: Client): void {
+    const seat = this.seats.get(client.sessionId);
+    if (!seat || !this.results) return;
+    this.collider.removeCar(seat.slot);
+    this.finishes?.forget(seat.slot);
+    this.retire(seat.slot, 'retired');
+  }
+
+  /** A car left the race (after 'go'): DNF unless it had finished. */
+  private retire(slot: number, why: RetireReason): void {
+    if (this.results && !this.ended && this.results.retire(slot, why)) this.sendResults();
+  }
+
+  /** Results to everyone; the last ones when no car is racing any more. */
+  private sendResults(): void {
+    if (this.results?.done) this.endRace();
+    else if (this.results) this.broadcast('results', this.results.message(false));
+  }
+
+  /** The final results, then the room closes (END_GRACE_MS later). */
+  private endRace(): void {
+    if (this.ended || !this.results) return;
+    this.ended = true;
+    this.broadcast('results', this.results.message(true));
+    this.clock.setTimeout(() => void this.disconnect(), END_GRACE_MS);
   }
 
   /** An accepted state goes to the other clients as 'car' (the same layout, the sender's slot in bytes 2–3). */
@@ -196,5 +282,10 @@ export class RaceRoom extends Room {
 export class StageRoom extends RaceRoom {
   protected override stageFrom(options: RaceCreateOptions | undefined): string {
     return roomStageFrom(options?.stage);
+  }
+
+  /** Each car's finish from its own states on the room's stage. */
+  protected override finishWatchFor(stage: string | null): FinishWatch | null {
+    return stage ? new FinishWatch(roomStage(stage), NET_SIM_DT_S) : null;
   }
 }

@@ -3,6 +3,8 @@ import { readdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { CONTENT_DIR } from '../../src/replay/node';
 import { isCircuitId } from '../../src/net/room-kind';
+import { loadStageFromDir } from '../../terrain/node';
+import type { Stage } from '../../terrain/stage';
 
 /** The stage a "stage" room drives when its creator names none (or one that is not shipped). */
 export const DEFAULT_ROOM_STAGE = 'test-short';
@@ -28,4 +30,16 @@ export const DEFAULT_RACE_CIRCUIT = 'rallycross-bitring';
 /** A race room's circuit from an untrusted create option: a shipped rallycross circuit id, else DEFAULT_RACE_CIRCUIT. */
 export function roomCircuitFrom(id: unknown): string {
   return typeof id === 'string' && isCircuitId(id) && shippedStageIds().includes(id) ? id : DEFAULT_RACE_CIRCUIT;
+}
+
+const loaded = new Map<string, Stage>();
+
+/** The shipped stage `id` (one of shippedStageIds()), loaded once per process: a stage room times its cars on it. */
+export function roomStage(id: string): Stage {
+  let s = loaded.get(id);
+  if (!s) {
+    s = loadStageFromDir(join(CONTENT_DIR, 'stages', id));
+    loaded.set(id, s);
+  }
+  return s;
 }

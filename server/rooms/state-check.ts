@@ -16,7 +16,7 @@ export const POSITION_SLACK_M = 0.5;
 /** Tolerance on |forward| = 1. */
 const UNIT_TOLERANCE = 1e-6;
 
-export type StateVerdict = 'ok' | 'tick' | 'forward' | 'speed' | 'jump' | 'inertia';
+export type StateVerdict = 'ok' | 'tick' | 'forward' | 'speed' | 'jump' | 'inertia' | 'start';
 
 /**
  * Why `next` is refused after `prev` (null prev: the car's first packet), or 'ok'. `dt`: the sim step, s; packets
@@ -30,6 +30,20 @@ export function checkState(prev: CarState | null, next: CarState, dt: number, ti
   if (!prev) return 'ok';
   const gap = next.tick - prev.tick;
   if (gap <= 0 || gap > MAX_PACKET_GAP * ticksPerPacket) return 'tick';
+  return movedTooFar(prev, next, dt) ? 'jump' : 'ok';
+}
+
+/** The CG moved farther from `prev` to `next` (a later tick) than MAX_CAR_SPEED_MS allows over the ticks between. */
+export function movedTooFar(prev: Pick<CarState, 'tick' | 'px' | 'py' | 'pz'>, next: CarState, dt: number): boolean {
   const moved = Math.hypot(next.px - prev.px, next.py - prev.py, next.pz - prev.pz);
-  return moved > MAX_CAR_SPEED_MS * gap * dt + POSITION_SLACK_M ? 'jump' : 'ok';
+  return moved > MAX_CAR_SPEED_MS * (next.tick - prev.tick) * dt + POSITION_SLACK_M;
+}
+
+/**
+ * A car's first state against where the room started it (its grid pose at tick 0, at rest): 'start' when it is
+ * farther (horizontally) than MAX_CAR_SPEED_MS allows since 'go' — a client claiming to be down the road at once.
+ */
+export function checkStart(start: { x: number; z: number }, next: CarState, dt: number): StateVerdict {
+  const moved = Math.hypot(next.px - start.x, next.pz - start.z);
+  return moved > MAX_CAR_SPEED_MS * next.tick * dt + POSITION_SLACK_M ? 'start' : 'ok';
 }

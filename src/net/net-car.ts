@@ -19,6 +19,8 @@ import type { YawBody } from '../systems/sim/collision/impulse';
 import type { CarState, ImpulsePacket } from './packets';
 import type { Stage } from '../../terrain/stage';
 import { RecordedInput } from './recorded-input';
+import { netStageCourse } from './stage-finish';
+import { attachStageProgress } from '../run/stage-progress';
 
 /** Packets of snapshots and controls kept: the oldest impulse that can still be applied exactly (2 s at 62.5 Hz). */
 export const REWIND_PACKETS = 125;
@@ -59,6 +61,11 @@ export class NetCar {
     const stage = opts.stage ?? null;
     this.run = buildRunWorld({ dt, integrator: 'midpoint', seed: 1, gravity_m_s2: 9.81, ground: stage ? null : { kind: 'flat', height_m: 0 }, cars: [car] }, stage);
     this.eid = this.run.cars[0]!;
+    if (stage) {
+      // timed from 'go' (tick 0) with the room's course, the one its finish tracker times it on
+      this.run.world.course = netStageCourse(stage);
+      attachStageProgress(this.run.world, this.eid);
+    }
     this.input = new RecordedInput(opts.driver ?? this.held);
     setInputSource(this.run.world, this.eid, this.input);
     this.remember();

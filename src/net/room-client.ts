@@ -7,6 +7,7 @@
 import { Client, type Room } from 'colyseus.js';
 import { decodeImpulse, decodeRelayed, encodeState, type CarState, type ImpulsePacket } from './packets';
 import { ROOM_KINDS, type RoomKind } from './room-kind';
+import type { RoomResults } from './results';
 
 export interface RoomClientOptions {
   /** ws://host:port of the BitRally server. */
@@ -63,9 +64,13 @@ export class RoomClient {
   onLobby: (l: Lobby) => void = () => undefined;
   /** Another car's accepted state, relayed by the room (draw it with RemoteCarView). */
   onRemote: (slot: number, s: CarState) => void = () => undefined;
+  /** The room's results (src/net/results.ts): after each finish or retirement from 'go' on, `final` at the end. */
+  onResults: (r: RoomResults) => void = () => undefined;
   /** Impulse frames that did not decode (should stay 0). */
   badImpulses = 0;
   bytesSent = 0;
+  /** The room closed this client's connection (or it left): nothing more will arrive. */
+  closed = false;
 
   private constructor(
     readonly room: Room,
@@ -81,6 +86,8 @@ export class RoomClient {
     );
     room.onMessage('go', () => this.later(() => this.onGo()));
     room.onMessage('lobby', (l: Lobby) => this.later(() => this.onLobby(l)));
+    room.onMessage('results', (r: RoomResults) => this.later(() => this.onResults(r)));
+    room.onLeave(() => (this.closed = true));
     room.onMessage('car', (bytes: Uint8Array) =>
       this.later(() => {
         const r = decodeRelayed(bytes);
@@ -135,7 +142,14 @@ export class RoomClient {
     this.later(() => this.room.send('ready'));
   }
 
+  /** Gives up the race (after 'go'): DNF, still in the room for the results. */
+  retire(): void {
+    this.later(() => this.room.send('retire'));
+  }
+
+  /** Leaves the room; at once when the room has already closed the connection (colyseus.js would wait forever). */
   async leave(): Promise<void> {
+    if (this.closed) return;
     await this.room.leave(true);
   }
 }

@@ -18,7 +18,7 @@ import { attach, emitEvent } from '../ecs/world';
 import type { SimEvent, SimWorld } from '../ecs/world-types';
 import { entitiesWith } from '../ecs/queries';
 import {
-  DEFAULT_RUN, addRecoveryPenalty, advanceStageRun, initialStageRunState, type RunEvent, type RunPhase, type StageRunState,
+  DEFAULT_RUN, addRecoveryPenalty, advanceStageRun, initialStageRunState, type RunEvent, type RunPhase, type StageRunState, type TickInfo,
 } from './stage-run';
 
 /** Road width assumed where the stage gives none, m. */
@@ -89,7 +89,23 @@ function writeStageRun(world: SimWorld, eid: number, s: StageRunState): void {
 
 const scratchState: StageRunState = initialStageRunState({ ...DEFAULT_RUN, checkpointsM: [], finishM: 0, startM: 0 });
 const scratchProj: RoadProjection = { distanceM: 0, lateralM: 0, index: 0 };
+const scratchTick: TickInfo = { dt: 0, distanceM: 0, lateralM: 0, roadHalfWidthM: 0, speedMS: 0, throttle: 0 };
 const scratchEvents: RunEvent[] = [];
+
+/**
+ * The StageRun input of one tick for a car whose CG is at (x, z) after it: its road projection and the road's half
+ * width there. Pure (the server's finish tracker, src/net/stage-finish.ts, feeds the rules from state packets).
+ */
+export function stageTickAt(course: StageCourse, x: number, z: number, speedMS: number, throttle: number, dt: number, out: TickInfo): TickInfo {
+  course.road.project(x, z, scratchProj);
+  out.dt = dt;
+  out.distanceM = scratchProj.distanceM;
+  out.lateralM = scratchProj.lateralM;
+  out.roadHalfWidthM = (course.road.widths[scratchProj.index] ?? FALLBACK_ROAD_WIDTH_M) / 2;
+  out.speedMS = speedMS;
+  out.throttle = throttle;
+  return out;
+}
 
 /** Pass 10: every timed car's road projection feeds the StageRun rules; their events go to `world.events`. */
 export function updateStageProgress(world: SimWorld): void {
@@ -98,16 +114,15 @@ export function updateStageProgress(world: SimWorld): void {
   const p = world.c.StageProgress;
   for (const eid of entitiesWith(world, p)) {
     const b = world.c.RigidBody;
-    course.road.project(b.px[eid]!, b.pz[eid]!, scratchProj);
-    p.distanceM[eid] = scratchProj.distanceM;
-    p.lateralM[eid] = scratchProj.lateralM;
-    const hw = (course.road.widths[scratchProj.index] ?? FALLBACK_ROAD_WIDTH_M) / 2;
     const speed = Math.hypot(b.vx[eid]!, b.vy[eid]!, b.vz[eid]!);
     // the consumed (quantised) throttle, which a replay feeds back identically
     const throttle = world.c.Controls.throttle[eid]!;
+    stageTickAt(course, b.px[eid]!, b.pz[eid]!, speed, throttle, world.dt, scratchTick);
+    p.distanceM[eid] = scratchTick.distanceM;
+    p.lateralM[eid] = scratchTick.lateralM;
     const s = readStageRun(world, eid, scratchState);
     scratchEvents.length = 0;
-    advanceStageRun(s, course, { dt: world.dt, distanceM: scratchProj.distanceM, lateralM: scratchProj.lateralM, roadHalfWidthM: hw, speedMS: speed, throttle }, scratchEvents);
+    advanceStageRun(s, course, scratchTick, scratchEvents);
     writeStageRun(world, eid, s);
     emitStageEvents(world, eid, s, scratchEvents);
   }

@@ -8,11 +8,14 @@
  *  4. grid slots 0 and 1 start side by side (slot 0 on the left of the road): A steers right, B left, both on
  *     the throttle, until they touch;
  *  5. both pages' collision logs hold the same impulse number at the same contact tick, with impulses equal and
- *     opposite (the room sends one response to both cars: J on B = −J on A, to 1e-9 N·s), naming each other.
- * Second spec, a rallycross race room joined from the list: A switches the room kind to "Rallycross race" (the
- * circuit), creates; B picks A's room from its room list with the pad and lands in the same lobby; both ready,
- * both drive on the circuit from the rallycross grid (slot 0 ahead of slot 1), each sees the other car move.
- * Run alone with `npm run test:e2e -- --files multiplayer`.
+ *     opposite (the room sends one response to both cars: J on B = −J on A, to 1e-9 N·s), naming each other;
+ *  6. (second spec, "multiplayer results") after the start B retires (pad B): its results screen lists B
+ *     "DNF · retired" (its own row marked) and A still racing; then A retires: the room's final results reach
+ *     both pages; A goes back to the title with the pad.
+ *  7. (third spec) a rallycross race room joined from the list: A switches the room kind to "Rallycross race",
+ *     creates; B picks A's room from its room list with the pad and lands in the same lobby; both ready, both drive
+ *     on the circuit from the rallycross grid (slot 0 ahead of slot 1), each sees the other car move.
+ * Run alone with `npm run test:e2e -- --files multiplayer` (add the filter `results` for the second spec only).
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -52,8 +55,70 @@ async function openMultiplayer(p, shot) {
 
 const mp = (p) => p.H(() => window.__bitrally.multiplayer.state());
 
-/** The real server with rooms on a free port and two pages on the title with their pads: `body(a, b)`, then page errors checked, all closed. */
-async function withTwoPadPages(browser, base, body) {
+/** The results table as the page shows it: slot, status, own-row mark and time text per row. */
+const shownResults = (p) => p.H(() => [...document.querySelectorAll('[data-mp-results] tr[data-slot]')].map((tr) => ({
+  slot: Number(tr.dataset.slot), status: tr.dataset.status, me: tr.classList.contains('mp-me'), time: tr.querySelector('[data-time]').textContent,
+})));
+
+/** Step 6: B retires, then A; both pages show the room's final results; A goes back to the title (pad). */
+async function retireBoth(a, b, out) {
+  await padPress(b.page, PAD_BUTTON.b);
+  await waitFor('B on its results', async () => (await b.screen()) === 'multiplayer-results', 60000);
+  await waitFor('B sees itself retired, A racing', async () => {
+    const rows = await shownResults(b);
+    return rows.length === 2 && rows[0].slot === 0 && rows[0].status === 'racing' && !rows[0].me && rows[1].slot === 1 && rows[1].status === 'dnf' && rows[1].me && rows[1].time === 'DNF · retired';
+  }, 30000, 200);
+  await padPress(a.page, PAD_BUTTON.b);
+  for (const p of [a, b]) await waitFor('final results', () => p.H(() => window.__bitrally.multiplayer.results()?.final === true && /Final/.test(document.querySelector('[data-mp-results-status]')?.textContent ?? '')), 60000, 200);
+  const final = { a: await shownResults(a), b: await shownResults(b) };
+  if (JSON.stringify(final.a.map((r) => [r.slot, r.status, r.time])) !== JSON.stringify(final.b.map((r) => [r.slot, r.status, r.time]))) throw new Error(`final results differ: ${JSON.stringify(final)}`);
+  if (!final.a.every((r) => r.status === 'dnf') || final.a.find((r) => r.me)?.slot !== 0) throw new Error(`A's final results: ${JSON.stringify(final.a)}`);
+  await a.page.screenshot({ path: join(out, 'multiplayer-results.png') });
+  await padPress(a.page, PAD_BUTTON.a);
+  await waitFor('A back on the title', async () => (await a.screen()) === 'title', 30000);
+  return final;
+}
+
+/** Steps 1–3: A creates a room on Test short, B joins by its code, both ready; resolves after the room's 'go'. */
+async function seatTwoPages(a, b, out, shots) {
+  // 1. A creates a stage-together room on Test short
+  await openMultiplayer(a, shots ? join(out, 'multiplayer-title.png') : undefined);
+  await padFocusItem(a.page, /^Stage:/);
+  await padAdjust(a.page, /Test short/, PAD_BUTTON.right);
+  await padFocusItem(a.page, /^Create room$/);
+  await padPress(a.page, PAD_BUTTON.a);
+  await waitFor('A in the lobby', async () => (await a.screen()) === 'multiplayer-lobby', 60000);
+  const code = await a.H(() => window.__bitrally.multiplayer.seat().code);
+  const shown = await a.H(() => document.querySelector('[data-mp-code]')?.textContent);
+  if (shown !== code) throw new Error(`lobby shows code "${shown}", the room's is ${code}`);
+
+  // 2. B's room list shows A's room; B joins by the code (typed into the focused code item), Join with the pad
+  await openMultiplayer(b);
+  const item = await waitFor("A's room in B's list", () => b.H((c) => document.querySelector(`[data-room="${c}"]`)?.textContent ?? null, code), 30000);
+  if (!/Stage together · Test short · 1\/32 · open/.test(item)) throw new Error(`B's room list item: "${item}"`);
+  if (shots) await b.page.screenshot({ path: join(out, 'multiplayer-rooms.png') });
+  await padFocusItem(b.page, /^Join code:/);
+  await b.page.keyboard.type(code);
+  await frames(b.page, 2);
+  const typed = await b.H(() => document.querySelector('[data-k="code"]').textContent);
+  if (!typed.endsWith(code)) throw new Error(`code item: "${typed}", expected ${code}`);
+  await padFocusItem(b.page, /^Join$/);
+  await padPress(b.page, PAD_BUTTON.a);
+  await waitFor('B in the lobby', async () => (await b.screen()) === 'multiplayer-lobby', 60000);
+  for (const p of [a, b]) await waitFor('two seats listed', () => p.H(() => document.querySelectorAll('[data-mp-seats] tr[data-slot]').length === 2));
+  const seats = { a: await a.H(() => window.__bitrally.multiplayer.seat()), b: await b.H(() => window.__bitrally.multiplayer.seat()) };
+  if (seats.a.slot !== 0 || seats.b.slot !== 1 || seats.b.code !== code) throw new Error(`seats: ${JSON.stringify(seats)}`);
+  if (shots) await a.page.screenshot({ path: join(out, 'multiplayer-lobby.png') });
+
+  // 3. both ready (the lobby's default item): countdown, then the drive from the room's 'go'
+  for (const p of [a, b]) await padPress(p.page, PAD_BUTTON.a);
+  for (const p of [a, b]) await waitFor('drive started', async () => (await mp(p))?.started === true, 180000);
+  if (shots) await b.page.screenshot({ path: join(out, 'multiplayer-start.png') });
+  return { code, seats };
+}
+
+/** The real server and two pad pages on it; `body` runs with them, then everything is closed. */
+async function withTwoPages(browser, base, body) {
   const dataDir = mkdtempSync(join(tmpdir(), 'bitrally-e2e-mp-'));
   const port = await freePort();
   const server = startServer(port, dataDir, new URL(base).origin);
@@ -61,9 +126,11 @@ async function withTwoPadPages(browser, base, body) {
   const pages = [];
   try {
     await server.ready;
-    pages.push(await openPadPage(browser, url));
-    pages.push(await openPadPage(browser, url));
-    await body(pages[0], pages[1]);
+    const a = await openPadPage(browser, url);
+    pages.push(a);
+    const b = await openPadPage(browser, url);
+    pages.push(b);
+    await body(a, b);
     throwPageErrors(pages);
   } finally {
     await closeSpec(pages, server, dataDir);
@@ -74,42 +141,8 @@ export const specs = [
   {
     name: 'multiplayer: two pages join one room by code, drive into each other with gamepads, both logs show the same impulse, equal and opposite',
     async run({ browser, base, out, report }) {
-      await withTwoPadPages(browser, base, async (a, b) => {
-
-        // 1. A creates a stage-together room on Test short
-        await openMultiplayer(a, join(out, 'multiplayer-title.png'));
-        await padFocusItem(a.page, /^Stage:/);
-        await padAdjust(a.page, /Test short/, PAD_BUTTON.right);
-        await padFocusItem(a.page, /^Create room$/);
-        await padPress(a.page, PAD_BUTTON.a);
-        await waitFor('A in the lobby', async () => (await a.screen()) === 'multiplayer-lobby', 60000);
-        const code = await a.H(() => window.__bitrally.multiplayer.seat().code);
-        const shown = await a.H(() => document.querySelector('[data-mp-code]')?.textContent);
-        if (shown !== code) throw new Error(`lobby shows code "${shown}", the room's is ${code}`);
-
-        // 2. B's room list shows A's room; B joins by the code (typed into the focused code item), Join with the pad
-        await openMultiplayer(b);
-        const item = await waitFor("A's room in B's list", () => b.H((c) => document.querySelector(`[data-room="${c}"]`)?.textContent ?? null, code), 30000);
-        if (!/Stage together · Test short · 1\/32 · open/.test(item)) throw new Error(`B's room list item: "${item}"`);
-        await b.page.screenshot({ path: join(out, 'multiplayer-rooms.png') });
-        await padFocusItem(b.page, /^Join code:/);
-        await b.page.keyboard.type(code);
-        await frames(b.page, 2);
-        const typed = await b.H(() => document.querySelector('[data-k="code"]').textContent);
-        if (!typed.endsWith(code)) throw new Error(`code item: "${typed}", expected ${code}`);
-        await padFocusItem(b.page, /^Join$/);
-        await padPress(b.page, PAD_BUTTON.a);
-        await waitFor('B in the lobby', async () => (await b.screen()) === 'multiplayer-lobby', 60000);
-        for (const p of [a, b]) await waitFor('two seats listed', () => p.H(() => document.querySelectorAll('[data-mp-seats] tr[data-slot]').length === 2));
-        const seats = { a: await a.H(() => window.__bitrally.multiplayer.seat()), b: await b.H(() => window.__bitrally.multiplayer.seat()) };
-        if (seats.a.slot !== 0 || seats.b.slot !== 1 || seats.b.code !== code) throw new Error(`seats: ${JSON.stringify(seats)}`);
-        await a.page.screenshot({ path: join(out, 'multiplayer-lobby.png') });
-
-        // 3. both ready (the lobby's default item): countdown, then the drive from the room's 'go'
-        for (const p of [a, b]) await padPress(p.page, PAD_BUTTON.a);
-        for (const p of [a, b]) await waitFor('drive started', async () => (await mp(p))?.started === true, 180000);
-        await b.page.screenshot({ path: join(out, 'multiplayer-start.png') });
-
+      await withTwoPages(browser, base, async (a, b) => {
+        const { code, seats } = await seatTwoPages(a, b, out, true);
         // 4. slot 0 (left of the road) steers right, slot 1 steers left, both on the throttle
         const drive = (p, steer, throttle) => p.H(({ s, t, ax, bt }) => window.__pad.set({ axes: { [ax]: s }, buttons: { [bt]: t } }), { s: steer, t: throttle, ax: STICK_X, bt: RT });
         await drive(a, STEER_IN, THROTTLE);
@@ -139,6 +172,15 @@ export const specs = [
       });
     },
   },
+  {
+    name: 'multiplayer results: after the start both pages retire with the pad, both show the room\'s final results, A goes back to the title',
+    async run({ browser, base, out, report }) {
+      await withTwoPages(browser, base, async (a, b) => {
+        await seatTwoPages(a, b, out, false);
+        report.multiplayerResults = await retireBoth(a, b, out);
+      });
+    },
+  },
 ];
 
 /** Page `p` in the lobby of `code` (the lobby shows it). */
@@ -151,7 +193,7 @@ async function inLobby(p, code, what) {
 specs.push({
   name: 'multiplayer: a rallycross race room, joined from the room list with the pad, both cars on the circuit grid',
   async run({ browser, base, out, report }) {
-    await withTwoPadPages(browser, base, async (a, b) => {
+    await withTwoPages(browser, base, async (a, b) => {
       await openMultiplayer(a);
       await padFocusItem(a.page, /^Room:/);
       await padAdjust(a.page, /^Room: Rallycross race$/, PAD_BUTTON.right);

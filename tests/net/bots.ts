@@ -5,7 +5,7 @@
 import { createServer, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Server as ColyseusServer } from '@colyseus/core';
-import { attachRooms } from '../../server/rooms/attach';
+import { attachRooms, type RoomsOptions } from '../../server/rooms/attach';
 import { NET_SIM_DT_S, TICKS_PER_PACKET } from '../../server/rooms/race-room';
 import { NetCar, type NetControls } from '../../src/net/net-car';
 import { BUILTIN_CARS } from '../../src/content/cars/index';
@@ -23,9 +23,9 @@ export interface RoomServer {
   close(): Promise<void>;
 }
 
-export async function startRoomServer(): Promise<RoomServer> {
+export async function startRoomServer(o: RoomsOptions = {}): Promise<RoomServer> {
   const http: HttpServer = createServer();
-  const game: ColyseusServer = await attachRooms(http);
+  const game: ColyseusServer = await attachRooms(http, o);
   await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));
   return {
     url: `ws://127.0.0.1:${(http.address() as AddressInfo).port}`,

@@ -3,7 +3,8 @@
  *  - 'multiplayer': "offline" without a server; else a stage-together room's stage and your car, Create room, or
  *    a join code (left / right cycle the character, A moves on; letters and digits can be typed) and Join;
  *  - 'multiplayer-lobby': the room's code, its seats (name, car, ready), Ready, the countdown on the server clock;
- *  - 'multiplayer-drive': the drive (session.ts) from the room's 'go'; B / Escape leaves the room.
+ *  - 'multiplayer-drive': the drive (session.ts) from the room's 'go'; B / Escape retires the car (before the start: leaves);
+ *  - 'multiplayer-results': the room's results once this car finished or retired (results-view.ts).
  * `window.__bitrally.multiplayer` exposes the lobby and the drive's state (collision log) for the browser test.
  */
 import { adjustable, html, registerScreen } from '../screens';
@@ -22,15 +23,17 @@ import { CodeEntry } from './code-entry';
 import { roomServerUrl, ServerClock } from './server-clock';
 import { MultiplayerSession } from './session';
 import { registerLobbyScreen } from './lobby-screen';
+import { raceOverFor, registerResultsScreen } from './results-view';
 import { leaveRoom, type MultiplayerState } from './state';
 import './multiplayer.css';
 
 export function installMultiplayer(app: AppContext): void {
-  const mp: MultiplayerState = { kind: 'stage', stageId: null, carId: CARS()[0]!.id, client: null, lobby: null, clock: new ServerClock(), goAtMs: null, stage: null, session: null };
+  const mp: MultiplayerState = { kind: 'stage', stageId: null, carId: CARS()[0]!.id, client: null, lobby: null, clock: new ServerClock(), goAtMs: null, stage: null, session: null, results: null };
   exposeTestHook(mp);
   registerSetupScreen(app, mp);
   registerLobbyScreen(mp, loadRoomStage);
   registerDriveScreen(app, mp);
+  registerResultsScreen(mp);
 }
 
 /** The shipped stage `id` (a room's stage is always a shipped one: server/rooms/stages.ts). */
@@ -47,6 +50,7 @@ function exposeTestHook(mp: MultiplayerState): void {
     lobby: () => mp.lobby,
     seat: () => mp.client?.seat ?? null,
     state: () => mp.session?.testState() ?? null,
+    results: () => mp.results,
   };
 }
 
@@ -169,6 +173,7 @@ async function connect(url: string, mp: MultiplayerState, o: { code?: string }, 
       mp.clock.sample(l.now, performance.now());
     };
     client.onGo = () => (mp.goAtMs ??= performance.now());
+    client.onResults = (r) => (mp.results = r);
     return true;
   } catch (e) {
     status.innerHTML = `<span class="error">Could not ${o.code ? `join ${esc(o.code)}` : 'create a room'}: ${esc((e as Error).message)}</span>`;
@@ -194,7 +199,10 @@ function registerDriveScreen(app: AppContext, mp: MultiplayerState): void {
         msg.textContent = `Could not start: ${(e as Error).message}`;
       }
     })();
-    const leave = (): void => void leaveRoom(mp).then(() => ctx.show('multiplayer'));
-    return { el, overlay: true, update: (dt) => mp.session?.frame(dt), back: leave };
+    // B / Escape: once racing, retire (DNF) and see the results; before the start, leave the room
+    const leave = (): void => (mp.session?.pacer.started && mp.client ? mp.client.retire() : void leaveRoom(mp).then(() => ctx.show('multiplayer')));
+    // the car stops when its race is over (the room has its time): the results come up over the drive
+    const update = (dt: number): void => (raceOverFor(mp.results, mp.client?.seat.slot) ? ctx.show('multiplayer-results') : mp.session?.frame(dt));
+    return { el, overlay: true, update, back: leave };
   });
 }

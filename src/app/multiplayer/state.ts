@@ -3,6 +3,7 @@ import type { Lobby, RoomClient, RoomKind } from '../../net/room-client';
 import type { Stage } from '../../../terrain/stage';
 import type { MultiplayerSession } from './session';
 import type { ServerClock } from './server-clock';
+import type { RoomResults } from '../../net/results';
 
 /** The mode's state across its screens. */
 export interface MultiplayerState {
@@ -19,6 +20,8 @@ export interface MultiplayerState {
   /** The room's stage, loading from the lobby on. */
   stage: Promise<Stage> | null;
   session: MultiplayerSession | null;
+  /** The room's latest results (from 'go' on), null before. */
+  results: RoomResults | null;
 }
 
 /** Leaves the room (if any) and forgets it. */
@@ -30,6 +33,7 @@ export async function leaveRoom(mp: MultiplayerState): Promise<void> {
   mp.lobby = null;
   mp.goAtMs = null;
   mp.stage = null;
+  mp.results = null;
   await c?.leave().catch(() => undefined);
 }
 

@@ -1,0 +1,56 @@
+/**
+ * A stage room's finish detection (docs/multiplayer.md "Finish"): a StageFinishTracker per car, started at its grid
+ * pose at tick 0 and advanced by each of the car's own fresh states (accepted by the collider's checks and not
+ * stale), so only the car's own packets can finish it. After a reconnect the car may be far from its last state:
+ * when the move since is more than the speed limit allows, the tracker continues from the new state without
+ * walking the ticks between (no progress for them).
+ */
+import type { Stage } from '../../terrain/stage';
+import type { CarState } from '../../src/net/packets';
+import { gridPose } from '../../src/net/grid';
+import { netStageCourse, StageFinishTracker } from '../../src/net/stage-finish';
+import type { StageCourse } from '../../src/ecs/components/progress';
+import { movedTooFar } from './state-check';
+
+export class FinishWatch {
+  private readonly trackers = new Map<number, StageFinishTracker>();
+  private readonly course: StageCourse;
+
+  constructor(
+    private readonly stage: Stage,
+    private readonly simDt: number,
+  ) {
+    this.course = netStageCourse(stage);
+  }
+
+  /** Where the car in `slot` stands at tick 0: its grid pose. */
+  startOf(slot: number): { x: number; z: number } {
+    return gridPose(this.stage, slot);
+  }
+
+  /** Tracks the car in `slot` from its grid pose (a new car, or one re-seated in that slot). */
+  watch(slot: number): void {
+    this.trackers.set(slot, new StageFinishTracker(this.course, this.simDt, gridPose(this.stage, slot)));
+  }
+
+  forget(slot: number): void {
+    this.trackers.delete(slot);
+  }
+
+  /** The car's next fresh state; its finish tick when this state completed the stage, else null. */
+  follow(slot: number, st: CarState): number | null {
+    const t = this.trackers.get(slot);
+    if (!t || t.finishTick !== null) return null;
+    const last = t.lastState;
+    if (st.tick > last.tick && movedTooFar({ tick: last.tick, px: last.px, py: st.py, pz: last.pz }, st, this.simDt)) {
+      t.restartFrom(st);
+      return null;
+    }
+    return t.advanceTo(st);
+  }
+
+  /** The tracker of a slot (tests). */
+  trackerOf(slot: number): StageFinishTracker | undefined {
+    return this.trackers.get(slot);
+  }
+}
