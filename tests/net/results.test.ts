@@ -64,7 +64,7 @@ const standing = (tick: number, pos: { x: number; z: number; heading: number }):
 
 /** Steps both bots, one packet each per round, until the room lists each as finished (or MAX_PACKETS). */
 async function driveToFinish(bots: RoomClient[], cars: NetCar[], sent: CarState[][], finished: () => Set<number>): Promise<void> {
-  const t0 = Date.now();
+  let next = Date.now();
   for (let k = 0; k < MAX_PACKETS; k++) {
     const done = finished();
     if (bots.every((b) => done.has(b.seat.slot))) return;
@@ -75,9 +75,15 @@ async function driveToFinish(bots: RoomClient[], cars: NetCar[], sent: CarState[
       sent[i]!.push(s);
       b.sendState(s);
     });
-    // at most one packet per bot per ROUND_MS of wall time (under the raised flood limit); the messages go out
+    // at most one packet per bot per ROUND_MS of wall time (under the raised flood limit); the messages go out.
+    // A round late (a slow CPU) is not caught up with a burst: the schedule restarts from now.
     await new Promise((r) => setImmediate(r));
-    if (k % PACE_EVERY === 0) await sleep(Math.max(0, t0 + k * ROUND_MS - Date.now()));
+    if (k % PACE_EVERY === 0) {
+      next += PACE_EVERY * ROUND_MS;
+      const waitMs = next - Date.now();
+      if (waitMs > 0) await sleep(waitMs);
+      else next = Date.now();
+    }
   }
 }
 
