@@ -22,6 +22,8 @@ export interface RoomClientOptions {
   kind?: RoomKind;
   /** When creating: the shipped stage id, a rallycross circuit for a race room (the server's default without it). */
   stage?: string;
+  /** When creating a race room: laps to the flag (the server's default without it; it checks the range). */
+  laps?: number;
   /** Simulated one-way network delay, ms (0: none). */
   delayMs?: number;
 }
@@ -56,6 +58,8 @@ export interface Seat {
   ticksPerPacket: number;
   /** The shipped stage everyone drives (a rallycross circuit in a race room); start on `gridPose(stage, slot)`. */
   stage: string | null;
+  /** A race room's laps (NetCar's `laps` option), null in a stage room. */
+  laps: number | null;
 }
 
 export class RoomClient {
@@ -100,7 +104,7 @@ export class RoomClient {
   static async connect(o: RoomClientOptions): Promise<RoomClient> {
     const client = new Client(o.url);
     const options = { car: o.car, name: o.name };
-    const create = { ...options, ticksPerPacket: o.ticksPerPacket, stage: o.stage };
+    const create = { ...options, ticksPerPacket: o.ticksPerPacket, stage: o.stage, laps: o.laps };
     const room = o.code ? await client.joinById(o.code, options) : await client.create(o.kind ?? 'race', create);
     room.onMessage('lobby', () => undefined); // lobby messages before the client is set up (the next one follows)
     room.onMessage('car', () => undefined); // states relayed before the client is set up
