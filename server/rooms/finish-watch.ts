@@ -19,7 +19,8 @@ import { movedTooFar } from './state-check';
  * from (null: this room refuses recoveries).
  */
 export interface CarFinishWatch {
-  startOf(slot: number): { x: number; z: number };
+  /** Where the collider requires the car's first state to be reachable from (null: no start check). */
+  startOf(slot: number): { x: number; z: number } | null;
   watch(slot: number): void;
   forget(slot: number): void;
   follow(slot: number, st: CarState): RaceFinish | null;

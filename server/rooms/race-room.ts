@@ -155,7 +155,7 @@ export class RaceRoom extends Room {
     while (used.has(slot)) slot++;
     const name = typeof options.name === 'string' ? options.name.slice(0, 32) : `player ${slot + 1}`;
     this.seats.set(client.sessionId, { slot, name, car, ready: false });
-    // the car starts on its grid pose: its first state must be reachable from there
+    // in a stage room the car starts on its grid pose: its first state must be reachable from there
     this.collider.addCar(slot, carShapeOf(car), this.finishes?.startOf(slot) ?? null);
     this.finishes?.watch(slot);
     client.send('seat', { slot, code: this.roomId, car, simDtS: NET_SIM_DT_S, ticksPerPacket: this.collider.ticksPerPacket, stage: this.stage, laps: this.laps });

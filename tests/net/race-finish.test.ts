@@ -92,7 +92,7 @@ describe('race room lap timing', () => {
     const watch = new RaceFinishWatch(stage, 1, DT);
     const c = new Collider(DT, TPP);
     c.recoveryPose = (slot, last) => watch.recoveryPose(slot, last);
-    c.addCar(0, carShapeOf('rally-awd'), watch.startOf(0));
+    c.addCar(0, carShapeOf('rally-awd'), gridPose(stage, 0));
     const car = createRaceBotCar(stage, 0, 'rally-awd', DT, TPP, 1, 0);
     for (let k = 0; k < 300; k++) c.receive(0, encodeState(car.step()));
     expect(c.counters.accepted).toBe(300);
