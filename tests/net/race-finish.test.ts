@@ -117,4 +117,22 @@ describe('race room lap timing', () => {
     stageRoom.receive(0, encodeState({ ...last, tick: last.tick + TPP, px: pose.x, pz: pose.z, vx: 0, vz: 0, recoveries: 1 }));
     expect(stageRoom.counters.dropped.recovery).toBe(1);
   });
+
+  it('a first state down the circuit gives no progress; the race clock still runs over the ticks it skipped', () => {
+    const watch = new RaceFinishWatch(stage, 1, DT);
+    watch.watch(0);
+    const t = watch.trackerOf(0)!;
+    const grid = gridPose(stage, 0);
+    const course = watch.course;
+    const far = [0, 0];
+    const farS = course.path.locate(grid.x, grid.z).s + 300;
+    course.path.pointAt(farS, far);
+    const before = t.run.progressM;
+    const at = (tick: number, x: number, z: number): CarState => ({ tick, ackImpulse: 0, recoveries: 0, px: x, py: 0.5, pz: z, fx: 0, fz: 1, vx: 0, vz: 0, wy: 0, invIyy: 1e-3 });
+    expect(watch.follow(0, at(TPP, far[0]!, far[1]!))).toBeNull();
+    expect(watch.follow(0, at(2 * TPP, far[0]!, far[1]!))).toBeNull();
+    expect(t.run.progressM).toBe(before);
+    // tick 1 is the lights-out tick; ticks 2…16 ran the clock
+    expect(t.run.timeS).toBeCloseTo((2 * TPP - 1) * DT, 12);
+  });
 });
