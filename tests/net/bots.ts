@@ -61,15 +61,25 @@ const PACE_EVERY = 16;
 
 /**
  * Steps the bots' cars, one packet each per round, sending each state (and keeping it in `sent`), until the room
- * lists each bot's slot in `finished()` or after `maxPackets` rounds.
+ * lists each bot's slot in `finished()` or after `maxPackets` rounds. The pacing rule: at most one packet per bot
+ * per ROUND_MS of wall time, and a late schedule restarts from now (no catch-up burst over the flood limit).
  */
-export async function driveToFinish(bots: RoomClient[], cars: NetCar[], sent: CarState[][], finished: () => Set<number>, maxPackets: number): Promise<void> {
+export async function driveToFinish(
+  bots: RoomClient[],
+  cars: NetCar[],
+  sent: CarState[][],
+  finished: () => Set<number>,
+  maxPackets: number,
+  /** Called before bot `i` steps its packet of round `k` (a test's recovery). */
+  beforeStep: (i: number, k: number) => void = () => undefined,
+): Promise<void> {
   let next = Date.now();
   for (let k = 0; k < maxPackets; k++) {
     const done = finished();
     if (bots.every((b) => done.has(b.seat.slot))) return;
     bots.forEach((b, i) => {
       if (done.has(b.seat.slot)) return;
+      beforeStep(i, k);
       const s = cars[i]!.step();
       cars[i]!.run.world.events.length = 0;
       sent[i]!.push(s);

@@ -5,7 +5,8 @@
  * time, paced as in results.test.ts (driveToFinish: no catch-up bursts). Both bots finish; each one's server time,
  * finish tick and penalty are exactly what the offline race rules give on its own packets (RaceFinishTracker), and
  * within one sim tick of what its car's own RaceProgress says; the bot that skips the joker gets JOKER_PENALTY_S;
- * the cheater's recovery flag with a teleport far along the circuit is refused.
+ * the other is recovered once by the test (a player's press) and gets RECOVER_PENALTY_S; the cheater's recovery
+ * flag with a teleport far along the circuit is refused.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
@@ -17,8 +18,10 @@ import { gridPose } from '../../src/net/grid';
 import { netRaceCourse, RaceFinishTracker } from '../../src/net/race-finish';
 import type { RoomResults } from '../../src/net/results';
 import type { CarState } from '../../src/net/packets';
+import type { NetCar } from '../../src/net/net-car';
 import { raceRunOf } from '../../src/run/race-progress';
 import { JOKER_PENALTY_S } from '../../src/run/race-rules';
+import { RECOVER_PENALTY_S } from '../../src/systems/sim/vehicle/recovery';
 import { DEFAULT_RACE_LAPS, type RaceRoom } from '../../server/rooms/race-room';
 import { DEFAULT_RACE_CIRCUIT } from '../../server/rooms/stages';
 import { driveToFinish, startRoomServer, sleep, type RoomServer } from './bots';
@@ -31,6 +34,10 @@ const LAPS = 2;
 const MAX_PACKETS = 9000;
 /** How far along the circuit the cheater's fake recovery puts it, m. */
 const CHEAT_AHEAD_M = 400;
+/** Bot a is recovered from this packet on (about 5 s into the race)… */
+const RECOVER_FROM_PACKET = 300;
+/** …once bot b is this far ahead of it along the circuit, m. */
+const RECOVER_GAP_M = 40;
 
 let server: RoomServer;
 beforeAll(async () => {
@@ -48,7 +55,7 @@ const standing = (tick: number, pos: { x: number; z: number; heading: number }, 
 });
 
 describe('race room: laps timed by the server', () => {
-  it('two bots race two laps with the server times of the race rules; a skipped joker costs its penalty; a fake recovery is refused', async () => {
+  it('two bots race two laps with the server times of the race rules; a recovery and a skipped joker cost their penalties; a fake recovery is refused', async () => {
     const a = await RoomClient.connect({ url: server.url, kind: 'race', car: 'rally-awd', name: 'bot a', laps: LAPS });
     const b = await RoomClient.connect({ url: server.url, code: a.seat.code, car: 'rally-awd', name: 'bot b' });
     const cheater = await RoomClient.connect({ url: server.url, code: a.seat.code, car: 'rally-awd', name: 'cheater' });
@@ -78,10 +85,17 @@ describe('race room: laps timed by the server', () => {
     bots.forEach((c, i) => (c.onImpulse = (p) => void cars[i]!.applyImpulse(p)));
     const sent: CarState[][] = [[], []];
     const finishedSlots = (): Set<number> => new Set((results[0]!.at(-1)?.rows ?? []).filter((r) => r.status === 'finished').map((r) => r.slot));
-    await driveToFinish(bots, cars, sent, finishedSlots, MAX_PACKETS);
+    // the player of bot a presses Recover once (bots never do by themselves), with bot b well ahead so that the
+    // put-back (5 m back, at rest) meets no car: the room takes it
+    const progressOf = (car: NetCar): number => raceRunOf(car.run.world, car.eid).progressM;
+    await driveToFinish(bots, cars, sent, finishedSlots, MAX_PACKETS, (i, k) => {
+      if (i === 0 && k >= RECOVER_FROM_PACKET && cars[0]!.recoveries === 0 && progressOf(cars[1]!) - progressOf(cars[0]!) > RECOVER_GAP_M) cars[0]!.recover();
+    });
     await sleep(300);
     const c = room.collider.counters;
-    expect(c.dropped.recovery).toBe(1);
+    // only the cheater's fake recovery is dropped; bot a's real one is taken
+    expect(c.dropped).toEqual({ recovery: 1 });
+    expect(sent[0]!.at(-1)!.recoveries).toBe(1);
     expect(room.floodDropped).toBe(0);
     // no contact made a state stale: the room's trackers saw every packet the bots sent
     expect(c.impulses).toBe(0);
@@ -97,7 +111,7 @@ describe('race room: laps timed by the server', () => {
       const t = new RaceFinishTracker(course, bot.seat.simDtS, gridPose(stage, bot.seat.slot));
       for (const s of sent[i]!) if (t.advanceTo(s) !== null) break;
       expect([row.finishTick, row.timeS, row.penaltyS]).toEqual([t.finish!.tick, t.finish!.timeS, t.finish!.penaltyS]);
-      expect(row.penaltyS).toBe(i === 0 ? 0 : JOKER_PENALTY_S);
+      expect(row.penaltyS).toBe(i === 0 ? RECOVER_PENALTY_S : JOKER_PENALTY_S);
       // and the car's own RaceProgress (every sim tick): the same laps and penalty, the flag within one tick
       const car = cars[i]!;
       const own = raceRunOf(car.run.world, car.eid);
