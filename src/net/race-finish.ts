@@ -64,6 +64,11 @@ export interface RaceFinish {
   penaltyS: number;
 }
 
+/** Whether tick k (1, 2, … of an interval) presses Recover for `presses` recoveries: ticks 1, 3, 5… (a press is an edge). */
+function pressesRecover(k: number, presses: number): boolean {
+  return k % 2 === 1 && k < 2 * presses;
+}
+
 export class RaceFinishTracker {
   readonly run: RaceRunState;
   private last: RaceTrackedState;
@@ -92,18 +97,19 @@ export class RaceFinishTracker {
 
   /**
    * Walks the sim ticks from the last state to `s` (a later tick) on the straight line between them; returns the
-   * finish when the car took the flag in them, else null. When `s` counts one more recovery, the walk starts from
-   * the recovery pose of the last state, at rest, and the first tick presses Recover (the rules add the penalty).
+   * finish when the car took the flag in them, else null. When `s` counts more recoveries, the walk starts from
+   * the recovery pose of the last state, at rest, and Recover is pressed once per recovery (the rules add each
+   * penalty; more than one only when the room missed states between, e.g. stale ones).
    */
   advanceTo(s: RaceTrackedState): RaceFinish | null {
     const n = s.tick - this.last.tick;
     if (n <= 0 || this.finish !== null) return null;
-    const recovered = s.recoveries > this.last.recoveries;
-    const a = recovered ? this.recoveryStart() : this.last;
+    const presses = s.recoveries - this.last.recoveries;
+    const a = presses > 0 ? this.recoveryStart() : this.last;
     for (let k = 1; k <= n && this.finish === null; k++) {
       const f = k / n;
       // the end point is the packet's own position (a + (b − a)·1 need not round to b)
-      this.stepAt(a.tick + k, k === n ? s.px : a.px + (s.px - a.px) * f, k === n ? s.pz : a.pz + (s.pz - a.pz) * f, recovered && k === 1);
+      this.stepAt(a.tick + k, k === n ? s.px : a.px + (s.px - a.px) * f, k === n ? s.pz : a.pz + (s.pz - a.pz) * f, pressesRecover(k, presses));
     }
     this.last = s;
     return this.finish;
@@ -111,16 +117,16 @@ export class RaceFinishTracker {
 
   /**
    * Continue from `s` without following the car to it (a state the room would not interpolate to): the ticks
-   * between run the race clock with the car standing at `s`, and its arc length there counts no progress (a
-   * recovery counted in `s` still presses Recover in the first of them).
+   * between run the race clock with the car standing at `s`, and its arc length there counts no progress (each
+   * recovery counted in `s` still presses Recover once).
    */
   restartFrom(s: RaceTrackedState): void {
     const n = s.tick - this.last.tick;
     if (n <= 0 || this.finish !== null) return;
     this.loc.index = -1;
     this.run.pathS = this.course.path.locate(s.px, s.pz, -1, this.loc).s;
-    const recovered = s.recoveries > this.last.recoveries;
-    for (let k = 1; k <= n && this.finish === null; k++) this.stepAt(this.last.tick + k, s.px, s.pz, recovered && k === 1);
+    const presses = s.recoveries - this.last.recoveries;
+    for (let k = 1; k <= n && this.finish === null; k++) this.stepAt(this.last.tick + k, s.px, s.pz, pressesRecover(k, presses));
     this.last = s;
   }
 

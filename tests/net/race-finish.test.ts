@@ -118,7 +118,7 @@ describe('race room lap timing', () => {
     expect(stageRoom.counters.dropped.recovery).toBe(1);
   });
 
-  it('a first state down the circuit gives no progress; the race clock still runs over the ticks it skipped', () => {
+  it('a first state down the circuit gives no progress; the race clock still runs over the ticks it skipped; recoveries in such a state each cost their penalty', () => {
     const watch = new RaceFinishWatch(stage, 1, DT);
     watch.watch(0);
     const t = watch.trackerOf(0)!;
@@ -134,5 +134,8 @@ describe('race room lap timing', () => {
     expect(t.run.progressM).toBe(before);
     // tick 1 is the lights-out tick; ticks 2…16 ran the clock
     expect(t.run.timeS).toBeCloseTo((2 * TPP - 1) * DT, 12);
+    // two recoveries the room saw in one state (the ones between were stale): two penalties, still no progress
+    expect(watch.follow(0, { ...at(3 * TPP, far[0]!, far[1]!), recoveries: 2 })).toBeNull();
+    expect([t.run.recoveries, t.run.penaltyS, t.run.progressM]).toEqual([2, 2 * RECOVER_PENALTY_S, before]);
   });
 });
