@@ -6,7 +6,7 @@
 import { Room, type Client } from '@colyseus/core';
 import { loadBuiltinCar, BUILTIN_CARS } from '../../src/content/cars/index';
 import { colliderParamsFromConfig } from '../../src/systems/sim/collision/car-collider';
-import { encodeImpulse, RELAY_SLOT_OFFSET } from '../../src/net/packets';
+import { encodeImpulse, packetHeaderProblem, RELAY_SLOT_OFFSET, STATE_PACKET_BYTES, STATE_PACKET_TYPE } from '../../src/net/packets';
 import { Collider, type CarShape } from './collider';
 import { WindowLimiter } from '../window-limiter';
 import { DEFAULT_DT } from '../../src/content/world-constants';
@@ -128,6 +128,8 @@ export class RaceRoom extends Room {
   /** Each car's finish found in its own states: laps on the circuit (race rooms), the stage's finish (stage rooms). */
   finishes: CarFinishWatch | null = null;
   private ended = false;
+  /** Sessions already told their packet layout version is not the room's. */
+  private readonly toldVersion = new Set<string>();
 
   override onCreate(options?: RaceCreateOptions): void {
     const tpp = ticksPerPacketFrom(options);
@@ -275,6 +277,13 @@ export class RaceRoom extends Room {
     }
   }
 
+  /** An old (or newer) client's packet layout: told once per connection why its states are dropped. */
+  private refuseVersion(client: Client, bytes: Uint8Array): void {
+    if (this.toldVersion.has(client.sessionId)) return;
+    this.toldVersion.add(client.sessionId);
+    client.send('refused', { reason: packetHeaderProblem(bytes, STATE_PACKET_TYPE, STATE_PACKET_BYTES) });
+  }
+
   private receiveState(client: Client, bytes: Uint8Array): void {
     const t0 = performance.now();
     const seat = this.seats.get(client.sessionId);
@@ -285,7 +294,9 @@ export class RaceRoom extends Room {
       return;
     }
     const accepted = this.collider.counters.accepted;
+    const versionDrops = this.collider.counters.dropped.version ?? 0;
     const out = this.collider.receive(seat.slot, bytes);
+    if ((this.collider.counters.dropped.version ?? 0) > versionDrops) this.refuseVersion(client, bytes);
     if (this.collider.counters.accepted > accepted) this.relay(client, seat.slot, bytes);
     if (out.length === 0) return;
     for (const imp of out) {

@@ -70,6 +70,8 @@ export class RoomClient {
   onRemote: (slot: number, s: CarState) => void = () => undefined;
   /** The room's results (src/net/results.ts): after each finish or retirement from 'go' on, `final` at the end. */
   onResults: (r: RoomResults) => void = () => undefined;
+  /** The room drops this client's states: their layout version is not the room's (the room's sentence). */
+  onRefused: (reason: string) => void = () => undefined;
   /** Impulse frames that did not decode (should stay 0). */
   badImpulses = 0;
   bytesSent = 0;
@@ -91,6 +93,7 @@ export class RoomClient {
     room.onMessage('go', () => this.later(() => this.onGo()));
     room.onMessage('lobby', (l: Lobby) => this.later(() => this.onLobby(l)));
     room.onMessage('results', (r: RoomResults) => this.later(() => this.onResults(r)));
+    room.onMessage('refused', (m: { reason: string }) => this.later(() => this.onRefused(String(m.reason))));
     room.onLeave(() => (this.closed = true));
     room.onMessage('car', (bytes: Uint8Array) =>
       this.later(() => {

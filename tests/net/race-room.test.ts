@@ -6,7 +6,7 @@
  * finish tick and penalty are exactly what the offline race rules give on its own packets (RaceFinishTracker), and
  * within one sim tick of what its car's own RaceProgress says; the bot that skips the joker gets JOKER_PENALTY_S;
  * the other is recovered once by the test (a player's press) and gets RECOVER_PENALTY_S; the cheater's recovery
- * flag with a teleport far along the circuit is refused.
+ * flag with a teleport far along the circuit is refused, and its layout-1 packet is dropped with a 'refused' message.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
@@ -17,7 +17,7 @@ import { createRaceBotCar } from '../../src/net/bot-car';
 import { gridPose } from '../../src/net/grid';
 import { netRaceCourse, RaceFinishTracker } from '../../src/net/race-finish';
 import type { RoomResults } from '../../src/net/results';
-import type { CarState } from '../../src/net/packets';
+import { PACKET_VERSION, STATE_PACKET_BYTES, STATE_PACKET_TYPE, type CarState } from '../../src/net/packets';
 import type { NetCar } from '../../src/net/net-car';
 import { raceRunOf } from '../../src/run/race-progress';
 import { JOKER_PENALTY_S } from '../../src/run/race-rules';
@@ -76,7 +76,12 @@ describe('race room: laps timed by the server', () => {
     course.path.pointAt(aheadS, ahead);
     cheater.sendState(standing(tpp, grid, 0));
     cheater.sendState(standing(2 * tpp, { x: ahead[0]!, z: ahead[1]!, heading: course.path.headingAt(aheadS) }, 1));
-    await sleep(50);
+    // and a state packet of layout 1 (84 bytes, no recovery counter): dropped as 'version', and the room says why
+    const refused = new Promise<string>((r) => (cheater.onRefused = r));
+    const old = new Uint8Array(STATE_PACKET_BYTES - 4);
+    old.set([STATE_PACKET_TYPE, 1]);
+    cheater.sendRaw(old);
+    expect(await refused).toBe(`packet layout version 1, expected ${PACKET_VERSION} (client and server differ)`);
     cheater.retire();
     // bot a takes the joker on its first lap, bot b never does
     const bots = [a, b];
@@ -94,7 +99,7 @@ describe('race room: laps timed by the server', () => {
     await sleep(300);
     const c = room.collider.counters;
     // only the cheater's fake recovery is dropped; bot a's real one is taken
-    expect(c.dropped).toEqual({ recovery: 1 });
+    expect(c.dropped).toEqual({ recovery: 1, version: 1 });
     expect(sent[0]!.at(-1)!.recoveries).toBe(1);
     expect(room.floodDropped).toBe(0);
     // no contact made a state stale: the room's trackers saw every packet the bots sent
