@@ -46,7 +46,7 @@ function advance(m: Mover, dt: number): void {
 
 function stateOf(m: Mover, tick: number, ack: number): CarState {
   const s = Math.hypot(m.vx, m.vz);
-  return { tick, ackImpulse: ack, px: m.x, py: 0.5, pz: m.z, fx: m.vx / s, fz: m.vz / s, vx: m.vx, vz: m.vz, wy: 0, invIyy: 1 / 2000 };
+  return { tick, ackImpulse: ack, recoveries: 0, px: m.x, py: 0.5, pz: m.z, fx: m.vx / s, fz: m.vz / s, vx: m.vx, vz: m.vz, wy: 0, invIyy: 1 / 2000 };
 }
 
 /** Mean and worst time per packet, ms, over `packets` packet ticks of n cars. */

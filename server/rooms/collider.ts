@@ -8,7 +8,7 @@
  * not used (its history after the contact tick is dropped and its new packets are ignored) until the client's
  * packets acknowledge the impulse (`ackImpulse`). docs/multiplayer.md describes the protocol.
  */
-import { decodeState, type CarState, type ImpulsePacket } from '../../src/net/packets';
+import { decodeState, isOtherPacketVersion, STATE_PACKET_TYPE, type CarState, type ImpulsePacket } from '../../src/net/packets';
 import { newPairContact, solveCarPair, type PairCar } from '../../src/systems/sim/collision/pair-solve';
 import { newPose } from '../../src/systems/sim/collision/detect';
 import { checkStart, checkState, type StateVerdict } from './state-check';
@@ -32,7 +32,12 @@ export interface ColliderImpulse {
   packet: ImpulsePacket;
 }
 
-export type DropReason = Exclude<StateVerdict, 'ok'> | 'malformed' | 'unknown-car';
+/**
+ * Why a packet was dropped: a state check's verdict, 'version' (a state packet of another layout version: an old
+ * client), 'malformed', 'unknown-car', or 'recovery' (a recovery the room does not take: the counter not one up,
+ * a room without recoveries, or a state not reachable from the recovery pose).
+ */
+export type DropReason = Exclude<StateVerdict, 'ok'> | 'version' | 'malformed' | 'unknown-car' | 'recovery';
 
 interface CarRecord {
   shape: CarShape;
@@ -66,6 +71,11 @@ export class Collider {
   readonly counters: ColliderCounters = { accepted: 0, stale: 0, dropped: {}, contacts: 0, impulses: 0 };
   /** Called with each state that enters a car's history (accepted and not stale): the room's finish tracking. */
   onFresh: (slot: number, st: CarState) => void = () => undefined;
+  /**
+   * Where a car whose state counts one more recovery than `last` restarted (at rest, at last's tick); null: the
+   * room takes no recoveries (the default, and stage rooms).
+   */
+  recoveryPose: (slot: number, last: CarState) => { x: number; z: number } | null = () => null;
 
   /**
    * `simDt`: the clients' fixed sim step, s; `ticksPerPacket`: sim ticks between two state packets. A pair is swept
@@ -120,9 +130,8 @@ export class Collider {
     const car = this.cars.get(slot);
     if (!car) return this.drop('unknown-car');
     const st = decodeState(bytes);
-    if (!st) return this.drop('malformed');
-    let verdict = checkState(car.last, st, this.simDt, this.ticksPerPacket);
-    if (verdict === 'ok' && !car.last && car.start) verdict = checkStart(car.start, st, this.simDt);
+    if (!st) return this.drop(isOtherPacketVersion(bytes, STATE_PACKET_TYPE) ? 'version' : 'malformed');
+    const verdict = this.verdictOf(slot, car, st);
     if (verdict !== 'ok') return this.drop(verdict);
     car.last = st;
     this.counters.accepted++;
@@ -141,6 +150,24 @@ export class Collider {
       if (os) this.checkPair(slot < other ? slot : other, slot < other ? other : slot, st.tick, out);
     }
     return out;
+  }
+
+  /**
+   * The state checks against the car's last state, or, when `st` counts one more recovery, against the car at
+   * rest on the room's recovery pose at the last state's tick (a recovered car may jump there, nowhere else).
+   */
+  private verdictOf(slot: number, car: CarRecord, st: CarState): StateVerdict | 'recovery' {
+    const last = car.last;
+    if (!last) {
+      // a first state (or the first after a resync) is checked against the start; it sets the recovery count
+      const v = checkState(null, st, this.simDt, this.ticksPerPacket);
+      return v === 'ok' && car.start ? (st.recoveries === 0 ? checkStart(car.start, st, this.simDt) : 'recovery') : v;
+    }
+    if (st.recoveries === last.recoveries) return checkState(last, st, this.simDt, this.ticksPerPacket);
+    const pose = st.recoveries === last.recoveries + 1 ? this.recoveryPose(slot, last) : null;
+    if (!pose) return 'recovery';
+    const v = checkState({ ...last, px: pose.x, py: st.py, pz: pose.z }, st, this.simDt, this.ticksPerPacket);
+    return v === 'jump' ? 'recovery' : v;
   }
 
   private loadPairCar(rec: CarRecord, s: CarState, out: PairCar): void {

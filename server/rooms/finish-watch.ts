@@ -8,11 +8,26 @@
 import type { Stage } from '../../terrain/stage';
 import type { CarState } from '../../src/net/packets';
 import { gridPose } from '../../src/net/grid';
-import { netStageCourse, StageFinishTracker } from '../../src/net/stage-finish';
+import { netStageCourse, StageFinishTracker, stageTimeOfTick } from '../../src/net/stage-finish';
+import type { RaceFinish } from '../../src/net/race-finish';
 import type { StageCourse } from '../../src/ecs/components/progress';
 import { movedTooFar } from './state-check';
 
-export class FinishWatch {
+/**
+ * What a room's finish tracking does for it (FinishWatch on a stage, RaceFinishWatch on a circuit): start poses,
+ * one tracker per seated car, each car's fresh states in, its finish out, and the pose a recovered car may restart
+ * from (null: this room refuses recoveries).
+ */
+export interface CarFinishWatch {
+  /** Where the collider requires the car's first state to be reachable from (null: no start check). */
+  startOf(slot: number): { x: number; z: number } | null;
+  watch(slot: number): void;
+  forget(slot: number): void;
+  follow(slot: number, st: CarState): RaceFinish | null;
+  recoveryPose(slot: number, last: CarState): { x: number; z: number } | null;
+}
+
+export class FinishWatch implements CarFinishWatch {
   private readonly trackers = new Map<number, StageFinishTracker>();
   private readonly course: StageCourse;
 
@@ -37,8 +52,8 @@ export class FinishWatch {
     this.trackers.delete(slot);
   }
 
-  /** The car's next fresh state; its finish tick when this state completed the stage, else null. */
-  follow(slot: number, st: CarState): number | null {
+  /** The car's next fresh state; its finish when this state completed the stage (no penalties), else null. */
+  follow(slot: number, st: CarState): RaceFinish | null {
     const t = this.trackers.get(slot);
     if (!t || t.finishTick !== null) return null;
     const last = t.lastState;
@@ -46,7 +61,13 @@ export class FinishWatch {
       t.restartFrom(st);
       return null;
     }
-    return t.advanceTo(st);
+    const tick = t.advanceTo(st);
+    return tick === null ? null : { tick, timeS: stageTimeOfTick(tick, this.simDt), penaltyS: 0 };
+  }
+
+  /** Stage rooms take no recoveries (a put-back is a teleport the collider drops). */
+  recoveryPose(): null {
+    return null;
   }
 
   /** The tracker of a slot (tests). */

@@ -3,26 +3,26 @@
  * joined after), finished when the room's finish tracking saw it reach the finish, DNF when it retired first, and
  * the end of the race when no car is still racing. The room sends `message()` as the `results` message.
  */
+import type { RaceFinish } from '../../src/net/race-finish';
 import { rankResults, type ResultRow, type RetireReason, type RoomResults } from '../../src/net/results';
 
 export class RaceResults {
   private readonly rows = new Map<number, Omit<ResultRow, 'rank'>>();
 
-  /** `simDt`: the clients' sim step, s (time = finish tick × simDt). */
-  constructor(private readonly simDt: number) {}
 
   /** A car in the race (racing until it finishes or retires). */
   add(slot: number, name: string, car: string): void {
-    if (!this.rows.has(slot)) this.rows.set(slot, { slot, name, car, status: 'racing', finishTick: null, timeS: null, retired: null });
+    if (!this.rows.has(slot)) this.rows.set(slot, { slot, name, car, status: 'racing', finishTick: null, timeS: null, penaltyS: null, retired: null });
   }
 
-  /** The car reached the finish at `tick` (sim ticks since 'go'); false when it was not racing. */
-  finish(slot: number, tick: number): boolean {
+  /** The car reached the finish (its tick since 'go', its time with penalties); false when it was not racing. */
+  finish(slot: number, f: RaceFinish): boolean {
     const r = this.rows.get(slot);
     if (!r || r.status !== 'racing') return false;
     r.status = 'finished';
-    r.finishTick = tick;
-    r.timeS = tick * this.simDt;
+    r.finishTick = f.tick;
+    r.timeS = f.timeS;
+    r.penaltyS = f.penaltyS;
     return true;
   }
 

@@ -6,14 +6,15 @@
 import { Room, type Client } from '@colyseus/core';
 import { loadBuiltinCar, BUILTIN_CARS } from '../../src/content/cars/index';
 import { colliderParamsFromConfig } from '../../src/systems/sim/collision/car-collider';
-import { encodeImpulse, RELAY_SLOT_OFFSET } from '../../src/net/packets';
+import { encodeImpulse, packetHeaderProblem, RELAY_SLOT_OFFSET, STATE_PACKET_BYTES, STATE_PACKET_TYPE } from '../../src/net/packets';
 import { Collider, type CarShape } from './collider';
 import { WindowLimiter } from '../window-limiter';
 import { DEFAULT_DT } from '../../src/content/world-constants';
 import { roomCircuitFrom, roomStage, roomStageFrom } from './stages';
 import type { RetireReason } from '../../src/net/results';
 import type { CarState } from '../../src/net/packets';
-import { FinishWatch } from './finish-watch';
+import { FinishWatch, type CarFinishWatch } from './finish-watch';
+import { RaceFinishWatch } from './race-finish-watch';
 import { RaceResults } from './race-results';
 import { ROOM_CODE_ALPHABET as CODE_ALPHABET, ROOM_CODE_LENGTH as CODE_LENGTH } from '../../src/net/room-code';
 
@@ -36,6 +37,10 @@ export const RACE_CAP_S = 30 * 60;
 /** From the final results to the room closing its connections, ms: the message reaches the clients first. */
 export const END_GRACE_MS = 1000;
 
+/** Laps a race room may be created with, and its laps when the creator names none (the offline race's default). */
+export const LAPS_RANGE = [1, 20] as const;
+export const DEFAULT_RACE_LAPS = 3;
+
 /** The room's time rules; the server sets them (attachRooms `timing`, tests shorten them), never a client. */
 export interface RoomTiming {
   reconnectS: number;
@@ -54,6 +59,8 @@ export interface RaceCreateOptions {
    * "race" rooms a rallycross circuit (DEFAULT_RACE_CIRCUIT).
    */
   stage?: string;
+  /** Race rooms: laps to the flag, an integer in LAPS_RANGE (default DEFAULT_RACE_LAPS); stage rooms ignore it. */
+  laps?: number;
   /** Set by the server's room definition (attach.ts), which overrides whatever a client sends under this key. */
   timing?: RoomTiming;
 }
@@ -63,6 +70,13 @@ export function ticksPerPacketFrom(options: RaceCreateOptions | undefined): numb
   const n = options?.ticksPerPacket;
   const [lo, hi] = TICKS_PER_PACKET_RANGE;
   return typeof n === 'number' && Number.isInteger(n) && n >= lo && n <= hi ? n : TICKS_PER_PACKET;
+}
+
+/** A race room's laps from untrusted create options (out of range or not an integer: the default). */
+export function lapsFrom(options: RaceCreateOptions | undefined): number {
+  const n = options?.laps;
+  const [lo, hi] = LAPS_RANGE;
+  return typeof n === 'number' && Number.isInteger(n) && n >= lo && n <= hi ? n : DEFAULT_RACE_LAPS;
 }
 
 export interface RaceJoinOptions {
@@ -109,21 +123,27 @@ export class RaceRoom extends Room {
   timing: RoomTiming = DEFAULT_ROOM_TIMING;
   /** From 'go' on: the race's rows (null before). */
   results: RaceResults | null = null;
-  /** Stage rooms: each car's finish found in its own states (null in a race room). */
-  finishes: FinishWatch | null = null;
+  /** Race rooms: laps to the flag (null in a stage room). */
+  laps: number | null = null;
+  /** Each car's finish found in its own states: laps on the circuit (race rooms), the stage's finish (stage rooms). */
+  finishes: CarFinishWatch | null = null;
   private ended = false;
+  /** Sessions already told their packet layout version is not the room's. */
+  private readonly toldVersion = new Set<string>();
 
   override onCreate(options?: RaceCreateOptions): void {
     const tpp = ticksPerPacketFrom(options);
     this.timing = { ...DEFAULT_ROOM_TIMING, ...options?.timing };
     this.collider = new Collider(NET_SIM_DT_S, tpp);
     this.collider.onFresh = (slot, st) => this.followFinish(slot, st);
+    this.collider.recoveryPose = (slot, last) => this.finishes?.recoveryPose(slot, last) ?? null;
     this.flood = new WindowLimiter(packetLimitPerSecond(tpp, this.timing.floodMargin), 1000);
     this.roomId = codeFrom(this.roomId);
     this.stage = this.stageFrom(options);
+    this.laps = this.lapsFrom(options);
     this.finishes = this.finishWatchFor(this.stage);
     // what the room list shows (server/routes/rooms.ts); the seats and `locked` are Colyseus' own listing fields
-    void this.setMetadata({ code: this.roomId, stage: this.stage, started: false });
+    void this.setMetadata({ code: this.roomId, stage: this.stage, laps: this.laps, started: false });
     this.onMessage('ready', (client) => this.markReady(client));
     this.onMessage('retire', (client) => this.retireSeat(client));
     this.onMessage('state', (client, bytes: Uint8Array) => this.receiveState(client, bytes));
@@ -140,7 +160,7 @@ export class RaceRoom extends Room {
     // in a stage room the car starts on its grid pose: its first state must be reachable from there
     this.collider.addCar(slot, carShapeOf(car), this.finishes?.startOf(slot) ?? null);
     this.finishes?.watch(slot);
-    client.send('seat', { slot, code: this.roomId, car, simDtS: NET_SIM_DT_S, ticksPerPacket: this.collider.ticksPerPacket, stage: this.stage });
+    client.send('seat', { slot, code: this.roomId, car, simDtS: NET_SIM_DT_S, ticksPerPacket: this.collider.ticksPerPacket, stage: this.stage, laps: this.laps });
     this.broadcastLobby();
   }
 
@@ -165,9 +185,14 @@ export class RaceRoom extends Room {
     this.retire(seat.slot, consented ? 'left' : 'disconnect');
   }
 
-  /** Race rooms time no finish (docs/multiplayer.md "Finish and results"); StageRoom overrides. */
-  protected finishWatchFor(_stage: string | null): FinishWatch | null {
-    return null;
+  /** Race rooms time each car's laps on the circuit (docs/multiplayer.md "Finish and results"); StageRoom overrides. */
+  protected finishWatchFor(stage: string | null): CarFinishWatch | null {
+    return stage ? new RaceFinishWatch(roomStage(stage), this.laps ?? DEFAULT_RACE_LAPS, NET_SIM_DT_S) : null;
+  }
+
+  /** Race rooms race `laps` laps; StageRoom overrides (no laps). */
+  protected lapsFrom(options: RaceCreateOptions | undefined): number | null {
+    return lapsFrom(options);
   }
 
   /** Race rooms drive a rallycross circuit; StageRoom overrides. */
@@ -197,7 +222,7 @@ export class RaceRoom extends Room {
 
   /** 'go': every seated car is in the race (sim tick 0 now); the time cap starts. */
   private startRace(): void {
-    this.results = new RaceResults(NET_SIM_DT_S);
+    this.results = new RaceResults();
     for (const s of this.seats.values()) this.results.add(s.slot, s.name, s.car);
     this.broadcast('go', { at: this.clock.currentTime });
     this.clock.setTimeout(() => {
@@ -206,11 +231,11 @@ export class RaceRoom extends Room {
     }, this.timing.raceCapS * 1000);
   }
 
-  /** A fresh state of the car in `slot`: the room's finish tracking (stage rooms), from 'go' on. */
+  /** A fresh state of the car in `slot`: the room's finish tracking, from 'go' on. */
   private followFinish(slot: number, st: CarState): void {
     if (!this.results || this.ended) return;
-    const tick = this.finishes?.follow(slot, st) ?? null;
-    if (tick !== null && this.results.finish(slot, tick)) this.sendResults();
+    const finish = this.finishes?.follow(slot, st) ?? null;
+    if (finish !== null && this.results.finish(slot, finish)) this.sendResults();
   }
 
   /** The player gives up the race but stays for the results: its car leaves the collider, DNF. */
@@ -252,6 +277,13 @@ export class RaceRoom extends Room {
     }
   }
 
+  /** An old (or newer) client's packet layout: told once per connection why its states are dropped. */
+  private refuseVersion(client: Client, bytes: Uint8Array): void {
+    if (this.toldVersion.has(client.sessionId)) return;
+    this.toldVersion.add(client.sessionId);
+    client.send('refused', { reason: packetHeaderProblem(bytes, STATE_PACKET_TYPE, STATE_PACKET_BYTES) });
+  }
+
   private receiveState(client: Client, bytes: Uint8Array): void {
     const t0 = performance.now();
     const seat = this.seats.get(client.sessionId);
@@ -262,7 +294,9 @@ export class RaceRoom extends Room {
       return;
     }
     const accepted = this.collider.counters.accepted;
+    const versionDrops = this.collider.counters.dropped.version ?? 0;
     const out = this.collider.receive(seat.slot, bytes);
+    if ((this.collider.counters.dropped.version ?? 0) > versionDrops) this.refuseVersion(client, bytes);
     if (this.collider.counters.accepted > accepted) this.relay(client, seat.slot, bytes);
     if (out.length === 0) return;
     for (const imp of out) {
@@ -285,7 +319,11 @@ export class StageRoom extends RaceRoom {
   }
 
   /** Each car's finish from its own states on the room's stage. */
-  protected override finishWatchFor(stage: string | null): FinishWatch | null {
+  protected override finishWatchFor(stage: string | null): CarFinishWatch | null {
     return stage ? new FinishWatch(roomStage(stage), NET_SIM_DT_S) : null;
+  }
+
+  protected override lapsFrom(): null {
+    return null;
   }
 }

@@ -34,17 +34,26 @@ export function gridPose(stage: Stage, slot: number): GridPose {
 const circuitPaths = new WeakMap<Stage, { path: AiPath; startS: number }>();
 
 /**
- * The rallycross grid slot on a circuit. The AI path the grid is laid on depends on the car it is planned for (its
- * width sets the racing line's edge margin), so every client plans it for the first built-in car and gets the
- * same poses whatever it drives.
+ * A circuit's path as every party of a race room plans it (for the first built-in car, whatever each drives) and
+ * the start line's arc length on it: the grid, the room's lap timing and the recovery pose all use this one.
  */
-function circuitGridPose(stage: Stage, slot: number): GridPose {
+export function netCircuitPath(stage: Stage): { path: AiPath; startS: number } {
   let c = circuitPaths.get(stage);
   if (!c) {
     const path = stagePath(stage, loadBuiltinCar(BUILTIN_CARS[0]!.id));
     c = { path, startS: path.locate(stage.start.x, stage.start.z).s };
     circuitPaths.set(stage, c);
   }
+  return c;
+}
+
+/**
+ * The rallycross grid slot on a circuit. The AI path the grid is laid on depends on the car it is planned for (its
+ * width sets the racing line's edge margin), so every client plans it for the first built-in car and gets the
+ * same poses whatever it drives.
+ */
+function circuitGridPose(stage: Stage, slot: number): GridPose {
+  const c = netCircuitPath(stage);
   const g = gridSlots(c.path, c.startS, slot + 1)[slot]!;
   return { x: g.x, z: g.z, heading: g.heading };
 }

@@ -7,7 +7,7 @@
  * The sim runs at its own fixed step (1/500 s); one packet goes out every `ticksPerPacket` sim ticks, and the
  * snapshots are kept at those ticks (the collider stamps impulses with packet ticks).
  */
-import { HeldInput, quantizeInput, setInputSource, type InputSource } from '../ecs/controls';
+import { Button, HeldInput, quantizeInput, setInputSource, type InputSource } from '../ecs/controls';
 import { saveSnapshot, type WorldSnapshot } from '../ecs/snapshot';
 import { applyImpulseAtPoint } from '../ecs/rigid-body';
 import { buildRunWorld, type RunWorld } from '../run/run-world';
@@ -21,6 +21,10 @@ import type { Stage } from '../../terrain/stage';
 import { RecordedInput } from './recorded-input';
 import { netStageCourse } from './stage-finish';
 import { attachStageProgress } from '../run/stage-progress';
+import { vehicleCarAdapter } from '../run/cars';
+import { attachRaceProgress, resetRaceLocation, setRaceCourse } from '../run/race-progress';
+import { isClosedStage } from '../systems/sim/ai/stage-path';
+import { netRaceCourse, netRecoveryPose, type NetRaceCourse } from './race-finish';
 
 /** Packets of snapshots and controls kept: the oldest impulse that can still be applied exactly (2 s at 62.5 Hz). */
 export const REWIND_PACKETS = 125;
@@ -37,6 +41,11 @@ export interface NetCarOptions {
   stage?: Stage | null;
   /** Who drives, tick by tick (the AI driver); without it, the controls given to `step`. */
   driver?: InputSource;
+  /**
+   * A race room's laps (its seat's `laps`): on a closed circuit the car then races by the offline race rules from
+   * 'go' (the RaceProgress pass on the room's course: src/net/race-finish.ts), and `recover` puts it back.
+   */
+  laps?: number | null;
 }
 
 export type ImpulseOutcome = 'applied' | 'rewound' | 'too-old' | 'duplicate';
@@ -56,6 +65,10 @@ export class NetCar {
   /** The car's state at the last impulse's stamped tick, just before and just after it was added. */
   private beforeImpulse: CarState | null = null;
   private afterImpulse: CarState | null = null;
+  /** The race room's course (a circuit with laps), null on a stage. */
+  readonly raceCourse: NetRaceCourse | null = null;
+  /** Recoveries since 'go' (sent in every state packet). */
+  recoveries = 0;
 
   constructor(car: RunCar, dt: number, readonly ticksPerPacket: number, opts: NetCarOptions = {}) {
     const stage = opts.stage ?? null;
@@ -65,9 +78,37 @@ export class NetCar {
       // timed from 'go' (tick 0) with the room's course, the one its finish tracker times it on
       this.run.world.course = netStageCourse(stage);
       attachStageProgress(this.run.world, this.eid);
+      if (opts.laps && isClosedStage(stage)) this.raceCourse = this.attachRace(stage, opts.laps);
     }
     this.input = new RecordedInput(opts.driver ?? this.held);
     setInputSource(this.run.world, this.eid, this.input);
+    this.remember();
+  }
+
+  /** The car races `laps` laps on circuit `stage` by the room's course (the one its lap timing uses). */
+  private attachRace(stage: Stage, laps: number): NetRaceCourse {
+    const course = netRaceCourse(stage, laps);
+    setRaceCourse(this.run.world, { ...course.rules, path: course.path, startS: course.startS });
+    attachRaceProgress(this.run.world, this.eid);
+    return course;
+  }
+
+  /**
+   * The player (or the game) recovers the car, between two packets: it stands at rest on the recovery pose of its
+   * present position (netRecoveryPose, the pose the room checks), Recover is pressed in the next tick (the race
+   * rules add the penalty, as the room's walk does), and the next packets count one more recovery. Impulses
+   * stamped before now can no longer be re-simulated over the put-back: the snapshots before it are dropped (such
+   * an impulse is acknowledged, not applied).
+   */
+  recover(): void {
+    const course = this.raceCourse;
+    if (!course) throw new Error('NetCar.recover: only a race room car (a circuit with laps) recovers');
+    const b = this.run.world.c.RigidBody;
+    vehicleCarAdapter.place(this.run.world, this.eid, { ...netRecoveryPose(course, b.px[this.eid]!, b.pz[this.eid]!), y: 0 });
+    resetRaceLocation(this.run.world, this.eid);
+    this.input.pressNext(Button.Recover);
+    this.recoveries++;
+    this.snaps.clear();
     this.remember();
   }
 
@@ -104,7 +145,7 @@ export class NetCar {
     const n = Math.hypot(b.R2[e]!, b.R8[e]!);
     yawBodyOf(this.run.world, e, this.yb);
     return {
-      tick: this.run.world.tick, ackImpulse: this.lastSeq, px: b.px[e]!, py: b.py[e]!, pz: b.pz[e]!,
+      tick: this.run.world.tick, ackImpulse: this.lastSeq, recoveries: this.recoveries, px: b.px[e]!, py: b.py[e]!, pz: b.pz[e]!,
       fx: b.R2[e]! / n, fz: b.R8[e]! / n, vx: b.vx[e]!, vz: b.vz[e]!, wy: b.wy[e]!, invIyy: this.yb.invI,
     };
   }

@@ -5,12 +5,14 @@
  * Headless: used by the server (server/rooms/) and by the client (src/net/client.ts).
  */
 
-/** Layout version: a client of another version is refused packet by packet. */
-export const PACKET_VERSION = 1;
+/** Layout version (2: the state packet's recovery counter): a client of another version is refused packet by packet. */
+export const PACKET_VERSION = 2;
 export const STATE_PACKET_TYPE = 1;
 export const IMPULSE_PACKET_TYPE = 2;
-/** State packet: header 4 + tick 4 + ack 4 + position 24 + forward 16 + velocity 24 + 1/I_yy 8 bytes. */
-export const STATE_PACKET_BYTES = 84;
+/** State packet: header 4 + tick 4 + ack 4 + recoveries 4 + position 24 + forward 16 + velocity 24 + 1/I_yy 8 bytes. */
+export const STATE_PACKET_BYTES = 88;
+/** Offset of the state packet's first f64 (the CG's x). */
+const STATE_F64_OFFSET = 16;
 /** Impulse packet: header 4 + seq 4 + tick 4 + other slot 4 + impulse 16 + point 24 bytes. */
 export const IMPULSE_PACKET_BYTES = 56;
 
@@ -29,6 +31,8 @@ export interface CarState {
   tick: number;
   /** Sequence number of the last impulse the client has applied (0: none yet). */
   ackImpulse: number;
+  /** Recoveries since 'go' (the client put its car back on the circuit: src/net/race-finish.ts `netRecoveryPose`). */
+  recoveries: number;
   /** CG position, m. */
   px: number;
   py: number;
@@ -65,11 +69,28 @@ function header(view: DataView, type: number): void {
   view.setUint16(2, 0, true);
 }
 
-function checkHeader(bytes: Uint8Array, type: number, size: number): DataView | null {
-  if (bytes.byteLength !== size) return null;
+/**
+ * What is wrong with a packet's header and size for `type` (null: nothing), as a sentence: a packet of another
+ * layout version says which version it is, so a room can tell an old client from garbage.
+ */
+export function packetHeaderProblem(bytes: Uint8Array, type: number, size: number): string | null {
+  if (bytes.byteLength < 2) return `packet of ${bytes.byteLength} bytes, expected ${size}`;
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (view.getUint8(0) !== type || view.getUint8(1) !== PACKET_VERSION) return null;
-  return view;
+  if (view.getUint8(0) !== type) return `packet type ${view.getUint8(0)}, expected ${type}`;
+  const version = view.getUint8(1);
+  if (version !== PACKET_VERSION) return `packet layout version ${version}, expected ${PACKET_VERSION} (client and server differ)`;
+  if (bytes.byteLength !== size) return `packet of ${bytes.byteLength} bytes, expected ${size}`;
+  return null;
+}
+
+/** True when the packet's type is right but its layout version is not this build's (an old or newer client). */
+export function isOtherPacketVersion(bytes: Uint8Array, type: number): boolean {
+  return bytes.byteLength >= 2 && bytes[0] === type && bytes[1] !== PACKET_VERSION;
+}
+
+function checkHeader(bytes: Uint8Array, type: number, size: number): DataView | null {
+  if (packetHeaderProblem(bytes, type, size) !== null) return null;
+  return new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
 function readF64s(view: DataView, from: number, n: number): number[] | null {
@@ -92,7 +113,8 @@ export function encodeState(s: CarState): Uint8Array {
   header(view, STATE_PACKET_TYPE);
   view.setUint32(4, s.tick, true);
   view.setUint32(8, s.ackImpulse, true);
-  writeF64s(view, 12, [s.px, s.py, s.pz, s.fx, s.fz, s.vx, s.vz, s.wy, s.invIyy]);
+  view.setUint32(12, s.recoveries, true);
+  writeF64s(view, STATE_F64_OFFSET, [s.px, s.py, s.pz, s.fx, s.fz, s.vx, s.vz, s.wy, s.invIyy]);
   return bytes;
 }
 
@@ -100,10 +122,10 @@ export function encodeState(s: CarState): Uint8Array {
 export function decodeState(bytes: Uint8Array): CarState | null {
   const view = checkHeader(bytes, STATE_PACKET_TYPE, STATE_PACKET_BYTES);
   if (!view) return null;
-  const f = readF64s(view, 12, 9);
+  const f = readF64s(view, STATE_F64_OFFSET, 9);
   if (!f) return null;
   const [px, py, pz, fx, fz, vx, vz, wy, invIyy] = f as [number, number, number, number, number, number, number, number, number];
-  return { tick: view.getUint32(4, true), ackImpulse: view.getUint32(8, true), px, py, pz, fx, fz, vx, vz, wy, invIyy };
+  return { tick: view.getUint32(4, true), ackImpulse: view.getUint32(8, true), recoveries: view.getUint32(12, true), px, py, pz, fx, fz, vx, vz, wy, invIyy };
 }
 
 export function encodeImpulse(p: ImpulsePacket): Uint8Array {

@@ -9,15 +9,26 @@ import type { SimWorld } from '../ecs/world';
 export class RecordedInput implements InputSource {
   private readonly byTick = new Map<number, QuantizedInput>();
   replaying = false;
+  /** Buttons added to the next live tick's input (a networked recovery's Recover press). */
+  private pressed = 0;
 
   constructor(private readonly live: InputSource) {}
 
   next(world: SimWorld, eid: number): QuantizedInput {
     const t = world.tick;
     if (this.replaying) return this.byTick.get(t) ?? neutralInput();
-    const q = this.live.next(world, eid);
+    let q = this.live.next(world, eid);
+    if (this.pressed !== 0) {
+      q = { ...q, buttons: q.buttons | this.pressed };
+      this.pressed = 0;
+    }
     this.byTick.set(t, q);
     return q;
+  }
+
+  /** `buttons` are held in the next live tick only (recorded with it, so a replay presses them too). */
+  pressNext(buttons: number): void {
+    this.pressed |= buttons;
   }
 
   /** Forgets the input of ticks in [from, to) (older than the rewind window). */

@@ -22,6 +22,8 @@ export interface RoomClientOptions {
   kind?: RoomKind;
   /** When creating: the shipped stage id, a rallycross circuit for a race room (the server's default without it). */
   stage?: string;
+  /** When creating a race room: laps to the flag (the server's default without it; it checks the range). */
+  laps?: number;
   /** Simulated one-way network delay, ms (0: none). */
   delayMs?: number;
 }
@@ -56,6 +58,8 @@ export interface Seat {
   ticksPerPacket: number;
   /** The shipped stage everyone drives (a rallycross circuit in a race room); start on `gridPose(stage, slot)`. */
   stage: string | null;
+  /** A race room's laps (NetCar's `laps` option), null in a stage room. */
+  laps: number | null;
 }
 
 export class RoomClient {
@@ -66,6 +70,8 @@ export class RoomClient {
   onRemote: (slot: number, s: CarState) => void = () => undefined;
   /** The room's results (src/net/results.ts): after each finish or retirement from 'go' on, `final` at the end. */
   onResults: (r: RoomResults) => void = () => undefined;
+  /** The room drops this client's states: their layout version is not the room's (the room's sentence). */
+  onRefused: (reason: string) => void = () => undefined;
   /** Impulse frames that did not decode (should stay 0). */
   badImpulses = 0;
   bytesSent = 0;
@@ -87,6 +93,7 @@ export class RoomClient {
     room.onMessage('go', () => this.later(() => this.onGo()));
     room.onMessage('lobby', (l: Lobby) => this.later(() => this.onLobby(l)));
     room.onMessage('results', (r: RoomResults) => this.later(() => this.onResults(r)));
+    room.onMessage('refused', (m: { reason: string }) => this.later(() => this.onRefused(String(m.reason))));
     room.onLeave(() => (this.closed = true));
     room.onMessage('car', (bytes: Uint8Array) =>
       this.later(() => {
@@ -100,7 +107,7 @@ export class RoomClient {
   static async connect(o: RoomClientOptions): Promise<RoomClient> {
     const client = new Client(o.url);
     const options = { car: o.car, name: o.name };
-    const create = { ...options, ticksPerPacket: o.ticksPerPacket, stage: o.stage };
+    const create = { ...options, ticksPerPacket: o.ticksPerPacket, stage: o.stage, laps: o.laps };
     const room = o.code ? await client.joinById(o.code, options) : await client.create(o.kind ?? 'race', create);
     room.onMessage('lobby', () => undefined); // lobby messages before the client is set up (the next one follows)
     room.onMessage('car', () => undefined); // states relayed before the client is set up

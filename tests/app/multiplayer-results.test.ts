@@ -12,10 +12,10 @@ const DT = 0.002;
 const results = (final: boolean): RoomResults => ({
   final,
   rows: rankResults([
-    { slot: 2, name: '<img src=x onerror=alert(1)>', car: 'rally-awd', status: 'dnf', finishTick: null, timeS: null, retired: 'disconnect' },
-    { slot: 0, name: 'Ann & Bo', car: 'rally-awd', status: 'finished', finishTick: 20_000, timeS: 20_000 * DT, retired: null },
-    { slot: 1, name: 'Cy', car: 'no-such-car', status: 'finished', finishTick: 18_861, timeS: 18_861 * DT, retired: null },
-    { slot: 3, name: 'Di', car: 'rally-awd', status: 'racing', finishTick: null, timeS: null, retired: null },
+    { slot: 2, name: '<img src=x onerror=alert(1)>', car: 'rally-awd', status: 'dnf', finishTick: null, timeS: null, penaltyS: null, retired: 'disconnect' },
+    { slot: 0, name: 'Ann & Bo', car: 'rally-awd', status: 'finished', finishTick: 20_000, timeS: 20_000 * DT, penaltyS: 0, retired: null },
+    { slot: 1, name: 'Cy', car: 'no-such-car', status: 'finished', finishTick: 18_861, timeS: 18_861 * DT, penaltyS: 0, retired: null },
+    { slot: 3, name: 'Di', car: 'rally-awd', status: 'racing', finishTick: null, timeS: null, penaltyS: null, retired: null },
   ]),
 });
 

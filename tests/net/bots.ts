@@ -8,6 +8,8 @@ import type { Server as ColyseusServer } from '@colyseus/core';
 import { attachRooms, type RoomsOptions } from '../../server/rooms/attach';
 import { NET_SIM_DT_S, TICKS_PER_PACKET } from '../../server/rooms/race-room';
 import { NetCar, type NetControls } from '../../src/net/net-car';
+import type { RoomClient } from '../../src/net/room-client';
+import type { CarState } from '../../src/net/packets';
 import { BUILTIN_CARS } from '../../src/content/cars/index';
 import type { RunCar } from '../../src/run/cars';
 
@@ -51,3 +53,46 @@ export function headOnCars(): [NetCar, NetCar] {
 
 export const plan = (k: number): NetControls => ({ steer: 0, throttle: k < THROTTLE_PACKETS ? 1 : 0, brake: 0 });
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Wall ms per round of packets in driveToFinish: 1000 packets/s per bot (rooms started with a raised flood margin). */
+const ROUND_MS = 1;
+/** Rounds between two waits on the wall clock (a timer per round would take ~1 ms or more each). */
+const PACE_EVERY = 16;
+
+/**
+ * Steps the bots' cars, one packet each per round, sending each state (and keeping it in `sent`), until the room
+ * lists each bot's slot in `finished()` or after `maxPackets` rounds. The pacing rule: at most one packet per bot
+ * per ROUND_MS of wall time, and a late schedule restarts from now (no catch-up burst over the flood limit).
+ */
+export async function driveToFinish(
+  bots: RoomClient[],
+  cars: NetCar[],
+  sent: CarState[][],
+  finished: () => Set<number>,
+  maxPackets: number,
+  /** Called before bot `i` steps its packet of round `k` (a test's recovery). */
+  beforeStep: (i: number, k: number) => void = () => undefined,
+): Promise<void> {
+  let next = Date.now();
+  for (let k = 0; k < maxPackets; k++) {
+    const done = finished();
+    if (bots.every((b) => done.has(b.seat.slot))) return;
+    bots.forEach((b, i) => {
+      if (done.has(b.seat.slot)) return;
+      beforeStep(i, k);
+      const s = cars[i]!.step();
+      cars[i]!.run.world.events.length = 0;
+      sent[i]!.push(s);
+      b.sendState(s);
+    });
+    // at most one packet per bot per ROUND_MS of wall time (under the raised flood limit); the messages go out.
+    // A round late (a slow CPU) is not caught up with a burst: the schedule restarts from now.
+    await new Promise((r) => setImmediate(r));
+    if (k % PACE_EVERY === 0) {
+      next += PACE_EVERY * ROUND_MS;
+      const waitMs = next - Date.now();
+      if (waitMs > 0) await sleep(waitMs);
+      else next = Date.now();
+    }
+  }
+}

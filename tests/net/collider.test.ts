@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { Collider, type CarShape } from '../../server/rooms/collider';
-import { encodeState, type CarState } from '../../src/net/packets';
+import { encodeState, packetHeaderProblem, PACKET_VERSION, STATE_PACKET_BYTES, STATE_PACKET_TYPE, type CarState } from '../../src/net/packets';
 import { wuE } from '../../src/systems/sim/collision/coefficients';
 import { MAX_CAR_SPEED_MS } from '../../server/rooms/state-check';
 
@@ -17,7 +17,7 @@ const INV_I = 1 / 2000;
 
 /** State of a car moving along x at `v` from `x0`, heading ±x, after `tick` ticks. */
 function stateAt(tick: number, x0: number, v: number, ack = 0): CarState {
-  return { tick, ackImpulse: ack, px: x0 + v * tick * DT, py: 0.5, pz: 0, fx: Math.sign(v), fz: 0, vx: v, vz: 0, wy: 0, invIyy: INV_I };
+  return { tick, ackImpulse: ack, recoveries: 0, px: x0 + v * tick * DT, py: 0.5, pz: 0, fx: Math.sign(v), fz: 0, vx: v, vz: 0, wy: 0, invIyy: INV_I };
 }
 
 function headOn(c: Collider, ticks: number, va: number, vb: number) {
@@ -91,16 +91,20 @@ describe('collider: validation', () => {
   it('drops wrong sizes, types, versions and non-finite numbers', () => {
     const c = fresh();
     const good = encodeState(stateAt(2, 0, 10));
-    c.receive(0, good.subarray(0, 83));
+    c.receive(0, good.subarray(0, STATE_PACKET_BYTES - 1));
     c.receive(0, new Uint8Array(1 << 20));
     const badType = good.slice();
     badType[0] = 9;
     c.receive(0, badType);
-    const badVersion = good.slice();
-    badVersion[1] = 2;
-    c.receive(0, badVersion);
     c.receive(0, encodeState({ ...stateAt(2, 0, 10), vx: Number.NaN }));
-    expect(c.counters.dropped.malformed).toBe(5);
+    expect(c.counters.dropped.malformed).toBe(4);
+    // a layout-1 client (84-byte state packets, no recovery counter) is told apart from garbage: 'version'
+    const old = new Uint8Array(84);
+    old.set([STATE_PACKET_TYPE, 1]);
+    c.receive(0, old);
+    expect(c.counters.dropped.version).toBe(1);
+    expect(packetHeaderProblem(old, STATE_PACKET_TYPE, STATE_PACKET_BYTES)).toBe(`packet layout version 1, expected ${PACKET_VERSION} (client and server differ)`);
+    expect(packetHeaderProblem(good, STATE_PACKET_TYPE, STATE_PACKET_BYTES)).toBeNull();
     expect(c.counters.accepted).toBe(1);
   });
   it('drops repeated or backward ticks, teleports, impossible speeds and unknown cars', () => {

@@ -25,7 +25,7 @@ afterAll(async () => {
 
 /** One bad packet per packet tick, cycling through the kinds the room must refuse. */
 function badPacket(k: number): Uint8Array {
-  const good = { tick: 8 * (k + 1), ackImpulse: 0, px: 0, py: 0.5, pz: 30, fx: 1, fz: 0, vx: 0, vz: 0, wy: 0, invIyy: 1e-3 };
+  const good = { tick: 8 * (k + 1), ackImpulse: 0, recoveries: 0, px: 0, py: 0.5, pz: 30, fx: 1, fz: 0, vx: 0, vz: 0, wy: 0, invIyy: 1e-3 };
   switch (k % 5) {
     case 0:
       return Uint8Array.from({ length: STATE_PACKET_BYTES }, (_, i) => (i * 37 + k) & 255); // garbage

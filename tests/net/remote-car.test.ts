@@ -14,7 +14,7 @@ function moving(tick: number, heading = Math.PI / 2, wy = 0): CarState {
   const vx = 20, vz = -5;
   const t = tick * DT;
   const h = heading + wy * t;
-  return { tick, ackImpulse: 0, px: 3 + vx * t, py: 0.5, pz: -2 + vz * t, fx: Math.sin(h), fz: Math.cos(h), vx, vz, wy, invIyy: 1e-3 };
+  return { tick, ackImpulse: 0, recoveries: 0, px: 3 + vx * t, py: 0.5, pz: -2 + vz * t, fx: Math.sin(h), fz: Math.cos(h), vx, vz, wy, invIyy: 1e-3 };
 }
 
 describe('RemoteCarView', () => {

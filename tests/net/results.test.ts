@@ -18,11 +18,10 @@ import { gridPose } from '../../src/net/grid';
 import { netStageCourse, StageFinishTracker } from '../../src/net/stage-finish';
 import type { RoomResults } from '../../src/net/results';
 import type { CarState } from '../../src/net/packets';
-import type { NetCar } from '../../src/net/net-car';
 import { NO_TICK } from '../../src/ecs/components/progress';
 import { DEFAULT_ROOM_TIMING, type RaceRoom } from '../../server/rooms/race-room';
 import { DEFAULT_ROOM_STAGE } from '../../server/rooms/stages';
-import { startRoomServer, sleep, type RoomServer } from './bots';
+import { driveToFinish, startRoomServer, sleep, type RoomServer } from './bots';
 
 /** The shortened reconnect window, s. */
 const RECONNECT_TEST_S = 1;
@@ -30,10 +29,6 @@ const RECONNECT_TEST_S = 1;
 const FLOOD_MARGIN_TEST = 20;
 /** A bot stops after this many packets without a result (about 80 s simulated; the AI needs about 55 s). */
 const MAX_PACKETS = 5000;
-/** Wall ms per round of packets: 1000 packets/s per bot, under the raised limit of 62.5 × FLOOD_MARGIN_TEST. */
-const ROUND_MS = 1;
-/** Rounds between two waits on the wall clock (a timer per round would take ~1 ms or more each). */
-const PACE_EVERY = 16;
 
 let server: RoomServer;
 beforeAll(async () => {
@@ -59,33 +54,8 @@ async function seatRoom(): Promise<RoomClient[]> {
 
 /** The state of a car standing at `pos` (the cheater's claims). */
 const standing = (tick: number, pos: { x: number; z: number; heading: number }): CarState => ({
-  tick, ackImpulse: 0, px: pos.x, py: 0.5, pz: pos.z, fx: Math.sin(pos.heading), fz: Math.cos(pos.heading), vx: 0, vz: 0, wy: 0, invIyy: 1e-3,
+  tick, ackImpulse: 0, recoveries: 0, px: pos.x, py: 0.5, pz: pos.z, fx: Math.sin(pos.heading), fz: Math.cos(pos.heading), vx: 0, vz: 0, wy: 0, invIyy: 1e-3,
 });
-
-/** Steps both bots, one packet each per round, until the room lists each as finished (or MAX_PACKETS). */
-async function driveToFinish(bots: RoomClient[], cars: NetCar[], sent: CarState[][], finished: () => Set<number>): Promise<void> {
-  let next = Date.now();
-  for (let k = 0; k < MAX_PACKETS; k++) {
-    const done = finished();
-    if (bots.every((b) => done.has(b.seat.slot))) return;
-    bots.forEach((b, i) => {
-      if (done.has(b.seat.slot)) return;
-      const s = cars[i]!.step();
-      cars[i]!.run.world.events.length = 0;
-      sent[i]!.push(s);
-      b.sendState(s);
-    });
-    // at most one packet per bot per ROUND_MS of wall time (under the raised flood limit); the messages go out.
-    // A round late (a slow CPU) is not caught up with a burst: the schedule restarts from now.
-    await new Promise((r) => setImmediate(r));
-    if (k % PACE_EVERY === 0) {
-      next += PACE_EVERY * ROUND_MS;
-      const waitMs = next - Date.now();
-      if (waitMs > 0) await sleep(waitMs);
-      else next = Date.now();
-    }
-  }
-}
 
 describe('results with the server times', () => {
   it('two bots finish ranked with server times; a cheater gets none; a dropped client is DNF', async () => {
@@ -110,7 +80,7 @@ describe('results with the server times', () => {
     dropper!.room.connection.close();
     const sent: CarState[][] = [[], []];
     const finishedSlots = (): Set<number> => new Set((results[0]!.at(-1)?.rows ?? []).filter((r) => r.status === 'finished').map((r) => r.slot));
-    await driveToFinish(bots, cars, sent, finishedSlots);
+    await driveToFinish(bots, cars, sent, finishedSlots, MAX_PACKETS);
     const c = room.collider.counters;
     expect(c.dropped.start).toBe(1);
     expect(c.dropped.jump).toBe(7);

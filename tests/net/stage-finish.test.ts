@@ -11,6 +11,7 @@ import { createStageBotCar } from '../../src/net/bot-car';
 import { gridPose } from '../../src/net/grid';
 import { netStageCourse, StageFinishTracker, stageTimeOfTick } from '../../src/net/stage-finish';
 import { rankResults } from '../../src/net/results';
+import type { RaceFinish } from '../../src/net/race-finish';
 import { NO_TICK } from '../../src/ecs/components/progress';
 import { NET_SIM_DT_S } from '../../server/rooms/race-room';
 import { checkStart, MAX_CAR_SPEED_MS, POSITION_SLACK_M } from '../../server/rooms/state-check';
@@ -63,7 +64,7 @@ describe('finish tracking from state packets', () => {
   it('a first state down the road is refused; a jump after a reconnect gives no progress', () => {
     const start = gridPose(stage, 0);
     const fin = stage.road.poseAt(stage.finish.distanceM);
-    const at = (tick: number, x: number, z: number): CarState => ({ tick, ackImpulse: 0, px: x, py: 0, pz: z, fx: 0, fz: 1, vx: 0, vz: 0, wy: 0, invIyy: 1e-3 });
+    const at = (tick: number, x: number, z: number): CarState => ({ tick, ackImpulse: 0, recoveries: 0, px: x, py: 0, pz: z, fx: 0, fz: 1, vx: 0, vz: 0, wy: 0, invIyy: 1e-3 });
     expect(checkStart(start, at(TPP, fin.x, fin.z), dt)).toBe('start');
     expect(checkStart(start, at(TPP, start.x, start.z), dt)).toBe('ok');
     // the limit: MAX_CAR_SPEED_MS × elapsed + slack from the grid pose
@@ -80,17 +81,20 @@ describe('finish tracking from state packets', () => {
 });
 
 describe('results', () => {
+  /** A finish at `tick` with `penaltyS` added to the tick's time (a race room's rules; 0 on a stage). */
+  const fin = (tick: number, penaltyS = 0): RaceFinish => ({ tick, timeS: tick * dt + penaltyS, penaltyS });
+
   it('ranks finished cars by finish tick, then racing, then DNF; done when none races', () => {
-    const r = new RaceResults(dt);
+    const r = new RaceResults();
     r.add(0, 'a', 'rally-awd');
     r.add(1, 'b', 'hatch-gti');
     r.add(2, 'c', 'hatch-gti');
     r.add(3, 'd', 'hatch-gti');
-    expect(r.finish(2, 9000)).toBe(true);
+    expect(r.finish(2, fin(9000))).toBe(true);
     expect(r.retire(1, 'disconnect')).toBe(true);
-    expect(r.finish(1, 100)).toBe(false); // retired cars do not finish
+    expect(r.finish(1, fin(100))).toBe(false); // retired cars do not finish
     expect(r.done).toBe(false);
-    expect(r.finish(0, 8000)).toBe(true);
+    expect(r.finish(0, fin(8000))).toBe(true);
     expect(r.retire(0, 'left')).toBe(false); // a finished car leaving keeps its time
     const m = r.message(false);
     expect(m.rows.map((x) => [x.slot, x.rank, x.status])).toEqual([[0, 1, 'finished'], [2, 2, 'finished'], [3, null, 'racing'], [1, null, 'dnf']]);
@@ -100,6 +104,18 @@ describe('results', () => {
     expect(r.done).toBe(true);
     expect(r.message(true).rows.map((x) => x.retired)).toEqual([null, null, 'disconnect', 'time-limit']);
     // equal ticks: the lower slot first
-    expect(rankResults([{ slot: 5, name: '', car: '', status: 'finished', finishTick: 7, timeS: 7 * dt, retired: null }, { slot: 4, name: '', car: '', status: 'finished', finishTick: 7, timeS: 7 * dt, retired: null }]).map((x) => x.slot)).toEqual([4, 5]);
+    expect(rankResults([{ slot: 5, name: '', car: '', status: 'finished', finishTick: 7, timeS: 7 * dt, penaltyS: 0, retired: null }, { slot: 4, name: '', car: '', status: 'finished', finishTick: 7, timeS: 7 * dt, penaltyS: 0, retired: null }]).map((x) => x.slot)).toEqual([4, 5]);
+  });
+
+  it('ranks by time with penalties: an earlier flag with a penalty can finish behind', () => {
+    const r = new RaceResults();
+    r.add(0, 'a', 'rally-awd');
+    r.add(1, 'b', 'rally-awd');
+    // a: flag at 8000 ticks (16 s) + a 5 s recovery = 21 s; b: flag at 9000 ticks = 18 s, no penalty
+    r.finish(0, fin(8000, 5));
+    r.finish(1, fin(9000));
+    const rows = r.message(true).rows;
+    expect(rows.map((x) => [x.slot, x.rank, x.penaltyS])).toEqual([[1, 1, 0], [0, 2, 5]]);
+    expect(rows[1]!.timeS).toBe(8000 * dt + 5);
   });
 });
