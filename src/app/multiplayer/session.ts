@@ -130,6 +130,7 @@ export class MultiplayerSession {
     const a = this.mixer.update(r, this.settings, dt);
     // the car waits on its grid pose for the room's 'go'; then it is stepped on the room's timeline. Recover is
     // not passed through: only NetCar.recover() presses it, with the put-back the room checks
+    this.pilot.paused = paused;
     this.pilot.held.input = paused ? PAUSED_INPUT : quantizeInput({ ...toRawInput(a), recover: false });
     const recover = !paused && a.recover > 0.5;
     if (recover && !this.recoverWas) this.recover();
