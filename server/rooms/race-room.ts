@@ -16,6 +16,7 @@ import type { CarState } from '../../src/net/packets';
 import { FinishWatch, type CarFinishWatch } from './finish-watch';
 import { RaceFinishWatch } from './race-finish-watch';
 import { RaceResults } from './race-results';
+import { DEFAULT_RACE_LAPS, RACE_LAPS_RANGE } from '../../src/net/room-kind';
 import { ROOM_CODE_ALPHABET as CODE_ALPHABET, ROOM_CODE_LENGTH as CODE_LENGTH } from '../../src/net/room-code';
 
 /** Clients' fixed sim step, s (the game's: src/content/world-constants.ts). */
@@ -37,9 +38,9 @@ export const RACE_CAP_S = 30 * 60;
 /** From the final results to the room closing its connections, ms: the message reaches the clients first. */
 export const END_GRACE_MS = 1000;
 
-/** Laps a race room may be created with, and its laps when the creator names none (the offline race's default). */
-export const LAPS_RANGE = [1, 20] as const;
-export const DEFAULT_RACE_LAPS = 3;
+/** Laps a race room may be created with, and its laps when the creator names none (src/net/room-kind.ts, shared with the game). */
+export const LAPS_RANGE = RACE_LAPS_RANGE;
+export { DEFAULT_RACE_LAPS };
 
 /** The room's time rules; the server sets them (attachRooms `timing`, tests shorten them), never a client. */
 export interface RoomTiming {

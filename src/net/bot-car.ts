@@ -28,13 +28,18 @@ export function builtinRunCar(id: string, carId: string, pose: { x: number; z: n
   return { id, role: 'player', main: main.file, files, pose: { x: pose.x, y: 0, z: pose.z, heading: pose.heading } };
 }
 
-/** The AI-driven car of `slot` on `stage`, stepping `ticksPerPacket` sim ticks of `dt` per state packet. */
-export function createStageBotCar(stage: Stage, slot: number, carId: string, dt: number, ticksPerPacket: number): NetCar {
+/** The autopilot's driver for car `carId` of grid `slot` on `stage`, keeping the slot's grid column as its lane. */
+export function createStageDriver(stage: Stage, slot: number, carId: string): InputSource {
   const cfg = loadBuiltinCar(carId);
   const path = stagePath(stage, cfg);
   // the grid column the car starts in is the lane it keeps (+ = left, as the driver reads it)
   const laneOffsetM = slot % 2 === 0 ? GRID_COLUMN_M : -GRID_COLUMN_M;
-  const driver = new AiDriver({ path, vehicle: driverVehicleFromConfig(cfg), params: DEFAULT_DRIVER, laneOffsetM });
+  return new AiDriver({ path, vehicle: driverVehicleFromConfig(cfg), params: DEFAULT_DRIVER, laneOffsetM });
+}
+
+/** The AI-driven car of `slot` on `stage`, stepping `ticksPerPacket` sim ticks of `dt` per state packet. */
+export function createStageBotCar(stage: Stage, slot: number, carId: string, dt: number, ticksPerPacket: number): NetCar {
+  const driver = createStageDriver(stage, slot, carId);
   return new NetCar(builtinRunCar(`bot-${slot}`, carId, gridPose(stage, slot)), dt, ticksPerPacket, { stage, driver });
 }
 
@@ -58,10 +63,11 @@ class JokerOnceDriver implements InputSource {
 }
 
 /**
- * The AI-driven car of `slot` in a race room on circuit `stage` over `laps` laps, taking the joker after
- * `jokerLap` completed laps (Infinity: never, a joker skipped).
+ * The offline race's AI entrant for car `carId` in grid `slot` on circuit `stage` (its lane by the slot's column),
+ * taking the joker after `jokerLap` completed laps (Infinity: never). Race bots drive with it; the game's drive
+ * hands it the player's car when its autopilot is on (the browser test's hook).
  */
-export function createRaceBotCar(stage: Stage, slot: number, carId: string, dt: number, ticksPerPacket: number, laps: number, jokerLap = 0): NetCar {
+export function createRaceDriver(stage: Stage, slot: number, carId: string, jokerLap = 0): InputSource {
   const cfg = loadBuiltinCar(carId);
   const path = stagePath(stage, cfg);
   const vehicle = driverVehicleFromConfig(cfg);
@@ -70,6 +76,14 @@ export function createRaceBotCar(stage: Stage, slot: number, carId: string, dt: 
   const main = new AiDriver({ path, vehicle, params: DEFAULT_DRIVER, laneOffsetM, halfWidthM: roadHalf });
   const route = jokerRoute(stage, path, (x, z) => plannedMu(cfg, stage.surfaceMap.surfaceAt(x, z)), { edgeMarginM: cfg.body.widthM / 2 + JOKER_EDGE_CLEARANCE_M });
   const joker = route ? new AiDriver({ path: route.path, vehicle, params: DEFAULT_DRIVER, halfWidthM: route.widthM / 2 }) : null;
-  const driver = new JokerOnceDriver(new RaceDriver(main, joker, route, jokerLap));
+  return new JokerOnceDriver(new RaceDriver(main, joker, route, jokerLap));
+}
+
+/**
+ * The AI-driven car of `slot` in a race room on circuit `stage` over `laps` laps, taking the joker after
+ * `jokerLap` completed laps (Infinity: never, a joker skipped).
+ */
+export function createRaceBotCar(stage: Stage, slot: number, carId: string, dt: number, ticksPerPacket: number, laps: number, jokerLap = 0): NetCar {
+  const driver = createRaceDriver(stage, slot, carId, jokerLap);
   return new NetCar(builtinRunCar(`bot-${slot}`, carId, gridPose(stage, slot)), dt, ticksPerPacket, { stage, driver, laps });
 }

@@ -15,3 +15,8 @@ export const CIRCUIT_ID_PREFIX = 'rallycross-';
 export function isCircuitId(id: string): boolean {
   return id.startsWith(CIRCUIT_ID_PREFIX);
 }
+
+/** Laps a race room may be created with (the room checks them, the game's setup offers them). */
+export const RACE_LAPS_RANGE = [1, 20] as const;
+/** A race room's laps when its creator names none (the offline race's default). */
+export const DEFAULT_RACE_LAPS = 3;

@@ -4,9 +4,10 @@
  * and when the drive hands over to it.
  */
 import { describe, expect, it } from 'vitest';
-import { raceOverFor, resultsRowsHtml } from '../../src/app/multiplayer/results-view';
+import { raceOverFor, resultsHeadHtml, resultsRowsHtml } from '../../src/app/multiplayer/results-view';
+import { RECOVER_PENALTY_S } from '../../src/systems/sim/vehicle/recovery';
 import { rankResults, type RoomResults } from '../../src/net/results';
-import { formatTime } from '../../src/run/stage-run';
+import { formatDelta, formatTime } from '../../src/run/stage-run';
 
 const DT = 0.002;
 const results = (final: boolean): RoomResults => ({
@@ -37,6 +38,28 @@ describe('multiplayer results view', () => {
     expect(html).toMatch(/<tr class="mp-me mp-finished" data-slot="0"/);
     // an unknown car id is shown as given (escaped)
     expect(html).toContain('<td>no-such-car</td>');
+  });
+
+  it("a race room's table adds the laps and the penalties the room counted, on the row it counted them for", () => {
+    const LAPS = 3;
+    // the room's time already includes the penalty: one recovery (RECOVER_PENALTY_S = 5 s) on slot 1's row
+    const race: RoomResults = {
+      final: true,
+      rows: rankResults([
+        { slot: 0, name: 'A', car: 'rally-awd', status: 'finished', finishTick: 30_000, timeS: 30_000 * DT, penaltyS: 0, retired: null },
+        { slot: 1, name: 'B', car: 'rally-awd', status: 'finished', finishTick: 29_000, timeS: 29_000 * DT + RECOVER_PENALTY_S, penaltyS: RECOVER_PENALTY_S, retired: null },
+        { slot: 2, name: 'C', car: 'rally-awd', status: 'dnf', finishTick: null, timeS: null, penaltyS: null, retired: 'retired' },
+      ]),
+    };
+    const html = resultsRowsHtml(race, 1, LAPS);
+    const cells = [...html.matchAll(/data-slot="(\d)".*?<td data-laps>([^<]*)<\/td><td class="mp-pen" data-penalty>([^<]*)<\/td>/g)].map((m) => [m[1], m[2], m[3]]);
+    // 58 s + 5 s = 63 s against 60 s: slot 0 wins although slot 1 was first on the road
+    expect(cells).toEqual([['0', '3/3', ''], ['1', '3/3', `+${RECOVER_PENALTY_S} s`], ['2', '–', '']]);
+    expect(html).toContain(formatDelta(29_000 * DT + RECOVER_PENALTY_S - 30_000 * DT));
+    expect(resultsHeadHtml(LAPS)).toContain('<th>Laps</th><th>Penalty</th>');
+    // a stage room's table has neither column
+    expect(resultsHeadHtml(null)).not.toContain('Laps');
+    expect(resultsRowsHtml(race, 1)).not.toContain('data-laps');
   });
 
   it('the drive hands over when my car finished or retired, or the results are final', () => {

@@ -9,12 +9,16 @@
  *     the throttle, until they touch;
  *  5. both pages' collision logs hold the same impulse number at the same contact tick, with impulses equal and
  *     opposite (the room sends one response to both cars: J on B = −J on A, to 1e-9 N·s), naming each other;
- *  6. (second spec, "multiplayer results") after the start B retires (pad B): its results screen lists B
+ *  6. (second spec, "multiplayer results") after the start B retires (pad B: the pause menu, Retire): its results screen lists B
  *     "DNF · retired" (its own row marked) and A still racing; then A retires: the room's final results reach
  *     both pages; A goes back to the title with the pad.
  *  7. (third spec) a rallycross race room joined from the list: A switches the room kind to "Rallycross race",
  *     creates; B picks A's room from its room list with the pad and lands in the same lobby; both ready, both drive
- *     on the circuit from the rallycross grid (slot 0 ahead of slot 1), each sees the other car move.
+ *     on the circuit from the rallycross grid (slot 0 ahead of slot 1), each sees the other car move. A chose 1 lap
+ *     (pad), both lobbies show it; Start opens A's pause menu over its running car (its ticks go on), B resumes;
+ *     then both cars are driven by the game's AI driver (test hook) to the flag, B recovers once with the pad's
+ *     Recover: B's HUD shows LAP 1/1, the joker and the 5 s penalty; both results screens show the same server
+ *     times, ranked, 1/1 laps, +5 s on B's row only, and B's own race clock agrees with the room's time.
  * Run alone with `npm run test:e2e -- --files multiplayer` (add the filter `results` for the second spec only).
  */
 import { mkdtempSync } from 'node:fs';
@@ -30,6 +34,16 @@ const RT = 7;
 /** Stick deflection toward the other car and throttle while closing in (moderate: they start ~1.4 m apart). */
 const STEER_IN = 0.55;
 const THROTTLE = 0.6;
+/** Start: the drive's pause menu. */
+const START = 9;
+/** Right stick button: Recover (the binding the offline drive uses). */
+const RS = 11;
+/** The room's recovery penalty, s (src/systems/sim/vehicle/recovery.ts RECOVER_PENALTY_S). */
+const RECOVER_PENALTY_S = 5;
+/** The sim step, s (DEFAULT_DT). */
+const SIM_DT_S = 0.002;
+/** One lap of the BitRing by the AI takes about 40 s of race clock; a loaded machine draws it slower. */
+const FINISH_TIMEOUT_MS = 300_000;
 /** Collisions on a loaded software renderer can take a while to reach both logs. */
 const CONTACT_TIMEOUT_MS = 240_000;
 
@@ -60,15 +74,23 @@ const shownResults = (p) => p.H(() => [...document.querySelectorAll('[data-mp-re
   slot: Number(tr.dataset.slot), status: tr.dataset.status, me: tr.classList.contains('mp-me'), time: tr.querySelector('[data-time]').textContent,
 })));
 
-/** Step 6: B retires, then A; both pages show the room's final results; A goes back to the title (pad). */
+/** B on the pad opens the drive's pause menu (the car runs on); Retire ends this car's race (DNF). */
+async function retireWithPad(p) {
+  await padPress(p.page, PAD_BUTTON.b);
+  await waitFor('pause menu', async () => (await p.screen()) === 'multiplayer-pause', 30000);
+  await padFocusItem(p.page, /^Retire/);
+  await padPress(p.page, PAD_BUTTON.a);
+}
+
+/** Step 6: B retires, then A (pause menu → Retire); both pages show the room's final results; A goes back to the title (pad). */
 async function retireBoth(a, b, out) {
-  await padPress(b.page, PAD_BUTTON.b);
+  await retireWithPad(b);
   await waitFor('B on its results', async () => (await b.screen()) === 'multiplayer-results', 60000);
   await waitFor('B sees itself retired, A racing', async () => {
     const rows = await shownResults(b);
     return rows.length === 2 && rows[0].slot === 0 && rows[0].status === 'racing' && !rows[0].me && rows[1].slot === 1 && rows[1].status === 'dnf' && rows[1].me && rows[1].time === 'DNF · retired';
   }, 30000, 200);
-  await padPress(a.page, PAD_BUTTON.b);
+  await retireWithPad(a);
   for (const p of [a, b]) await waitFor('final results', () => p.H(() => window.__bitrally.multiplayer.results()?.final === true && /Final/.test(document.querySelector('[data-mp-results-status]')?.textContent ?? '')), 60000, 200);
   const final = { a: await shownResults(a), b: await shownResults(b) };
   if (JSON.stringify(final.a.map((r) => [r.slot, r.status, r.time])) !== JSON.stringify(final.b.map((r) => [r.slot, r.status, r.time]))) throw new Error(`final results differ: ${JSON.stringify(final)}`);
@@ -197,13 +219,15 @@ specs.push({
       await openMultiplayer(a);
       await padFocusItem(a.page, /^Room:/);
       await padAdjust(a.page, /^Room: Rallycross race$/, PAD_BUTTON.right);
+      await padFocusItem(a.page, /^Laps:/);
+      await padAdjust(a.page, /^Laps: 1$/, PAD_BUTTON.left);
       await padFocusItem(a.page, /^Circuit:/);
       await a.page.screenshot({ path: join(out, 'multiplayer-race-setup.png') });
       await padFocusItem(a.page, /^Create room$/);
       await padPress(a.page, PAD_BUTTON.a);
       await waitFor('A seated', () => a.H(() => window.__bitrally.multiplayer.seat()?.code ?? null), 60000);
       const seatA = await a.H(() => window.__bitrally.multiplayer.seat());
-      if (!/^rallycross-/.test(seatA.stage)) throw new Error(`race room stage: ${seatA.stage}`);
+      if (!/^rallycross-/.test(seatA.stage) || seatA.laps !== 1) throw new Error(`race room stage ${seatA.stage}, laps ${seatA.laps}`);
       await inLobby(a, seatA.code, 'A in the race lobby');
       // B: the list (fetched when the screen opens; Refresh again to be sure), the pad onto A's room, A
       await openMultiplayer(b);
@@ -213,7 +237,7 @@ specs.push({
       await padFocusItem(b.page, new RegExp(`^${seatA.code} · Rallycross · `));
       await padPress(b.page, PAD_BUTTON.a);
       await inLobby(b, seatA.code, 'B in the race lobby (from the list)');
-      for (const p of [a, b]) await waitFor('two seats listed', () => p.H(() => document.querySelectorAll('[data-mp-seats] tr[data-slot]').length === 2));
+      for (const p of [a, b]) await waitFor('two seats listed, 1 lap', () => p.H(() => document.querySelectorAll('[data-mp-seats] tr[data-slot]').length === 2 && document.querySelector('[data-mp-laps]')?.textContent === '1 lap'));
       await b.page.screenshot({ path: join(out, 'multiplayer-race-lobby.png') });
       for (const p of [a, b]) await padPress(p.page, PAD_BUTTON.a);
       for (const p of [a, b]) await waitFor('race drive started', async () => (await mp(p))?.started === true, 180000);
@@ -231,9 +255,66 @@ specs.push({
       for (const p of [a, b]) await p.H(({ bt }) => window.__pad.set({ buttons: { [bt]: 0 } }), { bt: RT });
       await b.page.screenshot({ path: join(out, 'multiplayer-race-drive.png') });
       report.race = { code: seatA.code, stage: seatA.stage, gridGapM: gap, speeds: [moved.x.car.speedMS, moved.y.car.speedMS], remotes: [moved.x.remotes, moved.y.remotes] };
+      report.race.paused = await pauseRunsOn(a);
+      report.race.finish = await raceToTheFlag(a, b, out);
     });
   },
 });
+
+/** Start on the pad opens A's pause menu over the running car: its ticks go on (the room's world cannot stop); B resumes. */
+async function pauseRunsOn(a) {
+  await padPress(a.page, START);
+  await waitFor('pause menu', async () => (await a.screen()) === 'multiplayer-pause', 30000);
+  const t0 = (await mp(a)).tick;
+  // half a second of sim ticks (2 ms each) while the menu is open
+  const t1 = await waitFor('ticks go on under the pause menu', async () => ((await mp(a)).tick >= t0 + 250 ? (await mp(a)).tick : null), 30000, 200);
+  await padPress(a.page, PAD_BUTTON.b);
+  await waitFor('back in the drive', async () => (await a.screen()) === 'multiplayer-drive', 30000);
+  return { ticksWhilePaused: t1 - t0 };
+}
+
+/** The rows both results screens show: slot, status, rank cell, time, laps and penalty text. */
+const raceRows = (p) => p.H(() => [...document.querySelectorAll('[data-mp-results] tr[data-slot]')].map((tr) => ({
+  slot: Number(tr.dataset.slot), status: tr.dataset.status, rank: tr.cells[0].textContent, time: tr.querySelector('[data-time]').textContent, laps: tr.querySelector('[data-laps]')?.textContent, penalty: tr.querySelector('[data-penalty]')?.textContent,
+})));
+
+/**
+ * Both cars driven by the game's AI driver (the test hook) over the room's 1 lap; B recovers once with the pad's
+ * Recover (RS): the room counts it (+RECOVER_PENALTY_S = 5 s on B's row only). Both results screens show the same
+ * server times, ranked by time, with the laps and the penalty; B's own race clock agrees with the room's time.
+ */
+async function raceToTheFlag(a, b, out) {
+  for (const p of [a, b]) if (!(await p.H(() => window.__bitrally.multiplayer.autopilot(true)))) throw new Error('autopilot hook: no drive');
+  await waitFor('B 100 m into the lap', async () => (await mp(b)).race.progressM > 100, 120000, 300);
+  await a.page.screenshot({ path: join(out, 'multiplayer-race-hud.png') });
+  await padPress(b.page, RS);
+  const rec = await waitFor("B's recovery counted", async () => {
+    const r = (await mp(b)).race;
+    return r.recoveries === 1 && r.sentRecoveries === 1 && r.penaltyS === RECOVER_PENALTY_S ? r : null;
+  }, 30000, 100);
+  await frames(b.page, 2);
+  const hud = await b.H(() => ({ race: document.querySelector('.hud-race')?.textContent, penalty: document.querySelector('.hud-penalty')?.textContent, toast: document.querySelector('.hud-toast')?.textContent }));
+  if (!/^LAP 1\/1/.test(hud.race ?? '') || !/JOKER/.test(hud.race) || hud.penalty !== `incl. +${RECOVER_PENALTY_S} s penalty`) throw new Error(`B's HUD after the recovery: ${JSON.stringify(hud)}`);
+  await b.page.screenshot({ path: join(out, 'multiplayer-race-recovered.png') });
+  for (const p of [a, b]) await waitFor('final race results', () => p.H(() => window.__bitrally.multiplayer.results()?.final === true && /Final/.test(document.querySelector('[data-mp-results-status]')?.textContent ?? '')), FINISH_TIMEOUT_MS, 500);
+  const shown = { a: await raceRows(a), b: await raceRows(b) };
+  if (JSON.stringify(shown.a) !== JSON.stringify(shown.b)) throw new Error(`results differ between the pages: ${JSON.stringify(shown)}`);
+  const server = await a.H(() => window.__bitrally.multiplayer.results().rows);
+  if (!server.every((r) => r.status === 'finished')) throw new Error(`not every car finished: ${JSON.stringify(server)}`);
+  // ranked by the room's time (penalties included); the shown order is the room's
+  if (server[0].timeS > server[1].timeS || shown.a.map((r) => r.slot).join() !== server.map((r) => r.slot).join() || shown.a.map((r) => r.rank).join() !== '1,2') throw new Error(`ranking: ${JSON.stringify({ server, shown: shown.a })}`);
+  const penalty = Object.fromEntries(server.map((r) => [r.slot, r.penaltyS]));
+  const penText = Object.fromEntries(shown.a.map((r) => [r.slot, r.penalty]));
+  // the joker (the AI takes it on its one lap) costs nothing; B's one recovery 5 s, on B's row only
+  if (penalty[1] !== RECOVER_PENALTY_S || penalty[0] !== 0 || penText[1] !== `+${RECOVER_PENALTY_S} s` || penText[0] !== '') throw new Error(`penalties: ${JSON.stringify({ penalty, penText })}`);
+  if (!shown.a.every((r) => r.laps === '1/1')) throw new Error(`laps column: ${JSON.stringify(shown.a)}`);
+  // B's own RaceProgress timed the same flag: at 8 sim ticks per packet the room places it within one tick (2 ms)
+  const own = (await mp(b)).race;
+  const rowB = server.find((r) => r.slot === 1);
+  if (Math.abs(own.finishTimeS + own.penaltyS - rowB.timeS) > SIM_DT_S + 1e-9) throw new Error(`B's own time ${own.finishTimeS} + ${own.penaltyS} s, the room's ${rowB.timeS} s`);
+  await b.page.screenshot({ path: join(out, 'multiplayer-race-results.png') });
+  return { server, shown: shown.a, recoveredAt: rec.progressM, ownB: own.finishTimeS + own.penaltyS };
+}
 
 export function runSpecs({ browser, base, out, filter }) {
   return runSpecList({ specs, browser, base, out, filter, reportFile: 'multiplayer-report.json', label: 'multiplayer e2e report' });

@@ -15,7 +15,7 @@ import { CARS } from '../cars';
 import { escapeHtml as esc } from '../escape-html';
 import { loadIdentity } from '../online/identity';
 import { RoomClient, type RoomKind } from '../../net/room-client';
-import { isCircuitId } from '../../net/room-kind';
+import { DEFAULT_RACE_LAPS, isCircuitId, RACE_LAPS_RANGE } from '../../net/room-kind';
 import { normaliseServerUrl } from '../online/api';
 import { RoomListView } from './room-list-view';
 import type { Stage } from '../../../terrain/stage';
@@ -25,15 +25,18 @@ import { MultiplayerSession } from './session';
 import { registerLobbyScreen } from './lobby-screen';
 import { raceOverFor, registerResultsScreen } from './results-view';
 import { leaveRoom, type MultiplayerState } from './state';
+import { registerPauseScreen } from './pause-screen';
+import { refusedNoticeHtml } from './refused-notice';
 import './multiplayer.css';
 
 export function installMultiplayer(app: AppContext): void {
-  const mp: MultiplayerState = { kind: 'stage', stageId: null, carId: CARS()[0]!.id, client: null, lobby: null, clock: new ServerClock(), goAtMs: null, stage: null, session: null, results: null };
+  const mp: MultiplayerState = { kind: 'stage', stageId: null, laps: DEFAULT_RACE_LAPS, carId: CARS()[0]!.id, client: null, lobby: null, clock: new ServerClock(), goAtMs: null, stage: null, session: null, results: null, refused: null };
   exposeTestHook(mp);
   registerSetupScreen(app, mp);
   registerLobbyScreen(mp, loadRoomStage);
   registerDriveScreen(app, mp);
   registerResultsScreen(mp);
+  registerPauseScreen(mp);
 }
 
 /** The shipped stage `id` (a room's stage is always a shipped one: server/rooms/stages.ts). */
@@ -51,12 +54,21 @@ function exposeTestHook(mp: MultiplayerState): void {
     seat: () => mp.client?.seat ?? null,
     state: () => mp.session?.testState() ?? null,
     results: () => mp.results,
+    /** The AI driver drives this page's car (or the pad again): the race test drives to the flag with it. */
+    autopilot: (on: boolean) => (mp.session?.setAutopilot(on), mp.session !== null),
   };
 }
 
 /** The stages a room of `kind` may be created on: rallycross circuits for a race, the other stages for "stage together". */
 function stagesOfKind(all: StageSummary[], kind: RoomKind): StageSummary[] {
   return all.filter((s) => isCircuitId(s.id) === (kind === 'race'));
+}
+
+/** The laps item: a race room's laps (the creator's choice, RACE_LAPS_RANGE); hidden and skipped for a stage room. */
+function renderLapsItem(el: HTMLElement, mp: MultiplayerState): void {
+  el.textContent = `Laps: ${mp.laps}`;
+  el.hidden = mp.kind !== 'race';
+  el.toggleAttribute('disabled', mp.kind !== 'race');
 }
 
 const KIND_LABEL: Record<RoomKind, string> = { race: 'Rallycross race: everyone on one circuit from the rallycross grid, collisions on', stage: 'Stage together: everyone on one stage, collisions on' };
@@ -74,6 +86,7 @@ function registerSetupScreen(app: AppContext, mp: MultiplayerState): void {
     const el = html(`<h2>Multiplayer</h2><div class="sub" data-mp-kind-line></div>
       <button class="item" data-k="kind"></button>
       <button class="item" data-k="stage"></button>
+      <button class="item" data-k="laps"></button>
       <button class="item" data-k="car"></button>
       <button class="item default" data-k="create">Create room</button>
       <button class="item mp-code" data-k="code"></button>
@@ -94,6 +107,7 @@ function registerSetupScreen(app: AppContext, mp: MultiplayerState): void {
       el.querySelector<HTMLElement>('[data-mp-kind-line]')!.textContent = KIND_LABEL[mp.kind];
       item('kind').textContent = `Room: ${mp.kind === 'race' ? 'Rallycross race' : 'Stage together'}`;
       item('stage').textContent = `${mp.kind === 'race' ? 'Circuit' : 'Stage'}: ${all.length ? stageName(mp.stageId ?? '') : '(loading…)'}`;
+      renderLapsItem(item('laps'), mp);
       item('car').textContent = `Your car: ${cars.find((c) => c.id === mp.carId)?.name ?? mp.carId}`;
       item('code').innerHTML = `Join code: ${[...code.text()].map((ch, i) => `<span class="${i === code.cursor ? 'mp-cursor' : ''}">${esc(ch)}</span>`).join('')}`;
     };
@@ -122,6 +136,7 @@ function registerSetupScreen(app: AppContext, mp: MultiplayerState): void {
       if (ids.length) mp.stageId = cycle(ids, mp.stageId ?? ids[0]!, d);
       render();
     });
+    adjustable(item('laps'), (d) => ((mp.laps = Math.max(RACE_LAPS_RANGE[0], Math.min(RACE_LAPS_RANGE[1], mp.laps + d))), render()));
     adjustable(item('car'), (d) => ((mp.carId = cycle(cars.map((c) => c.id), mp.carId, d)), render()));
     adjustable(item('code'), (d) => (code.cycle(d), render()));
     const typing = watchCodeTyping(item('code'), code, render);
@@ -164,7 +179,8 @@ async function connect(url: string, mp: MultiplayerState, o: { code?: string }, 
   status.textContent = o.code ? `Joining ${o.code}…` : 'Creating a room…';
   try {
     const name = loadIdentity(globalThis.localStorage).name;
-    const client = await RoomClient.connect({ url, kind: mp.kind, stage: mp.stageId ?? undefined, code: o.code, car: mp.carId, name });
+    const laps = mp.kind === 'race' ? mp.laps : undefined;
+    const client = await RoomClient.connect({ url, kind: mp.kind, stage: mp.stageId ?? undefined, laps, code: o.code, car: mp.carId, name });
     // set at once: the room's next messages (lobby, go) follow the seat
     mp.client = client;
     mp.clock = new ServerClock();
@@ -174,6 +190,7 @@ async function connect(url: string, mp: MultiplayerState, o: { code?: string }, 
     };
     client.onGo = () => (mp.goAtMs ??= performance.now());
     client.onResults = (r) => (mp.results = r);
+    client.onRefused = (reason) => (mp.refused ??= reason);
     return true;
   } catch (e) {
     status.innerHTML = `<span class="error">Could not ${o.code ? `join ${esc(o.code)}` : 'create a room'}: ${esc((e as Error).message)}</span>`;
@@ -181,28 +198,47 @@ async function connect(url: string, mp: MultiplayerState, o: { code?: string }, 
   }
 }
 
-/** 'multiplayer-drive': builds the session once the stage is loaded; B / Escape leaves the room. */
+/**
+ * 'multiplayer-drive': builds the session once the stage is loaded (shown again with `{ resume: true }` from the
+ * pause menu: the running session goes on); B / Escape / Start opens the pause menu ('multiplayer-pause'); the
+ * room's results come up over it when this car's race is over; a `refused` from the room replaces it with the notice.
+ */
 function registerDriveScreen(app: AppContext, mp: MultiplayerState): void {
-  registerScreen('multiplayer-drive', (ctx) => {
+  registerScreen('multiplayer-drive', (ctx, params) => {
     const el = html(`<h2>Multiplayer</h2><div class="sub" data-msg>Loading the stage…</div>`, 'screen loading');
     const msg = el.querySelector<HTMLElement>('[data-msg]')!;
-    void (async () => {
-      try {
-        const stage = await mp.stage!;
-        if (!mp.client || !mp.lobby) throw new Error('not in a room any more');
-        app.startSession(null);
-        mp.session?.dispose();
-        mp.session = new MultiplayerSession(app.kit, stage, mp.client, mp.lobby, app.settings, app.devices, document.getElementById('ui')!, mp.clock);
-        if (mp.goAtMs !== null) mp.session.pacer.start(mp.goAtMs);
-        el.style.display = 'none';
-      } catch (e) {
-        msg.textContent = `Could not start: ${(e as Error).message}`;
-      }
-    })();
-    // B / Escape: once racing, retire (DNF) and see the results; before the start, leave the room
-    const leave = (): void => (mp.session?.pacer.started && mp.client ? mp.client.retire() : void leaveRoom(mp).then(() => ctx.show('multiplayer')));
+    if (params.resume === true && mp.session) el.style.display = 'none';
+    else void startDrive(app, mp, el, msg);
+    const pause = (): void => ctx.show('multiplayer-pause');
+    let refusedShown = false;
+    const showRefused = (reason: string): void => {
+      refusedShown = true;
+      el.innerHTML = refusedNoticeHtml(reason);
+      el.style.display = '';
+      el.querySelector<HTMLElement>('[data-k="leave"]')!.onclick = () => void leaveRoom(mp).then(() => ctx.show('multiplayer'));
+    };
     // the car stops when its race is over (the room has its time): the results come up over the drive
-    const update = (dt: number): void => (raceOverFor(mp.results, mp.client?.seat.slot) ? ctx.show('multiplayer-results') : mp.session?.frame(dt));
-    return { el, overlay: true, update, back: leave };
+    const update = (dt: number): void => {
+      if (mp.refused !== null) return refusedShown ? undefined : showRefused(mp.refused);
+      if (raceOverFor(mp.results, mp.client?.seat.slot)) ctx.show('multiplayer-results');
+      else mp.session?.frame(dt);
+    };
+    const back = (): void => (refusedShown ? void leaveRoom(mp).then(() => ctx.show('multiplayer')) : pause());
+    return { el, overlay: true, update, back, onKey: (k) => k === 'start' && !refusedShown && (pause(), true) };
   });
+}
+
+/** Waits for the room's stage, then builds the drive (started at once when 'go' came during the load). */
+async function startDrive(app: AppContext, mp: MultiplayerState, el: HTMLElement, msg: HTMLElement): Promise<void> {
+  try {
+    const stage = await mp.stage!;
+    if (!mp.client || !mp.lobby) throw new Error('not in a room any more');
+    app.startSession(null);
+    mp.session?.dispose();
+    mp.session = new MultiplayerSession(app.kit, stage, mp.client, mp.lobby, app.settings, app.devices, document.getElementById('ui')!, mp.clock);
+    if (mp.goAtMs !== null) mp.session.pacer.start(mp.goAtMs);
+    el.style.display = 'none';
+  } catch (e) {
+    msg.textContent = `Could not start: ${(e as Error).message}`;
+  }
 }

@@ -1,6 +1,6 @@
 /**
  * 'multiplayer-lobby': the room's join code, its seats (name, car, ready; names are the players' own text, so
- * escaped), Ready and Leave, and the countdown to the server's `startsAt` on this page's estimate of the server
+ * escaped), a race room's laps, Ready and Leave, and the countdown to the server's `startsAt` on this page's estimate of the server
  * clock (ServerClock). The room's stage starts loading here; when everyone is ready the drive screen opens and
  * waits for the room's 'go'.
  */
@@ -21,6 +21,11 @@ export function seatsHtml(l: Lobby, mySlot: number): string {
     .join('');
 }
 
+/** A race room's laps as the lobby shows them to every seat (the creator chose them), '' in a stage room. */
+export function lapsText(laps: number | null): string {
+  return laps === null ? '' : ` · <span data-mp-laps>${laps} ${laps === 1 ? 'lap' : 'laps'}</span>`;
+}
+
 export function registerLobbyScreen(mp: MultiplayerState, loadStage: (id: string) => Promise<Stage>): void {
   registerScreen('multiplayer-lobby', (ctx) => {
     const client = mp.client;
@@ -32,7 +37,7 @@ export function registerLobbyScreen(mp: MultiplayerState, loadStage: (id: string
     mp.stage ??= loadStage(seat.stage ?? '');
     mp.stage.catch(() => undefined); // the drive screen reports a failed load
     const el = html(`<h2>Room <span class="mp-room-code" data-mp-code>${esc(seat.code)}</span></h2>
-      <div class="sub">${client.kind === 'race' ? 'Rallycross race on' : 'Stage'} ${esc(seat.stage ?? '')} · give the code to the other players · ${(1 / (seat.simDtS * seat.ticksPerPacket)).toFixed(1)} states/s</div>
+      <div class="sub">${client.kind === 'race' ? 'Rallycross race on' : 'Stage'} ${esc(seat.stage ?? '')}${lapsText(seat.laps)} · give the code to the other players · ${(1 / (seat.simDtS * seat.ticksPerPacket)).toFixed(1)} states/s</div>
       <table class="mp-seats" data-mp-seats></table>
       <div class="mp-countdown" data-mp-countdown></div>
       <button class="item default" data-k="ready">Ready</button>

@@ -1,14 +1,17 @@
 /**
- * A "stage together" drive in the browser (issue #22): this player's car is a NetCar (the real simulation of one
- * car on the room's stage, src/net/net-car.ts) driven by the pad through the game's input path (bindings, the
+ * A room's drive in the browser (issue #22): this player's car is a NetCar (the real simulation of one car on the
+ * room's stage or circuit, src/net/net-car.ts) driven by the pad through the game's input path (bindings, the
  * action mixer, quantised input), stepped on the room's timeline (RoomPacer) from the room's 'go', one state
- * packet sent per packet interval. The room's impulses are applied at their stamped tick (rewinding when late) and
- * logged (CollisionLog); the other cars are drawn from their relayed states (RemoteCars). Views only read.
+ * packet sent per packet interval. In a race room the car races the room's laps (lap n/N, joker, the
+ * penalty-inclusive timer: the offline race's HUD pieces) and Recover puts it back (NetCar.recover). The room's
+ * impulses are applied at their stamped tick (rewinding when late) and logged (CollisionLog); the other cars are
+ * drawn from their relayed states (RemoteCars). The world cannot stop: while the pause menu is open the car is
+ * stepped on with neutral controls and the handbrake. Views only read.
  */
-import { HeldInput, quantizeInput } from '../../ecs/controls';
+import { quantizeInput, type QuantizedInput } from '../../ecs/controls';
 import type { Stage } from '../../../terrain/stage';
 import { NetCar } from '../../net/net-car';
-import { builtinRunCar } from '../../net/bot-car';
+import { builtinRunCar, createRaceDriver, createStageDriver } from '../../net/bot-car';
 import { gridPose } from '../../net/grid';
 import type { Lobby, RoomClient } from '../../net/room-client';
 import type { ImpulsePacket } from '../../net/packets';
@@ -27,11 +30,18 @@ import { CollisionLog } from './collision-log';
 import { RoomPacer, SendThrottle } from './pacer';
 import { RemoteCars } from './remote-cars';
 import type { ServerClock } from './server-clock';
+import { PilotSwitch } from './pilot-switch';
+import { raceEventsOf, raceRunOf } from '../../run/race-progress';
+import { raceEventToast, raceTimerS, showRaceHud } from '../rallycross/race-hud';
 
 /** How far behind this car's tick the other cars are drawn, in packet intervals: their states have arrived by then. */
 const INTERPOLATION_DELAY_PACKETS = 2;
 /** How long a contact's toast stays, s. */
 const CONTACT_TOAST_S = 1.5;
+/** How long the "no recovery here" notice stays, s. */
+const NO_RECOVERY_TOAST_S = 3;
+/** The controls while the pause menu is open: no steering or throttle, the handbrake on (the car cannot be frozen). */
+const PAUSED_INPUT: QuantizedInput = quantizeInput({ steer: 0, throttle: 0, brake: 0, clutch: 0, handbrake: 1 });
 
 export class MultiplayerSession {
   readonly car: NetCar;
@@ -39,7 +49,9 @@ export class MultiplayerSession {
   readonly pacer: RoomPacer;
   private readonly throttle: SendThrottle;
   lobby: Lobby;
-  private readonly held = new HeldInput();
+  private readonly pilot = new PilotSwitch();
+  /** The Recover binding's state last frame (a press recovers once). */
+  private recoverWas = false;
   private readonly mixer = new ActionMixer();
   private readonly drivable: DrivableCar;
   private readonly tele: CarTelemetryView = emptyTelemetry();
@@ -69,7 +81,7 @@ export class MultiplayerSession {
     this.lobby = lobby;
     this.pacer = new RoomPacer(seat.simDtS * seat.ticksPerPacket);
     this.throttle = new SendThrottle(seat.simDtS * seat.ticksPerPacket);
-    this.car = new NetCar(builtinRunCar(`player-${seat.slot}`, seat.car, gridPose(stage, seat.slot)), seat.simDtS, seat.ticksPerPacket, { stage, driver: this.held });
+    this.car = new NetCar(builtinRunCar(`player-${seat.slot}`, seat.car, gridPose(stage, seat.slot)), seat.simDtS, seat.ticksPerPacket, { stage, driver: this.pilot, laps: seat.laps });
     this.drivable = carChoice(seat.car).wrap(this.car.run.world, this.car.eid);
     this.terrain = new TerrainView(kit.scene, stage);
     this.stageView = new StageView(kit.scene, stage, kit.shadows);
@@ -110,13 +122,19 @@ export class MultiplayerSession {
     this.panel.innerHTML = this.log.panelHtml((s) => this.remotes.nameOf(s));
   }
 
-  frame(dt: number): void {
+  /** One frame: the pad's input (neutral with the handbrake while `paused`), Recover, the packets due, the views. */
+  frame(dt: number, paused = false): void {
     this.nowS += dt;
     this.frames++;
     const r = readActions(this.devices.snapshot(), this.settings.bindings, this.settings.tuning);
     const a = this.mixer.update(r, this.settings, dt);
-    // the car waits on its grid pose for the room's 'go'; then it is stepped on the room's timeline
-    this.held.input = quantizeInput(toRawInput(a));
+    // the car waits on its grid pose for the room's 'go'; then it is stepped on the room's timeline. Recover is
+    // not passed through: only NetCar.recover() presses it, with the put-back the room checks
+    this.pilot.paused = paused;
+    this.pilot.held.input = paused ? PAUSED_INPUT : quantizeInput({ ...toRawInput(a), recover: false });
+    const recover = !paused && a.recover > 0.5;
+    if (recover && !this.recoverWas) this.recover();
+    this.recoverWas = recover;
     const now = performance.now();
     const n = this.pacer.take(now);
     this.throttle.beginFrame(now, n);
@@ -125,14 +143,44 @@ export class MultiplayerSession {
     this.updateViews(dt);
   }
 
+  /**
+   * The Recover binding: in a race room, once racing and before the flag, the car is put back (NetCar.recover; the
+   * race rules add RECOVER_PENALTY_S, shown by the 'recover' event's toast). A stage room takes no recoveries (its
+   * collider refuses a recovered state), so there the player is told to drive back.
+   */
+  recover(): boolean {
+    if (!this.pacer.started) return false;
+    if (!this.car.raceCourse) {
+      this.hud.showToast('No recovery in a stage-together room: drive back onto the road', this.nowS, NO_RECOVERY_TOAST_S);
+      return false;
+    }
+    if (raceRunOf(this.car.run.world, this.car.eid).finishTimeS !== null) return false;
+    this.car.recover();
+    return true;
+  }
+
+  /** The AI driver drives this car (the browser test's hook) or the pad does again. */
+  setAutopilot(on: boolean): void {
+    const seat = this.client.seat;
+    this.pilot.ai = !on ? null : this.car.raceCourse ? createRaceDriver(this.stage, seat.slot, seat.car) : createStageDriver(this.stage, seat.slot, seat.car);
+  }
+
   private stepPacket(): void {
     const s = this.car.step();
     if (this.throttle.send(s.tick / this.car.ticksPerPacket)) {
       this.client.sendState(s);
       this.packetsSent++;
     }
-    // nothing reads the run's events here (scenery impacts are drawn from the car's state): drop them
-    this.car.run.world.events.length = 0;
+    // the race's events of this car become toasts; nothing else reads the run's events here (scenery impacts are
+    // drawn from the car's state): drop them
+    const w = this.car.run.world;
+    if (this.car.raceCourse) {
+      for (const ev of raceEventsOf(w.events, this.car.eid)) {
+        const toast = raceEventToast(ev);
+        if (toast) this.hud.showToast(toast.text, this.nowS, toast.durS);
+      }
+    }
+    w.events.length = 0;
   }
 
   private updateViews(dt: number): void {
@@ -145,9 +193,21 @@ export class MultiplayerSession {
     this.camera.update({ x: b.px[e]!, y: b.py[e]!, z: b.pz[e]!, fx: b.R2[e]!, fy: b.R5[e]!, fz: b.R8[e]!, ux: b.R1[e]!, uy: b.R4[e]!, uz: b.R7[e]!, speed: t.speedMS }, Math.min(dt, 0.1));
     if (this.frames % 2 === 0 || dt === 0) this.terrain.update(this.camera.camera);
     this.kit.sun.position.set(b.px[e]! + 40, b.py[e]! + 80, b.pz[e]! + 30);
-    this.hud.update({ speedMS: t.speedMS, rpm: t.rpm, redlineRpm: t.redlineRpm, maxRpm: t.maxRpm, gear: t.gear, shiftTo: t.shiftTo, timeS: w.tick * w.dt, damage: t.damage, units: this.settings.units });
+    this.hud.update({ speedMS: t.speedMS, rpm: t.rpm, redlineRpm: t.redlineRpm, maxRpm: t.maxRpm, gear: t.gear, shiftTo: t.shiftTo, timeS: this.timerS(), damage: t.damage, units: this.settings.units });
     this.updateLights();
     if (this.frames % 15 === 1 && this.log.entries.length === 0) this.panel.innerHTML = this.log.panelHtml((s) => this.remotes.nameOf(s));
+  }
+
+  /**
+   * The HUD's timer, s: in a race room the race clock plus the penalties (the results' time; lap and joker beside
+   * it), on a stage the time since 'go'.
+   */
+  private timerS(): number {
+    const w = this.car.run.world, course = this.car.raceCourse;
+    if (!course) return w.tick * w.dt;
+    const run = raceRunOf(w, this.car.eid);
+    showRaceHud(this.hud, run, course.rules.laps, course.rules.joker !== null);
+    return raceTimerS(run, run.timeS);
   }
 
   /** Start lights from the room's countdown (one light per second left, green at 'go'). */
@@ -168,6 +228,8 @@ export class MultiplayerSession {
       packetsSent: this.packetsSent,
       backlog: this.pacer.backlog(performance.now()),
       car: { x: b.px[e]!, z: b.pz[e]!, vx: b.vx[e]!, vz: b.vz[e]!, speedMS: this.tele.speedMS },
+      race: this.car.raceCourse ? { laps: this.car.raceCourse.rules.laps, ...raceRunOf(this.car.run.world, e), sentRecoveries: this.car.recoveries } : null,
+      autopilot: this.pilot.ai !== null,
       remotes: this.remotes.poses(),
       log: this.log.entries.map((x) => ({ ...x })),
       panel: this.panel.textContent,

@@ -10,6 +10,8 @@ export interface MultiplayerState {
   /** The kind of room Create makes, and its stage (a rallycross circuit for a race). */
   kind: RoomKind;
   stageId: string | null;
+  /** The laps a created race room races (its creator's choice; every seat gets it with its seat). */
+  laps: number;
   carId: string;
   client: RoomClient | null;
   lobby: Lobby | null;
@@ -22,6 +24,8 @@ export interface MultiplayerState {
   session: MultiplayerSession | null;
   /** The room's latest results (from 'go' on), null before. */
   results: RoomResults | null;
+  /** Why the room refused this client's packets (another packet layout: RoomClient.onRefused), null if it did not. */
+  refused: string | null;
 }
 
 /** Leaves the room (if any) and forgets it. */
@@ -34,6 +38,7 @@ export async function leaveRoom(mp: MultiplayerState): Promise<void> {
   mp.goAtMs = null;
   mp.stage = null;
   mp.results = null;
+  mp.refused = null;
   await c?.leave().catch(() => undefined);
 }
 

@@ -13,9 +13,8 @@ import { Matrix } from '@babylonjs/core/Maths/math.vector';
 import { FixedStepScheduler } from '../../ecs/scheduler';
 import { quantizeInput } from '../../ecs/controls';
 import type { Stage } from '../../../terrain/stage';
-import { JOKER_PENALTY_S, JUMP_START_PENALTY_S, RallycrossRace } from '../../run/race';
+import { JUMP_START_PENALTY_S, RallycrossRace } from '../../run/race';
 import type { RaceRunState } from '../../run/race-rules';
-import { RECOVER_PENALTY_S } from '../../systems/sim/vehicle/recovery';
 import type { SceneKit } from '../../systems/view/scene';
 import { TerrainView } from '../../systems/view/terrain-view';
 import { StageView } from '../../systems/view/stage-view';
@@ -27,6 +26,7 @@ import type { InputDevices } from '../input/devices';
 import type { Settings } from '../settings';
 import { carChoice } from '../cars';
 import { boardLineHtml, type Standing } from './standings-html';
+import { raceEventToast, raceTimerS, showRaceHud } from './race-hud';
 import { emptyTelemetry, type CarTelemetryView, type DrivableCar } from '../car-link';
 
 export interface RallycrossSetup {
@@ -174,11 +174,8 @@ export class RallycrossSession {
     if (this.race.phase !== 'finished') this.scheduler.advance(dt);
     // race events for the player: jump start, joker taken, joker penalty
     for (const ev of this.race.events) {
-      if (ev.entrant !== this.race.playerIndex) continue;
-      if (ev.kind === 'jump-start') this.hud.showToast(`Jump start! +${JUMP_START_PENALTY_S} s`, this.nowS, 3);
-      else if (ev.kind === 'joker') this.hud.showToast('Joker lap taken', this.nowS, 2);
-      else if (ev.kind === 'recover') this.hud.showToast(`Recovered +${RECOVER_PENALTY_S} s`, this.nowS, 2.5);
-      else this.hud.showToast(`Joker lap missed +${JOKER_PENALTY_S} s`, this.nowS, 3);
+      const toast = ev.entrant === this.race.playerIndex ? raceEventToast(ev.kind) : null;
+      if (toast) this.hud.showToast(toast.text, this.nowS, toast.durS);
     }
     this.race.events.length = 0;
     // the race read the tick's world events (race-*, collisions); nothing else here keeps them
@@ -209,9 +206,8 @@ export class RallycrossSession {
     const t = this.tele;
     // the timer includes the player's penalties (jump start, missed joker, recoveries), as the results do
     const me = this.playerRun();
-    this.hud.update({ speedMS: t.speedMS, rpm: t.rpm, redlineRpm: t.redlineRpm, maxRpm: t.maxRpm, gear: t.gear, shiftTo: t.shiftTo, timeS: (me.finishTimeS ?? this.race.raceTimeS) + me.penaltyS, damage: t.damage, units: this.settings.units });
-    this.hud.setPenalty(me.penaltyS);
-    this.hud.setRace({ lap: Math.min(this.setup.laps, me.lap + 1), laps: this.setup.laps, jokerTaken: this.race.joker ? me.jokers > 0 : null });
+    this.hud.update({ speedMS: t.speedMS, rpm: t.rpm, redlineRpm: t.redlineRpm, maxRpm: t.maxRpm, gear: t.gear, shiftTo: t.shiftTo, timeS: raceTimerS(me, this.race.raceTimeS), damage: t.damage, units: this.settings.units });
+    showRaceHud(this.hud, me, this.setup.laps, this.race.joker !== null);
     if (this.race.phase === 'countdown') {
       const total = this.race.opts.countdownS ?? 4;
       this.hud.setLights(Math.min(5, Math.floor(((total - this.race.countdownLeftS) / total) * 5) + 1));
