@@ -1,7 +1,8 @@
 /**
  * Multiplayer screens (issue #22 item 1, the game's side; docs/multiplayer.md "The game"), loaded on demand:
  *  - 'multiplayer': "offline" without a server; else a stage-together room's stage and your car, Create room, or
- *    a join code (left / right cycle the character, A moves on; letters and digits can be typed) and Join;
+ *    a join code (left / right cycle the character, A moves on; letters and digits can be typed) and Join, and the
+ *    live room list (room-list-view.ts);
  *  - 'multiplayer-lobby': the room's code, its seats (name, car, ready), Ready, the countdown on the server clock;
  *  - 'multiplayer-drive': the drive (session.ts) from the room's 'go'; B / Escape retires the car (before the start: leaves);
  *  - 'multiplayer-results': the room's results once this car finished or retired (results-view.ts).
@@ -78,7 +79,7 @@ function registerSetupScreen(app: AppContext, mp: MultiplayerState): void {
       <button class="item default" data-k="create">Create room</button>
       <button class="item mp-code" data-k="code"></button>
       <button class="item" data-k="join">Join</button>
-      <button class="item" data-k="refresh">Refresh the room list</button>
+      <button class="item" data-k="refresh">Reconnect the room list</button>
       <div class="mp-rooms" data-mp-rooms></div>
       <div class="sub" data-mp-list-status></div>
       <button class="item" data-k="back">Back</button>
@@ -98,7 +99,8 @@ function registerSetupScreen(app: AppContext, mp: MultiplayerState): void {
       item('code').innerHTML = `Join code: ${[...code.text()].map((ch, i) => `<span class="${i === code.cursor ? 'mp-cursor' : ''}">${esc(ch)}</span>`).join('')}`;
     };
     const enter = (o: { code?: string }): void => void connect(url, mp, o, status).then((ok) => ok && ctx.show('multiplayer-lobby'));
-    const list = new RoomListView(el.querySelector<HTMLElement>('[data-mp-rooms]')!, el.querySelector<HTMLElement>('[data-mp-list-status]')!, http, stageName, (c) => enter({ code: c }));
+    const focus = (x: HTMLElement): void => ctx.focusElement?.(x);
+    const list = new RoomListView(el.querySelector<HTMLElement>('[data-mp-rooms]')!, el.querySelector<HTMLElement>('[data-mp-list-status]')!, url, stageName, (c) => enter({ code: c }), focus, item('refresh'));
     const pickStage = (): void => {
       const ok = stagesOfKind(all, mp.kind);
       if (!ok.some((s) => s.id === mp.stageId)) mp.stageId = (ok.find((s) => !s.testTrack) ?? ok[0])?.id ?? null;
@@ -109,7 +111,7 @@ function registerSetupScreen(app: AppContext, mp: MultiplayerState): void {
       render();
       list.render();
     });
-    void list.refresh();
+    void list.connect();
     const cycle = <T,>(xs: T[], cur: T, d: number): T => xs[(xs.indexOf(cur) + d + xs.length) % xs.length] ?? cur;
     const toggleKind = (): void => {
       mp.kind = mp.kind === 'race' ? 'stage' : 'race';
@@ -133,10 +135,11 @@ function registerSetupScreen(app: AppContext, mp: MultiplayerState): void {
       render();
     };
     item('join').onclick = () => (code.code() ? enter({ code: code.code()! }) : (status.textContent = 'Enter the 5-character code first'));
-    item('refresh').onclick = () => void list.refresh();
+    item('refresh').onclick = () => void list.connect();
     item('back').onclick = () => ctx.show('title');
     render();
-    return { el, back: () => ctx.show('title'), dispose: typing };
+    const dispose = (): void => (typing(), list.dispose());
+    return { el, back: () => ctx.show('title'), dispose };
   });
 }
 

@@ -3,11 +3,14 @@
  * car on the room's stage, src/net/net-car.ts) driven by the pad through the game's input path (bindings, the
  * action mixer, quantised input), stepped on the room's timeline (RoomPacer) from the room's 'go', one state
  * packet sent per packet interval. The room's impulses are applied at their stamped tick (rewinding when late) and
- * logged (CollisionLog); the other cars are drawn from their relayed states (RemoteCars). Views only read.
+ * logged (CollisionLog); the other cars are drawn from their relayed states (RemoteCars). A rewind's jump of the
+ * own car is smoothed on screen (CorrectionSmoother: the drawn car and the camera slide onto the simulated pose,
+ * τ = 0.12 s). Views only read.
  */
 import { HeldInput, quantizeInput } from '../../ecs/controls';
 import type { Stage } from '../../../terrain/stage';
 import { NetCar } from '../../net/net-car';
+import { CorrectionSmoother, readPose, rotateByQuat } from '../../net/correction-smoother';
 import { builtinRunCar } from '../../net/bot-car';
 import { gridPose } from '../../net/grid';
 import type { Lobby, RoomClient } from '../../net/room-client';
@@ -36,6 +39,8 @@ const CONTACT_TOAST_S = 1.5;
 export class MultiplayerSession {
   readonly car: NetCar;
   readonly log = new CollisionLog();
+  /** The drawn car's visual error after a rewind (the simulation is never touched). */
+  readonly smoother = new CorrectionSmoother();
   readonly pacer: RoomPacer;
   private readonly throttle: SendThrottle;
   lobby: Lobby;
@@ -104,7 +109,9 @@ export class MultiplayerSession {
   /** An impulse from the room: applied at its contact tick (rewound when it is in the past), logged, shown. */
   private applyImpulse(p: ImpulsePacket): void {
     const at = this.car.tick;
+    const drawnBefore = this.smoother.drawn(readPose(this.car.run.world, this.car.eid));
     const outcome = this.car.applyImpulse(p);
+    if (outcome === 'rewound') this.smoother.correct(drawnBefore, readPose(this.car.run.world, this.car.eid));
     this.log.add(p, outcome, at);
     this.hud.showToast(`Contact with ${this.remotes.nameOf(p.other)}`, this.nowS, CONTACT_TOAST_S);
     this.panel.innerHTML = this.log.panelHtml((s) => this.remotes.nameOf(s));
@@ -139,12 +146,17 @@ export class MultiplayerSession {
     const w = this.car.run.world, b = w.c.RigidBody, e = this.car.eid;
     this.drivable.readTelemetry(w, this.tele);
     const t = this.tele;
-    this.view.update(b.px[e]!, b.py[e]!, b.pz[e]!, { w: b.qw[e]!, x: b.qx[e]!, y: b.qy[e]!, z: b.qz[e]! }, t.wheels, t.brake > 0.05);
+    // the drawn car (and the camera that follows it) is the simulated one plus the decaying correction error
+    this.smoother.decay(dt);
+    const d = this.smoother.drawn(readPose(w, e));
+    const [fx, fy, fz] = rotateByQuat(this.smoother.rotation, [b.R2[e]!, b.R5[e]!, b.R8[e]!]);
+    const [ux, uy, uz] = rotateByQuat(this.smoother.rotation, [b.R1[e]!, b.R4[e]!, b.R7[e]!]);
+    this.view.update(d.x, d.y, d.z, { w: d.qw, x: d.qx, y: d.qy, z: d.qz }, t.wheels, t.brake > 0.05);
     this.view.setCrush(t.damage);
     this.remotes.draw(this.car.tick - INTERPOLATION_DELAY_PACKETS * this.car.ticksPerPacket);
-    this.camera.update({ x: b.px[e]!, y: b.py[e]!, z: b.pz[e]!, fx: b.R2[e]!, fy: b.R5[e]!, fz: b.R8[e]!, ux: b.R1[e]!, uy: b.R4[e]!, uz: b.R7[e]!, speed: t.speedMS }, Math.min(dt, 0.1));
+    this.camera.update({ x: d.x, y: d.y, z: d.z, fx, fy, fz, ux, uy, uz, speed: t.speedMS }, Math.min(dt, 0.1));
     if (this.frames % 2 === 0 || dt === 0) this.terrain.update(this.camera.camera);
-    this.kit.sun.position.set(b.px[e]! + 40, b.py[e]! + 80, b.pz[e]! + 30);
+    this.kit.sun.position.set(d.x + 40, d.y + 80, d.z + 30);
     this.hud.update({ speedMS: t.speedMS, rpm: t.rpm, redlineRpm: t.redlineRpm, maxRpm: t.maxRpm, gear: t.gear, shiftTo: t.shiftTo, timeS: w.tick * w.dt, damage: t.damage, units: this.settings.units });
     this.updateLights();
     if (this.frames % 15 === 1 && this.log.entries.length === 0) this.panel.innerHTML = this.log.panelHtml((s) => this.remotes.nameOf(s));
@@ -170,6 +182,7 @@ export class MultiplayerSession {
       car: { x: b.px[e]!, z: b.pz[e]!, vx: b.vx[e]!, vz: b.vz[e]!, speedMS: this.tele.speedMS },
       remotes: this.remotes.poses(),
       log: this.log.entries.map((x) => ({ ...x })),
+      corrections: { smoothed: this.smoother.smoothed, snapped: this.smoother.snapped, errorM: this.smoother.error().distM },
       panel: this.panel.textContent,
     };
   }
