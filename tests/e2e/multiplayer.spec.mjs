@@ -9,11 +9,13 @@
  *     the throttle, until they touch;
  *  5. both pages' collision logs hold the same impulse number at the same contact tick, with impulses equal and
  *     opposite (the room sends one response to both cars: J on B = −J on A, to 1e-9 N·s), naming each other;
+ *     every rewound impulse was one smoothed (or snapped) correction of the drawn car;
  *  6. (second spec, "multiplayer results") after the start B retires (pad B): its results screen lists B
  *     "DNF · retired" (its own row marked) and A still racing; then A retires: the room's final results reach
  *     both pages; A goes back to the title with the pad.
- *  7. (third spec) a rallycross race room joined from the list: A switches the room kind to "Rallycross race",
- *     creates; B picks A's room from its room list with the pad and lands in the same lobby; both ready, both drive
+ *  7. (third spec) a rallycross race room joined from the list: B opens the setup first (focus on Back); A
+ *     switches the room kind to "Rallycross race", creates; A's room appears in B's live list with B's focus still
+ *     on Back; B picks A's room with the pad and lands in the same lobby; both ready, both drive
  *     on the circuit from the rallycross grid (slot 0 ahead of slot 1), each sees the other car move.
  * Run alone with `npm run test:e2e -- --files multiplayer` (add the filter `results` for the second spec only).
  */
@@ -168,6 +170,7 @@ export const specs = [
         for (const e of [ea, eb]) if (e.outcome !== 'applied' && e.outcome !== 'rewound') throw new Error(`impulse #${e.seq} was ${e.outcome}`);
         const panels = [logs.sa.panel, logs.sb.panel];
         if (!panels.every((t) => t.includes(`#${logs.seq}`))) throw new Error(`HUD panels: ${JSON.stringify(panels)}`);
+        report.corrections = { a: await checkCorrectionsSmoothed(a), b: await checkCorrectionsSmoothed(b) };
         report.multiplayer = { code, seq: logs.seq, tick: ea.tick, a: { jx: ea.jx, jz: ea.jz, outcome: ea.outcome, late: ea.receivedAtTick - ea.tick }, b: { jx: eb.jx, jz: eb.jz, outcome: eb.outcome, late: eb.receivedAtTick - eb.tick }, impulsesA: logs.sa.log.length, impulsesB: logs.sb.log.length, ticks: [logs.sa.tick, logs.sb.tick] };
       });
     },
@@ -194,6 +197,7 @@ specs.push({
   name: 'multiplayer: a rallycross race room, joined from the room list with the pad, both cars on the circuit grid',
   async run({ browser, base, out, report }) {
     await withTwoPages(browser, base, async (a, b) => {
+      await openListFocusedOnBack(b);
       await openMultiplayer(a);
       await padFocusItem(a.page, /^Room:/);
       await padAdjust(a.page, /^Room: Rallycross race$/, PAD_BUTTON.right);
@@ -205,11 +209,8 @@ specs.push({
       const seatA = await a.H(() => window.__bitrally.multiplayer.seat());
       if (!/^rallycross-/.test(seatA.stage)) throw new Error(`race room stage: ${seatA.stage}`);
       await inLobby(a, seatA.code, 'A in the race lobby');
-      // B: the list (fetched when the screen opens; Refresh again to be sure), the pad onto A's room, A
-      await openMultiplayer(b);
-      await padFocusItem(b.page, /^Refresh the room list$/);
-      await padPress(b.page, PAD_BUTTON.a);
-      await waitFor("A's race room in B's list", () => b.H((c) => !!document.querySelector(`[data-room="${c}"]:not([disabled])`), seatA.code), 30000);
+      // B: A's room arrives in the open list by itself (focus kept), then the pad onto A's room, A
+      report.liveList = await seeRoomArriveLive(b, seatA.code, out);
       await padFocusItem(b.page, new RegExp(`^${seatA.code} · Rallycross · `));
       await padPress(b.page, PAD_BUTTON.a);
       await inLobby(b, seatA.code, 'B in the race lobby (from the list)');
@@ -234,6 +235,32 @@ specs.push({
     });
   },
 });
+
+/** Page `p` on the multiplayer setup screen, the pad's focus on Back (below the live room list). */
+async function openListFocusedOnBack(p) {
+  await openMultiplayer(p);
+  await padFocusItem(p.page, /^Back$/);
+  await waitFor('the live list connected', () => p.H(() => /live/.test(document.querySelector('[data-mp-list-status]')?.textContent ?? '')), 30000);
+}
+
+/** Room `code` shows up in `p`'s open list without a press, and the pad's focus stays on Back (its index moved). */
+async function seeRoomArriveLive(p, code, out) {
+  await waitFor(`room ${code} in the live list`, () => p.H((c) => !!document.querySelector(`[data-room="${c}"]:not([disabled])`), code), 15000, 100);
+  await frames(p.page, 2);
+  const focused = await p.H(() => [...document.querySelectorAll('.item.focused')].map((e) => e.textContent));
+  if (focused.length !== 1 || focused[0] !== 'Back') throw new Error(`focus after the live update: ${JSON.stringify(focused)}`);
+  await p.page.screenshot({ path: join(out, 'multiplayer-live-list.png') });
+  return { code, focused: focused[0] };
+}
+
+/** Every rewound impulse of page `p` was a correction of the drawn car (smoothed, or snapped when huge). */
+async function checkCorrectionsSmoothed(p) {
+  const st = await mp(p);
+  const rewound = st.log.filter((e) => e.outcome === 'rewound').length;
+  const { smoothed, snapped } = st.corrections;
+  if (smoothed + snapped !== rewound) throw new Error(`${rewound} rewound impulses, ${smoothed} smoothed + ${snapped} snapped corrections`);
+  return { rewound, ...st.corrections };
+}
 
 export function runSpecs({ browser, base, out, filter }) {
   return runSpecList({ specs, browser, base, out, filter, reportFile: 'multiplayer-report.json', label: 'multiplayer e2e report' });
