@@ -2,11 +2,13 @@
  * The live room list (src/net/room-list-feed.ts) on loopback: the real rooms (attachRooms, the "lobby" LobbyRoom and
  * realtime listing) and the real client code. A client watching the list sees, without asking again, a room
  * appear, fill (32 of 32: not joinable), open again, start (not joinable) and vanish when its last player leaves,
- * each within LIVE_LIST_LIMIT_MS of the action that caused it. Malformed listings are dropped by roomListEntryOf.
+ * each within LIVE_LIST_LIMIT_MS of the action that caused it. The lobby takes no client filter (RoomListLobby).
+ * Malformed listings are dropped by roomListEntryOf.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client } from 'colyseus.js';
 import { RoomClient } from '../../src/net/room-client';
-import { RoomListFeed } from '../../src/net/room-list-feed';
+import { ROOM_LIST_LOBBY, RoomListFeed } from '../../src/net/room-list-feed';
 import { roomListEntryOf } from '../../src/net/room-list';
 import { MAX_CARS_PER_ROOM } from '../../server/rooms/race-room';
 import { DEFAULT_ROOM_STAGE } from '../../server/rooms/stages';
@@ -50,6 +52,28 @@ describe('the live room list', () => {
     expect(await listedWithin(late, a.seat.code, (e) => e !== undefined, 'initial list')).toMatchObject({ kind: 'race', seats: 1 });
     await a.leave();
     await Promise.all([first.close(), late.close()]);
+  }, 30_000);
+
+  it("takes no client filter: a join option's filter is ignored and a 'filter' message gets no answer", async () => {
+    const a = await RoomClient.connect({ url: server.url, kind: 'stage', name: 'A' });
+    const lobby = await new Client(server.url).joinOrCreate(ROOM_LIST_LOBBY, { filter: { name: 'no-such-kind' } });
+    const lists: unknown[][] = [];
+    const added: string[] = [];
+    lobby.onMessage('rooms', (r: unknown[]) => lists.push(r));
+    lobby.onMessage('+', ([id]: [string]) => added.push(id));
+    lobby.onMessage('-', () => undefined);
+    const watcher = await RoomListFeed.connect(server.url);
+    await listedWithin(watcher, a.seat.code, (e) => e !== undefined, 'A listed');
+    lobby.send('filter', { name: 'race' });
+    // a room created after the 'filter' message: its '+' comes after any answer to it would have
+    const b = await RoomClient.connect({ url: server.url, kind: 'stage', name: 'B' });
+    await listedWithin(watcher, b.seat.code, (e) => e !== undefined, 'B listed');
+    const deadline = Date.now() + 3000;
+    while (!added.includes(b.seat.code) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    expect(added).toContain(b.seat.code);
+    expect(lists).toHaveLength(1);
+    expect(lists[0]!.map((l) => (l as { roomId: string }).roomId)).toContain(a.seat.code);
+    await Promise.all([a.leave(), b.leave(), lobby.leave(), watcher.close()]);
   }, 30_000);
 });
 
