@@ -15,7 +15,8 @@
  *     both pages; A goes back to the title with the pad.
  *  7. (third spec) a rallycross race room joined from the list: B opens the setup first (focus on Back); A
  *     switches the room kind to "Rallycross race", creates; A's room appears in B's live list with B's focus still
- *     on Back; B picks A's room with the pad and lands in the same lobby; both ready, both drive
+ *     on Back; B's focus on A's room stays there while another room appears and vanishes; B joins A's room with
+ *     the pad and lands in the same lobby; both ready, both drive
  *     on the circuit from the rallycross grid (slot 0 ahead of slot 1), each sees the other car move.
  * Run alone with `npm run test:e2e -- --files multiplayer` (add the filter `results` for the second spec only).
  */
@@ -25,6 +26,7 @@ import { join } from 'node:path';
 import { runSpecList, waitFor } from './spec-runner.mjs';
 import { closeSpec, freePort, startServer, throwPageErrors } from './server-process.mjs';
 import { padPage, padPress, padFocusItem, padAdjust, PAD_BUTTON, frames } from './page-helpers.mjs';
+import { RoomClient } from '../../src/net/room-client.ts';
 
 /** Standard-mapping pad: left stick x (steer), right trigger (throttle). */
 const STICK_X = 0;
@@ -212,6 +214,7 @@ specs.push({
       // B: A's room arrives in the open list by itself (focus kept), then the pad onto A's room, A
       report.liveList = await seeRoomArriveLive(b, seatA.code, out);
       await padFocusItem(b.page, new RegExp(`^${seatA.code} · Rallycross · `));
+      report.liveList.roomFocusKept = await keepRoomFocusAcrossUpdates(b);
       await padPress(b.page, PAD_BUTTON.a);
       await inLobby(b, seatA.code, 'B in the race lobby (from the list)');
       for (const p of [a, b]) await waitFor('two seats listed', () => p.H(() => document.querySelectorAll('[data-mp-seats] tr[data-slot]').length === 2));
@@ -251,6 +254,27 @@ async function seeRoomArriveLive(p, code, out) {
   if (focused.length !== 1 || focused[0] !== 'Back') throw new Error(`focus after the live update: ${JSON.stringify(focused)}`);
   await p.page.screenshot({ path: join(out, 'multiplayer-live-list.png') });
   return { code, focused: focused[0] };
+}
+
+/**
+ * While `p`'s pad focus is on a room, another room (a Node client on the same server) appears and vanishes: the
+ * list re-draws twice (the focused room's index moves when the other code sorts before it) and the focus stays on
+ * the same room; the press that follows in the spec joins that room, so the menu's own focus index followed too.
+ */
+async function keepRoomFocusAcrossUpdates(p) {
+  const focusedRoom = () => p.H(() => document.querySelector('.item.focused')?.dataset.room ?? null);
+  const code = await focusedRoom();
+  const ws = new URL(p.page.url()).searchParams.get('server').replace(/^http/, 'ws');
+  const other = await RoomClient.connect({ url: ws, kind: 'stage', name: 'e2e' });
+  const listed = (c) => p.H((x) => !!document.querySelector(`[data-room="${x}"]`), c);
+  await waitFor(`room ${other.seat.code} in the live list`, () => listed(other.seat.code), 15000, 100);
+  const during = await focusedRoom();
+  await other.leave();
+  await waitFor(`room ${other.seat.code} gone from the live list`, async () => !(await listed(other.seat.code)), 15000, 100);
+  await frames(p.page, 2);
+  const after = await focusedRoom();
+  if (during !== code || after !== code) throw new Error(`focused room ${code}: ${during} while ${other.seat.code} was listed, ${after} after`);
+  return { code, other: other.seat.code, movedIndex: other.seat.code < code };
 }
 
 /** Every rewound impulse of page `p` was a correction of the drawn car (smoothed, or snapped when huge). */
