@@ -3,7 +3,8 @@
  * WebSocketTransport, the "race" and "stage" rooms defined. Colyseus keeps one matchmaker per process, so attach
  * once. With a Redis URL, Colyseus' RedisPresence and RedisDriver let several server processes share one room list:
  * a client asks any process to join a room by code, that process reserves the seat on the room's own process
- * (presence IPC), and the client's WebSocket then connects to the owner's `publicAddress`.
+ * (presence IPC), and the client's WebSocket then connects to the owner's `publicAddress`. Colyseus' LobbyRoom
+ * ("lobby", as RoomListLobby) is the live room list (src/net/room-list-feed.ts).
  */
 import type { Server as HttpServer } from 'node:http';
 import { Server as ColyseusServer, matchMaker, type Presence, type MatchMakerDriver } from '@colyseus/core';
@@ -12,6 +13,8 @@ import { RedisPresence } from '@colyseus/redis-presence';
 import { RedisDriver } from '@colyseus/redis-driver';
 import { DEFAULT_ROOM_TIMING, RaceRoom, StageRoom, type RoomTiming } from './race-room';
 import { STATE_PACKET_BYTES } from '../../src/net/packets';
+import { ROOM_LIST_LOBBY } from '../../src/net/room-list-feed';
+import { RoomListLobby } from './room-list-lobby';
 
 /** Largest WebSocket frame accepted, bytes: a state packet plus Colyseus framing, with room for lobby JSON. */
 export const MAX_FRAME_BYTES = Math.max(4096, STATE_PACKET_BYTES * 8);
@@ -80,8 +83,11 @@ export async function attachRooms(httpServer: HttpServer, o: RoomsOptions = {}):
   });
   // the definition's options override the client's create options of the same key, so a client cannot set these
   const timing: RoomTiming = { ...DEFAULT_ROOM_TIMING, ...o.timing };
-  game.define('race', RaceRoom, { timing });
-  game.define('stage', StageRoom, { timing });
+  // realtime listing: every create, join, leave, lock and dispose (and RaceRoom's 'started') is published on the
+  // presence (Redis: to every process), and each process's lobby room pushes the change to its clients
+  game.define('race', RaceRoom, { timing }).enableRealtimeListing();
+  game.define('stage', StageRoom, { timing }).enableRealtimeListing();
+  game.define(ROOM_LIST_LOBBY, RoomListLobby);
   await matchMaker.accept();
   return game;
 }

@@ -3,7 +3,7 @@
  * the server's clock) and, during the race, Wu's collider (collider.ts) fed by the clients' binary state packets
  * ('state' bytes in, 'impulse' bytes out). Lobby messages are small JSON; docs/multiplayer.md lists them.
  */
-import { Room, type Client } from '@colyseus/core';
+import { Room, updateLobby, type Client } from '@colyseus/core';
 import { loadBuiltinCar, BUILTIN_CARS } from '../../src/content/cars/index';
 import { colliderParamsFromConfig } from '../../src/systems/sim/collision/car-collider';
 import { encodeImpulse, packetHeaderProblem, RELAY_SLOT_OFFSET, STATE_PACKET_BYTES, STATE_PACKET_TYPE } from '../../src/net/packets';
@@ -215,7 +215,8 @@ export class RaceRoom extends Room {
       // a started race takes no one new: locked rooms refuse joins (a dropped player still reconnects) and the
       // room list shows it started
       void this.lock();
-      void this.setMetadata({ started: true });
+      // the metadata is no listing event of Colyseus' own: tell the lobby rooms (the live room list) once it is saved
+      void this.setMetadata({ started: true }).then(() => updateLobby(this));
       this.clock.setTimeout(() => this.startRace(), COUNTDOWN_MS);
     }
     this.broadcastLobby();

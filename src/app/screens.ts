@@ -34,6 +34,8 @@ export interface ScreenInstance {
 
 export interface ScreenContext {
   show(name: string, params?: Record<string, unknown>): void;
+  /** Moves the focus to `el` (an item of the current screen; no-op otherwise): for lists that re-render live. */
+  focusElement?(el: HTMLElement): void;
 }
 
 export type ScreenFactory = (ctx: ScreenContext, params: Record<string, unknown>) => ScreenInstance;
@@ -116,6 +118,11 @@ export class ScreenManager implements ScreenContext {
     this.focus = (i + items.length) % items.length;
     items.forEach((e, k) => e.classList.toggle('focused', k === this.focus));
     items[this.focus]!.scrollIntoView?.({ block: 'nearest' });
+  }
+
+  focusElement(el: HTMLElement): void {
+    const i = this.items().indexOf(el);
+    if (i >= 0) this.setFocus(i);
   }
 
   /** Re-apply focus after a screen re-rendered its items. */

@@ -1,8 +1,9 @@
 /**
  * The room list (issue #22 item 1, "join by code or list"): every open room of every server process sharing the
- * room list (Colyseus' matchmaker query; with Redis, the rooms of all processes), as the server's `GET /api/rooms`
- * returns it (server/routes/rooms.ts), and the client's fetch of it. The answer is untrusted: each entry is checked
- * and a malformed one is left out, never shown.
+ * room list (Colyseus' matchmaker listing; with Redis, the rooms of all processes). Two ways to read it: the live
+ * feed of the server's "lobby" room (room-list-feed.ts, what the game shows) and `GET /api/rooms`
+ * (server/routes/rooms.ts, one answer). Both turn a Colyseus room listing into an entry with roomListEntryOf.
+ * What a client receives is untrusted: each entry is checked and a malformed one is left out, never shown.
  */
 import { z } from 'zod';
 import { normaliseRoomCode } from './room-code';
@@ -36,6 +37,28 @@ const entrySchema = z.object({
   started: z.boolean(),
   joinable: z.boolean(),
 });
+
+/** The fields of a Colyseus room listing (IRoomCache) an entry is made of; metadata as RaceRoom sets it. */
+const listingSchema = z.object({
+  name: z.string(),
+  clients: z.number().int().min(0).max(1000),
+  maxClients: z.number().int().min(1).max(1000),
+  locked: z.boolean().optional(),
+  private: z.boolean().optional(),
+  metadata: z.object({ code: z.string(), stage: z.string(), started: z.boolean().optional() }).passthrough(),
+});
+
+/** A room's entry from its Colyseus listing, or null for a private room, another kind of room or a malformed one. */
+export function roomListEntryOf(listing: unknown): RoomListEntry | null {
+  const l = listingSchema.safeParse(listing);
+  if (!l.success || l.data.private === true) return null;
+  const kind = ROOM_KINDS.find((k) => k === l.data.name);
+  const { clients, maxClients, metadata } = l.data;
+  if (!kind) return null;
+  const started = metadata.started === true;
+  const e = { code: metadata.code, kind, stage: metadata.stage, seats: clients, maxSeats: maxClients, started, joinable: l.data.locked !== true && !started && clients < maxClients };
+  return entrySchema.safeParse(e).success ? e : null;
+}
 
 /** Joinable rooms first, then by code (a stable order for the list on screen). */
 export function sortRoomList(rooms: RoomListEntry[]): RoomListEntry[] {

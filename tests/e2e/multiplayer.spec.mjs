@@ -9,16 +9,19 @@
  *     the throttle, until they touch;
  *  5. both pages' collision logs hold the same impulse number at the same contact tick, with impulses equal and
  *     opposite (the room sends one response to both cars: J on B = −J on A, to 1e-9 N·s), naming each other;
+ *     every rewound impulse was one smoothed (or snapped) correction of the drawn car;
  *  6. (second spec, "multiplayer results") after the start B retires (pad B: the pause menu, Retire): its results screen lists B
  *     "DNF · retired" (its own row marked) and A still racing; then A retires: the room's final results reach
  *     both pages; A goes back to the title with the pad.
- *  7. (third spec) a rallycross race room joined from the list: A switches the room kind to "Rallycross race",
- *     creates; B picks A's room from its room list with the pad and lands in the same lobby; both ready, both drive
- *     on the circuit from the rallycross grid (slot 0 ahead of slot 1), each sees the other car move. A chose 1 lap
- *     (pad), both lobbies show it; Start opens A's pause menu over its running car (its ticks go on), B resumes;
- *     then both cars are driven by the game's AI driver (test hook) to the flag, B recovers once with the pad's
- *     Recover: B's HUD shows LAP 1/1, the joker and the 5 s penalty; both results screens show the same server
- *     times, ranked, 1/1 laps, +5 s on B's row only, and B's own race clock agrees with the room's time.
+ *  7. (third spec) a rallycross race room joined from the list: B opens the setup first (focus on Back); A
+ *     switches the room kind to "Rallycross race", creates; A's room appears in B's live list with B's focus still
+ *     on Back; B's focus on A's room stays there while another room appears and vanishes; B joins A's room with
+ *     the pad and lands in the same lobby; both ready, both drive on the circuit from the rallycross grid (slot 0
+ *     ahead of slot 1), each sees the other car move. A chose 1 lap (pad), both lobbies show it; Start opens A's
+ *     pause menu over its running car (its ticks go on), B resumes; then both cars are driven by the game's AI
+ *     driver (test hook) to the flag, B recovers once with the pad's Recover: B's HUD shows LAP 1/1, the joker and
+ *     the 5 s penalty; both results screens show the same server times, ranked, 1/1 laps, +5 s on B's row only,
+ *     and B's own race clock agrees with the room's time.
  * Run alone with `npm run test:e2e -- --files multiplayer` (add the filter `results` for the second spec only).
  */
 import { mkdtempSync } from 'node:fs';
@@ -27,6 +30,7 @@ import { join } from 'node:path';
 import { runSpecList, waitFor } from './spec-runner.mjs';
 import { closeSpec, freePort, startServer, throwPageErrors } from './server-process.mjs';
 import { padPage, padPress, padFocusItem, padAdjust, PAD_BUTTON, frames } from './page-helpers.mjs';
+import { RoomClient } from '../../src/net/room-client.ts';
 
 /** Standard-mapping pad: left stick x (steer), right trigger (throttle). */
 const STICK_X = 0;
@@ -190,6 +194,7 @@ export const specs = [
         for (const e of [ea, eb]) if (e.outcome !== 'applied' && e.outcome !== 'rewound') throw new Error(`impulse #${e.seq} was ${e.outcome}`);
         const panels = [logs.sa.panel, logs.sb.panel];
         if (!panels.every((t) => t.includes(`#${logs.seq}`))) throw new Error(`HUD panels: ${JSON.stringify(panels)}`);
+        report.corrections = { a: await checkCorrectionsSmoothed(a), b: await checkCorrectionsSmoothed(b) };
         report.multiplayer = { code, seq: logs.seq, tick: ea.tick, a: { jx: ea.jx, jz: ea.jz, outcome: ea.outcome, late: ea.receivedAtTick - ea.tick }, b: { jx: eb.jx, jz: eb.jz, outcome: eb.outcome, late: eb.receivedAtTick - eb.tick }, impulsesA: logs.sa.log.length, impulsesB: logs.sb.log.length, ticks: [logs.sa.tick, logs.sb.tick] };
       });
     },
@@ -216,6 +221,7 @@ specs.push({
   name: 'multiplayer: a rallycross race room, joined from the room list with the pad, both cars on the circuit grid',
   async run({ browser, base, out, report }) {
     await withTwoPages(browser, base, async (a, b) => {
+      await openListFocusedOnBack(b);
       await openMultiplayer(a);
       await padFocusItem(a.page, /^Room:/);
       await padAdjust(a.page, /^Room: Rallycross race$/, PAD_BUTTON.right);
@@ -229,12 +235,10 @@ specs.push({
       const seatA = await a.H(() => window.__bitrally.multiplayer.seat());
       if (!/^rallycross-/.test(seatA.stage) || seatA.laps !== 1) throw new Error(`race room stage ${seatA.stage}, laps ${seatA.laps}`);
       await inLobby(a, seatA.code, 'A in the race lobby');
-      // B: the list (fetched when the screen opens; Refresh again to be sure), the pad onto A's room, A
-      await openMultiplayer(b);
-      await padFocusItem(b.page, /^Refresh the room list$/);
-      await padPress(b.page, PAD_BUTTON.a);
-      await waitFor("A's race room in B's list", () => b.H((c) => !!document.querySelector(`[data-room="${c}"]:not([disabled])`), seatA.code), 30000);
+      // B: A's room arrives in the open list by itself (focus kept), then the pad onto A's room, A
+      report.liveList = await seeRoomArriveLive(b, seatA.code, out);
       await padFocusItem(b.page, new RegExp(`^${seatA.code} · Rallycross · `));
+      report.liveList.roomFocusKept = await keepRoomFocusAcrossUpdates(b);
       await padPress(b.page, PAD_BUTTON.a);
       await inLobby(b, seatA.code, 'B in the race lobby (from the list)');
       for (const p of [a, b]) await waitFor('two seats listed, 1 lap', () => p.H(() => document.querySelectorAll('[data-mp-seats] tr[data-slot]').length === 2 && document.querySelector('[data-mp-laps]')?.textContent === '1 lap'));
@@ -314,6 +318,53 @@ async function raceToTheFlag(a, b, out) {
   if (Math.abs(own.finishTimeS + own.penaltyS - rowB.timeS) > SIM_DT_S + 1e-9) throw new Error(`B's own time ${own.finishTimeS} + ${own.penaltyS} s, the room's ${rowB.timeS} s`);
   await b.page.screenshot({ path: join(out, 'multiplayer-race-results.png') });
   return { server, shown: shown.a, recoveredAt: rec.progressM, ownB: own.finishTimeS + own.penaltyS };
+}
+
+/** Page `p` on the multiplayer setup screen, the pad's focus on Back (below the live room list). */
+async function openListFocusedOnBack(p) {
+  await openMultiplayer(p);
+  await padFocusItem(p.page, /^Back$/);
+  await waitFor('the live list connected', () => p.H(() => /live/.test(document.querySelector('[data-mp-list-status]')?.textContent ?? '')), 30000);
+}
+
+/** Room `code` shows up in `p`'s open list without a press, and the pad's focus stays on Back (its index moved). */
+async function seeRoomArriveLive(p, code, out) {
+  await waitFor(`room ${code} in the live list`, () => p.H((c) => !!document.querySelector(`[data-room="${c}"]:not([disabled])`), code), 15000, 100);
+  await frames(p.page, 2);
+  const focused = await p.H(() => [...document.querySelectorAll('.item.focused')].map((e) => e.textContent));
+  if (focused.length !== 1 || focused[0] !== 'Back') throw new Error(`focus after the live update: ${JSON.stringify(focused)}`);
+  await p.page.screenshot({ path: join(out, 'multiplayer-live-list.png') });
+  return { code, focused: focused[0] };
+}
+
+/**
+ * While `p`'s pad focus is on a room, another room (a Node client on the same server) appears and vanishes: the
+ * list re-draws twice (the focused room's index moves when the other code sorts before it) and the focus stays on
+ * the same room; the press that follows in the spec joins that room, so the menu's own focus index followed too.
+ */
+async function keepRoomFocusAcrossUpdates(p) {
+  const focusedRoom = () => p.H(() => document.querySelector('.item.focused')?.dataset.room ?? null);
+  const code = await focusedRoom();
+  const ws = new URL(p.page.url()).searchParams.get('server').replace(/^http/, 'ws');
+  const other = await RoomClient.connect({ url: ws, kind: 'stage', name: 'e2e' });
+  const listed = (c) => p.H((x) => !!document.querySelector(`[data-room="${x}"]`), c);
+  await waitFor(`room ${other.seat.code} in the live list`, () => listed(other.seat.code), 15000, 100);
+  const during = await focusedRoom();
+  await other.leave();
+  await waitFor(`room ${other.seat.code} gone from the live list`, async () => !(await listed(other.seat.code)), 15000, 100);
+  await frames(p.page, 2);
+  const after = await focusedRoom();
+  if (during !== code || after !== code) throw new Error(`focused room ${code}: ${during} while ${other.seat.code} was listed, ${after} after`);
+  return { code, other: other.seat.code, movedIndex: other.seat.code < code };
+}
+
+/** Every rewound impulse of page `p` was a correction of the drawn car (smoothed, or snapped when huge). */
+async function checkCorrectionsSmoothed(p) {
+  const st = await mp(p);
+  const rewound = st.log.filter((e) => e.outcome === 'rewound').length;
+  const { smoothed, snapped } = st.corrections;
+  if (smoothed + snapped !== rewound) throw new Error(`${rewound} rewound impulses, ${smoothed} smoothed + ${snapped} snapped corrections`);
+  return { rewound, ...st.corrections };
 }
 
 export function runSpecs({ browser, base, out, filter }) {

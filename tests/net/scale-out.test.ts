@@ -5,7 +5,8 @@
  * process A, right after both processes report their rooms ready (no settling pause); the two bots race head-on in
  * it (states relayed, one collision, equal and opposite impulses). Then B is killed with SIGKILL: A keeps its own room
  * (its clients still exchange states, a new client still joins it) and a join to B's dead room fails instead of
- * hanging. Skipped with the reason when redis-server is missing outside CI; in CI that fails.
+ * hanging. The live room list (the "lobby" room) of a client on A shows a room of B appear, fill and vanish.
+ * Skipped with the reason when redis-server is missing outside CI; in CI that fails.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -15,6 +16,8 @@ import { redisUnavailable, startTestRedis, type TestRedis } from '../server/redi
 import { spawnServer, type ServerProcess } from '../server/spawn';
 import { RoomClient } from '../../src/net/room-client';
 import { fetchRoomList } from '../../src/net/room-list';
+import { RoomListFeed } from '../../src/net/room-list-feed';
+import { listedWithin } from './live-list';
 import { headOnCars, PACKET_WALL_MS, plan, sleep } from './bots';
 
 const skip = redisUnavailable();
@@ -88,6 +91,19 @@ describe.skipIf(skip !== null)(`rooms on two server processes with Redis${skip ?
     await a.leave();
     await b.leave();
   }, 120_000);
+
+  it("the live room list of a client on process A shows a room created on process B, its seats, and its end", async () => {
+    const [procA, procB] = servers as [ServerProcess, ServerProcess];
+    const feed = await RoomListFeed.connect(wsOf(procA));
+    const b = await RoomClient.connect({ url: wsOf(procB), kind: 'stage', car: 'hatch-gti' });
+    expect(await listedWithin(feed, b.seat.code, (e) => e?.seats === 1, 'created on B')).toMatchObject({ kind: 'stage', joinable: true });
+    const a = await RoomClient.connect({ url: wsOf(procA), code: b.seat.code, car: 'hatch-gti' });
+    expect(await listedWithin(feed, b.seat.code, (e) => e?.seats === 2, 'joined through A')).toMatchObject({ seats: 2 });
+    await a.leave();
+    await b.leave();
+    expect(await listedWithin(feed, b.seat.code, (e) => e === undefined, 'disposed on B')).toBeUndefined();
+    await feed.close();
+  }, 60_000);
 
   it('SIGKILL one process: the other keeps its rooms; a join to the dead room fails', async () => {
     const [procA, procB] = servers as [ServerProcess, ServerProcess];

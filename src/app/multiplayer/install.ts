@@ -1,13 +1,14 @@
 /**
  * Multiplayer screens (issue #22 item 1, the game's side; docs/multiplayer.md "The game"), loaded on demand:
  *  - 'multiplayer': "offline" without a server; else a stage-together room's stage and your car, Create room, or
- *    a join code (left / right cycle the character, A moves on; letters and digits can be typed) and Join;
+ *    a join code (left / right cycle the character, A moves on; letters and digits can be typed) and Join, and the
+ *    live room list (room-list-view.ts);
  *  - 'multiplayer-lobby': the room's code, its seats (name, car, ready), Ready, the countdown on the server clock;
  *  - 'multiplayer-drive': the drive (session.ts) from the room's 'go'; B / Escape retires the car (before the start: leaves);
  *  - 'multiplayer-results': the room's results once this car finished or retired (results-view.ts).
  * `window.__bitrally.multiplayer` exposes the lobby and the drive's state (collision log) for the browser test.
  */
-import { adjustable, html, registerScreen } from '../screens';
+import { adjustable, html, registerScreen, type ScreenContext, type ScreenInstance } from '../screens';
 import type { AppContext } from '../app-context';
 import { configuredServer } from '../online-config';
 import { listStages, loadStageWithFiles, type StageSummary } from '../stages';
@@ -73,30 +74,38 @@ function renderLapsItem(el: HTMLElement, mp: MultiplayerState): void {
 
 const KIND_LABEL: Record<RoomKind, string> = { race: 'Rallycross race: everyone on one circuit from the rallycross grid, collisions on', stage: 'Stage together: everyone on one stage, collisions on' };
 
+/** The setup screen without a server: it says so and goes back. */
+function offlineSetupScreen(ctx: ScreenContext): ScreenInstance {
+  const el = html(`<h2>Multiplayer</h2><div class="sub" data-mp-offline>Offline: no server set (Settings → Online server)</div><button class="item default" data-k="back">Back</button>`);
+  el.querySelector<HTMLElement>('[data-k="back"]')!.onclick = () => ctx.show('title');
+  return { el, back: () => ctx.show('title') };
+}
+
+/** The setup screen's items (filled in by its render). */
+function setupScreenHtml(url: string): string {
+  return `<h2>Multiplayer</h2><div class="sub" data-mp-kind-line></div>
+    <button class="item" data-k="kind"></button>
+    <button class="item" data-k="stage"></button>
+    <button class="item" data-k="laps"></button>
+    <button class="item" data-k="car"></button>
+    <button class="item default" data-k="create">Create room</button>
+    <button class="item mp-code" data-k="code"></button>
+    <button class="item" data-k="join">Join</button>
+    <button class="item" data-k="refresh">Reconnect the room list</button>
+    <div class="mp-rooms" data-mp-rooms></div>
+    <div class="sub" data-mp-list-status></div>
+    <button class="item" data-k="back">Back</button>
+    <div class="sub" data-mp-status></div>
+    <div class="hint">Left / right: change · Code: left / right picks the character, A moves on (or type it) · A on a room: join · B: back · ${esc(url)}</div>`;
+}
+
 /** 'multiplayer': offline notice, or the room setup (kind, stage, car, create; join by code or from the room list). */
 function registerSetupScreen(app: AppContext, mp: MultiplayerState): void {
   registerScreen('multiplayer', (ctx) => {
     const http = normaliseServerUrl(configuredServer(app));
     const url = http ? roomServerUrl(http) : null;
-    if (!http || !url) {
-      const el = html(`<h2>Multiplayer</h2><div class="sub" data-mp-offline>Offline: no server set (Settings → Online server)</div><button class="item default" data-k="back">Back</button>`);
-      el.querySelector<HTMLElement>('[data-k="back"]')!.onclick = () => ctx.show('title');
-      return { el, back: () => ctx.show('title') };
-    }
-    const el = html(`<h2>Multiplayer</h2><div class="sub" data-mp-kind-line></div>
-      <button class="item" data-k="kind"></button>
-      <button class="item" data-k="stage"></button>
-      <button class="item" data-k="laps"></button>
-      <button class="item" data-k="car"></button>
-      <button class="item default" data-k="create">Create room</button>
-      <button class="item mp-code" data-k="code"></button>
-      <button class="item" data-k="join">Join</button>
-      <button class="item" data-k="refresh">Refresh the room list</button>
-      <div class="mp-rooms" data-mp-rooms></div>
-      <div class="sub" data-mp-list-status></div>
-      <button class="item" data-k="back">Back</button>
-      <div class="sub" data-mp-status></div>
-      <div class="hint">Left / right: change · Code: left / right picks the character, A moves on (or type it) · A on a room: join · B: back · ${esc(url)}</div>`);
+    if (!http || !url) return offlineSetupScreen(ctx);
+    const el = html(setupScreenHtml(url));
     const item = (k: string): HTMLElement => el.querySelector<HTMLElement>(`[data-k="${k}"]`)!;
     const status = el.querySelector<HTMLElement>('[data-mp-status]')!;
     const code = new CodeEntry();
@@ -112,7 +121,8 @@ function registerSetupScreen(app: AppContext, mp: MultiplayerState): void {
       item('code').innerHTML = `Join code: ${[...code.text()].map((ch, i) => `<span class="${i === code.cursor ? 'mp-cursor' : ''}">${esc(ch)}</span>`).join('')}`;
     };
     const enter = (o: { code?: string }): void => void connect(url, mp, o, status).then((ok) => ok && ctx.show('multiplayer-lobby'));
-    const list = new RoomListView(el.querySelector<HTMLElement>('[data-mp-rooms]')!, el.querySelector<HTMLElement>('[data-mp-list-status]')!, http, stageName, (c) => enter({ code: c }));
+    const focus = (x: HTMLElement): void => ctx.focusElement?.(x);
+    const list = new RoomListView(el.querySelector<HTMLElement>('[data-mp-rooms]')!, el.querySelector<HTMLElement>('[data-mp-list-status]')!, url, stageName, (c) => enter({ code: c }), focus, item('refresh'));
     const pickStage = (): void => {
       const ok = stagesOfKind(all, mp.kind);
       if (!ok.some((s) => s.id === mp.stageId)) mp.stageId = (ok.find((s) => !s.testTrack) ?? ok[0])?.id ?? null;
@@ -123,7 +133,7 @@ function registerSetupScreen(app: AppContext, mp: MultiplayerState): void {
       render();
       list.render();
     });
-    void list.refresh();
+    void list.connect();
     const cycle = <T,>(xs: T[], cur: T, d: number): T => xs[(xs.indexOf(cur) + d + xs.length) % xs.length] ?? cur;
     const toggleKind = (): void => {
       mp.kind = mp.kind === 'race' ? 'stage' : 'race';
@@ -148,10 +158,11 @@ function registerSetupScreen(app: AppContext, mp: MultiplayerState): void {
       render();
     };
     item('join').onclick = () => (code.code() ? enter({ code: code.code()! }) : (status.textContent = 'Enter the 5-character code first'));
-    item('refresh').onclick = () => void list.refresh();
+    item('refresh').onclick = () => void list.connect();
     item('back').onclick = () => ctx.show('title');
     render();
-    return { el, back: () => ctx.show('title'), dispose: typing };
+    const dispose = (): void => (typing(), list.dispose());
+    return { el, back: () => ctx.show('title'), dispose };
   });
 }
 

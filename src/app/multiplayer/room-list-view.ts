@@ -1,10 +1,14 @@
 /**
- * The setup screen's room list (issue #22 item 1, "join by code or list"): the server's open rooms (GET /api/rooms,
- * src/net/room-list.ts), one menu item each, joinable rooms first. A full or started room is shown disabled (the
- * menu skips it). Stage ids and codes come from the server, so they are escaped. Refresh is an item of its own.
+ * The setup screen's room list (issue #22 item 1, "join by code or list"): the server's open rooms, live
+ * (RoomListFeed, the server's "lobby" room: rooms appear, fill, lock and vanish while the player looks), one menu
+ * item each, joinable rooms first. A full or started room is shown disabled (the menu skips it). The gamepad focus
+ * survives every update: the focused room stays focused while it is joinable, else the focus moves to the room now
+ * at its place (or to the fallback item); a focused fixed item keeps the focus. Stage ids and codes come from the
+ * server, so they are escaped.
  */
 import { escapeHtml as esc } from '../escape-html';
-import { fetchRoomList, type HttpGet, type RoomListEntry } from '../../net/room-list';
+import type { RoomListEntry } from '../../net/room-list';
+import { RoomListFeed } from '../../net/room-list-feed';
 
 const KIND_NAMES = { race: 'Rallycross', stage: 'Stage together' } as const;
 
@@ -15,39 +19,83 @@ export function roomItemHtml(r: RoomListEntry, stageName: (id: string) => string
   return `<button class="item mp-room" data-room="${esc(r.code)}"${r.joinable ? '' : ' disabled'}>${label}</button>`;
 }
 
+/** What the view needs of the menu: move the focus to an element (ScreenManager.focusElement). */
+export type FocusElement = (el: HTMLElement) => void;
+
 export class RoomListView {
   rooms: RoomListEntry[] = [];
+  private feed: RoomListFeed | null = null;
   private generation = 0;
+  /** How many list updates the feed delivered (the browser test reads it). */
+  updates = 0;
 
   constructor(
     /** Where the room items go (between the screen's fixed items, so the focus of those stays put). */
     private readonly box: HTMLElement,
     /** The line that says what the list holds or why it failed. */
     private readonly status: HTMLElement,
-    private readonly httpBase: string,
+    /** ws://host:port of the server's rooms. */
+    private readonly url: string,
     private readonly stageName: (id: string) => string,
     private readonly join: (code: string) => void,
+    private readonly focus: FocusElement,
+    /** Takes the focus when the focused room leaves and no room is left to take it. */
+    private readonly fallback: HTMLElement,
   ) {}
 
-  /** Asks the server again; a later refresh wins over an earlier one that answers after it. */
-  async refresh(fetchFn: HttpGet = (u) => fetch(u)): Promise<void> {
+  /** (Re)connects the live list; a later connect wins over an earlier one that answers after it. */
+  async connect(): Promise<void> {
     const gen = ++this.generation;
+    await this.closeFeed();
     this.status.textContent = 'Looking for rooms…';
     try {
-      const rooms = await fetchRoomList(this.httpBase, fetchFn);
-      if (gen !== this.generation) return;
-      this.rooms = rooms;
-      this.render();
-      const open = rooms.filter((r) => r.joinable).length;
-      this.status.textContent = rooms.length === 0 ? 'No rooms open: create one' : `${open} of ${rooms.length} room${rooms.length === 1 ? '' : 's'} open to join`;
+      const feed = await RoomListFeed.connect(this.url);
+      if (gen !== this.generation) return void feed.close();
+      this.feed = feed;
+      feed.onChange = (rooms) => this.show(rooms);
+      feed.onLost = (code) => (this.status.textContent = `The room list went offline (${code}): Reconnect to try again`);
+      this.show(feed.list());
     } catch (e) {
       if (gen === this.generation) this.status.textContent = `Could not list the rooms: ${(e as Error).message}`;
     }
   }
 
-  /** Re-draws the items (after the stage names loaded, too). */
+  private show(rooms: RoomListEntry[]): void {
+    this.rooms = rooms;
+    this.updates++;
+    this.render();
+    const open = rooms.filter((r) => r.joinable).length;
+    this.status.textContent = rooms.length === 0 ? 'No rooms open: create one (the list is live)' : `${open} of ${rooms.length} room${rooms.length === 1 ? '' : 's'} open to join (live)`;
+  }
+
+  /** Re-draws the items (after the stage names loaded, too), keeping the menu focus on the same item. */
   render(): void {
+    const focused = this.box.parentElement?.querySelector<HTMLElement>('.item.focused') ?? null;
+    const inBox = focused !== null && this.box.contains(focused);
+    const oldRooms = [...this.box.querySelectorAll<HTMLElement>('[data-room]:not([disabled])')];
+    const place = inBox ? oldRooms.indexOf(focused) : -1;
     this.box.innerHTML = this.rooms.map((r) => roomItemHtml(r, this.stageName)).join('');
-    for (const b of this.box.querySelectorAll<HTMLElement>('[data-room]')) b.onclick = () => this.join(b.dataset.room!);
+    const rooms = [...this.box.querySelectorAll<HTMLElement>('[data-room]')];
+    for (const b of rooms) {
+      b.onclick = () => this.join(b.dataset.room!);
+      b.onmouseenter = () => this.focus(b);
+    }
+    if (!focused) return;
+    if (!inBox) return this.focus(focused); // a fixed item: its index may have moved with the rooms before it
+    const open = rooms.filter((b) => !b.hasAttribute('disabled'));
+    const same = open.find((b) => b.dataset.room === focused.dataset.room);
+    this.focus(same ?? open[Math.min(place, open.length - 1)] ?? this.fallback);
+  }
+
+  private async closeFeed(): Promise<void> {
+    const f = this.feed;
+    this.feed = null;
+    await f?.close();
+  }
+
+  /** Leaves the lobby (the screen closed). */
+  dispose(): void {
+    this.generation++;
+    void this.closeFeed();
   }
 }

@@ -5,12 +5,15 @@
  * packet sent per packet interval. In a race room the car races the room's laps (lap n/N, joker, the
  * penalty-inclusive timer: the offline race's HUD pieces) and Recover puts it back (NetCar.recover). The room's
  * impulses are applied at their stamped tick (rewinding when late) and logged (CollisionLog); the other cars are
- * drawn from their relayed states (RemoteCars). The world cannot stop: while the pause menu is open the car is
- * stepped on with neutral controls and the handbrake. Views only read.
+ * drawn from their relayed states (RemoteCars). A rewind's jump of the own car is smoothed on screen
+ * (CorrectionSmoother: the drawn car and the camera slide onto the simulated pose, τ = 0.12 s); a recovery snaps.
+ * The world cannot stop: while the pause menu is open the car is stepped on with neutral controls and the
+ * handbrake. Views only read.
  */
 import { quantizeInput, type QuantizedInput } from '../../ecs/controls';
 import type { Stage } from '../../../terrain/stage';
 import { NetCar } from '../../net/net-car';
+import { CorrectionSmoother, readPose, rotateByQuat } from '../../net/correction-smoother';
 import { builtinRunCar, createRaceDriver, createStageDriver } from '../../net/bot-car';
 import { gridPose } from '../../net/grid';
 import type { Lobby, RoomClient } from '../../net/room-client';
@@ -46,6 +49,8 @@ const PAUSED_INPUT: QuantizedInput = quantizeInput({ steer: 0, throttle: 0, brak
 export class MultiplayerSession {
   readonly car: NetCar;
   readonly log = new CollisionLog();
+  /** The drawn car's visual error after a rewind (the simulation is never touched). */
+  readonly smoother = new CorrectionSmoother();
   readonly pacer: RoomPacer;
   private readonly throttle: SendThrottle;
   lobby: Lobby;
@@ -116,7 +121,9 @@ export class MultiplayerSession {
   /** An impulse from the room: applied at its contact tick (rewound when it is in the past), logged, shown. */
   private applyImpulse(p: ImpulsePacket): void {
     const at = this.car.tick;
+    const drawnBefore = this.smoother.drawn(readPose(this.car.run.world, this.car.eid));
     const outcome = this.car.applyImpulse(p);
+    if (outcome === 'rewound') this.smoother.correct(drawnBefore, readPose(this.car.run.world, this.car.eid));
     this.log.add(p, outcome, at);
     this.hud.showToast(`Contact with ${this.remotes.nameOf(p.other)}`, this.nowS, CONTACT_TOAST_S);
     this.panel.innerHTML = this.log.panelHtml((s) => this.remotes.nameOf(s));
@@ -156,6 +163,7 @@ export class MultiplayerSession {
     }
     if (raceRunOf(this.car.run.world, this.car.eid).finishTimeS !== null) return false;
     this.car.recover();
+    this.smoother.reset(); // a put-back is a jump the player asked for: the drawn car snaps with it
     return true;
   }
 
@@ -187,12 +195,17 @@ export class MultiplayerSession {
     const w = this.car.run.world, b = w.c.RigidBody, e = this.car.eid;
     this.drivable.readTelemetry(w, this.tele);
     const t = this.tele;
-    this.view.update(b.px[e]!, b.py[e]!, b.pz[e]!, { w: b.qw[e]!, x: b.qx[e]!, y: b.qy[e]!, z: b.qz[e]! }, t.wheels, t.brake > 0.05);
+    // the drawn car (and the camera that follows it) is the simulated one plus the decaying correction error
+    this.smoother.decay(dt);
+    const d = this.smoother.drawn(readPose(w, e));
+    const [fx, fy, fz] = rotateByQuat(this.smoother.rotation, [b.R2[e]!, b.R5[e]!, b.R8[e]!]);
+    const [ux, uy, uz] = rotateByQuat(this.smoother.rotation, [b.R1[e]!, b.R4[e]!, b.R7[e]!]);
+    this.view.update(d.x, d.y, d.z, { w: d.qw, x: d.qx, y: d.qy, z: d.qz }, t.wheels, t.brake > 0.05);
     this.view.setCrush(t.damage);
     this.remotes.draw(this.car.tick - INTERPOLATION_DELAY_PACKETS * this.car.ticksPerPacket);
-    this.camera.update({ x: b.px[e]!, y: b.py[e]!, z: b.pz[e]!, fx: b.R2[e]!, fy: b.R5[e]!, fz: b.R8[e]!, ux: b.R1[e]!, uy: b.R4[e]!, uz: b.R7[e]!, speed: t.speedMS }, Math.min(dt, 0.1));
+    this.camera.update({ x: d.x, y: d.y, z: d.z, fx, fy, fz, ux, uy, uz, speed: t.speedMS }, Math.min(dt, 0.1));
     if (this.frames % 2 === 0 || dt === 0) this.terrain.update(this.camera.camera);
-    this.kit.sun.position.set(b.px[e]! + 40, b.py[e]! + 80, b.pz[e]! + 30);
+    this.kit.sun.position.set(d.x + 40, d.y + 80, d.z + 30);
     this.hud.update({ speedMS: t.speedMS, rpm: t.rpm, redlineRpm: t.redlineRpm, maxRpm: t.maxRpm, gear: t.gear, shiftTo: t.shiftTo, timeS: this.timerS(), damage: t.damage, units: this.settings.units });
     this.updateLights();
     if (this.frames % 15 === 1 && this.log.entries.length === 0) this.panel.innerHTML = this.log.panelHtml((s) => this.remotes.nameOf(s));
@@ -232,6 +245,7 @@ export class MultiplayerSession {
       autopilot: this.pilot.ai !== null,
       remotes: this.remotes.poses(),
       log: this.log.entries.map((x) => ({ ...x })),
+      corrections: { smoothed: this.smoother.smoothed, snapped: this.smoother.snapped, errorM: this.smoother.error().distM },
       panel: this.panel.textContent,
     };
   }
