@@ -16,6 +16,11 @@ export class BoardCache {
   /** Bumped by every clear: a load that started before a clear is not cached after it. */
   private generation = 0;
 
+  /** The cached value of `key`, or undefined (no load): the hit path of a read, without a promise. */
+  peek<T>(key: string): T | undefined {
+    return this.entries.get(key)?.value as T | undefined;
+  }
+
   async get<T>(key: string, load: () => Promise<T>, scope: string = EVERY_BOARD): Promise<T> {
     const hit = this.entries.get(key);
     if (hit) return hit.value as T;
