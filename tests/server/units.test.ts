@@ -70,6 +70,28 @@ describe('board cache', () => {
   });
 });
 
+describe('board cache loads', () => {
+  it('concurrent misses of one key share one load; a miss after a clear does not join a load from before it', async () => {
+    const cache = new BoardCache();
+    let loads = 0;
+    const releases: (() => void)[] = [];
+    const load = (): Promise<number> => {
+      const n = ++loads;
+      return new Promise<number>((res) => releases.push(() => res(n)));
+    };
+    const before = [cache.get('top A', load, 'A'), cache.get('top A', load, 'A'), cache.get('top A', load, 'A')];
+    expect(loads).toBe(1);
+    cache.clearBoard('A');
+    const after = [cache.get('top A', load, 'A'), cache.get('top A', load, 'A')];
+    expect(loads).toBe(2);
+    for (const r of releases) r();
+    expect(await Promise.all([...before, ...after])).toEqual([1, 1, 1, 2, 2]);
+    // the load from after the clear is the one cached
+    expect(await cache.get('top A', load, 'A')).toBe(2);
+    expect(loads).toBe(2);
+  });
+});
+
 describe('board cache scopes', () => {
   it('an accepted run on one board drops that board and what spans every board, not the other boards', async () => {
     const cache = new BoardCache();
