@@ -49,6 +49,10 @@ export interface ServerSideStats {
   cpuMs: number;
   /** CPU time of the server's main thread (event loop: HTTP, routes, database) over the window, ms; null off Linux. */
   mainThreadCpuMs: number | null;
+  /** How long that thread was ready to run but waited for a core over the window, ms; null off Linux. */
+  mainThreadWaitMs: number | null;
+  /** The window's length, ms. */
+  wallMs: number;
 }
 
 /** Measures the server side of one window of requests on `server`; call the returned stop() at its end. */
@@ -64,6 +68,7 @@ export function watchServer(server: Server): () => ServerSideStats {
   const elu0 = performance.eventLoopUtilization();
   const cpu0 = process.cpuUsage();
   const thread0 = readThreadTimes();
+  const t0 = performance.now();
   return () => {
     const thread = threadTimesSince(thread0);
     server.off('request', onRequest);
@@ -75,6 +80,8 @@ export function watchServer(server: Server): () => ServerSideStats {
       loopDelayP99Ms: delay.percentile(99) / 1e6,
       cpuMs: (cpu.user + cpu.system) / 1000,
       mainThreadCpuMs: thread?.cpuMs ?? null,
+      mainThreadWaitMs: thread?.waitMs ?? null,
+      wallMs: performance.now() - t0,
     };
   };
 }

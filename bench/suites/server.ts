@@ -41,6 +41,17 @@ function recordStage(stageId: string): { bytes: Uint8Array; simS: number; stageI
   return { bytes: rec.bytes, simS: rec.run.world.tick * rec.run.world.dt, stageId };
 }
 
+/**
+ * Why the latency goal cannot be judged here, or undefined: the 1-minute load average when the suite starts
+ * (before it runs anything) above the core count means other jobs hold the cores, and 50 clients, the server and
+ * a verification thread then wait for one (tens of ms a turn) whatever the server does.
+ */
+function otherWorkOnCores(): string | undefined {
+  const load = loadavg()[0]!;
+  const cores = availableParallelism();
+  return load > cores ? `machine load ${load.toFixed(1)} on ${cores} cores when the suite started: other jobs hold the cores, the p99 is their scheduling (the note has the server's own time and its wait for a core)` : undefined;
+}
+
 /** Replays per minute of `ms` (ms of wall or CPU time). */
 const perMinute = (replays: number, ms: number): number => replays / (ms / 60_000);
 
@@ -179,20 +190,24 @@ async function measureWindow(server: Server, client: LoadClient, batches: (i: nu
   return { client: times.sort((a, b) => a - b), clientCpuMs: cpuMs, server: stop() };
 }
 
-/** The rows of one window: client-observed p50/p99 (p99 has the goal) and the server-side p99 beside them. */
-function latencyRows(label: string, w: Window, context: string): BenchResult[] {
+/**
+ * The rows of one window: client-observed p50/p99 (p99 has the goal) and the server-side p99 beside them.
+ * `sharedMachine`, when set, says why the goal is report-only in --quick: other work held the cores when the suite
+ * started, so the p99 measures the wait for a core (the event loop's delay and wait are in the note).
+ */
+function latencyRows(label: string, w: Window, context: string, sharedMachine: string | undefined): BenchResult[] {
   const n = w.client.length;
   const s = w.server;
-  const mainCpu = s.mainThreadCpuMs === null ? 'no per-thread figure on this kernel' : `${((s.mainThreadCpuMs * 1000) / n).toFixed(0)} µs per GET`;
+  const mainCpu = s.mainThreadCpuMs === null ? 'no per-thread figure on this kernel' : `${((s.mainThreadCpuMs * 1000) / n).toFixed(0)} µs per GET, waited for a core ${((100 * s.mainThreadWaitMs!) / s.wallMs).toFixed(0)} % of the window`;
   const note = `${n} GETs (top 20 / around a random player) from ${CLIENTS} concurrent keep-alive connections of a lean client in a separate process (closed loop, one request in flight each), ${context}; server side: p50 ${quantile(s.times, 0.5).toFixed(2)} ms, p99 ${quantile(s.times, 0.99).toFixed(2)} ms (request in → response written), event loop ${(s.busy * 100).toFixed(0)} % busy, its delay p99 ${s.loopDelayP99Ms.toFixed(1)} ms; CPU: server main thread ${mainCpu}, server process ${((s.cpuMs * 1000) / n).toFixed(0)} µs per GET (every thread, verification included), client process ${((w.clientCpuMs * 1000) / n).toFixed(0)} µs per GET; machine load ${loadavg()[0]!.toFixed(2)} on ${availableParallelism()} cores`;
   return [
     { suite: 'server', name: `leaderboard read latency p50, ${CLIENTS} clients, ${label}`, value: quantile(w.client, 0.5), unit: 'ms', lowerIsBetter: true, note },
-    { suite: 'server', name: `leaderboard read latency p99, ${CLIENTS} clients, ${label}`, value: quantile(w.client, 0.99), unit: 'ms', target: 20, lowerIsBetter: true, note },
+    { suite: 'server', name: `leaderboard read latency p99, ${CLIENTS} clients, ${label}`, value: quantile(w.client, 0.99), unit: 'ms', target: 20, lowerIsBetter: true, ...(sharedMachine ? { quickReportOnly: sharedMachine } : {}), note },
     { suite: 'server', name: `leaderboard read, server-side time p99, ${label}`, value: quantile(s.times, 0.99), unit: 'ms', lowerIsBetter: true, note: 'from the request event to the response written, on the server (no client scheduling in it); the same window as the row above' },
   ];
 }
 
-async function leaderboardLatency(quick: boolean, replay: { bytes: Uint8Array; simS: number }): Promise<BenchResult[]> {
+async function leaderboardLatency(quick: boolean, replay: { bytes: Uint8Array; simS: number }, sharedMachine: string | undefined): Promise<BenchResult[]> {
   const dir = mkdtempSync(join(tmpdir(), 'bitrally-bench-'));
   // the logger as the CLI runs it (level info), written nowhere: what logging costs is in the figures
   const logger = { level: 'info', stream: new Writable({ write: (_c, _e, cb) => cb() }) };
@@ -204,7 +219,8 @@ async function leaderboardLatency(quick: boolean, replay: { bytes: Uint8Array; s
     const perClient = quick ? 40 : 100;
     // one verification first: the worker thread's start (Havok, shipped stages) is not inside a window
     await (await startBurst(server, board, replay.bytes, 1, 'warm')).done;
-    await client.run(readUrls(base, board, 2, 0));
+    // a warm-up batch of a window's size (other players): the server's JIT and the client's sockets ready
+    await client.run(readUrls(base, board, perClient, 0));
     const idle = await measureWindow(server, client, () => readUrls(base, board, perClient, 1));
     const files = quick ? 3 : 6;
     const burst = await startBurst(server, board, replay.bytes, files, 'burst');
@@ -213,8 +229,8 @@ async function leaderboardLatency(quick: boolean, replay: { bytes: Uint8Array; s
     const during = burst.verified();
     await burst.done;
     return [
-      ...latencyRows('no verification running', idle, `${BOARD_PLAYERS}-player board, PGlite, loopback, verification idle`),
-      ...latencyRows('during a verification burst', busy, `${files} × ${replay.simS.toFixed(0)} s replays queued on one verification thread just before (${during} verified during the reads), an accepted run stored on the read board after each (its cache dropped)`),
+      ...latencyRows('no verification running', idle, `${BOARD_PLAYERS}-player board, PGlite, loopback, verification idle`, sharedMachine),
+      ...latencyRows('during a verification burst', busy, `${files} × ${replay.simS.toFixed(0)} s replays queued on one verification thread just before (${during} verified during the reads), an accepted run stored on the read board after each (its cache dropped)`, sharedMachine),
     ];
   } finally {
     client.close();
@@ -226,7 +242,8 @@ async function leaderboardLatency(quick: boolean, replay: { bytes: Uint8Array; s
 export const suite: BenchSuite = {
   name: 'server',
   run: async ({ quick }) => {
+    const sharedMachine = otherWorkOnCores();
     const replay = recordStage(quick ? 'test-short' : 'col-tarmac');
-    return [await verificationThroughput(quick, replay), ...(await leaderboardLatency(quick, replay))];
+    return [await verificationThroughput(quick, replay), ...(await leaderboardLatency(quick, replay, sharedMachine))];
   },
 };
