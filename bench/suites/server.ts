@@ -1,10 +1,11 @@
 /**
- * The server (server/, docs/server.md): verification throughput of the piscina worker pool (one thread, so the
- * figure is per core) on real AI runs recorded like the game's, counted in 3-minute replays (re-simulation
- * costs in proportion to the ticks); and leaderboard read latency under 50 concurrent clients over loopback
- * HTTP against a board of 1000 players on the embedded database, with the clients in a separate process, while no
- * verification runs and during a verification burst, each beside the server-side time of the same requests.
- * Bounded: a fixed number of files and requests.
+ * The server (server/, docs/server.md): verification throughput of the piscina worker pool (one thread) on real AI
+ * runs recorded like the game's, counted in 3-minute replays (re-simulation costs in proportion to the ticks) per
+ * CPU-minute of the verification thread (per core), with the wall-clock figure beside it; and leaderboard read
+ * latency under 50 concurrent keep-alive clients over loopback HTTP against a board of 1000 players on the embedded
+ * database, the clients a lean load client in a separate process, while no verification runs and during a
+ * verification burst, each beside the server-side time and the CPU per GET of the server's main thread and of the
+ * client. Bounded: a fixed number of files and requests.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
