@@ -1,12 +1,13 @@
 /**
  * The server benchmark's measuring side (bench/suites/server.ts): the load client in a child process
- * (bench/server-load-client.mjs), the server-side time of each request (request received → response written,
+ * (bench/server-load-client.mjs), the CPU time of the server's main thread, the server-side time of each request (request received → response written,
  * taken on the server's http.Server, so the clients' own scheduling is not in it), the server's event-loop delay
  * and busy share, and percentiles.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import type { Server } from 'node:http';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import { readThreadTimes, threadTimesSince } from '../server/thread-cpu';
 
 /** The q-quantile of sorted values (nearest rank). */
 export const quantile = (sorted: readonly number[], q: number): number => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
@@ -46,6 +47,12 @@ export interface ServerSideStats {
   loopDelayP99Ms: number;
   /** The server process's CPU time over the window (every thread: main and verification workers), ms. */
   cpuMs: number;
+  /** CPU time of the server's main thread (event loop: HTTP, routes, database) over the window, ms; null off Linux. */
+  mainThreadCpuMs: number | null;
+  /** How long that thread was ready to run but waited for a core over the window, ms; null off Linux. */
+  mainThreadWaitMs: number | null;
+  /** The window's length, ms. */
+  wallMs: number;
 }
 
 /** Measures the server side of one window of requests on `server`; call the returned stop() at its end. */
@@ -60,7 +67,10 @@ export function watchServer(server: Server): () => ServerSideStats {
   delay.enable();
   const elu0 = performance.eventLoopUtilization();
   const cpu0 = process.cpuUsage();
+  const thread0 = readThreadTimes();
+  const t0 = performance.now();
   return () => {
+    const thread = threadTimesSince(thread0);
     server.off('request', onRequest);
     delay.disable();
     const cpu = process.cpuUsage(cpu0);
@@ -69,6 +79,9 @@ export function watchServer(server: Server): () => ServerSideStats {
       busy: performance.eventLoopUtilization(elu0).utilization,
       loopDelayP99Ms: delay.percentile(99) / 1e6,
       cpuMs: (cpu.user + cpu.system) / 1000,
+      mainThreadCpuMs: thread?.cpuMs ?? null,
+      mainThreadWaitMs: thread?.waitMs ?? null,
+      wallMs: performance.now() - t0,
     };
   };
 }

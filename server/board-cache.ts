@@ -15,16 +15,38 @@ export class BoardCache {
   private readonly entries = new Map<string, { value: unknown; scope: string }>();
   /** Bumped by every clear: a load that started before a clear is not cached after it. */
   private generation = 0;
+  /** Loads in flight by key, with the generation they started in. */
+  private readonly loading = new Map<string, { promise: Promise<unknown>; generation: number }>();
 
+  /** The cached value of `key`, or undefined (no load): the hit path of a read, without a promise. */
+  peek<T>(key: string): T | undefined {
+    return this.entries.get(key)?.value as T | undefined;
+  }
+
+  /**
+   * The cached value of `key`, else the one `load` gives. Concurrent misses of one key in one generation share a
+   * single load: after a drop, the 50 clients that ask at once cost one query (a 1000-row ranking is ~10 ms of
+   * the event loop on PGlite), not 50. A caller after a clear never joins a load that started before it.
+   */
   async get<T>(key: string, load: () => Promise<T>, scope: string = EVERY_BOARD): Promise<T> {
     const hit = this.entries.get(key);
     if (hit) return hit.value as T;
-    const gen = this.generation;
-    const value = await load();
-    if (gen !== this.generation) return value;
-    if (this.entries.size >= MAX_CACHED_RESPONSES) this.entries.clear();
-    this.entries.set(key, { value, scope });
-    return value;
+    const running = this.loading.get(key);
+    if (running && running.generation === this.generation) return running.promise as Promise<T>;
+    const generation = this.generation;
+    const promise = load().then((value) => {
+      if (generation !== this.generation) return value;
+      if (this.entries.size >= MAX_CACHED_RESPONSES) this.entries.clear();
+      this.entries.set(key, { value, scope });
+      return value;
+    });
+    const entry = { promise, generation };
+    this.loading.set(key, entry);
+    try {
+      return await promise;
+    } finally {
+      if (this.loading.get(key) === entry) this.loading.delete(key);
+    }
   }
 
   /** Drops the entries of one board (its scope) and those that depend on every board. */

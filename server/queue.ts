@@ -59,7 +59,7 @@ export class VerificationQueue {
       if (!bytes) return;
       const v = await this.pool.verify(bytes);
       await this.store.recordVerdict(id, v, v.wallMs);
-      this.log.info({ submission: id, status: v.status, code: v.status === 'rejected' ? v.code : undefined, stageTimeS: v.status === 'accepted' ? v.stageTimeS : undefined, verifyMs: Math.round(v.wallMs) }, 'verified');
+      this.log.info({ submission: id, status: v.status, code: v.status === 'rejected' ? v.code : undefined, stageTimeS: v.status === 'accepted' ? v.stageTimeS : undefined, verifyMs: Math.round(v.wallMs), verifyCpuMs: v.cpuMs === null ? undefined : Math.round(v.cpuMs) }, 'verified');
       this.onVerified?.(id, v);
     } catch (e) {
       // a database failure: the row stays pending and is verified again after the next start

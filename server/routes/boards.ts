@@ -8,9 +8,10 @@
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Board, BoardRow, Store } from '../store';
-import type { BoardCache } from '../board-cache';
+import { EVERY_BOARD, type BoardCache } from '../board-cache';
 import { PLAYER_ID_PATTERN } from './players';
 import { submissionJson } from './submissions';
+import { sendCachedJson } from '../cached-response';
 
 export const MAX_BOARD_ROWS = 100;
 export const DEFAULT_BOARD_ROWS = 20;
@@ -62,17 +63,8 @@ async function aroundRows(store: Store, cache: BoardCache, b: Board, playerId: s
   return at < 0 ? [] : all.slice(Math.max(0, at - span), at + span + 1);
 }
 
-/**
- * A board response as JSON text, cached with the rows until the next verdict or rename: a read that hits the
- * cache does no query and no serialisation (the read latency target: p99 ≤ 20 ms under 50 clients).
- */
-export async function sendCachedJson(reply: FastifyReply, cache: BoardCache, key: string, scope: string, build: () => Promise<unknown>): Promise<FastifyReply> {
-  const text = await cache.get(`json ${key}`, async () => JSON.stringify(await build()), scope);
-  return reply.type('application/json; charset=utf-8').send(text);
-}
-
 export function registerBoardRoutes(app: FastifyInstance, store: Store, cache: BoardCache): void {
-  app.get('/api/boards', () => cache.get('boards', () => store.boards()));
+  app.get('/api/boards', (req, reply) => sendCachedJson(req, reply, cache, 'json boards', EVERY_BOARD, () => store.boards()));
 
   app.get<{ Params: BoardParams; Querystring: { limit?: string; offset?: string } }>('/api/boards/:stageHash/:carClass/:simVersion', async (req, reply) => {
     const b = boardOf(req.params, reply);
@@ -80,7 +72,7 @@ export function registerBoardRoutes(app: FastifyInstance, store: Store, cache: B
     const limit = intParam(req.query.limit, DEFAULT_BOARD_ROWS, 1, MAX_BOARD_ROWS);
     const offset = intParam(req.query.offset, 0, 0, 1_000_000);
     if (limit === null || offset === null) return badQuery(reply, `limit: 1–${MAX_BOARD_ROWS}, offset: ≥ 0`);
-    return sendCachedJson(reply, cache, `top ${boardKey(b)} ${limit} ${offset}`, boardKey(b), async () => ({ board: b, rows: await topRows(store, cache, b, limit, offset) }));
+    return sendCachedJson(req, reply, cache, `json top ${boardKey(b)} ${limit} ${offset}`, boardKey(b), async () => ({ board: b, rows: await topRows(store, cache, b, limit, offset) }));
   });
 
   app.get<{ Params: BoardParams & { playerId: string }; Querystring: { span?: string } }>('/api/boards/:stageHash/:carClass/:simVersion/around/:playerId', async (req, reply) => {
@@ -88,7 +80,7 @@ export function registerBoardRoutes(app: FastifyInstance, store: Store, cache: B
     if (!b) return reply;
     const span = intParam(req.query.span, DEFAULT_AROUND_SPAN, 0, MAX_AROUND_SPAN);
     if (span === null || !PLAYER_ID_PATTERN.test(req.params.playerId)) return badQuery(reply, `span: 0–${MAX_AROUND_SPAN}; playerId: 64 hex digits`);
-    return sendCachedJson(reply, cache, `around ${boardKey(b)} ${req.params.playerId} ${span}`, boardKey(b), async () => ({ board: b, rows: await aroundRows(store, cache, b, req.params.playerId, span) }));
+    return sendCachedJson(req, reply, cache, `json around ${boardKey(b)} ${req.params.playerId} ${span}`, boardKey(b), async () => ({ board: b, rows: await aroundRows(store, cache, b, req.params.playerId, span) }));
   });
 
   app.get<{ Params: { id: string }; Querystring: { limit?: string } }>('/api/players/:id/history', async (req, reply) => {

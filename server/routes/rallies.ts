@@ -10,7 +10,8 @@ import { SIM_VERSION } from '../../src/replay/version';
 import { rankRallyTotals, serverDailyRally, type RallyTotalRow } from '../daily-rally';
 import type { DailyRallyDefinition } from '../../src/run/rally/daily';
 import { PLAYER_ID_PATTERN } from './players';
-import { badQuery, DEFAULT_AROUND_SPAN, DEFAULT_BOARD_ROWS, intParam, MAX_AROUND_SPAN, MAX_BOARD_ROWS, sendCachedJson } from './boards';
+import { badQuery, DEFAULT_AROUND_SPAN, DEFAULT_BOARD_ROWS, intParam, MAX_AROUND_SPAN, MAX_BOARD_ROWS } from './boards';
+import { sendCachedJson } from '../cached-response';
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -45,7 +46,7 @@ export function registerRallyRoutes(app: FastifyInstance, store: Store, cache: B
     const limit = intParam(req.query.limit, DEFAULT_BOARD_ROWS, 1, MAX_BOARD_ROWS);
     const offset = intParam(req.query.offset, 0, 0, 1_000_000);
     if (limit === null || offset === null) return badQuery(reply, `limit: 1–${MAX_BOARD_ROWS}, offset: ≥ 0`);
-    return sendCachedJson(reply, cache, `daily top ${d.date} ${limit} ${offset}`, EVERY_BOARD, async () => {
+    return sendCachedJson(req, reply, cache, `json daily top ${d.date} ${limit} ${offset}`, EVERY_BOARD, async () => {
       const all = await classification(store, cache, d);
       return { rally: rallyJson(d, all.length), rows: all.slice(offset, offset + limit) };
     });
@@ -56,7 +57,7 @@ export function registerRallyRoutes(app: FastifyInstance, store: Store, cache: B
     if (!d) return reply;
     const span = intParam(req.query.span, DEFAULT_AROUND_SPAN, 0, MAX_AROUND_SPAN);
     if (span === null || !PLAYER_ID_PATTERN.test(req.params.playerId)) return badQuery(reply, `span: 0–${MAX_AROUND_SPAN}; playerId: 64 hex digits`);
-    return sendCachedJson(reply, cache, `daily around ${d.date} ${req.params.playerId} ${span}`, EVERY_BOARD, async () => {
+    return sendCachedJson(req, reply, cache, `json daily around ${d.date} ${req.params.playerId} ${span}`, EVERY_BOARD, async () => {
       const all = await classification(store, cache, d);
       const at = all.findIndex((r) => r.playerId === req.params.playerId);
       return { rally: rallyJson(d, all.length), rows: at < 0 ? [] : all.slice(Math.max(0, at - span), at + span + 1) };

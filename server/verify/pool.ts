@@ -9,8 +9,8 @@ import { availableParallelism } from 'node:os';
 import Piscina from 'piscina';
 import { MAX_REPLAY_CAR_TICKS } from '../../src/replay/limits';
 import type { VerifyLimits } from './verify-submission';
-import { reject, type Verdict } from './verdict';
-import type { VerifyTask } from './worker';
+import { reject } from './verdict';
+import type { TimedVerdict, VerifyTask } from './worker';
 
 /** Heap of one worker, MiB: the replay decoder's documented cap (MAX_REPLAY_LOAD_BYTES, 524 MiB) plus a world. */
 export const WORKER_HEAP_MB = 768;
@@ -26,7 +26,7 @@ export interface PoolOptions {
   limits?: Partial<VerifyLimits>;
 }
 
-export type TimedVerdict = Verdict & { wallMs: number };
+export type { TimedVerdict };
 
 export class VerifierPool {
   private readonly pool: Piscina<VerifyTask, TimedVerdict>;
@@ -55,7 +55,7 @@ export class VerifierPool {
       return await this.pool.run({ bytes: copy, limits: this.limits }, { signal, transferList: [copy.buffer] });
     } catch (e) {
       const why = signal.aborted ? `terminated after ${this.limits.maxWallSeconds + HARD_TIMEOUT_MARGIN_S} s` : (e as Error).message;
-      return { ...reject('verifier-crashed', `the verifier stopped on this file: ${why}`), wallMs: performance.now() - t0 };
+      return { ...reject('verifier-crashed', `the verifier stopped on this file: ${why}`), wallMs: performance.now() - t0, cpuMs: null, cpuWaitMs: null };
     }
   }
 

@@ -8,6 +8,7 @@ import { performance } from 'node:perf_hooks';
 import { shippedCarClasses } from './car-classes';
 import { StageCatalog } from './stage-catalog';
 import { verifySubmission, type VerifyLimits } from './verify-submission';
+import { readThreadTimes, threadTimesSince } from '../thread-cpu';
 import type { Verdict } from './verdict';
 
 export interface VerifyTask {
@@ -18,8 +19,13 @@ export interface VerifyTask {
 const stages = StageCatalog.shipped();
 const cars = shippedCarClasses();
 
-export default async function verifyTask(task: VerifyTask): Promise<Verdict & { wallMs: number }> {
+/** A verdict with what it cost this worker thread: wall time, and CPU time and wait for a CPU where known (ms). */
+export type TimedVerdict = Verdict & { wallMs: number; cpuMs: number | null; cpuWaitMs: number | null };
+
+export default async function verifyTask(task: VerifyTask): Promise<TimedVerdict> {
   const t0 = performance.now();
+  const thread0 = readThreadTimes();
   const v = await verifySubmission(task.bytes, { stages, cars, limits: task.limits, nowSeconds: () => performance.now() / 1000 });
-  return { ...v, wallMs: performance.now() - t0 };
+  const thread = threadTimesSince(thread0);
+  return { ...v, wallMs: performance.now() - t0, cpuMs: thread?.cpuMs ?? null, cpuWaitMs: thread?.waitMs ?? null };
 }

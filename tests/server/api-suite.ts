@@ -3,6 +3,7 @@
  * requests, the same answers. Replays are recorded headlessly by the project's recorder (tests/server/fixtures.ts).
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createBitRallyServer, type BitRallyServer, type ServerOptions } from '../../server/server';
@@ -32,6 +33,8 @@ export function defineServerSuite(options: () => Pick<ServerOptions, 'dataDir' |
   let slow: Uint8Array;
   const board = { stageHash: stageHash(readStageFiles(STAGE_DIR)), carClass: 'rally-awd', simVersion: SIM_VERSION };
   const boardPath = `/api/boards/${board.stageHash}/${board.carClass}/${board.simVersion}`;
+  /** The board's ETag while Ann's run is its only row (set by the first test, refused by the second). */
+  let oneRowEtag = '';
 
   const start = async (): Promise<void> => {
     server = await createBitRallyServer({ ...options(), logger: false, verifier: { threads: 1 } });
@@ -76,15 +79,25 @@ export function defineServerSuite(options: () => Pick<ServerOptions, 'dataDir' |
     const rows = await server.db.query<{ n: string }>('SELECT count(*) AS n FROM submissions');
     expect(Number(rows[0]!.n)).toBe(1);
     expect((await api.submit(bob, fast)).status).toBe(409);
-    // read (and cached as JSON text) before the next verdict: the next test's reads must see that verdict
+    // read (and prebuilt as bytes with their ETag) before the next verdict: the next test's reads must see that verdict
     const one = await api.json('GET', boardPath);
     expect((one.body.rows as { name: string }[]).map((x) => x.name)).toEqual([ann.name]);
     expect((await api.json('GET', `${boardPath}/around/${ann.id}?span=1`)).body.rows).toHaveLength(1);
+    const cached = await api.getWithEtag(boardPath);
+    expect(cached.etag).toBe(`"${createHash('sha1').update(cached.text).digest('base64url')}"`);
+    // the client's copy is current: a bodiless 304 with the same tag
+    expect(await api.getWithEtag(boardPath, cached.etag!)).toEqual({ status: 304, etag: cached.etag, text: '' });
+    oneRowEtag = cached.etag!;
   }, TIMEOUT_MS);
 
   it('ranks two players by time, rows around a player, history, ghost bytes', async () => {
     const b = await api.submit(bob, slow);
     expect((await api.settled(b.body.id as number)).status).toBe('accepted');
+    // the accepted run dropped the prebuilt answer: the one-row tag no longer matches, the new bytes have both rows
+    const fresh = await api.getWithEtag(boardPath, oneRowEtag);
+    expect(fresh.status).toBe(200);
+    expect(fresh.etag).not.toBe(oneRowEtag);
+    expect((JSON.parse(fresh.text) as { rows: unknown[] }).rows).toHaveLength(2);
     const top = await api.json('GET', boardPath);
     const rows = top.body.rows as { rank: number; name: string; stageTimeS: number; submissionId: number }[];
     expect(rows.map((x) => [x.rank, x.name])).toEqual([

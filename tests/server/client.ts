@@ -23,6 +23,12 @@ export class TestClient {
     return { status: r.status, body: (await r.json()) as Record<string, unknown> };
   }
 
+  /** A GET with an optional If-None-Match: the status, the ETag header and the body text ('' for a 304). */
+  async getWithEtag(path: string, ifNoneMatch?: string): Promise<{ status: number; etag: string | null; text: string }> {
+    const r = await fetch(this.base + path, { headers: ifNoneMatch === undefined ? {} : { 'if-none-match': ifNoneMatch } });
+    return { status: r.status, etag: r.headers.get('etag'), text: await r.text() };
+  }
+
   register(p: Player): Promise<{ status: number; body: Record<string, unknown> }> {
     return this.json('PUT', '/api/players/me', { name: p.name }, p.key);
   }

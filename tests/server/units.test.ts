@@ -1,4 +1,4 @@
-/** The server's small rules: player names and keys, car classes, the container pre-check, the board cache. */
+/** The server's small rules: player names and keys, car classes, the container pre-check, the board cache and its prebuilt answers. */
 import { describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
 import { keyFromAuthorization, NAME_MAX_CHARS, playerIdOf, validateName } from '../../server/players';
@@ -6,6 +6,7 @@ import { carClassOf, shippedCarClasses } from '../../server/verify/car-classes';
 import { containerProblem, MAX_SUBMISSION_PAYLOAD_BYTES } from '../../server/routes/submissions';
 import { BoardCache, EVERY_BOARD } from '../../server/board-cache';
 import { WindowLimiter } from '../../server/window-limiter';
+import { matchesEtag, prebuildJson } from '../../server/cached-response';
 import { BUILTIN_CARS } from '../../src/content/cars/index';
 import { zipBomb } from './fixtures';
 
@@ -69,6 +70,28 @@ describe('board cache', () => {
   });
 });
 
+describe('board cache loads', () => {
+  it('concurrent misses of one key share one load; a miss after a clear does not join a load from before it', async () => {
+    const cache = new BoardCache();
+    let loads = 0;
+    const releases: (() => void)[] = [];
+    const load = (): Promise<number> => {
+      const n = ++loads;
+      return new Promise<number>((res) => releases.push(() => res(n)));
+    };
+    const before = [cache.get('top A', load, 'A'), cache.get('top A', load, 'A'), cache.get('top A', load, 'A')];
+    expect(loads).toBe(1);
+    cache.clearBoard('A');
+    const after = [cache.get('top A', load, 'A'), cache.get('top A', load, 'A')];
+    expect(loads).toBe(2);
+    for (const r of releases) r();
+    expect(await Promise.all([...before, ...after])).toEqual([1, 1, 1, 2, 2]);
+    // the load from after the clear is the one cached
+    expect(await cache.get('top A', load, 'A')).toBe(2);
+    expect(loads).toBe(2);
+  });
+});
+
 describe('board cache scopes', () => {
   it('an accepted run on one board drops that board and what spans every board, not the other boards', async () => {
     const cache = new BoardCache();
@@ -81,6 +104,24 @@ describe('board cache scopes', () => {
     cache.clearBoard('A');
     // B is still cached (no load), A and the list are loaded again
     expect([await cache.get('top B', load, 'B'), await cache.get('top A', load, 'A'), await cache.get('boards', load)]).toEqual([2, 4, 5]);
+  });
+});
+
+describe('prebuilt board answers', () => {
+  it('hold the JSON bytes once with a strong ETag that is the SHA-1 of those bytes', () => {
+    const value = { board: { stageHash: 'feedfacecafebeef' }, rows: [{ rank: 1, name: 'Ann Ä. <b>V</b>', stageTimeS: 41.25 }] };
+    const r = prebuildJson(value);
+    expect(r.body.equals(Buffer.from(JSON.stringify(value), 'utf8'))).toBe(true);
+    expect(r.etag).toBe(`"${createHash('sha1').update(JSON.stringify(value)).digest('base64url')}"`);
+    // the same board gives the same tag (a client keeps its copy across cache drops); one changed row another
+    expect(prebuildJson(structuredClone(value)).etag).toBe(r.etag);
+    expect(prebuildJson({ ...value, rows: [{ ...value.rows[0], stageTimeS: 41.26 }] }).etag).not.toBe(r.etag);
+  });
+
+  it('match If-None-Match by RFC 9110 weak comparison: exact, in a list, W/ form, *; nothing else', () => {
+    const tag = prebuildJson([1, 2]).etag;
+    expect([tag, `"x", ${tag}`, `W/${tag}`, '*'].map((h) => matchesEtag(h, tag))).toEqual([true, true, true, true]);
+    expect([undefined, '', tag.slice(1, -1), '"x"', `${tag}x`].map((h) => matchesEtag(h, tag))).toEqual([false, false, false, false, false]);
   });
 });
 
