@@ -5,25 +5,14 @@
  * reach the same state hash, tick by tick, as one that reuses them.
  */
 import { describe, expect, it } from 'vitest';
-import { rig, type Rig } from './helpers';
+import { rig, SplitMu, type Rig } from './helpers';
 import { forcePasses } from '../../src/run/pipeline';
 import { vehicles } from '../../src/systems/sim/vehicle/registry';
 import { stateHash } from '../../src/ecs/hash';
 import { DRIVELINE_SCRATCH_SIZE } from '../../src/systems/sim/vehicle/vehicle-block';
-import type { Ground, GroundSample } from '../../src/ecs/ground';
 import type { SimWorld } from '../../src/ecs/world';
 
-/** Left half (x > 0) on ice, right half on tarmac: the clutch-pack diffs slip and lock in turn. */
-class SplitMu implements Ground {
-  sample(x: number, _z: number, out: GroundSample): void {
-    out.h = 0;
-    out.nx = 0;
-    out.ny = 1;
-    out.nz = 0;
-    out.surface = x > 0 ? 3 : 0;
-  }
-}
-
+/** A launch on split μ: the clutch-pack diffs slip and lock in turn. */
 function launch(): Rig {
   const r = rig('rally-awd', { ground: new SplitMu() });
   r.input.input.throttle = 1000;
