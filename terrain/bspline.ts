@@ -82,7 +82,9 @@ export class BSplineGrid implements ScalarField {
 
   /** Height (value) and gradient at (x, z). No allocation. */
   evalInto(x: number, z: number, out: HeightSample): void {
-    this.patchInto(this.spanBasis(x, z), out);
+    QUERY_AT[0] = x;
+    QUERY_AT[1] = z;
+    this.patchInto(this.spanBasis(), out);
   }
 
   value(x: number, z: number): number {
@@ -101,21 +103,23 @@ export class BSplineGrid implements ScalarField {
    * expressions on the same numbers as two `evalInto` calls, so the same bits, for one basis instead of two.
    */
   evalPairInto(other: BSplineGrid, x: number, z: number, out: HeightSample, otherOut: HeightSample): void {
-    const k = this.spanBasis(x, z);
+    QUERY_AT[0] = x;
+    QUERY_AT[1] = z;
+    const k = this.spanBasis();
     this.patchInto(k, out);
     other.patchInto(k, otherOut);
   }
 
   /**
-   * Clamp, span and basis for (x, z) into BASIS (a0..a3, da0..da3 in x, b0..b3, db0..db3 in z; gx, gz = 0 where
+   * Clamp, span and basis for (x, z) = QUERY_AT into BASIS (a0..a3, da0..da3 in x, b0..b3, db0..db3 in z; gx, gz = 0 where
    * the query was clamped across a border, so the gradient across it is 0); returns the padded index of the
    * span's first control point (padded (i, j) = control point (i − 1, j − 1)).
    */
-  private spanBasis(x: number, z: number): number {
+  private spanBasis(): number {
     const w = this.width;
     const d = this.depth;
-    let u = (x - this.originX) * this.invCell;
-    let v = (z - this.originZ) * this.invCell;
+    let u = (QUERY_AT[0]! - this.originX) * this.invCell;
+    let v = (QUERY_AT[1]! - this.originZ) * this.invCell;
     let gx = 1;
     let gz = 1;
     if (u < 0) {
@@ -140,7 +144,7 @@ export class BSplineGrid implements ScalarField {
     cubicBasisInto(v - j, 8);
     BASIS[16] = gx;
     BASIS[17] = gz;
-    return j * this.pw + i;
+    return (j * this.pw + i) | 0; // an int32 (a Smi across the call to patchInto, not a boxed double)
   }
 
   /** h = Σb Bb(s) Σa Ba(t) P, and its gradient, over the 4×4 control points from padded index k, weights in BASIS. */
@@ -173,6 +177,13 @@ export class BSplineGrid implements ScalarField {
 
 const scratch: HeightSample = { h: 0, dhdx: 0, dhdz: 0 };
 
+/**
+ * The query point (x, z) of the next `spanBasis` / `DetailLayer.tileInto`. Those are too large for the JIT to
+ * inline into the sampler, and double arguments to a call it did not inline are boxed on the heap (allocations in
+ * every terrain sample); the point goes through this array instead.
+ */
+const QUERY_AT = new Float64Array(2);
+
 /** The last `spanBasis`: weights and derivative weights in x (0..7) and z (8..15), border gradient factors (16, 17). */
 const BASIS = new Float64Array(18);
 
@@ -190,6 +201,7 @@ function cubicBasisInto(t: number, o: number): void {
   BASIS[o + 6] = -1.5 * t2 + t + 0.5;
   BASIS[o + 7] = 0.5 * t2;
 }
+
 
 /**
  * Optional centimetre-scale detail displacement added to the macro height (Deák §3.2: "macro and micro height
@@ -234,7 +246,9 @@ export class DetailLayer {
       this.addWeightedInto(x, z, this.ws, out);
       return;
     }
-    const d = this.tileInto(x, z);
+    QUERY_AT[0] = x;
+    QUERY_AT[1] = z;
+    const d = this.tileInto();
     out.h += d.h;
     out.dhdx += d.dhdx;
     out.dhdz += d.dhdz;
@@ -242,7 +256,9 @@ export class DetailLayer {
 
   /** `addInto` with the weight field's sample at (x, z) already in `ws` (BSplineSurface evaluates it with the macro grid). */
   addWeightedInto(x: number, z: number, ws: HeightSample, out: HeightSample): void {
-    const d = this.tileInto(x, z);
+    QUERY_AT[0] = x;
+    QUERY_AT[1] = z;
+    const d = this.tileInto();
     const h = d.h;
     // product rule: d(w·n) = w'·n + w·n'
     out.h += ws.h * h;
@@ -250,10 +266,10 @@ export class DetailLayer {
     out.dhdz += ws.dhdz * h + ws.h * d.dhdz;
   }
 
-  /** The unweighted detail displacement (amplitude × tile spline) and its gradient at (x, z), in a reused sample. */
-  private tileInto(x: number, z: number): HeightSample {
-    const u = x * this.invCell;
-    const v = z * this.invCell;
+  /** The unweighted detail displacement (amplitude × tile spline) and its gradient at QUERY_AT, in a reused sample. */
+  private tileInto(): HeightSample {
+    const u = QUERY_AT[0]! * this.invCell;
+    const v = QUERY_AT[1]! * this.invCell;
     const fi = Math.floor(u);
     const fj = Math.floor(v);
     const t = u - fi;

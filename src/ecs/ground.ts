@@ -13,6 +13,11 @@ export interface GroundSample {
 
 export interface Ground {
   sample(x: number, z: number, out: GroundSample): void;
+  /**
+   * `sample` at (p[0], p[2]) (a point's x, y, z in a Float64Array), the same numbers; optional (then `sample`).
+   * Hot callers pass the point in an array: a double argument to a call the JIT did not inline is boxed on the heap.
+   */
+  sampleAt?(p: Float64Array, out: GroundSample): void;
   /** `sample`'s height alone (the same number), for checks that need no normal or surface; optional (then `sample`). */
   heightAt?(x: number, z: number): number;
 }

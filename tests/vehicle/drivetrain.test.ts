@@ -2,7 +2,7 @@
  * Drivetrain (Deák §5.2–5.5): gearbox power balance, differentials, clutch lock/unlock, stall.
  */
 import { describe, expect, it } from 'vitest';
-import { rig } from './helpers';
+import { rig, SplitMu } from './helpers';
 import { evaluateForces } from '../../src/run/pipeline';
 import { drivelineAccelerations } from '../../src/systems/sim/vehicle/vehicle-block';
 import { carRuntime } from '../../src/systems/sim/vehicle/registry';
@@ -10,7 +10,6 @@ import { drivelineWheelSpeed, totalRatio } from '../../src/systems/sim/vehicle/d
 import { readCarTelemetry } from '../../src/systems/sim/vehicle/telemetry';
 import { loadCarConfig } from '../../src/content/car-load';
 import { readBuiltin } from '../../src/content/cars/index';
-import type { Ground, GroundSample } from '../../src/ecs/ground';
 import type { SimWorld } from '../../src/ecs/world';
 
 /** Re-evaluate forces and the driveline solve at the current state (so torques and speeds match). */
@@ -31,16 +30,6 @@ function powers(world: SimWorld, eid: number): { pin: number; pout: number } {
   return { pin: C.clutchTorque[eid]! * G * drivelineWheelSpeed(world, rt), pout };
 }
 
-/** Left half (x > 0: left of a car facing +Z) on ice, right half on tarmac. */
-class SplitMu implements Ground {
-  sample(x: number, _z: number, out: GroundSample): void {
-    out.h = 0;
-    out.nx = 0;
-    out.ny = 1;
-    out.nz = 0;
-    out.surface = x > 0 ? 3 : 0;
-  }
-}
 
 const variant = (diff: string): ReturnType<typeof loadCarConfig> =>
   loadCarConfig(`extends = "classic-rwd.toml"\n[drivetrain]\nrear_diff = ${diff}\n`, 'classic-variant.toml', readBuiltin);

@@ -5,7 +5,7 @@ import { runTick } from '../../src/run/pipeline';
 import { HeldInput, setInputSource } from '../../src/ecs/controls';
 import { loadBuiltinCar } from '../../src/content/cars/index';
 import type { CarConfig } from '../../src/content/car-schema';
-import type { Ground } from '../../src/ecs/ground';
+import type { Ground, GroundSample } from '../../src/ecs/ground';
 
 export interface Rig {
   world: ReturnType<typeof createSimWorld>;
@@ -34,4 +34,15 @@ export function rig(car: string | CarConfig, opts: { integrator?: IntegratorKind
       }
     },
   };
+}
+
+/** Flat ground, left half (x > 0: left of a car facing +Z) on ice, right half on tarmac. */
+export class SplitMu implements Ground {
+  sample(x: number, _z: number, out: GroundSample): void {
+    out.h = 0;
+    out.nx = 0;
+    out.ny = 1;
+    out.nz = 0;
+    out.surface = x > 0 ? 3 : 0;
+  }
 }

@@ -30,6 +30,10 @@ export class StageGround implements Ground {
     out.surface = this.surfaceMap ? this.surfaceMap.surfaceAt(x, z) : this.defaultSurface;
   }
 
+  sampleAt(p: Float64Array, out: GroundSample): void {
+    this.sample(p[0]!, p[2]!, out);
+  }
+
   heightAt(x: number, z: number): number {
     return this.surface.height(x, z);
   }

@@ -22,14 +22,21 @@ import { springForce } from '../../../content/spring-force';
 import type { CarRuntime } from './registry';
 
 const gs = groundSample();
+/** The wheel centre (x, y, z) handed to `tyreContact` and the ground in an array, not as boxed double arguments. */
+const centre = new Float64Array(3);
 
 /**
- * The tyre of wheel `w` (centre cx, cy, cz) on the ground: radial load from its deflection below the ground's
+ * The tyre of wheel `w` (centre in `centre`) on the ground: radial load from its deflection below the ground's
  * tangent plane (stiffening with deflection), contact point, normal and surface.
  */
-function tyreContact(world: SimWorld, w: number, tc: CarRuntime['cache']['tire'][number], cx: number, cy: number, cz: number): void {
+function tyreContact(world: SimWorld, w: number, tc: CarRuntime['cache']['tire'][number]): void {
   const W = world.c.Wheel;
-  world.ground.sample(cx, cz, gs);
+  const cx = centre[0]!,
+    cy = centre[1]!,
+    cz = centre[2]!;
+  const g = world.ground;
+  if (g.sampleAt) g.sampleAt(centre, gs);
+  else g.sample(cx, cz, gs);
   const d = (cy - gs.h) * gs.ny; // distance from the ground's tangent plane
   const delta = tc.radius - d;
   let n = 0;
@@ -109,7 +116,10 @@ export function suspensionCar(world: SimWorld, rt: CarRuntime): void {
       const cx = px + R0 * bx + R1 * by + R2 * bz;
       const cy = py + R3 * bx + R4 * by + R5 * bz;
       const cz = pz + R6 * bx + R7 * by + R8 * bz;
-      tyreContact(world, w, tc, cx, cy, cz);
+      centre[0] = cx;
+      centre[1] = cy;
+      centre[2] = cz;
+      tyreContact(world, w, tc);
       // Suspension force on the wheel (down along â) and on the body (up along â, at the wheel centre).
       const fs = suspensionForce(W, rt, i, s);
       W.suspForce[w] = fs;

@@ -30,9 +30,8 @@ const MAX_ROWS = 4;
 const J_ROWS = 0;
 /** Force rows F_k = J_k with the clutch row's wheel side × gearbox efficiency (DOFS values each). */
 const F_ROWS = J_ROWS + MAX_ROWS * DOFS;
-/** Active rows' elimination matrix (MAX_ROWS × MAX_ROWS, row-major) and its right-hand side. */
-const ELIM = F_ROWS + MAX_ROWS * DOFS;
-const ELIM_RHS = ELIM + MAX_ROWS * MAX_ROWS;
+/** Active rows' right-hand side during the elimination (the matrix is factorised apart, FACTS). */
+const ELIM_RHS = F_ROWS + MAX_ROWS * DOFS;
 /** Per row: multiplier λ_k (constraint torque, N·m), bias −J_k·q/dt, capacity |λ| ≤ cap, clamped flag, base rhs. */
 const LAMBDA = ELIM_RHS + MAX_ROWS;
 const BIAS = LAMBDA + MAX_ROWS;
@@ -41,8 +40,23 @@ const CLAMPED = CAP + MAX_ROWS;
 const RHS = CLAMPED + MAX_ROWS;
 /** The full matrix A = J M⁻¹ Fᵀ over all rows (MAX_ROWS × MAX_ROWS, row-major). */
 const A_FULL = RHS + MAX_ROWS;
+/**
+ * Factorisations of the active rows' matrix A_aa, one per set of clamped rows (bit mask, 2^MAX_ROWS sets): the
+ * elimination's result U (row-major MAX_ROWS × MAX_ROWS), its multipliers (row r, column c), the pivot row of
+ * each column and the generation it was made in. A depends only on the rows (rebuilt rarely, `buildRows`), so a
+ * solve replays the stored pivots and multipliers on its right-hand side: the same operations on the same
+ * numbers as eliminating the whole system, so the same bits, without the O(n³) matrix part.
+ */
+const FACT_U = 0;
+const FACT_MUL = FACT_U + MAX_ROWS * MAX_ROWS;
+const FACT_PIV = FACT_MUL + MAX_ROWS * MAX_ROWS;
+const FACT_GEN_AT = FACT_PIV + MAX_ROWS;
+const FACT_STRIDE = FACT_GEN_AT + 1;
+/** The current generation (bumped when the rows are rebuilt: every stored factorisation is then stale). */
+const FACT_GEN = A_FULL + MAX_ROWS * MAX_ROWS;
+const FACTS = FACT_GEN + 1;
 /** Length of one car's driveline scratch (Float64Array). */
-export const DRIVELINE_SCRATCH_SIZE = A_FULL + MAX_ROWS * MAX_ROWS;
+export const DRIVELINE_SCRATCH_SIZE = FACTS + (1 << MAX_ROWS) * FACT_STRIDE;
 const Qv = new Float64Array(5);
 const rowIndex = new Int32Array(4);
 const LOCKED = Number.POSITIVE_INFINITY;
@@ -98,48 +112,81 @@ function assembleRhs(sc: Float64Array, nc: number, Q: Float64Array, invM: Float6
 }
 
 /**
+ * Gaussian elimination with partial pivoting of the active rows' matrix A_aa (rows `rowIndex[0..na)`) into the
+ * factorisation at `f` (FACT_U, FACT_MUL, FACT_PIV), stamped with the current generation.
+ */
+function factorActive(sc: Float64Array, na: number, f: number): void {
+  const u = f + FACT_U;
+  for (let a = 0; a < na; a++) {
+    const k = rowIndex[a]!;
+    for (let b2 = 0; b2 < na; b2++) sc[u + a * MAX_ROWS + b2] = sc[A_FULL + k * MAX_ROWS + rowIndex[b2]!]!;
+  }
+  for (let c = 0; c < na; c++) {
+    let piv = c;
+    for (let r = c + 1; r < na; r++) if (Math.abs(sc[u + r * MAX_ROWS + c]!) > Math.abs(sc[u + piv * MAX_ROWS + c]!)) piv = r;
+    sc[f + FACT_PIV + c] = piv;
+    if (piv !== c) {
+      for (let l = 0; l < na; l++) {
+        const t = sc[u + c * MAX_ROWS + l]!;
+        sc[u + c * MAX_ROWS + l] = sc[u + piv * MAX_ROWS + l]!;
+        sc[u + piv * MAX_ROWS + l] = t;
+      }
+    }
+    const d = sc[u + c * MAX_ROWS + c]!;
+    for (let r = c + 1; r < na; r++) {
+      const m = sc[u + r * MAX_ROWS + c]! / d;
+      sc[f + FACT_MUL + r * MAX_ROWS + c] = m;
+      if (m === 0) continue;
+      for (let l = c; l < na; l++) sc[u + r * MAX_ROWS + l] = sc[u + r * MAX_ROWS + l]! - m * sc[u + c * MAX_ROWS + l]!;
+    }
+  }
+  sc[f + FACT_GEN_AT] = sc[FACT_GEN]!;
+}
+
+/**
  * Solve the active (unclamped) rows: A_aa λ_a = r_a − A_ac λ_c (clamped rows c carry ±capacity), Gaussian
- * elimination with partial pivoting (n ≤ 4).
+ * elimination with partial pivoting (n ≤ 4), the matrix part taken from the set's stored factorisation
+ * (`factorActive`, made on the set's first solve since the rows were built).
  */
 function solveActive(sc: Float64Array, nc: number): void {
   let na = 0;
-  for (let k = 0; k < nc; k++) if (!sc[CLAMPED + k]) rowIndex[na++] = k;
+  let mask = 0;
+  for (let k = 0; k < nc; k++) {
+    if (!sc[CLAMPED + k]) rowIndex[na++] = k;
+    else mask |= 1 << k;
+  }
   for (let a = 0; a < na; a++) {
     const k = rowIndex[a]!;
     let r = sc[RHS + k]!;
     for (let l = 0; l < nc; l++) if (sc[CLAMPED + l]) r -= sc[A_FULL + k * MAX_ROWS + l]! * sc[LAMBDA + l]!;
     sc[ELIM_RHS + a] = r;
-    for (let b2 = 0; b2 < na; b2++) sc[ELIM + a * MAX_ROWS + b2] = sc[A_FULL + k * MAX_ROWS + rowIndex[b2]!]!;
   }
   if (na === 1) {
-    sc[LAMBDA + rowIndex[0]!] = sc[ELIM_RHS]! / sc[ELIM]!;
+    const k = rowIndex[0]!;
+    sc[LAMBDA + k] = sc[ELIM_RHS]! / sc[A_FULL + k * MAX_ROWS + k]!;
     return;
   }
+  const f = FACTS + mask * FACT_STRIDE;
+  if (sc[f + FACT_GEN_AT] !== sc[FACT_GEN]) factorActive(sc, na, f);
+  // The elimination's operations on the right-hand side, in its order: row swap, then r_r −= m_rc·r_c.
   for (let c = 0; c < na; c++) {
-    let piv = c;
-    for (let r = c + 1; r < na; r++) if (Math.abs(sc[ELIM + r * MAX_ROWS + c]!) > Math.abs(sc[ELIM + piv * MAX_ROWS + c]!)) piv = r;
+    const piv = sc[f + FACT_PIV + c]!;
     if (piv !== c) {
-      for (let l = 0; l < na; l++) {
-        const t = sc[ELIM + c * MAX_ROWS + l]!;
-        sc[ELIM + c * MAX_ROWS + l] = sc[ELIM + piv * MAX_ROWS + l]!;
-        sc[ELIM + piv * MAX_ROWS + l] = t;
-      }
       const t = sc[ELIM_RHS + c]!;
       sc[ELIM_RHS + c] = sc[ELIM_RHS + piv]!;
       sc[ELIM_RHS + piv] = t;
     }
-    const d = sc[ELIM + c * MAX_ROWS + c]!;
     for (let r = c + 1; r < na; r++) {
-      const f = sc[ELIM + r * MAX_ROWS + c]! / d;
-      if (f === 0) continue;
-      for (let l = c; l < na; l++) sc[ELIM + r * MAX_ROWS + l] = sc[ELIM + r * MAX_ROWS + l]! - f * sc[ELIM + c * MAX_ROWS + l]!;
-      sc[ELIM_RHS + r] = sc[ELIM_RHS + r]! - f * sc[ELIM_RHS + c]!;
+      const m = sc[f + FACT_MUL + r * MAX_ROWS + c]!;
+      if (m === 0) continue;
+      sc[ELIM_RHS + r] = sc[ELIM_RHS + r]! - m * sc[ELIM_RHS + c]!;
     }
   }
+  const u = f + FACT_U;
   for (let r = na - 1; r >= 0; r--) {
     let v = sc[ELIM_RHS + r]!;
-    for (let l = r + 1; l < na; l++) v -= sc[ELIM + r * MAX_ROWS + l]! * sc[LAMBDA + rowIndex[l]!]!;
-    sc[LAMBDA + rowIndex[r]!] = v / sc[ELIM + r * MAX_ROWS + r]!;
+    for (let l = r + 1; l < na; l++) v -= sc[u + r * MAX_ROWS + l]! * sc[LAMBDA + rowIndex[l]!]!;
+    sc[LAMBDA + rowIndex[r]!] = v / sc[u + r * MAX_ROWS + r]!;
   }
 }
 
@@ -187,6 +234,7 @@ function buildRows(rt: CarRuntime, hasClutch: boolean, G: number, e: number): vo
   if (rows.rear >= 0) diffRow(sc, rows.rear, 0, 0, 1, -1);
   if (rows.centre >= 0) diffRow(sc, rows.centre, 0.5, 0.5, -0.5, -0.5);
   if (rows.n > 0) assembleA(sc, rows.n, kc.invM);
+  sc[FACT_GEN] = sc[FACT_GEN]! + 1; // every stored factorisation of the old A is stale
   kc.dlValid = true;
   kc.dlClutch = hasClutch;
   kc.dlG = G;
