@@ -9,7 +9,7 @@
  * Aggressiveness and skill per driver set t_s, c_dδ, a_m, how much of the grip is used and how late it brakes.
  * Reads only the car's RigidBody (and Car.gear when present); writes nothing in the world.
  */
-import { quantizeInput, type InputSource, type QuantizedInput, type RawInput } from '../../../ecs/controls';
+import { quantizeInputInto, neutralInput, type InputSource, type QuantizedInput, type RawInput } from '../../../ecs/controls';
 import type { SimWorld } from '../../../ecs/world';
 import {
   arcSteerAngle,
@@ -229,9 +229,11 @@ export class AiDriver implements InputSource {
   private readonly k: Kinematics = { px: 0, pz: 0, fx: 0, fz: 1, lx: 1, lz: 0, vx: 0, vz: 0, u: 0, speed: 0, s: 0, carHeading: 0, headingErr: 0 };
   private pressToggle = false;
   private readonly decisionHz: number;
-  /** The input decided last and the ticks it is still held for (0: decide on the next call). */
-  private held: QuantizedInput | null = null;
+  /** The input decided last (rewritten in place per decision) and the ticks it is still held for (0: decide on the next call). */
+  private readonly held: QuantizedInput = neutralInput();
   private heldTicks = 0;
+  /** The decision being made (`decide` rewrites it: no object per decision). */
+  private readonly raw: RawInput = { steer: 0, throttle: 0, brake: 0, clutch: 0, handbrake: 0, shiftUp: false, shiftDown: false, recover: false };
 
   constructor(opts: AiDriverOptions) {
     this.path = opts.path;
@@ -396,9 +398,9 @@ export class AiDriver implements InputSource {
 
   /** This tick's input: a fresh decision every `decisionTicks`, the last one held in between. */
   next(world: SimWorld, eid: number): QuantizedInput {
-    if (this.held === null || this.heldTicks <= 0) {
+    if (this.heldTicks <= 0) {
       const period = this.decisionTicks(world.dt);
-      this.held = quantizeInput(this.decide(world, eid, period * world.dt));
+      quantizeInputInto(this.decide(world, eid, period * world.dt), this.held);
       this.heldTicks = period;
     }
     this.heldTicks--;
@@ -407,11 +409,14 @@ export class AiDriver implements InputSource {
 
   /**
    * The unquantised decision for the next `dt` (one decision period, default one tick): held, a recovery manoeuvre (stop, reverse, Recover), or driving:
-   * traffic (§6.3), steering (eqs 6–8) and speed (eqs 9–13).
+   * traffic (§6.3), steering (eqs 6–8) and speed (eqs 9–13). The returned object is the driver's own, rewritten
+   * by the next call.
    */
   decide(world: SimWorld, eid: number, dt = world.dt): RawInput {
     const k = this.sense(world, eid);
-    const out: RawInput = { steer: 0, throttle: 0, brake: 0, clutch: 0, handbrake: 0 };
+    const out = this.raw;
+    out.steer = out.throttle = out.brake = out.clutch = out.handbrake = 0;
+    out.shiftUp = out.shiftDown = out.recover = false;
     this.watchProgress(k.s, dt);
     if (this.hold) {
       out.brake = 1;
