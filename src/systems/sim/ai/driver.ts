@@ -117,11 +117,12 @@ export interface AiDriverOptions {
 }
 
 /**
- * A driver's decision rate, Hz: a human's control loop runs at tens of Hz (reaction ≈ 0.1–0.2 s), far below the
- * 500 Hz physics step. Deciding at 100 Hz and holding the input in between (the steering rack's rate limit
- * smooths the steps) costs a fifth of deciding every tick, and held inputs repeat in a replay's stream.
+ * A driver's decision rate, Hz: a human's control loop runs at tens of Hz (reaction ≈ 0.1–0.2 s, so a 20 ms
+ * step is well inside it), far below the 500 Hz physics step. Deciding at 50 Hz and holding the input in between
+ * (the steering rack's rate limit smooths the steps) costs a tenth of deciding every tick, and held inputs
+ * repeat in a replay's stream.
  */
-export const AI_DECISION_HZ = 100;
+export const AI_DECISION_HZ = 50;
 
 /** Traffic (Félez §6.3): body length and the lateral overlap below which a car is "in my lane", m. */
 const CAR_LENGTH_M = 4.6;
@@ -452,7 +453,8 @@ export class AiDriver implements InputSource {
     k.pz = b.pz[eid]!;
     // body +Z (forward) and +X (left) in world: columns of R (row-major R0..R8)
     let fx = b.R2[eid]!, fz = b.R8[eid]!;
-    const fl = Math.hypot(fx, fz) || 1;
+    // square roots, not Math.hypot (a builtin V8 calls with boxed arguments; no overflow at these magnitudes)
+    const fl = Math.sqrt(fx * fx + fz * fz) || 1;
     fx /= fl;
     fz /= fl;
     k.fx = fx;
@@ -462,7 +464,7 @@ export class AiDriver implements InputSource {
     k.vx = b.vx[eid]!;
     k.vz = b.vz[eid]!;
     k.u = k.vx * fx + k.vz * fz;
-    k.speed = Math.hypot(k.vx, k.vz);
+    k.speed = Math.sqrt(k.vx * k.vx + k.vz * k.vz);
     this.path.locate(k.px, k.pz, this.loc.index, this.loc);
     k.s = this.loc.s;
     const pathHeading = this.path.headingAt(k.s);
