@@ -1,15 +1,17 @@
 /**
  * One AI field per process (several worlds in one process leave the JIT's property reads polymorphic and read
  * slower than a game, which runs one):
- *   npx tsx bench/field-run.ts <race|field> <cars> <seconds> [--blocks 5] [--json]
+ *   npx tsx bench/field-run.ts <race|field> <cars> <seconds> [--blocks 5] [--warm 2.5] [--json]
  * `race`: a RallycrossRace on rallycross-bitring (1–32 cars, 3 laps, lap and joker logic, collisions on) from a
  * standing start; `field`: the same circuit, cars on a two-abreast grid, each with its AI driver seeing every
- * other car, collisions on, no race rules (so the scaling table can go past the race's 32 cars). Times
- * `seconds` of simulation after a 0.5 s launch (JIT warm-up) in `blocks` equal blocks with process.cpuUsage and
- * prints CPU µs per tick (median and range of the blocks, and the total; --json also lists every block in
- * `blocksUs`, which shows the JIT's tier-up in the first seconds), real time per CPU-second, the collision events
- * seen, and the state hash at the end (the same in every process: determinism, and the check that a speed-up
- * left the simulation's bits alone).
+ * other car, collisions on, no race rules (so the scaling table can go past the race's 32 cars).
+ * The first `--warm` simulated seconds are the warm-up (V8 compiles and tiers up the passes: their ticks cost
+ * 2–3× the later ones), timed on their own and reported apart (`warmUsPerTick`); then `seconds` of simulation
+ * are timed in `blocks` equal blocks with process.cpuUsage: CPU µs per tick (mean over the blocks, their median
+ * — the steady-state figure, robust to other processes' load spikes — and range; --json also lists every
+ * block in `blocksUs`), real time per CPU-second from the mean and from the median, the collision events seen,
+ * and the state hash at the end (the same in every process: determinism, and the check that a speed-up left the
+ * simulation's bits alone).
  */
 import { join } from 'node:path';
 import { loadStageFromDir } from '../terrain/node';
@@ -32,8 +34,8 @@ import { stateHash } from '../src/ecs/hash';
 
 const STAGES = join(import.meta.dirname ?? new URL('.', import.meta.url).pathname, '../src/content/stages');
 const CAR_IDS = ['rally-awd', 'hatch-gti', 'classic-rwd'];
-/** Launch before timing, s: JIT compilation and the first decisions are not the steady cost. */
-const WARM_S = 0.5;
+/** Warm-up before the timed blocks, s of simulation (default): by then V8 has tiered the passes up. */
+const WARM_S = 2.5;
 /** The `field` grid's row spacing, m: 128 cars fit the circuit without the last rows reaching the first. */
 const FIELD_ROW_GAP_M = 6;
 
@@ -45,7 +47,11 @@ const SPEC = {
     { name: 'cars', help: 'number of cars' },
     { name: 'seconds', help: 'simulated seconds timed' },
   ],
-  options: { blocks: { type: 'integer', value: 'n', help: 'timed blocks (default 5)' }, json: { type: 'boolean', help: 'print one JSON line' } },
+  options: {
+    blocks: { type: 'integer', value: 'n', help: 'timed blocks (default 5)' },
+    warm: { type: 'number', value: 's', help: `warm-up timed apart before the blocks, simulated s (default ${WARM_S})` },
+    json: { type: 'boolean', help: 'print one JSON line' },
+  },
 } as const satisfies CommandSpec;
 
 /** A stepper over a world: a race (its tick runs the rules too) or a bare AI field. */
@@ -95,6 +101,8 @@ function main(argv: string[]): void {
   if (!Number.isInteger(n) || n < 1) fail(`<cars>: expected a positive integer, found "${args.cars}"`);
   if (!(simS > 0)) fail(`<seconds>: expected a positive number, found "${args.seconds}"`);
   if (!Number.isInteger(blocks) || blocks < 1) fail(`--blocks: expected a positive integer, found "${options.blocks}"`);
+  const warmS = options.warm ?? WARM_S;
+  if (!(warmS >= 0)) fail(`--warm: expected a number ≥ 0, found "${options.warm}"`);
   const f = makeField(kind, n);
   const ev = f.world.events;
   let collisions = 0;
@@ -104,7 +112,11 @@ function main(argv: string[]): void {
     ev.length = 0;
   };
   const dt = f.world.dt;
-  for (let i = Math.round(WARM_S / dt); i > 0; i--) step();
+  const warmTicks = Math.round(warmS / dt);
+  const w0 = process.cpuUsage();
+  for (let i = warmTicks; i > 0; i--) step();
+  const w = process.cpuUsage(w0);
+  const warmUsPerTick = warmTicks > 0 ? (w.user + w.system) / warmTicks : 0;
   collisions = 0;
   const perBlock = Math.max(1, Math.round(simS / dt / blocks));
   const cpu: number[] = [];
@@ -117,9 +129,13 @@ function main(argv: string[]): void {
     total += c.user + c.system;
   }
   const usPerTick = total / (perBlock * blocks);
-  const out = { kind, cars: n, usPerTick, usPerTickMedian: median(cpu), blocksUs: cpu.map((c) => Math.round(c)), usPerTickMin: Math.min(...cpu), usPerTickMax: Math.max(...cpu), rtf: (dt * 1e6) / usPerTick, collisions, simS: perBlock * blocks * dt, hash: stateHash(f.world).toString() };
+  const usPerTickMedian = median(cpu);
+  const out = {
+    kind, cars: n, usPerTick, usPerTickMedian, blocksUs: cpu.map((c) => Math.round(c)), usPerTickMin: Math.min(...cpu), usPerTickMax: Math.max(...cpu),
+    rtf: (dt * 1e6) / usPerTick, rtfMedian: (dt * 1e6) / usPerTickMedian, warmS: warmTicks * dt, warmUsPerTick, collisions, simS: perBlock * blocks * dt, hash: stateHash(f.world).toString(),
+  };
   if (options.json) console.log(JSON.stringify(out));
-  else console.log(`${kind} ${n} cars: ${usPerTick.toFixed(1)} µs CPU/tick (${(usPerTick / n).toFixed(2)}/car), ${out.rtf.toFixed(2)}× real time per CPU-second, blocks ${out.usPerTickMin.toFixed(0)}–${out.usPerTickMax.toFixed(0)} µs, ${collisions} collision events, state hash ${out.hash}`);
+  else console.log(`${kind} ${n} cars: ${usPerTick.toFixed(1)} µs CPU/tick (${(usPerTick / n).toFixed(2)}/car; median block ${usPerTickMedian.toFixed(1)}), ${out.rtf.toFixed(2)}× real time per CPU-second (median block ${out.rtfMedian.toFixed(2)}×), blocks ${out.usPerTickMin.toFixed(0)}–${out.usPerTickMax.toFixed(0)} µs; warm-up ${out.warmS} s at ${warmUsPerTick.toFixed(1)} µs/tick; ${collisions} collision events, state hash ${out.hash}`);
 }
 
 try {

@@ -50,14 +50,18 @@ const q = (v: number, lo: number, hi: number, scale: number): number => {
 };
 
 export function quantizeInput(raw: RawInput): QuantizedInput {
-  return {
-    steer: q(raw.steer, -1, 1, STEER_SCALE),
-    throttle: q(raw.throttle, 0, 1, PEDAL_SCALE),
-    brake: q(raw.brake, 0, 1, PEDAL_SCALE),
-    clutch: q(raw.clutch, 0, 1, PEDAL_SCALE),
-    handbrake: q(raw.handbrake, 0, 1, PEDAL_SCALE),
-    buttons: (raw.shiftUp ? Button.ShiftUp : 0) | (raw.shiftDown ? Button.ShiftDown : 0) | (raw.recover ? Button.Recover : 0),
-  };
+  return quantizeInputInto(raw, neutralInput());
+}
+
+/** `quantizeInput` into `out` (a source that decides often reuses one object: no allocation per decision). */
+export function quantizeInputInto(raw: RawInput, out: QuantizedInput): QuantizedInput {
+  out.steer = q(raw.steer, -1, 1, STEER_SCALE);
+  out.throttle = q(raw.throttle, 0, 1, PEDAL_SCALE);
+  out.brake = q(raw.brake, 0, 1, PEDAL_SCALE);
+  out.clutch = q(raw.clutch, 0, 1, PEDAL_SCALE);
+  out.handbrake = q(raw.handbrake, 0, 1, PEDAL_SCALE);
+  out.buttons = (raw.shiftUp ? Button.ShiftUp : 0) | (raw.shiftDown ? Button.ShiftDown : 0) | (raw.recover ? Button.Recover : 0);
+  return out;
 }
 
 export const neutralInput = (): QuantizedInput => ({ steer: 0, throttle: 0, brake: 0, clutch: 0, handbrake: 0, buttons: 0 });
@@ -65,7 +69,8 @@ export const neutralInput = (): QuantizedInput => ({ steer: 0, throttle: 0, brak
 /**
  * Where each car's input for the coming tick comes from. Set per car eid by the app (device), the AI system
  * or the replay player before the tick; what each car consumed this tick is kept in `consumed` for the replay
- * recorder, which reads it after the tick.
+ * recorder, which reads it after the tick. The returned object is valid until the source's next call (the AI
+ * driver rewrites one object per decision): whatever keeps an input past the tick copies it.
  */
 export interface InputSource {
   next(world: SimWorld, eid: number): QuantizedInput;
@@ -105,8 +110,10 @@ export class HeldInput implements InputSource {
 export function applyControls(world: SimWorld): void {
   const c = world.c.Controls;
   const res = controlsResources(world);
-  res.consumed.clear(); // a car without Controls any more consumed nothing this tick
-  for (const eid of entitiesWith(world, c)) {
+  const cars = entitiesWith(world, c);
+  // every car with Controls sets its entry below, and an entry of a car without Controls any more is dropped
+  // after (the map is not cleared every tick: Map#clear allocates a fresh table)
+  for (const eid of cars) {
     const src = res.sources.get(eid);
     const input = src ? src.next(world, eid) : neutralInput();
     const prev = c.buttons[eid]!;
@@ -121,4 +128,11 @@ export function applyControls(world: SimWorld): void {
     c.buttons[eid] = input.buttons;
     res.consumed.set(eid, input);
   }
+  // the keys hold every car set above: the sizes match only when they hold nothing else
+  if (res.consumed.size !== cars.length) dropStaleConsumed(res.consumed, cars);
+}
+
+function dropStaleConsumed(consumed: Map<number, QuantizedInput>, cars: readonly number[]): void {
+  const live = new Set(cars);
+  for (const eid of consumed.keys()) if (!live.has(eid)) consumed.delete(eid);
 }

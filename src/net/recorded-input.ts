@@ -17,11 +17,10 @@ export class RecordedInput implements InputSource {
   next(world: SimWorld, eid: number): QuantizedInput {
     const t = world.tick;
     if (this.replaying) return this.byTick.get(t) ?? neutralInput();
-    let q = this.live.next(world, eid);
-    if (this.pressed !== 0) {
-      q = { ...q, buttons: q.buttons | this.pressed };
-      this.pressed = 0;
-    }
+    // a copy: the live source may rewrite its object on its next call (InputSource)
+    const q = { ...this.live.next(world, eid) };
+    q.buttons |= this.pressed;
+    this.pressed = 0;
     this.byTick.set(t, q);
     return q;
   }

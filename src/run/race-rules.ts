@@ -129,13 +129,15 @@ function runCountdown(s: RaceRunState, rules: RaceRules, t: RaceTick, ev: RaceEv
 
 /** The joker gate at the middle of the branch: one count per pass through it. */
 function passJokerGate(s: RaceRunState, gate: JokerGate, t: RaceTick, ev: RaceEvent[]): void {
-  const d = Math.hypot(t.x - gate.gateX, t.z - gate.gateZ);
-  if (d < gate.gateRadiusM && !s.inJokerGate) {
+  // squared distances against squared radii: no root per car per tick
+  const dx = t.x - gate.gateX, dz = t.z - gate.gateZ;
+  const d2 = dx * dx + dz * dz, r = gate.gateRadiusM, rExit = JOKER_GATE_EXIT_RADII * r;
+  if (d2 < r * r && !s.inJokerGate) {
     s.inJokerGate = true;
     s.jokers++;
     s.jokerLap ??= s.lap;
     ev.push('joker');
-  } else if (d > JOKER_GATE_EXIT_RADII * gate.gateRadiusM) s.inJokerGate = false;
+  } else if (d2 > rExit * rExit) s.inJokerGate = false;
 }
 
 /** The flag: the race clock stops; a joker missed (or taken more than once) costs jokerPenaltyS per lap of difference. */

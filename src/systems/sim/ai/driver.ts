@@ -9,7 +9,7 @@
  * Aggressiveness and skill per driver set t_s, c_dδ, a_m, how much of the grip is used and how late it brakes.
  * Reads only the car's RigidBody (and Car.gear when present); writes nothing in the world.
  */
-import { quantizeInput, type InputSource, type QuantizedInput, type RawInput } from '../../../ecs/controls';
+import { quantizeInputInto, neutralInput, type InputSource, type QuantizedInput, type RawInput } from '../../../ecs/controls';
 import type { SimWorld } from '../../../ecs/world';
 import {
   arcSteerAngle,
@@ -117,11 +117,12 @@ export interface AiDriverOptions {
 }
 
 /**
- * A driver's decision rate, Hz: a human's control loop runs at tens of Hz (reaction ≈ 0.1–0.2 s), far below the
- * 500 Hz physics step. Deciding at 100 Hz and holding the input in between (the steering rack's rate limit
- * smooths the steps) costs a fifth of deciding every tick, and held inputs repeat in a replay's stream.
+ * A driver's decision rate, Hz: a human's control loop runs at tens of Hz (reaction ≈ 0.1–0.2 s, so a 20 ms
+ * step is well inside it), far below the 500 Hz physics step. Deciding at 50 Hz and holding the input in between
+ * (the steering rack's rate limit smooths the steps) costs a tenth of deciding every tick, and held inputs
+ * repeat in a replay's stream.
  */
-export const AI_DECISION_HZ = 100;
+export const AI_DECISION_HZ = 50;
 
 /** Traffic (Félez §6.3): body length and the lateral overlap below which a car is "in my lane", m. */
 const CAR_LENGTH_M = 4.6;
@@ -229,9 +230,11 @@ export class AiDriver implements InputSource {
   private readonly k: Kinematics = { px: 0, pz: 0, fx: 0, fz: 1, lx: 1, lz: 0, vx: 0, vz: 0, u: 0, speed: 0, s: 0, carHeading: 0, headingErr: 0 };
   private pressToggle = false;
   private readonly decisionHz: number;
-  /** The input decided last and the ticks it is still held for (0: decide on the next call). */
-  private held: QuantizedInput | null = null;
+  /** The input decided last (rewritten in place per decision) and the ticks it is still held for (0: decide on the next call). */
+  private readonly held: QuantizedInput = neutralInput();
   private heldTicks = 0;
+  /** The decision being made (`decide` rewrites it: no object per decision). */
+  private readonly raw: RawInput = { steer: 0, throttle: 0, brake: 0, clutch: 0, handbrake: 0, shiftUp: false, shiftDown: false, recover: false };
 
   constructor(opts: AiDriverOptions) {
     this.path = opts.path;
@@ -396,9 +399,9 @@ export class AiDriver implements InputSource {
 
   /** This tick's input: a fresh decision every `decisionTicks`, the last one held in between. */
   next(world: SimWorld, eid: number): QuantizedInput {
-    if (this.held === null || this.heldTicks <= 0) {
+    if (this.heldTicks <= 0) {
       const period = this.decisionTicks(world.dt);
-      this.held = quantizeInput(this.decide(world, eid, period * world.dt));
+      quantizeInputInto(this.decide(world, eid, period * world.dt), this.held);
       this.heldTicks = period;
     }
     this.heldTicks--;
@@ -407,11 +410,14 @@ export class AiDriver implements InputSource {
 
   /**
    * The unquantised decision for the next `dt` (one decision period, default one tick): held, a recovery manoeuvre (stop, reverse, Recover), or driving:
-   * traffic (§6.3), steering (eqs 6–8) and speed (eqs 9–13).
+   * traffic (§6.3), steering (eqs 6–8) and speed (eqs 9–13). The returned object is the driver's own, rewritten
+   * by the next call.
    */
   decide(world: SimWorld, eid: number, dt = world.dt): RawInput {
     const k = this.sense(world, eid);
-    const out: RawInput = { steer: 0, throttle: 0, brake: 0, clutch: 0, handbrake: 0 };
+    const out = this.raw;
+    out.steer = out.throttle = out.brake = out.clutch = out.handbrake = 0;
+    out.shiftUp = out.shiftDown = out.recover = false;
     this.watchProgress(k.s, dt);
     if (this.hold) {
       out.brake = 1;
@@ -447,7 +453,8 @@ export class AiDriver implements InputSource {
     k.pz = b.pz[eid]!;
     // body +Z (forward) and +X (left) in world: columns of R (row-major R0..R8)
     let fx = b.R2[eid]!, fz = b.R8[eid]!;
-    const fl = Math.hypot(fx, fz) || 1;
+    // square roots, not Math.hypot (a builtin V8 calls with boxed arguments; no overflow at these magnitudes)
+    const fl = Math.sqrt(fx * fx + fz * fz) || 1;
     fx /= fl;
     fz /= fl;
     k.fx = fx;
@@ -457,7 +464,7 @@ export class AiDriver implements InputSource {
     k.vx = b.vx[eid]!;
     k.vz = b.vz[eid]!;
     k.u = k.vx * fx + k.vz * fz;
-    k.speed = Math.hypot(k.vx, k.vz);
+    k.speed = Math.sqrt(k.vx * k.vx + k.vz * k.vz);
     this.path.locate(k.px, k.pz, this.loc.index, this.loc);
     k.s = this.loc.s;
     const pathHeading = this.path.headingAt(k.s);

@@ -80,6 +80,9 @@ export class AiPath {
   readonly offset: Float64Array;
   readonly lengthM: number;
   readonly closed: boolean;
+  /** Length (m) and heading (rad, as `headingAt`) of the segment from each point, computed once: look-ups read them. */
+  private readonly segLen: Float64Array;
+  private readonly segHeading: Float64Array;
 
   constructor(x: Float64Array, z: Float64Array, mu: Float64Array, offset: Float64Array, closed: boolean) {
     const n = x.length;
@@ -111,6 +114,15 @@ export class AiPath {
       k[i] = mengerCurvature(x[a]!, z[a]!, x[i]!, z[i]!, x[c]!, z[c]!);
     }
     this.kappa = smooth(k, 2, closed);
+    this.segLen = new Float64Array(n);
+    this.segHeading = new Float64Array(n);
+    for (let i = 0; i < n; i++) {
+      const j = i + 1 < n ? i + 1 : 0;
+      this.segLen[i] = Math.hypot(x[j]! - x[i]!, z[j]! - z[i]!) || 1;
+      // the last point of an open path takes the heading of the segment into it
+      const a = !closed && i === n - 1 ? i - 1 : i, b = !closed && i === n - 1 ? i : j;
+      this.segHeading[i] = datan2(x[b]! - x[a]!, z[b]! - z[a]!);
+    }
   }
 
   /**
@@ -185,11 +197,7 @@ export class AiPath {
 
   /** Heading (rotation about +Y, forward = (sin θ, 0, cos θ)) of the path at arc length s. */
   headingAt(s: number): number {
-    const i = this.indexAt(s);
-    const j = i + 1 < this.n ? i + 1 : this.closed ? 0 : i;
-    const a = j === i ? i - 1 : i;
-    const b = j === i ? i : j;
-    return datan2(this.x[b]! - this.x[a]!, this.z[b]! - this.z[a]!);
+    return this.segHeading[this.indexAt(s)]!;
   }
 
   /**
@@ -205,7 +213,7 @@ export class AiPath {
       best = this.segmentDistance2(hint, x, z);
       bestK = hint;
       bestF = this.lastF;
-      for (const dir of [1, -1]) {
+      for (let dir = 1; dir >= -1; dir -= 2) {
         let misses = 0;
         for (let d = 1; d <= LOCATE_WINDOW && misses < LOCATE_PAST_MIN; d++) {
           let k = hint + dir * d;
@@ -235,7 +243,7 @@ export class AiPath {
     }
     const k = bestK, k2 = k + 1 < this.n ? k + 1 : 0;
     const ex = this.x[k2]! - this.x[k]!, ez = this.z[k2]! - this.z[k]!;
-    const len = Math.hypot(ex, ez) || 1;
+    const len = this.segLen[k]!;
     out.index = k;
     out.s = this.s[k]! + bestF * len;
     if (this.closed && out.s >= this.lengthM) out.s -= this.lengthM;
