@@ -15,8 +15,8 @@ export interface DitchProfile {
   widthM: number;
 }
 
-/** Gravel and snow stages: a ditch 0.45 m deep, 2 m wide at half depth (a forest road's drainage ditch). */
-export const DEFAULT_DITCH: DitchProfile = { depthM: 0.45, widthM: 2 };
+/** Gravel and snow stages: a ditch 0.3 m deep, 2 m wide at half depth (a forest road's drainage ditch). */
+export const DEFAULT_DITCH: DitchProfile = { depthM: 0.3, widthM: 2 };
 /** Stated limits of a ditch's depth and width (generator options outside are refused), m. */
 export const DITCH_DEPTH_RANGE_M: readonly [number, number] = [0.1, 1];
 export const DITCH_WIDTH_RANGE_M: readonly [number, number] = [1, 4];

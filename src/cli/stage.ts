@@ -1,6 +1,6 @@
 /**
  * `npm run stage -- generate --seed N --length-km L --surface gravel|tarmac|snow --out DIR [--id ID] [--name NAME]
- *                  [--size 1025] [--cell-size 2] [--relief 1] [--checkpoints 300,600] [--ditch-depth 0.45] [--ditch-width 2]`
+ *                  [--size 1025] [--cell-size 2] [--relief 1] [--checkpoints 300,600] [--ditch-depth 0.3] [--ditch-width 2]`
  * `npm run stage -- info <dir | shipped id>`  loads a stage and prints a summary (validates user stages).
  * `npm run stage -- build-shipped [--only id,id]` regenerates the stages shipped in src/content/stages/.
  * `npm run stage -- pacenotes <dir | shipped id> [--regenerate]` writes or checks the stage's pacenotes.toml.
@@ -38,7 +38,7 @@ const GENERATE = {
     checkpoints: { type: 'numbers', value: 'm,m', min: 0, help: 'checkpoint distances from the start (default one per ~1.5 km)' },
     'mix-surface': { type: 'string', value: 'surface', kind: 'surface', choices: SURFACE_IDS, help: 'second road surface, in 250 m sections' },
     'mix-fraction': { type: 'number', value: '0-1', min: 0, max: 1, default: 0, help: 'share of the road sections in the second surface' },
-    'ditch-depth': { type: 'number', value: 'm', min: 0, max: 1, help: 'drainage ditch depth beside gravel/snow roads, 0 for none (default 0.45)' },
+    'ditch-depth': { type: 'number', value: 'm', min: 0, max: 1, help: 'drainage ditch depth beside gravel/snow roads, 0 for none (default 0.3)' },
     'ditch-width': { type: 'number', value: 'm', min: 1, max: 4, help: 'drainage ditch width at half depth (default 2)' },
   },
   examples: ['npm run stage -- generate --seed 42 --length-km 3 --surface tarmac --out /tmp/my-stage'],
