@@ -37,7 +37,7 @@ export interface RockRule {
 /** Length of a clearing's noise wavelength along the road, m: clearings and fields tens to a hundred metres long. */
 const CLEARING_WAVELENGTH_M = 140;
 /** Noise value above which one side of the road is a clearing (≈ 25 % of the road length per side). */
-const CLEARING_THRESHOLD = 0.3;
+export const CLEARING_THRESHOLD = 0.3;
 /** Share of the forest density left in a clearing (a few lone trees in a field). */
 const CLEARING_KEEP = 0.08;
 /** Wavelength of the patchiness noise over the map, m. */
@@ -110,7 +110,7 @@ export function scatterForest(f: ForestInput): { trees: SceneryItems; rocks: Sce
   const rocks: SceneryItems = [];
   const rng = createRng((f.seed ^ 0x7ee5) >>> 0);
   const patch = createNoise2D(createRng((f.seed ^ 0xde75) >>> 0));
-  const clearing = createNoise2D(createRng((f.seed ^ 0xc1ea) >>> 0));
+  const clearing = createClearingNoise(f.seed);
   const S = forestGridM(pf);
   const nx = Math.floor(f.side / S);
   const mask = nearRoadMask(road, f.ox, f.oz, S, nx, f.halfWidthM + pf.bandM + 2 * S);
@@ -134,12 +134,21 @@ export function scatterForest(f: ForestInput): { trees: SceneryItems; rocks: Sce
         continue;
       }
       const side = proj.lateralM > 0 ? 1 : -1;
-      const open = clearing(proj.distanceM / CLEARING_WAVELENGTH_M, side * 5.3) > CLEARING_THRESHOLD ? CLEARING_KEEP : 1;
+      const open = clearing(proj.distanceM, side) > CLEARING_THRESHOLD ? CLEARING_KEEP : 1;
       const patchy = PATCH_MIN + (1 - PATCH_MIN) * (0.5 + 0.5 * patch(x / PATCH_WAVELENGTH_M, z / PATCH_WAVELENGTH_M));
       const keep = forestDensity(edge, pf) * S * S * open * patchy;
       if ((pick - rockP) / (1 - rockP) < keep) trees.push(item);
     }
   return { trees, rocks };
+}
+
+/**
+ * The clearing noise of a stage along its road: a side (1 left, −1 right) at a distance along the road (m) is a
+ * clearing where the value exceeds CLEARING_THRESHOLD (the forest thins there and the ditch breaks off).
+ */
+export function createClearingNoise(seed: number): (distanceM: number, side: number) => number {
+  const noise = createNoise2D(createRng((seed ^ 0xc1ea) >>> 0));
+  return (distanceM, side) => noise(distanceM / CLEARING_WAVELENGTH_M, side * 5.3);
 }
 
 /** Whether a distance along the road is within STATION_GAP_M of a station. */

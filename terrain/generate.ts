@@ -17,7 +17,9 @@ import { surfaceCode, SurfaceMap, type SurfaceId } from './surface';
 import { TerrainError } from './errors';
 import { formatPaceNotes } from './pacenotes/file';
 import { datan2, dcos, dsin } from './dmath';
-import { edgePosts, scatterForest, type ForestProfile, type PostRule, type RockRule } from './forest';
+import { createClearingNoise, edgePosts, scatterForest, type ForestProfile, type PostRule, type RockRule } from './forest';
+import { DEFAULT_DITCH, DITCH_DEPTH_RANGE_M, DITCH_WIDTH_RANGE_M, ditchOuterM, ditchSideFactor, type DitchProfile } from './ditch';
+import { carveDitches } from './ditch-carve';
 
 export type StageStyle = 'gravel' | 'tarmac' | 'snow';
 export const STAGE_STYLES: readonly StageStyle[] = ['gravel', 'tarmac', 'snow'];
@@ -26,7 +28,7 @@ export const STAGE_STYLES: readonly StageStyle[] = ['gravel', 'tarmac', 'snow'];
  * Version of the generator's output: raise it whenever the same options would give different bytes, so that
  * caches keyed by (version, options) miss and a stage's `[generator]` table says which generator made it.
  */
-export const GENERATOR_VERSION = 2;
+export const GENERATOR_VERSION = 3;
 
 /** The generator's phases in order, with the share of the run time each takes (measured on a 5 km stage). */
 export const GENERATOR_PHASES = [
@@ -69,6 +71,11 @@ export interface GenerateOptions {
   scenery?: boolean;
   /** Part of the road in a second surface (default none). */
   surfaceMix?: SurfaceMix;
+  /**
+   * Drainage ditches beside the road on gravel and snow stages (terrain/ditch.ts; default DEFAULT_DITCH, false for
+   * none). Tarmac stages (and tarmac sections of a surface mix) have none.
+   */
+  ditch?: DitchProfile | false;
   /** Write the options into stage.toml's `[generator]` table (default true; the shipped stages predate it). */
   recordParams?: boolean;
   /** Called as the phases run (the progress bar of the in-game generator). */
@@ -104,6 +111,8 @@ interface Style {
   /** Tree density across the road (terrain/forest.ts). */
   forest: ForestProfile;
   rocks: RockRule;
+  /** Whether the style's roads have drainage ditches (forest roads) or not (tarmac: kerbs and banks). */
+  ditches: boolean;
   name: string;
 }
 
@@ -114,7 +123,7 @@ const STYLES: Record<StageStyle, Style> = {
     roadCode: 'gravel', shoulderCode: 'grass', backgroundCode: 'grass',
     amplitude: 70, wavelength: 700, ridged: 0.15, mix: [0.3, 0.25, 0.3, 0.15, 0],
     forest: { clearM: 3.5, wallM: 12, wallDensity: 1 / 36, farDensity: 1 / 400, decayM: 15, bandM: 70 },
-    rocks: { edgeBandM: 4, edgeProb: 0.05, woodsProb: 0.01 }, name: 'Forest gravel',
+    rocks: { edgeBandM: 4, edgeProb: 0.05, woodsProb: 0.01 }, ditches: true, name: 'Forest gravel',
   },
   tarmac: {
     width: 7.5, shoulder: 1, falloff: 6.5, clearance: 22, window: 80,
@@ -122,7 +131,7 @@ const STYLES: Record<StageStyle, Style> = {
     roadCode: 'tarmac', shoulderCode: 'gravel', backgroundCode: 'grass',
     amplitude: 160, wavelength: 1300, ridged: 0.7, mix: [0.28, 0.12, 0.25, 0.12, 0.23],
     forest: { clearM: 3.5, wallM: 8, wallDensity: 1 / 90, farDensity: 1 / 700, decayM: 12, bandM: 50 },
-    rocks: { edgeBandM: 4, edgeProb: 0.3, woodsProb: 0.12 }, name: 'Mountain tarmac',
+    rocks: { edgeBandM: 4, edgeProb: 0.3, woodsProb: 0.12 }, ditches: false, name: 'Mountain tarmac',
   },
   snow: {
     width: 7, shoulder: 1, falloff: 10, clearance: 36, window: 90,
@@ -130,7 +139,7 @@ const STYLES: Record<StageStyle, Style> = {
     roadCode: 'snow', shoulderCode: 'snow', backgroundCode: 'snow',
     amplitude: 90, wavelength: 900, ridged: 0.3, mix: [0.3, 0.35, 0.25, 0.1, 0],
     forest: { clearM: 3.5, wallM: 10, wallDensity: 1 / 45, farDensity: 1 / 450, decayM: 15, bandM: 60 },
-    rocks: { edgeBandM: 4, edgeProb: 0.04, woodsProb: 0.01 }, name: 'Snow',
+    rocks: { edgeBandM: 4, edgeProb: 0.04, woodsProb: 0.01 }, ditches: true, name: 'Snow',
   },
 };
 
@@ -436,6 +445,8 @@ interface Ctx {
   oz: number;
   side: number;
   halfW: number;
+  /** The ditch beside the road, null where the style or the options have none. */
+  ditch: DitchProfile | null;
 }
 
 /** The road's shape: resampled points, heading (rad) and smoothed curvature (1/m) at each. */
@@ -464,15 +475,16 @@ export function generateStage(opts: GenerateOptions): GeneratedStage {
   // 3. elevation profile, 4. carve
   progress('profile', 0);
   const { hr, bank } = elevationProfile(shape, c.st.limits);
-  progress('carve', 0);
-  const hf = carve(c, shape, nat, hr, bank);
-  // 5. surface map
-  progress('surface', 0);
-  const smap = surfaceMap(c, shape, opts.surfaceRefine ?? 2);
-  // 6. start / finish / checkpoints (distances along the resampled road)
+  // start / finish / checkpoints (distances along the resampled road)
   const startD = ROAD_LEAD_M;
   const finishD = Math.min(shape.road.lengthM - 5, ROAD_LEAD_M + lengthM);
   const cps = opts.checkpointsM ?? evenCheckpoints(finishD - startD);
+  progress('carve', 0);
+  const stations = [0, startD, finishD, ...cps.map((cp) => startD + cp), shape.road.lengthM];
+  const hf = carve(c, shape, nat, hr, bank, stations);
+  // 5. surface map
+  progress('surface', 0);
+  const smap = surfaceMap(c, shape, opts.surfaceRefine ?? 2);
   // 7. scenery
   progress('scenery', 0);
   const scen = opts.scenery ?? true ? scenery(c, shape, startD, finishD, cps) : [];
@@ -503,7 +515,17 @@ function generatorContext(opts: GenerateOptions): Ctx {
   const mix = opts.surfaceMix;
   if (mix && !(mix.fraction >= 0 && mix.fraction <= 1)) throw new TerrainError('<generator>', 'surfaceMix.fraction', '0 … 1', String(mix.fraction));
   const side = (size - 1) * cell;
-  return { opts, style, st, size, cell, ox: -side / 2, oz: -side / 2, side, halfW: st.width / 2 };
+  return { opts, style, st, size, cell, ox: -side / 2, oz: -side / 2, side, halfW: st.width / 2, ditch: ditchOption(opts, st) };
+}
+
+/** The ditch the options ask for (checked against the stated ranges), or null without one. */
+function ditchOption(opts: GenerateOptions, st: Style): DitchProfile | null {
+  const d = opts.ditch ?? DEFAULT_DITCH;
+  if (!st.ditches || d === false) return null;
+  const [d0, d1] = DITCH_DEPTH_RANGE_M, [w0, w1] = DITCH_WIDTH_RANGE_M;
+  if (!(d.depthM >= d0 && d.depthM <= d1)) throw new TerrainError('<generator>', 'ditch.depthM', `${d0} … ${d1} m`, String(d.depthM));
+  if (!(d.widthM >= w0 && d.widthM <= w1)) throw new TerrainError('<generator>', 'ditch.widthM', `${w0} … ${w1} m`, String(d.widthM));
+  return d;
 }
 
 /** Maps (phase, fraction of the phase) to the whole run's fraction, from GENERATOR_PHASES' shares. */
@@ -565,6 +587,7 @@ export function generatorTable(opts: GenerateOptions): NonNullable<StageToml['ge
     scenery: opts.scenery ?? true,
     ...(opts.checkpointsM ? { checkpoints_m: opts.checkpointsM } : {}),
     ...(opts.surfaceMix ? { mix_surface: opts.surfaceMix.surface, mix_fraction: opts.surfaceMix.fraction } : {}),
+    ...(opts.ditch === false ? { ditch_depth_m: 0 } : opts.ditch ? { ditch_depth_m: opts.ditch.depthM, ditch_width_m: opts.ditch.widthM } : {}),
   };
 }
 
@@ -592,6 +615,7 @@ export function optionsFromGeneratorTable(toml: Pick<StageToml, 'id' | 'name' | 
     scenery: g.scenery,
     ...(g.checkpoints_m ? { checkpointsM: g.checkpoints_m } : {}),
     ...(g.mix_surface !== undefined ? { surfaceMix: { surface: g.mix_surface, fraction: g.mix_fraction ?? 0 } } : {}),
+    ...(g.ditch_depth_m === 0 ? { ditch: false as const } : g.ditch_depth_m !== undefined ? { ditch: { depthM: g.ditch_depth_m, widthM: g.ditch_width_m ?? DEFAULT_DITCH.widthM } } : {}),
   };
 }
 
@@ -715,7 +739,7 @@ function rasterizeRoad(P: RoadShape['P'], n: number, gx0: number, gz0: number, g
 }
 
 /** The road carved into the natural terrain: its cross-section (crown, bank, shoulder) blended out over the falloff. */
-function carve(c: Ctx, shape: RoadShape, nat: Float32Array, hr: Float64Array, bank: Float64Array): Heightfield {
+function carve(c: Ctx, shape: RoadShape, nat: Float32Array, hr: Float64Array, bank: Float64Array, stationsM: readonly number[]): Heightfield {
   const { st, size, cell, ox, oz, halfW } = c;
   const { P, n } = shape;
   const lim = st.limits;
@@ -749,6 +773,17 @@ function carve(c: Ctx, shape: RoadShape, nat: Float32Array, hr: Float64Array, ba
     const fall = Math.min(3 * st.falloff, Math.max(st.falloff, 1.2 * Math.abs(target - nat[idx]!)));
     const w = 1 - smoothstep((dist - halfW - st.shoulder - 1) / fall);
     heights[idx] = nat[idx]! + w * (target - nat[idx]!);
+  }
+  if (c.ditch) {
+    const clearing = createClearingNoise(c.opts.seed);
+    const tarmac = mixedSections(c, shape);
+    const tarmacC = surfaceCode('tarmac');
+    carveDitches({
+      heights, nat, d2: bestD2, s: bestS, lat: bestL, profile: c.ditch, shoulderM: st.shoulder, halfWidthM: halfW, cellM: cell,
+      distanceAt: (s) => lerpArr(shape.road.distances, s),
+      edgeHeightAt: (s, side) => crossHeight(s, side * halfW),
+      factorAt: (s, d, side) => (tarmac && tarmac(s) === tarmacC ? 0 : 1) * ditchSideFactor(clearing(d, side), d, stationsM),
+    });
   }
   return Heightfield.fromFloat32(heights, size, size, { cellSize: cell, origin: { x: ox, z: oz } });
 }
@@ -811,14 +846,30 @@ type Items = [number, number, number, number][];
 /** Road-edge marker posts: every 50 m on both sides, 1.5 m off the edge, 1.1 m tall, 8 cm radius (a light post). */
 const EDGE_POSTS: PostRule & { radiusM: number; heightM: number } = { spacingM: 50, offsetM: 1.5, keepClearM: 3, radiusM: 0.08, heightM: 1.1 };
 
+/** Trees stand this far past a ditch's outer lip (a trunk's radius and its roots' bank), m. */
+const TREE_DITCH_MARGIN_M = 0.5;
+/** Beside a ditch the marker posts stand on the shoulder, this share of its width off the road edge. */
+const POST_SHOULDER_SHARE = 0.8;
+
+/** The forest and the marker posts moved clear of the ditch: trees beyond its outer lip, posts on the shoulder. */
+function dressingBesideDitch(c: Ctx): { forest: ForestProfile; posts: PostRule } {
+  const { st, ditch } = c;
+  if (!ditch) return { forest: st.forest, posts: EDGE_POSTS };
+  return {
+    forest: { ...st.forest, clearM: Math.max(st.forest.clearM, ditchOuterM(st.shoulder, ditch) + TREE_DITCH_MARGIN_M) },
+    posts: { ...EDGE_POSTS, offsetM: POST_SHOULDER_SHARE * st.shoulder },
+  };
+}
+
 /** Trees, rocks, corner fences, checkpoint markers, edge marker posts and the start/finish arches. */
 function scenery(c: Ctx, shape: RoadShape, startD: number, finishD: number, cps: number[]): StageToml['scenery'] {
   const { st, style } = c;
   const scen: StageToml['scenery'] = [];
   const stations = [startD, finishD, ...cps.map((cp) => startD + cp)];
-  const { trees, rocks } = scatterForest({ seed: c.opts.seed, road: shape.road, halfWidthM: c.halfW, ox: c.ox, oz: c.oz, side: c.side, stationsM: stations, profile: st.forest, rocks: st.rocks });
+  const { forest, posts: postRule } = dressingBesideDitch(c);
+  const { trees, rocks } = scatterForest({ seed: c.opts.seed, road: shape.road, halfWidthM: c.halfW, ox: c.ox, oz: c.oz, side: c.side, stationsM: stations, profile: forest, rocks: st.rocks });
   const fences = cornerFences(c, shape, startD, finishD);
-  const posts = edgePosts(shape.road, startD, finishD, EDGE_POSTS, stations, fences);
+  const posts = edgePosts(shape.road, startD, finishD, postRule, stations, fences);
   const markers: Items = [];
   const arches: Items = [];
   const post = (d: number, kind: 'marker' | 'arch'): void => {

@@ -8,6 +8,7 @@ import { parseTomlFile } from '../src/validate/errors';
 import { inRange, intInRange } from '../src/validate/ranges';
 import { BSplineSurface, DetailLayer } from './bspline';
 import { TerrainError } from './errors';
+import { DITCH_DEPTH_RANGE_M, DITCH_WIDTH_RANGE_M } from './ditch';
 import { Heightfield, HEIGHTMAP_MAX_SIDE } from './heightfield';
 import { checkStageToml, checkInsideHeightmap } from './stage-checks';
 import { STAGE_LIMITS } from './stage-limits';
@@ -113,6 +114,9 @@ export const StageTomlSchema = z
         checkpoints_m: z.array(distance).max(S.checkpoints).optional(),
         mix_surface: z.enum(SURFACE_IDS as [SurfaceId, ...SurfaceId[]]).optional(),
         mix_fraction: inRange(0, 1).optional(),
+        /** Ditch depth and width (terrain/ditch.ts; depth 0: no ditch; absent: the default). */
+        ditch_depth_m: inRange(0, DITCH_DEPTH_RANGE_M[1], 'm').optional(),
+        ditch_width_m: inRange(DITCH_WIDTH_RANGE_M[0], DITCH_WIDTH_RANGE_M[1], 'm').optional(),
       })
       .optional(),
   })
@@ -455,4 +459,6 @@ function writeGeneratorTable(L: string[], g: NonNullable<StageToml['generator']>
   if (g.checkpoints_m) L.push(`checkpoints_m = [${g.checkpoints_m.join(', ')}]`);
   if (g.mix_surface !== undefined) L.push(`mix_surface = ${JSON.stringify(g.mix_surface)}`);
   if (g.mix_fraction !== undefined) L.push(`mix_fraction = ${g.mix_fraction}`);
+  if (g.ditch_depth_m !== undefined) L.push(`ditch_depth_m = ${g.ditch_depth_m}`);
+  if (g.ditch_width_m !== undefined) L.push(`ditch_width_m = ${g.ditch_width_m}`);
 }

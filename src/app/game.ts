@@ -343,14 +343,17 @@ export class GameSession {
   }
 
   /**
-   * Puts the car at rest on the road `distanceM` from its start, held on the brakes, and the camera behind it
-   * (the render budget test measures views along every stage this way; nothing is recorded for it).
+   * Puts the car at rest on the road `distanceM` from its start (`lateralM` to the left of the centreline, on the
+   * terrain there), held on the brakes, and the camera behind it (the render budget test measures views along
+   * every stage this way, the dressing test parks a car in a ditch; nothing is recorded for it).
    */
-  viewAt(distanceM: number): void {
+  viewAt(distanceM: number, lateralM = 0): void {
     const p = this.stage.road.poseAt(distanceM);
     this.parked = true;
     this.setAutopilot(false);
-    this.car.place(this.world, { x: p.x, y: p.y, z: p.z, heading: p.heading });
+    const x = p.x + lateralM * Math.cos(p.heading), z = p.z - lateralM * Math.sin(p.heading);
+    const y = lateralM === 0 ? p.y : this.stage.bspline.height(x, z);
+    this.car.place(this.world, { x, y, z, heading: p.heading });
     this.captureCur();
     this.prev.set(this.cur);
     this.camera.snap();
@@ -373,6 +376,11 @@ export class GameSession {
     } catch (e) {
       console.warn(`replay: could not finish the recording: ${(e as Error).message}`);
     }
+  }
+
+  /** The player car body's roll now, rad (+ = its left side up): the world y component of its left axis. */
+  carRoll(): number {
+    return Math.asin(Math.max(-1, Math.min(1, this.world.c.RigidBody.R3[this.car.eid]!)));
   }
 
   /** The player car's damage now (crush per end, collisions). */

@@ -96,8 +96,9 @@ const hook: Record<string, unknown> = {
   /** Test hook: hand the car to the AI autopilot (true) or back to the devices (false). */
   autopilot: (on: boolean) => app.session?.setAutopilot(on) ?? false,
   /** Test hook (render budgets): put the car `distanceM` along the road, camera behind it. */
-  viewAt: (distanceM: number) => app.session?.viewAt(distanceM),
+  viewAt: (distanceM: number, lateralM?: number) => app.session?.viewAt(distanceM, lateralM),
   /** Test hook: the running stage's start and finish distances along the road, m. */
+  carRollDeg: () => (app.session ? (app.session.carRoll() * 180) / Math.PI : null),
   stageSpan: () => (app.session ? { startM: app.session.run.cfg.startM, finishM: app.session.run.cfg.finishM } : null),
   /** Test hook: the graphics preset now, as the settings screen would set it (applied at once, saved). */
   setGraphics: (name: Settings['graphics']) => app.saveSettings({ ...app.settings, graphics: name }),

@@ -1,6 +1,6 @@
 /**
  * `npm run stage -- generate --seed N --length-km L --surface gravel|tarmac|snow --out DIR [--id ID] [--name NAME]
- *                  [--size 1025] [--cell-size 2] [--relief 1] [--checkpoints 300,600]`
+ *                  [--size 1025] [--cell-size 2] [--relief 1] [--checkpoints 300,600] [--ditch-depth 0.3] [--ditch-width 2]`
  * `npm run stage -- info <dir | shipped id>`  loads a stage and prints a summary (validates user stages).
  * `npm run stage -- build-shipped [--only id,id]` regenerates the stages shipped in src/content/stages/.
  * `npm run stage -- pacenotes <dir | shipped id> [--regenerate]` writes or checks the stage's pacenotes.toml.
@@ -17,6 +17,7 @@ import type { PaceNote } from '../../terrain/pacenotes/types';
 import { noteWords } from '../../terrain/pacenotes/words';
 import { PACE_NOTES_FILE } from '../../terrain/stage';
 import { SURFACE_IDS } from '../../terrain/surface';
+import { DEFAULT_DITCH } from '../../terrain/ditch';
 import { parseCommand, selectCommand, type CommandSpec, type ProgramSpec } from './args';
 import { exitWith, runCommand } from './errors';
 import { stageDirArg } from './inputs';
@@ -37,6 +38,8 @@ const GENERATE = {
     checkpoints: { type: 'numbers', value: 'm,m', min: 0, help: 'checkpoint distances from the start (default one per ~1.5 km)' },
     'mix-surface': { type: 'string', value: 'surface', kind: 'surface', choices: SURFACE_IDS, help: 'second road surface, in 250 m sections' },
     'mix-fraction': { type: 'number', value: '0-1', min: 0, max: 1, default: 0, help: 'share of the road sections in the second surface' },
+    'ditch-depth': { type: 'number', value: 'm', min: 0, max: 1, help: 'drainage ditch depth beside gravel/snow roads, 0 for none (default 0.3)' },
+    'ditch-width': { type: 'number', value: 'm', min: 1, max: 4, help: 'drainage ditch width at half depth (default 2)' },
   },
   examples: ['npm run stage -- generate --seed 42 --length-km 3 --surface tarmac --out /tmp/my-stage'],
 } as const satisfies CommandSpec;
@@ -114,7 +117,9 @@ function generateCommand(argv: string[]): number {
   const { seed, surface, id, name, size, relief } = o;
   const mix = o['mix-surface'];
   const surfaceMix = mix ? { surface: mix, fraction: o['mix-fraction'] } : undefined;
-  generate({ seed, lengthKm: o['length-km'], surface, id, name, size, cellSize: o['cell-size'], relief, checkpointsM: o.checkpoints, surfaceMix }, o.out);
+  const dd = o['ditch-depth'], dw = o['ditch-width'];
+  const ditch = dd === 0 ? false as const : dd !== undefined || dw !== undefined ? { depthM: dd ?? DEFAULT_DITCH.depthM, widthM: dw ?? DEFAULT_DITCH.widthM } : undefined;
+  generate({ seed, lengthKm: o['length-km'], surface, id, name, size, cellSize: o['cell-size'], relief, checkpointsM: o.checkpoints, surfaceMix, ditch }, o.out);
   return 0;
 }
 

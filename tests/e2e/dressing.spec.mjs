@@ -8,6 +8,8 @@
  *    the car's attitude through the cloud. The spray must be on (particles alive) when it is measured.
  *  - Stage screenshots: every shipped stage from the chase and far chase cameras, part way along the road
  *    (test-results/e2e/stage-<id>-<camera>.png, 640×360; the README gallery's copies are in docs/screenshots).
+ *  - Ditch: a car parked with its right wheels in forest-gravel's ditch rolls ≥ 5° into it (test-results/e2e/
+ *    ditch-forest-gravel.png, docs/screenshots/ditch-forest-gravel.png).
  *   npm run test:e2e -- --files dressing
  */
 import { readdirSync } from 'node:fs';
@@ -43,6 +45,8 @@ const MIN_SPRAY_PIXELS = 30;
  * 20 × 8 px or more; over fewer pixels a visible share is too coarse to judge).
  */
 const MIN_CAR_PIXELS = 150;
+/** Least roll of a car parked with its right wheels in the ditch: ¾ of the 6.65° slope of the surface under its wheels. */
+const MIN_DITCH_ROLL_DEG = 5;
 
 const shippedStages = () => readdirSync(join(root, 'src/content/stages'), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort();
 
@@ -125,6 +129,37 @@ export const specs = [
           }
           report[`stage ${stage}`] = await page.evaluate(() => window.__bitrally.renderCounts());
         }
+      } finally {
+        await context.close();
+      }
+    },
+  },
+  {
+    name: 'dressing: a car parked with its right wheels in a forest-gravel ditch rolls into it (screenshot)',
+    async run({ browser, base, out, report }) {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 720 }, deviceScaleFactor: 0.5 });
+      const page = await context.newPage();
+      try {
+        await openDrive(page, base, 'forest-gravel', 'hatch-gti');
+        await page.evaluate(() => window.__bitrally.setCamera('chase-far'));
+        // 1920 m along forest-gravel the right-hand ditch runs full depth for 60 m (terrain/README.md "Ditches");
+        // the car's centre 4.5 m right of the centreline: left wheels on the shoulder, right wheels down the
+        // ditch's inner flank (1.8 m past the edge)
+        await page.evaluate(() => window.__bitrally.viewAt(1920, -4.5));
+        // the surface under the wheels there (B-spline heights 0.76 m either side of the car's centre, track
+        // 1.51–1.54 m) slopes 6.65° down to the right: it must roll ≥ MIN_DITCH_ROLL_DEG toward the ditch once
+        // settled (the simulation keeps real time)
+        let roll = null;
+        try {
+          await waitFor('the car rolls into the ditch', async () => (roll = await page.evaluate(() => window.__bitrally.carRollDeg())) >= MIN_DITCH_ROLL_DEG, 45000);
+        } catch {
+          throw new Error(`car in the ditch rolls ${roll}°, expected ≥ ${MIN_DITCH_ROLL_DEG}° (left side up)`);
+        }
+        await frames(page, 10); // the camera's smoothing settles
+        roll = await page.evaluate(() => window.__bitrally.carRollDeg());
+        await page.screenshot({ path: join(out, 'ditch-forest-gravel.png') });
+        report.ditch = { rollDeg: roll };
+        if (!(roll >= MIN_DITCH_ROLL_DEG)) throw new Error(`car in the ditch rolls ${roll}° after settling, expected ≥ ${MIN_DITCH_ROLL_DEG}° (left side up)`);
       } finally {
         await context.close();
       }

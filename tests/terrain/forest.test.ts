@@ -13,6 +13,7 @@ import { Road } from '../../terrain/road';
 import { edgePosts, forestDensity, forestGridM, nearStation, scatterForest, STATION_GAP_M, type ForestInput, type ForestProfile } from '../../terrain/forest';
 import { loadStageFromDir } from '../../terrain/node';
 import { fromScenery } from '../../src/systems/sim/collision/scene';
+import { DEFAULT_DITCH, ditchOuterM } from '../../terrain/ditch';
 
 const PROFILE: ForestProfile = { clearM: 3.5, wallM: 12, wallDensity: 1 / 36, farDensity: 1 / 400, decayM: 15, bandM: 70 };
 const HALF_W = 3.5;
@@ -130,14 +131,17 @@ describe('shipped snow-ridge: road-edge scenery', () => {
   it('keeps trees and rocks off the verge and posts at their spacing', () => {
     const start = stage.start.distanceM;
     const posts = stage.scenery.filter((s) => s.kind === 'post');
-    for (const it of stage.scenery) if (it.kind === 'tree' || it.kind === 'rock') expect(edge(it.x, it.z)).toBeGreaterThanOrEqual(3.4);
-    // every 50 m from the start, 1.5 m off the edge; at most a tenth of the slots left out
+    // snow-ridge has ditches: trees and rocks beyond the ditch's outer lip (+ 0.5 m, − 0.1 m rounding), posts on
+    // the 1 m shoulder (0.8 m off the edge)
+    const lip = ditchOuterM(1, DEFAULT_DITCH);
+    for (const it of stage.scenery) if (it.kind === 'tree' || it.kind === 'rock') expect(edge(it.x, it.z)).toBeGreaterThanOrEqual(lip + 0.4);
+    // every 50 m from the start, 0.8 m off the edge; at most a tenth of the slots left out
     const slots = 2 * Math.floor((stage.finish.distanceM - start) / 50);
     expect(posts.length).toBeGreaterThanOrEqual(0.9 * slots);
     for (const p of posts) {
       const d = stage.road.project(p.x, p.z).distanceM - start;
       expect(Math.abs(d - 50 * Math.round(d / 50))).toBeLessThan(1);
-      expect(Math.abs(edge(p.x, p.z) - 1.5)).toBeLessThan(0.1);
+      expect(Math.abs(edge(p.x, p.z) - 0.8)).toBeLessThan(0.1);
     }
   });
 
