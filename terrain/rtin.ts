@@ -29,8 +29,10 @@ import { sampleVertexGrid, type VertexGrid } from './vertex-grid';
 
 /** Cells per chunk side the game draws with (128 cells = 256 m on 2 m cells: ≤ 64 draw calls on 1025²). */
 export const RTIN_CHUNK_CELLS = 128;
-/** Triangles with legs at least this long (L1, cells) are tested for occlusion with their subtree. */
-const OCCLUSION_MIN_LEG = 8;
+/** Triangles with legs at least this long (L1, cells) are tested for occlusion with their subtree (smaller ones: the test costs more than the triangles it saves). */
+const OCCLUSION_MIN_LEG = 16;
+/** Bit mask of the six frustum planes. */
+const ALL_PLANES = 0b111111;
 /** First index capacity per chunk (grows by doubling). */
 const INITIAL_CHUNK_INDICES = 3 * 256;
 
@@ -116,8 +118,8 @@ export class RtinTerrain {
     const inMap = u >= 0 && v >= 0 && u <= S && v <= S;
     this.occlude = (opts.occlusion ?? true) && this.exact && inMap && e.y - this.meshHeightAt(u, v) >= OCCLUSION_EYE_CLEARANCE_M;
     this.counts.fill(0);
-    this.visit(0, 0, S, S, S, 0);
-    this.visit(S, S, 0, 0, 0, S);
+    this.visit(0, 0, S, S, S, 0, ALL_PLANES);
+    this.visit(S, S, 0, 0, 0, S, ALL_PLANES);
     const chunkIndices: Uint32Array[] = [];
     let triangles = 0, chunksDrawn = 0;
     for (let c = 0; c < this.chunkCount; c++) {
@@ -151,10 +153,24 @@ export class RtinTerrain {
 
   /** True when node m's sphere lies wholly outside one frustum plane. */
   private sphereOutside(m: number, x: number, z: number): boolean {
+    return this.planesCrossed(m, x, z, ALL_PLANES) < 0;
+  }
+
+  /**
+   * −1 when node m's sphere lies wholly outside one of the planes in `mask` (bit i: plane i), else `mask`
+   * less the planes it lies wholly inside (a nested sphere's descendants need not test those again).
+   */
+  private planesCrossed(m: number, x: number, z: number, mask: number): number {
     const p = this.planes, r = this.measure.radius[m]!;
     const wx = this.originX + x * this.cell, wy = this.heights[m]!, wz = this.originZ + z * this.cell;
-    for (let o = 0; o < 24; o += 4) if (p[o]! * wx + p[o + 1]! * wy + p[o + 2]! * wz + p[o + 3]! < -r) return true;
-    return false;
+    let out = mask;
+    for (let i = 0; i < 6; i++) {
+      if ((mask & (1 << i)) === 0) continue;
+      const o = 4 * i, d = p[o]! * wx + p[o + 1]! * wy + p[o + 2]! * wz + p[o + 3]!;
+      if (d < -r) return -1;
+      if (d > r) out &= ~(1 << i);
+    }
+    return out;
   }
 
   /** The projected-error part of the activity test (the caller has checked the frustum). */
@@ -173,19 +189,23 @@ export class RtinTerrain {
     return leg > this.chunkCells || this.errorExceeds(m, x, z);
   }
 
-  /** Triangle a, b (hypotenuse), c (right angle), grid units: cull, split or draw. */
-  private visit(ax: number, az: number, bx: number, bz: number, cx: number, cz: number): void {
+  /**
+   * Triangle a, b (hypotenuse), c (right angle), grid units: cull, split or draw. `planes`: the frustum planes
+   * its sphere may cross (the sphere nests in its parents', so a plane the parent is inside needs no test).
+   */
+  private visit(ax: number, az: number, bx: number, bz: number, cx: number, cz: number, planes: number): void {
     const leg = Math.abs(ax - cx) + Math.abs(az - cz);
     if (leg > 1) {
       const mx = (ax + bx) >> 1, mz = (az + bz) >> 1, m = mz * this.size + mx;
-      if (this.sphereOutside(m, mx, mz)) return;
+      const crossed = planes === 0 ? 0 : this.planesCrossed(m, mx, mz, planes);
+      if (crossed < 0) return;
       if (this.occlude && leg >= OCCLUSION_MIN_LEG && this.triangleOccluded(m, ax, az, bx, bz, cx, cz)) {
         this.occluded += (leg * leg) / (leg === Math.abs(ax - cx) || leg === Math.abs(az - cz) ? 1 : 2);
         return;
       }
       if (leg > this.chunkCells || this.errorExceeds(m, mx, mz)) {
-        this.visit(cx, cz, ax, az, mx, mz);
-        this.visit(bx, bz, cx, cz, mx, mz);
+        this.visit(cx, cz, ax, az, mx, mz, crossed);
+        this.visit(bx, bz, cx, cz, mx, mz, crossed);
         return;
       }
     }

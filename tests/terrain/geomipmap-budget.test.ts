@@ -13,9 +13,9 @@ import { loadStageFromDir } from '../../terrain/node';
 
 const STAGES_DIR = join(process.cwd(), 'src/content/stages');
 const TAU_PX = 1;
-/** Every view draws at most this fraction of the full-resolution triangles (issue 18's budget; worst measured 1/60.9). */
+/** Every view draws at most this fraction of the full-resolution triangles (issue 18's budget; worst measured 1/57.7). */
 const MAX_FRACTION = 1 / 30;
-/** The whole road (four views) draws at most this fraction on average (measured: 1/75 … 1/162). */
+/** The whole road (four views) draws at most this fraction on average (measured: 1/71 … 1/128). */
 const MAX_MEAN_FRACTION = 1 / 60;
 
 function chaseView(stage: Stage, d: number) {
