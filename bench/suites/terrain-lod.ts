@@ -11,7 +11,7 @@ import { DRAW_BLOCK_SIZE, GeoMipmap, RtinTerrain, lookAtLodCamera, type LodCamer
 import { loadStageFromDir } from '../../terrain/node';
 
 const STAGE_DIR = join(process.cwd(), 'src/content/stages/forest-gravel');
-/** Interleaved A/B blocks. */
+/** Interleaved A/B blocks (half in --quick). */
 const BLOCKS = 4;
 
 /** The game's chase view of a car on the road at `d`, 1080 px tall, far plane 1200 m (the high preset). */
@@ -38,7 +38,8 @@ export const suite: BenchSuite = {
     const cams = Array.from({ length: frames }, (_, k) => chaseCamera(stage, stage.start.distanceM + ((stage.lengthM - 1) * k) / frames));
     let rtin: RtinTerrain | null = null, gm: GeoMipmap | null = null;
     const build = { rtin: 0, gm: 0 }, select = { rtin: [0, 0], gm: [0, 0] }, tris = { rtin: [0, 0], gm: [0, 0] };
-    for (let b = 0; b < BLOCKS; b++) {
+    const blocks = quick ? BLOCKS / 2 : BLOCKS;
+    for (let b = 0; b < blocks; b++) {
       build.rtin += cpuMs(() => { rtin = new RtinTerrain(stage.bspline); });
       build.gm += cpuMs(() => { gm = new GeoMipmap(stage.bspline, { blockSize: DRAW_BLOCK_SIZE }); });
       [1, 2].forEach((tau, t) => {
@@ -49,9 +50,9 @@ export const suite: BenchSuite = {
       });
     }
     const res = (name: string, value: number, unit: string, note: string): void => { out.push({ suite: 'terrain-lod', name, value, unit, note, lowerIsBetter: true }); };
-    res('rtin build 1025²', build.rtin / BLOCKS, 'ms', `geomipmap (9-vertex blocks) in the same run: ${(build.gm / BLOCKS).toFixed(0)} ms (CPU time)`);
+    res('rtin build 1025²', build.rtin / blocks, 'ms', `geomipmap (9-vertex blocks) in the same run: ${(build.gm / blocks).toFixed(0)} ms (CPU time)`);
     [1, 2].forEach((tau, t) => {
-      const n = frames * BLOCKS;
+      const n = frames * blocks;
       res(`rtin select @${tau}px`, (select.rtin[t]! / n) * 1000, 'µs/frame', `geomipmap in the same run: ${((select.gm[t]! / n) * 1000).toFixed(0)} µs/frame (CPU time)`);
       res(`rtin triangles @${tau}px`, tris.rtin[t]! / n, 'triangles/frame', `geomipmap: ${(tris.gm[t]! / n).toFixed(0)}; full resolution ${rtin!.fullResTriangles}`);
     });
