@@ -1,6 +1,6 @@
 /**
- * The game's terrain LOD (issue 18): the RTIN (`RtinTerrain`) against the geomipmap it replaced
- * (`GeoMipmap` with the game's 9-vertex blocks), build and per-frame selection on forest-gravel's chase views
+ * The game's terrain LOD (issue 18): the RTIN (`RtinTerrain`) against the geomipmap (`GeoMipmap` with
+ * DRAW_BLOCK_SIZE blocks), build and per-frame selection on forest-gravel's chase views
  * at τ = 1 and 2 px, horizon occlusion on. The two run in interleaved blocks in one process and are timed in
  * CPU time (the machine is shared), so only their ratio is meant to be compared.
  */

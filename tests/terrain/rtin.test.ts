@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { describe, it, expect } from 'vitest';
 import { BSplineSurface, Heightfield, RtinTerrain, createRng, lookAtLodCamera, type LodCamera } from '../../terrain';
 import { loadStageFromDir } from '../../terrain/node';
+import { screenErrorPx } from './screen-px';
 
 function terrain(n: number, seed: number, noise: number): BSplineSurface {
   const rng = createRng(seed), h = new Float32Array(n * n);
@@ -32,12 +33,7 @@ function drawnTriangles(r: RtinTerrain, cam: LodCamera, tau: number, occlusion: 
 
 /** Worst (screen error / τ) over every node under every drawn on-screen point; asserts each ≤ τ. */
 function checkDrawnErrorPx(r: RtinTerrain, cam: LodCamera, tau: number, tris: Int32Array): number {
-  const m = cam.viewProj, H = cam.viewportHeightPx, W = H * (16 / 9), N = r.size;
-  const px = (x: number, y: number, z: number): [number, number, boolean] => {
-    const cx = m[0]! * x + m[4]! * y + m[8]! * z + m[12]!, cy = m[1]! * x + m[5]! * y + m[9]! * z + m[13]!;
-    const cz = m[2]! * x + m[6]! * y + m[10]! * z + m[14]!, cw = m[3]! * x + m[7]! * y + m[11]! * z + m[15]!;
-    return [((cx / cw) * W) / 2, ((cy / cw) * H) / 2, cw > 0 && Math.abs(cx) <= cw && Math.abs(cy) <= cw && Math.abs(cz) <= cw];
-  };
+  const N = r.size;
   let worst = 0;
   for (let t = 0; t < tris.length; t += 3) {
     const [a, b, c] = [tris[t]!, tris[t + 1]!, tris[t + 2]!].map((k) => [k % N, Math.floor(k / N), Math.fround(r.heights[k]!)] as const);
@@ -48,9 +44,8 @@ function checkDrawnErrorPx(r: RtinTerrain, cam: LodCamera, tau: number, tris: In
         if (l1 < 0 || l2 < 0 || l1 + l2 > 1) continue;
         const wx = r.originX + x * r.cell, wz = r.originZ + z * r.cell;
         const drawn = a![2] + l1 * (b![2] - a![2]) + l2 * (c![2] - a![2]);
-        const [x0, y0, seen] = px(wx, drawn, wz), [x1, y1] = px(wx, r.surface.height(wx, wz), wz);
-        if (!seen) continue;
-        const e = Math.hypot(x1 - x0, y1 - y0);
+        const e = screenErrorPx(cam, wx, drawn, r.surface.height(wx, wz), wz);
+        if (e === null) continue;
         worst = Math.max(worst, e / tau);
         // float32 vertex heights: ~1e-5 m of rounding, far below 1e-3 px at these depths
         expect(e).toBeLessThanOrEqual(tau + 1e-3);

@@ -24,7 +24,7 @@ import { RtinTerrain, type RtinSelection } from '../../../terrain/rtin';
 import type { SurfaceId } from '../../../terrain/surface';
 import { DETAIL_SIZE, GROUND_LAYERS, LAYER_TILE_M, detailTexture, splatMaps, type SplatMaps, type TerrainSource } from './terrain-textures';
 
-/** Allowed projected geometric error, pixels (de Boer's τ). */
+/** Allowed projected geometric error, pixels (τ). */
 export const MAX_ERROR_PX = 3;
 
 /** Linear RGB base colours of ground types (road ribbon edges, dust). */
