@@ -146,7 +146,10 @@ export class RtinTerrain {
     const view = screenErrorModel(m, camera.viewportHeightPx);
     this.exact = Number.isFinite(view.pxPerMetre);
     this.eye = { x: camera.position.x, y: camera.position.y, z: camera.position.z };
-    Object.assign(this, { fx: view.fx, fy: view.fy, fz: view.fz, f0: view.f0 });
+    this.fx = view.fx;
+    this.fy = view.fy;
+    this.fz = view.fz;
+    this.f0 = view.f0;
     // without a projection (a stand-in eye): the isotropic δ·K/d at the distance to the sphere
     this.k = (this.exact ? view.pxPerMetre : camera.viewportHeightPx / 2 / dtan(camera.fovY / 2)) / tau;
   }
