@@ -19,6 +19,7 @@ import { isPow2Plus1 } from './heightfield';
 import { dlog2, dtan } from './dmath';
 import { isBoxOccluded, type OcclusionTree } from './geomipmap-occlusion';
 import { minDepthOfBox, screenErrorModel, type ScreenErrorModel } from './geomipmap-projection';
+import { sampleVertexGrid } from './vertex-grid';
 
 /** Edge-variant flags: bit set → the neighbour on that side is one level coarser (stitch that edge). */
 export const EDGE_NEG_X = 1;
@@ -614,26 +615,7 @@ export class GeoMipmap {
    * identical x, z and heights there. Position and analytic normal per vertex, (c, r) at r·n + c.
    */
   vertexGrid(g0x: number, g0z: number, stride: number, n: number): BlockMesh {
-    const fineCell = this.cell / (1 << this.subdivide);
-    const positions = new Float32Array(n * n * 3);
-    const normals = new Float32Array(n * n * 3);
-    const smp: SurfaceSample = { h: 0, dhdx: 0, dhdz: 0, nx: 0, ny: 1, nz: 0 };
-    let o = 0;
-    for (let r = 0; r < n; r++) {
-      const z = this.oz + (g0z + r * stride) * fineCell;
-      for (let c = 0; c < n; c++) {
-        const x = this.ox + (g0x + c * stride) * fineCell;
-        this.surface.sample(x, z, smp);
-        positions[o] = x;
-        positions[o + 1] = smp.h;
-        positions[o + 2] = z;
-        normals[o] = smp.nx;
-        normals[o + 1] = smp.ny;
-        normals[o + 2] = smp.nz;
-        o += 3;
-      }
-    }
-    return { positions, normals };
+    return sampleVertexGrid(this.surface, this.ox, this.oz, this.cell / (1 << this.subdivide), g0x, g0z, stride, n);
   }
 
   /**

@@ -64,3 +64,6 @@ export { parsePaceNotes, formatPaceNotes, mergeRegenerated } from './pacenotes/f
 export { noteWords, VOCABULARY } from './pacenotes/words';
 export { GeoMipmapChunks, DRAW_BLOCK_SIZE, DRAW_BLOCKS_PER_CHUNK, chunkBlocksFor } from './geomipmap-chunks';
 export { lookAtLodCamera, type LookAtOptions } from './lod-camera';
+export { RtinTerrain, RTIN_CHUNK_CELLS, type RtinOptions, type RtinSelection } from './rtin';
+export { measureRtin, type RtinMeasure } from './rtin-measure';
+export { sampleVertexGrid, type VertexGrid } from './vertex-grid';

@@ -79,7 +79,7 @@ describe.concurrent('each CLI, spawned', () => {
   });
   it('bench --only with an unknown suite lists the suites and runs none', async () => {
     const r = await spawnCli('bench/run.ts', ['--only', 'ai,peer']);
-    expect(r.stderr).toContain('--only: unknown suite "peer": expected one of ai, collision-game, collision, net, peers, replay, rigid-body, server, terrain, traffic, tuning, vehicle; did you mean peers?');
+    expect(r.stderr).toContain('--only: unknown suite "peer": expected one of ai, collision-game, collision, net, peers, replay, rigid-body, server, terrain-lod, terrain, traffic, tuning, vehicle; did you mean peers?');
     expect(r.stderr).not.toContain('bench: ai');
     expect(r.code).toBe(2);
   });

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { describe, it, expect } from 'vitest';
 import { BSplineSurface, GeoMipmap, Heightfield, createRng, lookAtLodCamera, SUB_CELLS, EDGE_NEG_X, EDGE_POS_X, EDGE_NEG_Z, EDGE_POS_Z, type LodCamera, type SelectedBlock } from '../../terrain';
 import { loadStageFromDir } from '../../terrain/node';
+import { screenErrorPx } from './screen-px';
 
 function terrain(n = 129, seed = 5): BSplineSurface {
   const rng = createRng(seed);
@@ -35,12 +36,7 @@ function edgeSegments(g: GeoMipmap, id: number, level: number, mask: number, axi
  * the selected blocks above level 0 that `which` accepts; returns how many and the worst error / τ.
  */
 function checkDrawnErrorPx(g: GeoMipmap, cam: LodCamera, tau: number, which: (b: SelectedBlock) => boolean): { blocks: number; worst: number } {
-  const m = cam.viewProj, H = cam.viewportHeightPx, W = H * (16 / 9), cell = (g.blockBounds(0).maxX - g.blockBounds(0).minX) / g.blockCells;
-  const px = (x: number, y: number, z: number): [number, number, boolean] => {
-    const cx = m[0]! * x + m[4]! * y + m[8]! * z + m[12]!, cy = m[1]! * x + m[5]! * y + m[9]! * z + m[13]!;
-    const cz = m[2]! * x + m[6]! * y + m[10]! * z + m[14]!, cw = m[3]! * x + m[7]! * y + m[11]! * z + m[15]!;
-    return [((cx / cw) * W) / 2, ((cy / cw) * H) / 2, cw > 0 && Math.abs(cx) <= cw && Math.abs(cy) <= cw && Math.abs(cz) <= cw];
-  };
+  const cell = (g.blockBounds(0).maxX - g.blockBounds(0).minX) / g.blockCells;
   let blocks = 0, worst = 0;
   for (const b of g.select(cam, tau, { occlusion: false })) {
     if (b.level === 0 || !which(b)) continue;
@@ -57,9 +53,8 @@ function checkDrawnErrorPx(g: GeoMipmap, cam: LodCamera, tau: number, which: (b:
         if (l1 < -1e-9 || l2 < -1e-9 || l1 + l2 > 1 + 1e-9) continue;
         const drawn = a![1] + l1 * (c![1] - a![1]) + l2 * (d![1] - a![1]);
         // the full-resolution mesh's vertex at the node (macro + detail, as blockMesh samples it)
-        const [x0, y0, seen] = px(x, drawn, z), [x1, y1] = px(x, g.surface.height(x, z), z);
-        if (!seen) break;
-        const e = Math.hypot(x1 - x0, y1 - y0);
+        const e = screenErrorPx(cam, x, drawn, g.surface.height(x, z), z);
+        if (e === null) break;
         worst = Math.max(worst, e / tau);
         // float32 vertex heights: ~1e-5 m of rounding, far below 1e-3 px at these depths
         expect(e).toBeLessThanOrEqual(tau + 1e-3);

@@ -21,7 +21,7 @@ export interface GraphicsPreset {
   sceneryDistanceM: number;
   /** Tree cells switch from the near mesh to the coarse one past [0], and to the crossed impostor past [1], m. */
   treeLodM: readonly [number, number];
-  /** Terrain geomipmap: allowed projected error, pixels (de Boer's τ). */
+  /** Terrain LOD (RTIN): allowed projected error, pixels (τ). */
   terrainErrorPx: number;
   /** Babylon hardware scaling level: the canvas renders at 1/level of its CSS size. */
   hardwareScaling: number;

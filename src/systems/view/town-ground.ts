@@ -1,5 +1,5 @@
 /**
- * The town's ground as the terrain view draws it (the existing terrain pipeline: geomipmap + splat maps): the
+ * The town's ground as the terrain view draws it (the terrain pipeline: RTIN + splat maps): the
  * town's B-spline ground with a surface map that is tarmac on the streets and grass in the blocks (view only;
  * the simulation's town ground is tarmac everywhere).
  */
