@@ -126,6 +126,11 @@ export const AI_DECISION_HZ = 50;
 
 /** Traffic (Félez §6.3): body length and the lateral overlap below which a car is "in my lane", m. */
 const CAR_LENGTH_M = 4.6;
+/** Farther than this from its path (m; the road's edge, shoulder, ditch and tree line lie within ~10 m) for longer
+ *  than OFF_ROAD_RECOVER_S, the driver is lost in the scenery and presses Recover, as a player would: wandering
+ *  back through a forest can miss a checkpoint gate and so the finish. */
+const OFF_ROAD_RECOVER_M = 20;
+const OFF_ROAD_RECOVER_S = 4;
 const LANE_OVERLAP_M = 2.3;
 /** Lateral distance of a passing line from the car being passed (centre to centre), m. */
 const PASS_LATERAL_M = 3.0;
@@ -204,6 +209,8 @@ export class AiDriver implements InputSource {
   private dAr = 0;
   private firstTick = true;
   private stuckS = 0;
+  /** Time spent farther than OFF_ROAD_RECOVER_M from the path, s. */
+  private offRoadS = 0;
   private modeS = 0;
   /** Progress watchdog: unwrapped path distance, the mark last beaten by 3 m, and the time since. */
   private progM = 0;
@@ -376,6 +383,7 @@ export class AiDriver implements InputSource {
     this.heldTicks = 0;
     this.firstTick = true;
     this.stuckS = 0;
+    this.offRoadS = 0;
     this.noProgS = 0;
     this.lastS = NaN;
     this.unstick = false;
@@ -535,7 +543,8 @@ export class AiDriver implements InputSource {
 
   /**
    * Stuck: barely moving with the pedal down (against a bank, in a ditch), or no progress along the road →
-   * reverse out; stuck for longer than `recoverAfterS` (or too many failed attempts) → true: press Recover.
+   * reverse out; stuck for longer than `recoverAfterS` (or too many failed attempts), or lost far off the road
+   * (OFF_ROAD_RECOVER_M for OFF_ROAD_RECOVER_S) → true: press Recover.
    */
   private detectStuck(headingErr: number, speed: number, dt: number): boolean {
     if (speed < 1 && this.mode !== 'hold') this.stuckS += dt;
@@ -549,7 +558,9 @@ export class AiDriver implements InputSource {
       this.progMarkM = this.progM;
       this.stallS += 5;
     }
-    if (this.stuckS > this.recoverAfterS || this.stallS > this.recoverAfterS + 2) {
+    // (stages only: on a closed circuit the joker road runs off the main line, and there is no forest to get lost in)
+    this.offRoadS = !this.path.closed && Math.abs(this.loc.lateral) > OFF_ROAD_RECOVER_M ? this.offRoadS + dt : 0;
+    if (this.stuckS > this.recoverAfterS || this.stallS > this.recoverAfterS + 2 || this.offRoadS > OFF_ROAD_RECOVER_S) {
       this.stallS = 0;
       this.recoveries++;
       this.resetTracking();
