@@ -7,6 +7,9 @@
  * within one sim tick of what its car's own RaceProgress says; the bot that skips the joker gets JOKER_PENALTY_S;
  * the other is recovered once by the test (a player's press) and gets RECOVER_PENALTY_S; the cheater's recovery
  * flag with a teleport far along the circuit is refused, and its layout-1 packet is dropped with a 'refused' message.
+ * Every row of the results carries the laps the room counted. The live standings the room sends meanwhile rank the
+ * cars by the race rules' laps and distance on their own packets (checkStandings); a client refuses a malformed
+ * standings message with its reason and goes on.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
@@ -182,6 +185,17 @@ describe('race room: laps timed by the server', () => {
     expect(matchMaker.getLocalRoomById(a.seat.code)).toBeUndefined();
     await Promise.all(clients.map((x) => x.leave()));
   }, 120_000);
+
+  it('a client refuses a malformed standings message with its reason and takes the next good one', async () => {
+    const c = await RoomClient.connect({ url: server.url, kind: 'race' });
+    const room = matchMaker.getLocalRoomById(c.seat.code) as RaceRoom;
+    const good = new Promise<Standings>((r) => (c.onStandings = r));
+    room.broadcast('standings', { rows: [{ slot: 0, name: 'x', status: 'racing', laps: 'many', progressM: 0, timeS: null }] });
+    room.broadcast('standings', { rows: [{ slot: 0, name: 'x', status: 'racing', laps: 1, progressM: 12, timeS: null }] });
+    expect((await good).rows).toEqual([{ slot: 0, name: 'x', status: 'racing', laps: 1, progressM: 12, timeS: null }]);
+    expect(c.standingsProblem).toBe('standings message: rows[0].laps: expected a whole number of laps ≥ 0, found "many"');
+    await c.leave();
+  });
 
   it('the server checks the laps a client asks for: an integer in range, else the default; stage rooms have none', async () => {
     const seats = [];
