@@ -6,6 +6,7 @@
  * `parseStandings` refuses anything malformed with a StandingsError naming the key path, expected and found.
  */
 import type { ResultStatus } from './results';
+import { describeValue } from '../validate/errors';
 
 /** Standings messages per second at most (the room's send interval is 1000 / STANDINGS_HZ ms). */
 export const STANDINGS_HZ = 2;
@@ -39,15 +40,6 @@ export class StandingsError extends Error {
     super(`standings message: ${path}: expected ${expected}, found ${describeValue(found)}`);
     this.name = 'StandingsError';
   }
-}
-
-function describeValue(v: unknown): string {
-  if (v === undefined) return 'nothing (missing)';
-  if (v === null) return 'null';
-  if (Array.isArray(v)) return `array of ${v.length}`;
-  if (typeof v === 'string') return JSON.stringify(v.length > 40 ? `${v.slice(0, 37)}...` : v);
-  if (typeof v === 'number' || typeof v === 'boolean') return `${typeof v} ${String(v)}`;
-  return typeof v;
 }
 
 const STATUS_ORDER: Record<ResultStatus, number> = { finished: 0, racing: 1, dnf: 2 };
