@@ -5,6 +5,7 @@
  * when the move since is more than the speed limit allows, the tracker continues from the new state without
  * walking the ticks between (no progress for them).
  */
+import type { CarProgress } from './race-results';
 import type { Stage } from '../../terrain/stage';
 import type { CarState } from '../../src/net/packets';
 import { gridPose } from '../../src/net/grid';
@@ -25,9 +26,16 @@ export interface CarFinishWatch {
   forget(slot: number): void;
   follow(slot: number, st: CarState): RaceFinish | null;
   recoveryPose(slot: number, last: CarState): { x: number; z: number } | null;
+  /** A race room's laps and distance of the car so far (live standings, laps in the results); null on a stage. */
+  progressOf(slot: number): CarProgress | null;
 }
 
 export class FinishWatch implements CarFinishWatch {
+  /** A stage has no laps: its results and the room send none. */
+  progressOf(): null {
+    return null;
+  }
+
   private readonly trackers = new Map<number, StageFinishTracker>();
   private readonly course: StageCourse;
 

@@ -13,6 +13,7 @@ import { gridPose } from '../../src/net/grid';
 import { netRaceCourse, netRecoveryPose, RaceFinishTracker, type NetRaceCourse, type RaceFinish } from '../../src/net/race-finish';
 import { movedTooFar } from './state-check';
 import type { CarFinishWatch } from './finish-watch';
+import type { CarProgress } from './race-results';
 
 export class RaceFinishWatch implements CarFinishWatch {
   private readonly trackers = new Map<number, RaceFinishTracker>();
@@ -59,6 +60,12 @@ export class RaceFinishWatch implements CarFinishWatch {
       return null;
     }
     return t.advanceTo(st);
+  }
+
+  /** The laps the car completed and its distance along the circuit since the start line, m. */
+  progressOf(slot: number): CarProgress | null {
+    const run = this.trackers.get(slot)?.run;
+    return run ? { laps: run.lap, progressM: run.progressM } : null;
   }
 
   /** The tracker of a slot (tests). */

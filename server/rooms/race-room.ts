@@ -16,6 +16,7 @@ import type { CarState } from '../../src/net/packets';
 import { FinishWatch, type CarFinishWatch } from './finish-watch';
 import { RaceFinishWatch } from './race-finish-watch';
 import { RaceResults } from './race-results';
+import { STANDINGS_HZ } from '../../src/net/standings';
 import { DEFAULT_RACE_LAPS, RACE_LAPS_RANGE } from '../../src/net/room-kind';
 import { ROOM_CODE_ALPHABET as CODE_ALPHABET, ROOM_CODE_LENGTH as CODE_LENGTH } from '../../src/net/room-code';
 
@@ -129,6 +130,8 @@ export class RaceRoom extends Room {
   /** Each car's finish found in its own states: laps on the circuit (race rooms), the stage's finish (stage rooms). */
   finishes: CarFinishWatch | null = null;
   private ended = false;
+  /** The last standings sent (JSON): the room sends them again only when they changed. */
+  private lastStandings = '';
   /** Sessions already told their packet layout version is not the room's. */
   private readonly toldVersion = new Set<string>();
 
@@ -225,8 +228,14 @@ export class RaceRoom extends Room {
   /** 'go': every seated car is in the race (sim tick 0 now); the time cap starts. */
   private startRace(): void {
     this.results = new RaceResults();
-    for (const s of this.seats.values()) this.results.add(s.slot, s.name, s.car);
+    for (const s of this.seats.values()) {
+      this.results.add(s.slot, s.name, s.car, this.laps === null ? null : 0);
+      // the grid stands behind the start line: a car's distance starts below 0 until its first state
+      const progress = this.finishes?.progressOf(s.slot) ?? null;
+      if (progress !== null) this.results.noteProgress(s.slot, progress);
+    }
     this.broadcast('go', { at: this.clock.currentTime });
+    if (this.laps !== null) this.clock.setInterval(() => this.sendStandings(), 1000 / STANDINGS_HZ);
     this.clock.setTimeout(() => {
       this.results?.retireAll('time-limit');
       this.endRace();
@@ -237,7 +246,19 @@ export class RaceRoom extends Room {
   private followFinish(slot: number, st: CarState): void {
     if (!this.results || this.ended) return;
     const finish = this.finishes?.follow(slot, st) ?? null;
+    const progress = this.finishes?.progressOf(slot) ?? null;
+    if (progress !== null) this.results.noteProgress(slot, progress);
     if (finish !== null && this.results.finish(slot, finish)) this.sendResults();
+  }
+
+  /** The live standings to everyone (a race room, from 'go' to the final results), when they changed. */
+  private sendStandings(): void {
+    if (!this.results || this.ended) return;
+    const standings = this.results.standings();
+    const json = JSON.stringify(standings);
+    if (json === this.lastStandings) return;
+    this.lastStandings = json;
+    this.broadcast('standings', standings);
   }
 
   /** The player gives up the race but stays for the results: its car leaves the collider, DNF. */

@@ -32,6 +32,11 @@ export interface ResultRow {
   penaltyS: number | null;
   /** Set when status is 'dnf'. */
   retired: RetireReason | null;
+  /**
+   * A race room's laps the car completed, as the room counted them on its packets (every status: a retired car's
+   * laps up to its last state); null in a stage room.
+   */
+  laps: number | null;
 }
 
 export interface RoomResults {

@@ -8,6 +8,7 @@ import { Client, type Room } from 'colyseus.js';
 import { decodeImpulse, decodeRelayed, encodeState, type CarState, type ImpulsePacket } from './packets';
 import { ROOM_KINDS, type RoomKind } from './room-kind';
 import type { RoomResults } from './results';
+import { parseStandings, StandingsError, type Standings } from './standings';
 
 export interface RoomClientOptions {
   /** ws://host:port of the BitRally server. */
@@ -70,6 +71,10 @@ export class RoomClient {
   onRemote: (slot: number, s: CarState) => void = () => undefined;
   /** The room's results (src/net/results.ts): after each finish or retirement from 'go' on, `final` at the end. */
   onResults: (r: RoomResults) => void = () => undefined;
+  /** A race room's live standings (src/net/standings.ts), checked: at most STANDINGS_HZ, when they changed. */
+  onStandings: (s: Standings) => void = () => undefined;
+  /** The last standings message refused as malformed (StandingsError's message), null when none was. */
+  standingsProblem: string | null = null;
   /** The room drops this client's states: their layout version is not the room's (the room's sentence). */
   onRefused: (reason: string) => void = () => undefined;
   /** Impulse frames that did not decode (should stay 0). */
@@ -93,6 +98,7 @@ export class RoomClient {
     room.onMessage('go', () => this.later(() => this.onGo()));
     room.onMessage('lobby', (l: Lobby) => this.later(() => this.onLobby(l)));
     room.onMessage('results', (r: RoomResults) => this.later(() => this.onResults(r)));
+    room.onMessage('standings', (m: unknown) => this.later(() => this.takeStandings(m)));
     room.onMessage('refused', (m: { reason: string }) => this.later(() => this.onRefused(String(m.reason))));
     room.onLeave(() => (this.closed = true));
     room.onMessage('car', (bytes: Uint8Array) =>
@@ -122,6 +128,19 @@ export class RoomClient {
     room.onMessage('seat', () => undefined);
     room.onMessage('car', () => undefined);
     return new RoomClient(room, previous.seat, previous.delayMs);
+  }
+
+  /** An untrusted standings message: handed on when it parses, else refused (kept in standingsProblem). */
+  private takeStandings(m: unknown): void {
+    let s: Standings;
+    try {
+      s = parseStandings(m);
+    } catch (e) {
+      if (!(e instanceof StandingsError)) throw e;
+      this.standingsProblem = e.message;
+      return;
+    }
+    this.onStandings(s);
   }
 
   private later(fn: () => void): void {

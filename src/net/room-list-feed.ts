@@ -22,7 +22,10 @@ export class RoomListFeed {
   onLost: (code: number) => void = () => undefined;
   private closed = false;
 
-  private constructor(private readonly room: Room) {
+  private constructor(
+    /** The lobby room connection (tests cut it). */
+    readonly room: Room,
+  ) {
     room.onMessage('rooms', (all: unknown) => this.replaceAll(all));
     room.onMessage('+', (m: unknown) => this.upsert(m));
     room.onMessage('-', (id: unknown) => this.remove(id));

@@ -17,7 +17,8 @@ export class ContentError extends Error {
   }
 }
 
-function describe(v: unknown): string {
+/** How a found value reads in an error message (also the network messages' checks, src/net/standings.ts). */
+export function describeValue(v: unknown): string {
   if (v === undefined) return 'nothing (missing)';
   if (v === null) return 'null';
   if (typeof v === 'string') return JSON.stringify(v.length > 60 ? v.slice(0, 57) + '...' : v);
@@ -38,7 +39,7 @@ const MAX_KEYS_LISTED = 10;
 export function formatZodIssues(error: z.ZodError, schema?: z.ZodType): string[] {
   return error.issues.map((iss) => {
     const where = keyPath(iss.path);
-    const found = 'input' in iss ? describe(iss.input) : undefined;
+    const found = 'input' in iss ? describeValue(iss.input) : undefined;
     let expected: string;
     switch (iss.code) {
       case 'invalid_type':

@@ -13,10 +13,10 @@ const DT = 0.002;
 const results = (final: boolean): RoomResults => ({
   final,
   rows: rankResults([
-    { slot: 2, name: '<img src=x onerror=alert(1)>', car: 'rally-awd', status: 'dnf', finishTick: null, timeS: null, penaltyS: null, retired: 'disconnect' },
-    { slot: 0, name: 'Ann & Bo', car: 'rally-awd', status: 'finished', finishTick: 20_000, timeS: 20_000 * DT, penaltyS: 0, retired: null },
-    { slot: 1, name: 'Cy', car: 'no-such-car', status: 'finished', finishTick: 18_861, timeS: 18_861 * DT, penaltyS: 0, retired: null },
-    { slot: 3, name: 'Di', car: 'rally-awd', status: 'racing', finishTick: null, timeS: null, penaltyS: null, retired: null },
+    { slot: 2, name: '<img src=x onerror=alert(1)>', car: 'rally-awd', status: 'dnf', finishTick: null, timeS: null, penaltyS: null, retired: 'disconnect', laps: null },
+    { slot: 0, name: 'Ann & Bo', car: 'rally-awd', status: 'finished', finishTick: 20_000, timeS: 20_000 * DT, penaltyS: 0, retired: null, laps: null },
+    { slot: 1, name: 'Cy', car: 'no-such-car', status: 'finished', finishTick: 18_861, timeS: 18_861 * DT, penaltyS: 0, retired: null, laps: null },
+    { slot: 3, name: 'Di', car: 'rally-awd', status: 'racing', finishTick: null, timeS: null, penaltyS: null, retired: null, laps: null },
   ]),
 });
 
@@ -46,15 +46,16 @@ describe('multiplayer results view', () => {
     const race: RoomResults = {
       final: true,
       rows: rankResults([
-        { slot: 0, name: 'A', car: 'rally-awd', status: 'finished', finishTick: 30_000, timeS: 30_000 * DT, penaltyS: 0, retired: null },
-        { slot: 1, name: 'B', car: 'rally-awd', status: 'finished', finishTick: 29_000, timeS: 29_000 * DT + RECOVER_PENALTY_S, penaltyS: RECOVER_PENALTY_S, retired: null },
-        { slot: 2, name: 'C', car: 'rally-awd', status: 'dnf', finishTick: null, timeS: null, penaltyS: null, retired: 'retired' },
+        { slot: 0, name: 'A', car: 'rally-awd', status: 'finished', finishTick: 30_000, timeS: 30_000 * DT, penaltyS: 0, retired: null, laps: LAPS },
+        { slot: 1, name: 'B', car: 'rally-awd', status: 'finished', finishTick: 29_000, timeS: 29_000 * DT + RECOVER_PENALTY_S, penaltyS: RECOVER_PENALTY_S, retired: null, laps: LAPS },
+        { slot: 2, name: 'C', car: 'rally-awd', status: 'dnf', finishTick: null, timeS: null, penaltyS: null, retired: 'retired', laps: 1 },
       ]),
     };
     const html = resultsRowsHtml(race, 1, LAPS);
     const cells = [...html.matchAll(/data-slot="(\d)".*?<td data-laps>([^<]*)<\/td><td class="mp-pen" data-penalty>([^<]*)<\/td>/g)].map((m) => [m[1], m[2], m[3]]);
+    // the retired car's laps are the ones the room counted before it retired
     // 58 s + 5 s = 63 s against 60 s: slot 0 wins although slot 1 was first on the road
-    expect(cells).toEqual([['0', '3/3', ''], ['1', '3/3', `+${RECOVER_PENALTY_S} s`], ['2', '–', '']]);
+    expect(cells).toEqual([['0', '3/3', ''], ['1', '3/3', `+${RECOVER_PENALTY_S} s`], ['2', '1/3', '']]);
     expect(html).toContain(formatDelta(29_000 * DT + RECOVER_PENALTY_S - 30_000 * DT));
     expect(resultsHeadHtml(LAPS)).toContain('<th>Laps</th><th>Penalty</th>');
     // a stage room's table has neither column

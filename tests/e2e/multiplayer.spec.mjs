@@ -290,7 +290,9 @@ const raceRows = (p) => p.H(() => [...document.querySelectorAll('[data-mp-result
 async function raceToTheFlag(a, b, out) {
   for (const p of [a, b]) if (!(await p.H(() => window.__bitrally.multiplayer.autopilot(true)))) throw new Error('autopilot hook: no drive');
   await waitFor('B 100 m into the lap', async () => (await mp(b)).race.progressM > 100, 120000, 300);
+  const standings = await checkPositions(a, b);
   await a.page.screenshot({ path: join(out, 'multiplayer-race-hud.png') });
+  await b.page.screenshot({ path: join(out, 'multiplayer-race-standings-b.png') });
   await padPress(b.page, RS);
   const rec = await waitFor("B's recovery counted", async () => {
     const r = (await mp(b)).race;
@@ -317,7 +319,36 @@ async function raceToTheFlag(a, b, out) {
   const rowB = server.find((r) => r.slot === 1);
   if (Math.abs(own.finishTimeS + own.penaltyS - rowB.timeS) > SIM_DT_S + 1e-9) throw new Error(`B's own time ${own.finishTimeS} + ${own.penaltyS} s, the room's ${rowB.timeS} s`);
   await b.page.screenshot({ path: join(out, 'multiplayer-race-results.png') });
-  return { server, shown: shown.a, recoveredAt: rec.progressM, ownB: own.finishTimeS + own.penaltyS };
+  return { server, shown: shown.a, recoveredAt: rec.progressM, ownB: own.finishTimeS + own.penaltyS, standings };
+}
+
+/** How far the room's distance of a car may lie ahead of the car's own RaceProgress, m (the same rules on its packets). */
+const STANDINGS_AHEAD_SLACK_M = 2;
+
+/**
+ * While both cars race, each page's HUD shows its position from the room's standings: "P1/2" on one page and
+ * "P2/2" on the other (both pages hold the same standings message), the order the standings' laps and distance
+ * give, each car's distance in them no further than its own RaceProgress, and the tower lists both names.
+ */
+async function checkPositions(a, b) {
+  const read = (p) => p.H(() => ({ st: window.__bitrally.multiplayer.state(), tower: document.querySelector('[data-mp-standings]:not([hidden])')?.textContent ?? null }));
+  return waitFor('both HUDs show their position from the same standings', async () => {
+    const [ra, rb] = [await read(a), await read(b)];
+    const [sa, sb] = [ra.st.standings, rb.st.standings];
+    if (!sa || !sb || JSON.stringify(sa) !== JSON.stringify(sb) || sa.rows.length !== 2 || sa.rows.some((r) => r.status !== 'racing')) return null;
+    const order = sa.rows.map((r) => r.slot);
+    const [lead, next] = sa.rows;
+    if (lead.laps < next.laps || (lead.laps === next.laps && lead.progressM < next.progressM)) throw new Error(`standings out of order: ${JSON.stringify(sa)}`);
+    const pos = [ra.st.position, rb.st.position];
+    const want = [ra.st.slot, rb.st.slot].map((s) => `P${order.indexOf(s) + 1}/2`);
+    if (pos.join() !== want.join()) throw new Error(`HUD positions ${JSON.stringify(pos)}, the standings give ${JSON.stringify(want)}`);
+    if (!ra.tower?.includes(pos[0])) throw new Error(`A's tower: ${ra.tower}`);
+    for (const st of [ra.st, rb.st]) {
+      const row = sa.rows.find((r) => r.slot === st.slot);
+      if (row.progressM > st.race.progressM + STANDINGS_AHEAD_SLACK_M) throw new Error(`the room has slot ${st.slot} at ${row.progressM} m, its own progress ${st.race.progressM} m`);
+    }
+    return { positions: pos, rows: sa.rows, tower: ra.tower };
+  }, 30000, 200);
 }
 
 /** Page `p` on the multiplayer setup screen, the pad's focus on Back (below the live room list). */

@@ -7,6 +7,9 @@
  * within one sim tick of what its car's own RaceProgress says; the bot that skips the joker gets JOKER_PENALTY_S;
  * the other is recovered once by the test (a player's press) and gets RECOVER_PENALTY_S; the cheater's recovery
  * flag with a teleport far along the circuit is refused, and its layout-1 packet is dropped with a 'refused' message.
+ * Every row of the results carries the laps the room counted. The live standings the room sends meanwhile rank the
+ * cars by the race rules' laps and distance on their own packets (checkStandings); a client refuses a malformed
+ * standings message with its reason and goes on.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
@@ -16,7 +19,8 @@ import { RoomClient } from '../../src/net/room-client';
 import { createRaceBotCar } from '../../src/net/bot-car';
 import { gridPose } from '../../src/net/grid';
 import { netRaceCourse, RaceFinishTracker } from '../../src/net/race-finish';
-import type { RoomResults } from '../../src/net/results';
+import type { ResultRow, RoomResults } from '../../src/net/results';
+import { STANDINGS_HZ, STANDINGS_PROGRESS_STEP_M, type Standings } from '../../src/net/standings';
 import { PACKET_VERSION, STATE_PACKET_BYTES, STATE_PACKET_TYPE, type CarState } from '../../src/net/packets';
 import type { NetCar } from '../../src/net/net-car';
 import { raceRunOf } from '../../src/run/race-progress';
@@ -38,6 +42,52 @@ const CHEAT_AHEAD_M = 400;
 const RECOVER_FROM_PACKET = 300;
 /** …once bot b is this far ahead of it along the circuit, m. */
 const RECOVER_GAP_M = 40;
+
+/**
+ * The standings bot a saw: at most STANDINGS_HZ per second of wall time and each one new; every racing row's laps
+ * and distance are the race rules' on that bot's own packets after one of them (RaceFinishTracker), so the order
+ * by laps then distance is the cars' progress; finished cars lead by their time (the results' order); the
+ * cheater, retired, is last.
+ */
+function checkStandings(got: { s: Standings; atMs: number }[], goMs: number, bots: RoomClient[], sent: CarState[][], results: ResultRow[], cheaterSlot: number): void {
+  expect(got.length).toBeGreaterThan(2);
+  const spanS = (got.at(-1)!.atMs - goMs) / 1000;
+  expect(got.length).toBeLessThanOrEqual(Math.ceil(spanS * STANDINGS_HZ) + 1);
+  got.forEach((m, i) => i > 0 && expect(m.s).not.toEqual(got[i - 1]!.s));
+  const course = netRaceCourse(stage, LAPS);
+  const roundM = (m: number): number => Math.round(m / STANDINGS_PROGRESS_STEP_M) * STANDINGS_PROGRESS_STEP_M;
+  // where the grid slot stands from the start line (behind it: below 0), as the race rules measure it
+  const cheaterGridM = roundM(new RaceFinishTracker(course, bots[0]!.seat.simDtS, gridPose(stage, cheaterSlot)).run.progressM);
+  const seen = bots.map((bot, i) => {
+    const t = new RaceFinishTracker(course, bot.seat.simDtS, gridPose(stage, bot.seat.slot));
+    const states = new Set([`0:${roundM(t.run.progressM)}`]);
+    for (const s of sent[i]!) {
+      t.advanceTo(s);
+      states.add(`${t.run.lap}:${roundM(t.run.progressM)}`);
+      if (t.finish) break;
+    }
+    return { slot: bot.seat.slot, states };
+  });
+  let ahead = 0;
+  for (const { s } of got) {
+    expect(s.rows.map((r) => r.slot).sort()).toEqual([0, 1, 2]);
+    // the cheater stood on its grid (its teleport refused) until it retired
+    expect(s.rows.at(-1)!).toMatchObject({ slot: cheaterSlot, laps: 0, progressM: cheaterGridM });
+    const racing = s.rows.filter((r) => r.status === 'racing' && r.slot !== cheaterSlot);
+    for (const r of racing) expect(seen.find((x) => x.slot === r.slot)!.states.has(`${r.laps}:${r.progressM}`)).toBe(true);
+    for (let k = 1; k < racing.length; k++) {
+      const [p, q] = [racing[k - 1]!, racing[k]!];
+      expect(p.laps > q.laps || (p.laps === q.laps && p.progressM >= q.progressM)).toBe(true);
+    }
+    const fin = s.rows.filter((r) => r.status === 'finished');
+    expect(s.rows.slice(0, fin.length)).toEqual(fin);
+    expect(fin.map((r) => r.slot)).toEqual(results.filter((r) => fin.some((f) => f.slot === r.slot)).map((r) => r.slot));
+    for (const r of fin) expect(r.timeS).toBe(results.find((x) => x.slot === r.slot)!.timeS);
+    if (racing.length === 2 && racing[0]!.progressM > racing[1]!.progressM) ahead |= 1 << racing[0]!.slot;
+  }
+  // at least one message had one bot ahead of the other on the road (the order above then is a real ranking)
+  expect(ahead).toBeGreaterThan(0);
+}
 
 let server: RoomServer;
 beforeAll(async () => {
@@ -62,9 +112,13 @@ describe('race room: laps timed by the server', () => {
     expect([a.seat.stage, a.seat.laps, b.seat.laps]).toEqual([DEFAULT_RACE_CIRCUIT, LAPS, LAPS]);
     const room = matchMaker.getLocalRoomById(a.seat.code) as RaceRoom;
     const clients = [a, b, cheater];
+    // the live standings bot a receives from 'go' on, with the wall time each arrived
+    const standings: { s: Standings; atMs: number }[] = [];
+    a.onStandings = (s) => standings.push({ s, atMs: Date.now() });
     const go = Promise.all(clients.map((c) => new Promise<void>((r) => (c.onGo = r))));
     for (const c of clients) c.ready();
     await go;
+    const goMs = Date.now();
     const results: RoomResults[][] = [[], []];
     [a, b].forEach((c, i) => (c.onResults = (r) => results[i]!.push(r)));
     const tpp = a.seat.ticksPerPacket;
@@ -109,6 +163,8 @@ describe('race room: laps timed by the server', () => {
     expect(finals[1]).toEqual(finals[0]);
     const rows = finals[0]!.rows;
     expect(rows.map((r) => r.status)).toEqual(['finished', 'finished', 'dnf']);
+    // the laps the room counted, for every car: the cheater retired standing on its grid
+    expect(rows.map((r) => r.laps)).toEqual([LAPS, LAPS, 0]);
     expect(rows[0]!.timeS!).toBeLessThanOrEqual(rows[1]!.timeS!);
     bots.forEach((bot, i) => {
       const row = rows.find((r) => r.slot === bot.seat.slot)!;
@@ -123,10 +179,23 @@ describe('race room: laps timed by the server', () => {
       expect([own.lap, own.penaltyS]).toEqual([LAPS, row.penaltyS]);
       expect(Math.abs(row.finishTick! - car.run.world.c.RaceProgress.finishTick[car.eid]!)).toBeLessThanOrEqual(1);
     });
+    checkStandings(standings, goMs, bots, sent, rows, cheater.seat.slot);
+    expect(a.standingsProblem).toBeNull();
     await sleep(1200);
     expect(matchMaker.getLocalRoomById(a.seat.code)).toBeUndefined();
     await Promise.all(clients.map((x) => x.leave()));
   }, 120_000);
+
+  it('a client refuses a malformed standings message with its reason and takes the next good one', async () => {
+    const c = await RoomClient.connect({ url: server.url, kind: 'race' });
+    const room = matchMaker.getLocalRoomById(c.seat.code) as RaceRoom;
+    const good = new Promise<Standings>((r) => (c.onStandings = r));
+    room.broadcast('standings', { rows: [{ slot: 0, name: 'x', status: 'racing', laps: 'many', progressM: 0, timeS: null }] });
+    room.broadcast('standings', { rows: [{ slot: 0, name: 'x', status: 'racing', laps: 1, progressM: 12, timeS: null }] });
+    expect((await good).rows).toEqual([{ slot: 0, name: 'x', status: 'racing', laps: 1, progressM: 12, timeS: null }]);
+    expect(c.standingsProblem).toBe('standings message: rows[0].laps: expected a whole number of laps ≥ 0, found "many"');
+    await c.leave();
+  });
 
   it('the server checks the laps a client asks for: an integer in range, else the default; stage rooms have none', async () => {
     const seats = [];

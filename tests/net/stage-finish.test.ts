@@ -86,10 +86,10 @@ describe('results', () => {
 
   it('ranks finished cars by finish tick, then racing, then DNF; done when none races', () => {
     const r = new RaceResults();
-    r.add(0, 'a', 'rally-awd');
-    r.add(1, 'b', 'hatch-gti');
-    r.add(2, 'c', 'hatch-gti');
-    r.add(3, 'd', 'hatch-gti');
+    r.add(0, 'a', 'rally-awd', null);
+    r.add(1, 'b', 'hatch-gti', null);
+    r.add(2, 'c', 'hatch-gti', null);
+    r.add(3, 'd', 'hatch-gti', null);
     expect(r.finish(2, fin(9000))).toBe(true);
     expect(r.retire(1, 'disconnect')).toBe(true);
     expect(r.finish(1, fin(100))).toBe(false); // retired cars do not finish
@@ -104,13 +104,13 @@ describe('results', () => {
     expect(r.done).toBe(true);
     expect(r.message(true).rows.map((x) => x.retired)).toEqual([null, null, 'disconnect', 'time-limit']);
     // equal ticks: the lower slot first
-    expect(rankResults([{ slot: 5, name: '', car: '', status: 'finished', finishTick: 7, timeS: 7 * dt, penaltyS: 0, retired: null }, { slot: 4, name: '', car: '', status: 'finished', finishTick: 7, timeS: 7 * dt, penaltyS: 0, retired: null }]).map((x) => x.slot)).toEqual([4, 5]);
+    expect(rankResults([{ slot: 5, name: '', car: '', status: 'finished', finishTick: 7, timeS: 7 * dt, penaltyS: 0, retired: null, laps: null }, { slot: 4, name: '', car: '', status: 'finished', finishTick: 7, timeS: 7 * dt, penaltyS: 0, retired: null, laps: null }]).map((x) => x.slot)).toEqual([4, 5]);
   });
 
   it('ranks by time with penalties: an earlier flag with a penalty can finish behind', () => {
     const r = new RaceResults();
-    r.add(0, 'a', 'rally-awd');
-    r.add(1, 'b', 'rally-awd');
+    r.add(0, 'a', 'rally-awd', null);
+    r.add(1, 'b', 'rally-awd', null);
     // a: flag at 8000 ticks (16 s) + a 5 s recovery = 21 s; b: flag at 9000 ticks = 18 s, no penalty
     r.finish(0, fin(8000, 5));
     r.finish(1, fin(9000));

@@ -21,11 +21,11 @@ function timeCell(r: ResultRow): string {
 }
 
 /**
- * A race room's two extra cells: the laps driven (all of them for a finished car; the room reports no lap count for
- * the others) and the penalties its time includes (recoveries, joker), as the room counted them.
+ * A race room's two extra cells: the laps the room counted for the car (finished, racing or retired; "–" only
+ * when the room sent none) and the penalties its time includes (recoveries, joker), as the room counted them.
  */
 function raceCells(r: ResultRow, laps: number): string {
-  const done = r.status === 'finished' ? `${laps}/${laps}` : '–';
+  const done = r.laps === null ? '–' : `${Math.min(r.laps, laps)}/${laps}`;
   const pen = r.status === 'finished' && r.penaltyS! > 0 ? `+${r.penaltyS!.toFixed(0)} s` : '';
   return `<td data-laps>${done}</td><td class="mp-pen" data-penalty>${pen}</td>`;
 }

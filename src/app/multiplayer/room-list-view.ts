@@ -1,6 +1,7 @@
 /**
  * The setup screen's room list (issue #22 item 1, "join by code or list"): the server's open rooms, live
- * (RoomListFeed, the server's "lobby" room: rooms appear, fill, lock and vanish while the player looks), one menu
+ * (LiveRoomList over the server's "lobby" room: rooms appear, fill, lock and vanish while the player looks; a lost
+ * connection comes back by itself, the status line says when it tries next), one menu
  * item each, joinable rooms first. A full or started room is shown disabled (the menu skips it). The gamepad focus
  * survives every update: the focused room stays focused while it is joinable, else the focus moves to the room now
  * at its place (or to the fallback item); a focused fixed item keeps the focus. Stage ids and codes come from the
@@ -8,7 +9,7 @@
  */
 import { escapeHtml as esc } from '../escape-html';
 import type { RoomListEntry } from '../../net/room-list';
-import { RoomListFeed } from '../../net/room-list-feed';
+import { LiveRoomList, type LiveListStatus } from '../../net/live-room-list';
 
 const KIND_NAMES = { race: 'Rallycross', stage: 'Stage together' } as const;
 
@@ -24,8 +25,7 @@ export type FocusElement = (el: HTMLElement) => void;
 
 export class RoomListView {
   rooms: RoomListEntry[] = [];
-  private feed: RoomListFeed | null = null;
-  private generation = 0;
+  private feed: LiveRoomList | null = null;
   /** How many list updates the feed delivered (the browser test reads it). */
   updates = 0;
 
@@ -43,20 +43,23 @@ export class RoomListView {
     private readonly fallback: HTMLElement,
   ) {}
 
-  /** (Re)connects the live list; a later connect wins over an earlier one that answers after it. */
+  /**
+   * (Re)connects the live list at once; it reconnects by itself after a lost connection (LiveRoomList's backoff)
+   * and the status line says when it tries next. A later connect replaces an earlier one still trying.
+   */
   async connect(): Promise<void> {
-    const gen = ++this.generation;
     await this.closeFeed();
-    this.status.textContent = 'Looking for rooms…';
-    try {
-      const feed = await RoomListFeed.connect(this.url);
-      if (gen !== this.generation) return void feed.close();
-      this.feed = feed;
-      feed.onChange = (rooms) => this.show(rooms);
-      feed.onLost = (code) => (this.status.textContent = `The room list went offline (${code}): Reconnect to try again`);
-      this.show(feed.list());
-    } catch (e) {
-      if (gen === this.generation) this.status.textContent = `Could not list the rooms: ${(e as Error).message}`;
+    const live = new LiveRoomList(this.url);
+    this.feed = live;
+    live.onChange = (rooms) => this.show(rooms);
+    live.onStatus = (s) => this.showStatus(s);
+    await live.start();
+  }
+
+  private showStatus(s: LiveListStatus): void {
+    if (s.state === 'connecting') this.status.textContent = this.rooms.length === 0 ? 'Looking for rooms…' : 'Reconnecting the room list…';
+    if (s.state === 'retrying') {
+      this.status.textContent = `The room list is offline (${s.reason}): reconnecting in ${Math.round(s.inMs / 1000)} s (try ${s.attempt})`;
     }
   }
 
@@ -95,7 +98,6 @@ export class RoomListView {
 
   /** Leaves the lobby (the screen closed). */
   dispose(): void {
-    this.generation++;
     void this.closeFeed();
   }
 }

@@ -36,6 +36,8 @@ import type { ServerClock } from './server-clock';
 import { PilotSwitch } from './pilot-switch';
 import { raceEventsOf, raceRunOf } from '../../run/race-progress';
 import { raceEventToast, raceTimerS, showRaceHud } from '../rallycross/race-hud';
+import { StandingsTower } from './standings-tower';
+import type { Standings } from '../../net/standings';
 
 /** How far behind this car's tick the other cars are drawn, in packet intervals: their states have arrived by then. */
 const INTERPOLATION_DELAY_PACKETS = 2;
@@ -67,6 +69,9 @@ export class MultiplayerSession {
   readonly camera: GameCamera;
   readonly hud: Hud;
   private readonly panel: HTMLDivElement;
+  /** A race room's standings tower (null in a stage room) and the room's latest standings. */
+  private readonly tower: StandingsTower | null;
+  private standings: Standings | null = null;
   private nowS = 0;
   private frames = 0;
   packetsSent = 0;
@@ -100,6 +105,7 @@ export class MultiplayerSession {
     this.panel = document.createElement('div');
     this.panel.className = 'mp-log';
     hudParent.appendChild(this.panel);
+    this.tower = this.car.raceCourse ? new StandingsTower(this.hud.el) : null;
     this.listen();
     this.updateViews(0);
   }
@@ -110,6 +116,10 @@ export class MultiplayerSession {
     this.client.onGo = () => this.pacer.start(performance.now());
     this.client.onImpulse = (p) => this.applyImpulse(p);
     this.client.onRemote = (slot, s) => this.remotes.push(slot, s);
+    this.client.onStandings = (s) => {
+      this.standings = s;
+      this.tower?.show(s, this.client.seat.slot);
+    };
   }
 
   private noteLobby(l: Lobby, localMs: number): void {
@@ -247,6 +257,8 @@ export class MultiplayerSession {
       log: this.log.entries.map((x) => ({ ...x })),
       corrections: { smoothed: this.smoother.smoothed, snapped: this.smoother.snapped, errorM: this.smoother.error().distM },
       panel: this.panel.textContent,
+      standings: this.standings,
+      position: this.tower?.el.querySelector('[data-mp-position]')?.textContent ?? null,
     };
   }
 
