@@ -55,7 +55,7 @@ export class VerifierPool {
       return await this.pool.run({ bytes: copy, limits: this.limits }, { signal, transferList: [copy.buffer] });
     } catch (e) {
       const why = signal.aborted ? `terminated after ${this.limits.maxWallSeconds + HARD_TIMEOUT_MARGIN_S} s` : (e as Error).message;
-      return { ...reject('verifier-crashed', `the verifier stopped on this file: ${why}`), wallMs: performance.now() - t0, cpuMs: null, cpuWaitMs: null };
+      return { ...reject('verifier-crashed', `the verifier stopped on this file: ${why}`), wallMs: performance.now() - t0, cpuMs: null, cpuWaitMs: null, threadNice: null };
     }
   }
 
