@@ -192,6 +192,14 @@ async function measureWindow(server: Server, client: LoadClient, batches: (i: nu
 }
 
 /**
+ * Why the burst window's p99 is report-only in --quick: each accepted run drops the read board's cached ranking and
+ * the next reads wait for its rebuild (9–16 ms of the embedded database's thread), so with 50 requests in flight a
+ * few rebuilds hold about 1 % of the window's reads and its p99 is a rebuild's time, 10.5–18.8 ms on a quiet
+ * 2-core machine: inside the goal, by less than the run-to-run spread of one short window. The full run judges it.
+ */
+const BURST_QUICK_REPORT_ONLY = 'the burst window p99 is the cached ranking rebuilt after each accepted run (9–16 ms on the embedded database), measured 10.5–18.8 ms on a quiet machine: judged in the full run';
+
+/**
  * The rows of one window: client-observed p50/p99 (p99 has the goal) and the server-side p99 beside them.
  * `sharedMachine`, when set, says why the goal is report-only in --quick: other work held the cores when the suite
  * started, so the p99 measures the wait for a core (the event loop's delay and wait are in the note).
@@ -231,7 +239,7 @@ async function leaderboardLatency(quick: boolean, replay: { bytes: Uint8Array; s
     await burst.done;
     return [
       ...latencyRows('no verification running', idle, `${BOARD_PLAYERS}-player board, PGlite, loopback, verification idle`, sharedMachine),
-      ...latencyRows('during a verification burst', busy, `${files} × ${replay.simS.toFixed(0)} s replays queued on one verification thread just before (${during} verified during the reads), an accepted run stored on the read board after each (its cache dropped)`, sharedMachine),
+      ...latencyRows('during a verification burst', busy, `${files} × ${replay.simS.toFixed(0)} s replays queued on one verification thread just before (${during} verified during the reads), an accepted run stored on the read board after each (its cache dropped)`, sharedMachine ?? (quick ? BURST_QUICK_REPORT_ONLY : undefined)),
     ];
   } finally {
     client.close();
