@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { loadStageFromDir } from '../terrain/node';
 import { loadBuiltinCar } from '../src/content/cars/index';
 import { createSimWorld } from '../src/ecs/world';
-import { setInputSource } from '../src/ecs/controls';
+import { HeldInput, setInputSource } from '../src/ecs/controls';
 import { spawnCar } from '../src/systems/sim/vehicle/prefab-car';
 import { runTick } from '../src/run/pipeline';
 import { saveSnapshot } from '../src/ecs/snapshot';
@@ -65,12 +65,17 @@ function ourCar(sc: Scene): () => PeerVehicle {
   const s = sc.stage.start;
   const world = createSimWorld({ dt: PEER_DT, ground: StageGround.fromStage(sc.stage) });
   const eid = spawnCar(world, sc.car, { x: s.x, z: s.z, heading: s.heading });
-  setInputSource(world, eid, { next: (w) => scriptedInput(w.tick) });
+  // the block's input goes to the car as it goes to the peers: one scriptedInput per step for every engine
+  const held = new HeldInput();
+  setInputSource(world, eid, held);
   const atStart = saveSnapshot(world);
   const b = world.c.RigidBody;
   const v: PeerVehicle = {
     name: 'bitrally',
-    step: () => runTick(world),
+    step: (input) => {
+      held.input = input;
+      runTick(world);
+    },
     position: () => [b.px[eid]!, b.py[eid]!, b.pz[eid]!],
     speed: () => Math.hypot(b.vx[eid]!, b.vy[eid]!, b.vz[eid]!),
     dispose: () => {},
