@@ -1,7 +1,7 @@
 /**
  * Files of earlier formats. `fixtures/format4-scripted.bitrally` was recorded by the format 4 build (6 s,
  * hatch-gti, flat ground, ScriptedDriver(5), keyframes every 2 s, checksums every 250 ticks): its inputs are
- * deflated run streams. Formats 3 and 4 are read and verify; re-encoding one writes format 5 (range-coded
+ * deflated run streams; its checksums and keyframes are this sim version's (tests/replay/rehash-format4-fixture.ts). Formats 3 and 4 are read and verify; re-encoding one writes format 5 (range-coded
  * inputs) with the same inputs; a container whose format disagrees with its header, and formats 1 and 2
  * (tests/replay/errors.test.ts), are refused with a message naming the field.
  */
