@@ -13,6 +13,10 @@ const LOCATE_WINDOW = 40;
 const LOCATE_PAST_MIN = 4;
 /** Farther than this from the walk's best point (m) means the hint is stale: scan the whole path. */
 const LOCATE_FAR_M = 15;
+/** Clearances are kept for index distances 2 … this (farther segments use the last one, a lower bound). */
+const CLEAR_MAX_GAP = LOCATE_PAST_MIN + 1;
+/** Clearance kept back for rounding (m): a stop is taken only when the bound wins by more than this. */
+const CLEAR_ROUNDING_M = 1e-4;
 
 export interface PathSource {
   /** Centreline xyz triples (~2 m apart), as terrain's Road / StageRoad.points. */
@@ -83,6 +87,11 @@ export class AiPath {
   /** Length (m) and heading (rad, as `headingAt`) of the segment from each point, computed once: look-ups read them. */
   private readonly segLen: Float64Array;
   private readonly segHeading: Float64Array;
+  /**
+   * locate's stopping rule: `walkStop2[(q − 2)·segs + i]` = (C/2)², C the least distance from segment i to
+   * any segment q … 2·LOCATE_WINDOW indices away from it (less CLEAR_ROUNDING_M; see segmentClearances).
+   */
+  private readonly walkStop2: Float64Array;
 
   constructor(x: Float64Array, z: Float64Array, mu: Float64Array, offset: Float64Array, closed: boolean) {
     const n = x.length;
@@ -123,6 +132,7 @@ export class AiPath {
       const a = !closed && i === n - 1 ? i - 1 : i, b = !closed && i === n - 1 ? i : j;
       this.segHeading[i] = datan2(x[b]! - x[a]!, z[b]! - z[a]!);
     }
+    this.walkStop2 = segmentClearances(x, z, closed);
   }
 
   /**
@@ -213,9 +223,16 @@ export class AiPath {
       best = this.segmentDistance2(hint, x, z);
       bestK = hint;
       bestF = this.lastF;
+      // offset of bestK from the hint along the walk (+ = the first direction)
+      let bestOff = 0;
       for (let dir = 1; dir >= -1; dir -= 2) {
         let misses = 0;
         for (let d = 1; d <= LOCATE_WINDOW && misses < LOCATE_PAST_MIN; d++) {
+          // every segment from here on in this direction is ≥ gap indices from bestK: when the clearance
+          // of bestK at that gap is over twice the best distance, none of them can be nearer (stop early)
+          const gap = dir * d - bestOff;
+          const q = gap < 0 ? -gap : gap;
+          if (q >= 2 && best < this.walkStop2[((q < CLEAR_MAX_GAP ? q : CLEAR_MAX_GAP) - 2) * segs + bestK]!) break;
           let k = hint + dir * d;
           if (this.closed) k = k < 0 ? k + segs : k >= segs ? k - segs : k;
           else if (k < 0 || k >= segs) break;
@@ -225,6 +242,7 @@ export class AiPath {
             best = d2;
             bestK = k;
             bestF = this.lastF;
+            bestOff = dir * d;
             misses = 0;
           } else misses++;
         }
@@ -319,6 +337,71 @@ export class AiPath {
     }
     return t;
   }
+}
+
+/**
+ * locate's stopping rule, per segment i and index gap q (2 … CLEAR_MAX_GAP): C_q(i), the least distance from
+ * segment i to a segment j = i ± e, q ≤ e ≤ 2·LOCATE_WINDOW (indices wrapped on a closed path: a short loop
+ * brings j back near i and the clearance to 0, which only disables the stop). For a point P at distance d
+ * from segment i, every such j is at least C_q(i) − d away (triangle inequality through P's nearest point on
+ * i), so d < C_q(i)/2 proves no j nearer than i. Stored as ((C_q − CLEAR_ROUNDING_M)/2)², −1 where ≤ 0.
+ * Every j the walk could still test lies within 2·LOCATE_WINDOW of its best (both within LOCATE_WINDOW of
+ * the hint), so the stop never skips a segment the walk would have taken: the result keeps every bit.
+ */
+function segmentClearances(x: Float64Array, z: Float64Array, closed: boolean): Float64Array {
+  const n = x.length;
+  const segs = closed ? n : n - 1;
+  const reach = 2 * LOCATE_WINDOW;
+  const gaps = CLEAR_MAX_GAP - 1;
+  const out = new Float64Array(Math.max(0, segs) * gaps).fill(-1);
+  const nearAt = new Float64Array(reach + 1);
+  for (let i = 0; i < segs; i++) {
+    nearAt.fill(Infinity);
+    for (let e = 1; e <= reach; e++) {
+      for (let side = -1; side <= 1; side += 2) {
+        let j = i + side * e;
+        if (closed) j = ((j % segs) + segs) % segs;
+        else if (j < 0 || j >= segs) continue;
+        const d = segmentSegmentDistance(x, z, i, j, n);
+        if (d < nearAt[e]!) nearAt[e] = d;
+      }
+    }
+    // suffix minimum: the clearance at gap q covers every e ≥ q
+    let c = Infinity;
+    for (let e = reach; e >= 2; e--) {
+      c = Math.min(c, nearAt[e]!);
+      if (e <= CLEAR_MAX_GAP) {
+        const h = (c - CLEAR_ROUNDING_M) / 2;
+        out[(e - 2) * segs + i] = h > 0 ? h * h : -1;
+      }
+    }
+  }
+  return out;
+}
+
+/** Distance between segments i and j of a polyline (point k to k+1, wrapping to 0), 0 where they cross. */
+function segmentSegmentDistance(x: Float64Array, z: Float64Array, i: number, j: number, n: number): number {
+  const i2 = i + 1 < n ? i + 1 : 0, j2 = j + 1 < n ? j + 1 : 0;
+  const ax = x[i]!, az = z[i]!, bx = x[i2]!, bz = z[i2]!, cx = x[j]!, cz = z[j]!, dx = x[j2]!, dz = z[j2]!;
+  const o1 = (bx - ax) * (cz - az) - (bz - az) * (cx - ax), o2 = (bx - ax) * (dz - az) - (bz - az) * (dx - ax);
+  const o3 = (dx - cx) * (az - cz) - (dz - cz) * (ax - cx), o4 = (dx - cx) * (bz - cz) - (dz - cz) * (bx - cx);
+  // a proper crossing; touching and collinear overlaps show in the endpoint distances (an endpoint on the
+  // other segment), and an orientation that rounding flips leaves that endpoint within ~1e-13 m of it
+  if (o1 * o2 < 0 && o3 * o4 < 0) return 0;
+  return Math.sqrt(Math.min(
+    pointSegmentDistance2(ax, az, cx, cz, dx, dz), pointSegmentDistance2(bx, bz, cx, cz, dx, dz),
+    pointSegmentDistance2(cx, cz, ax, az, bx, bz), pointSegmentDistance2(dx, dz, ax, az, bx, bz),
+  ));
+}
+
+/** Squared distance from (px, pz) to the segment a–b. */
+function pointSegmentDistance2(px: number, pz: number, ax: number, az: number, bx: number, bz: number): number {
+  const ex = bx - ax, ez = bz - az;
+  const l2 = ex * ex + ez * ez;
+  let f = l2 > 0 ? ((px - ax) * ex + (pz - az) * ez) / l2 : 0;
+  f = f < 0 ? 0 : f > 1 ? 1 : f;
+  const qx = ax + f * ex - px, qz = az + f * ez - pz;
+  return qx * qx + qz * qz;
 }
 
 /** Box smoothing (two passes of radius r), wrapping on a closed path. */
