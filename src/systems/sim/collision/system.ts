@@ -63,13 +63,18 @@ export function poseOf(world: SimWorld, eid: number, out: CarPose): boolean {
 
 /** Which end a world point on the outline belongs to: 0 front, 1 rear, 2 left, 3 right (nearest face). */
 export function endAt(p: CarPose, x: number, z: number): number {
-  const loc = { u: 0, w: 0 };
+  const loc = endLoc, d = endGaps;
   toLocal(p, x, z, loc);
-  const d = [p.front - loc.u, loc.u + p.rear, p.hw - loc.w, loc.w + p.hw];
+  d[0] = p.front - loc.u;
+  d[1] = loc.u + p.rear;
+  d[2] = p.hw - loc.w;
+  d[3] = loc.w + p.hw;
   let best = 0;
   for (let k = 1; k < 4; k++) if (d[k]! < d[best]!) best = k;
   return best;
 }
+/** endAt's scratch (no allocation per contact). */
+const endLoc = { u: 0, w: 0 }, endGaps = new Float64Array(4);
 
 export function crushEndOf(world: SimWorld, eid: number, end: number, out: CrushEnd): CrushEnd {
   const c = world.c.CarCollider;
