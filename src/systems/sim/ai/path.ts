@@ -17,6 +17,12 @@ const LOCATE_FAR_M = 15;
 const CLEAR_MAX_GAP = LOCATE_PAST_MIN + 1;
 /** Clearance kept back for rounding (m): a stop is taken only when the bound wins by more than this. */
 const CLEAR_ROUNDING_M = 1e-4;
+/**
+ * locate's per-segment record, one cache line a segment (a locate reads a handful of neighbours, after passes
+ * that evicted the path): start (x, z), edge (ex, ez), ex² + ez², length, then the stops of gaps 2 … CLEAR_MAX_GAP.
+ */
+const SEG_AX = 0, SEG_AZ = 1, SEG_EX = 2, SEG_EZ = 3, SEG_L2 = 4, SEG_LEN = 5, SEG_STOP = 6;
+const SEG_STRIDE = SEG_STOP + CLEAR_MAX_GAP - 1;
 
 export interface PathSource {
   /** Centreline xyz triples (~2 m apart), as terrain's Road / StageRoad.points. */
@@ -84,14 +90,14 @@ export class AiPath {
   readonly offset: Float64Array;
   readonly lengthM: number;
   readonly closed: boolean;
-  /** Length (m) and heading (rad, as `headingAt`) of the segment from each point, computed once: look-ups read them. */
-  private readonly segLen: Float64Array;
+  /** Heading (rad, as `headingAt`) of the segment from each point, computed once: look-ups read it. */
   private readonly segHeading: Float64Array;
   /**
-   * locate's stopping rule: `walkStop2[(q − 2)·segs + i]` = (C/2)², C the least distance from segment i to
-   * any segment q … 2·LOCATE_WINDOW indices away from it (less CLEAR_ROUNDING_M; see segmentClearances).
+   * Segment records (SEG_STRIDE numbers each, computed once, the values locate computed per call before) with
+   * locate's stopping rule: at SEG_STOP + q − 2, (C/2)², C the least distance from the segment to any segment
+   * q … 2·LOCATE_WINDOW indices away from it (less CLEAR_ROUNDING_M; see segmentClearances).
    */
-  private readonly walkStop2: Float64Array;
+  private readonly seg: Float64Array;
 
   constructor(x: Float64Array, z: Float64Array, mu: Float64Array, offset: Float64Array, closed: boolean) {
     const n = x.length;
@@ -123,16 +129,22 @@ export class AiPath {
       k[i] = mengerCurvature(x[a]!, z[a]!, x[i]!, z[i]!, x[c]!, z[c]!);
     }
     this.kappa = smooth(k, 2, closed);
-    this.segLen = new Float64Array(n);
     this.segHeading = new Float64Array(n);
+    this.seg = new Float64Array(n * SEG_STRIDE);
     for (let i = 0; i < n; i++) {
       const j = i + 1 < n ? i + 1 : 0;
-      this.segLen[i] = Math.hypot(x[j]! - x[i]!, z[j]! - z[i]!) || 1;
+      const o = i * SEG_STRIDE, ex = x[j]! - x[i]!, ez = z[j]! - z[i]!;
+      this.seg[o + SEG_AX] = x[i]!;
+      this.seg[o + SEG_AZ] = z[i]!;
+      this.seg[o + SEG_EX] = ex;
+      this.seg[o + SEG_EZ] = ez;
+      this.seg[o + SEG_L2] = ex * ex + ez * ez;
+      this.seg[o + SEG_LEN] = Math.hypot(ex, ez) || 1;
       // the last point of an open path takes the heading of the segment into it
       const a = !closed && i === n - 1 ? i - 1 : i, b = !closed && i === n - 1 ? i : j;
       this.segHeading[i] = datan2(x[b]! - x[a]!, z[b]! - z[a]!);
     }
-    this.walkStop2 = segmentClearances(x, z, closed);
+    segmentClearances(x, z, closed, this.seg);
   }
 
   /**
@@ -232,7 +244,7 @@ export class AiPath {
           // of bestK at that gap is over twice the best distance, none of them can be nearer (stop early)
           const gap = dir * d - bestOff;
           const q = gap < 0 ? -gap : gap;
-          if (q >= 2 && best < this.walkStop2[((q < CLEAR_MAX_GAP ? q : CLEAR_MAX_GAP) - 2) * segs + bestK]!) break;
+          if (q >= 2 && best < this.seg[bestK * SEG_STRIDE + SEG_STOP + (q < CLEAR_MAX_GAP ? q : CLEAR_MAX_GAP) - 2]!) break;
           let k = hint + dir * d;
           if (this.closed) k = k < 0 ? k + segs : k >= segs ? k - segs : k;
           else if (k < 0 || k >= segs) break;
@@ -259,13 +271,13 @@ export class AiPath {
         }
       }
     }
-    const k = bestK, k2 = k + 1 < this.n ? k + 1 : 0;
-    const ex = this.x[k2]! - this.x[k]!, ez = this.z[k2]! - this.z[k]!;
-    const len = this.segLen[k]!;
+    const k = bestK, o = k * SEG_STRIDE, sg = this.seg;
+    const ex = sg[o + SEG_EX]!, ez = sg[o + SEG_EZ]!;
+    const len = sg[o + SEG_LEN]!;
     out.index = k;
     out.s = this.s[k]! + bestF * len;
     if (this.closed && out.s >= this.lengthM) out.s -= this.lengthM;
-    out.lateral = ((x - this.x[k]!) * ez - (z - this.z[k]!) * ex) / len;
+    out.lateral = ((x - sg[o + SEG_AX]!) * ez - (z - sg[o + SEG_AZ]!) * ex) / len;
     return out;
   }
 
@@ -274,16 +286,15 @@ export class AiPath {
 
   /** Squared distance from (x, z) to segment k (point k to the next), its nearest fraction into `lastF`. */
   private segmentDistance2(k: number, x: number, z: number): number {
-    const k2 = k + 1 < this.n ? k + 1 : 0;
-    const ax = this.x[k]!, az = this.z[k]!;
-    const ex = this.x[k2]! - ax, ez = this.z[k2]! - az;
-    const l2 = ex * ex + ez * ez;
+    const sg = this.seg, o = k * SEG_STRIDE;
+    const ax = sg[o + SEG_AX]!, az = sg[o + SEG_AZ]!, ex = sg[o + SEG_EX]!, ez = sg[o + SEG_EZ]!, l2 = sg[o + SEG_L2]!;
     let f = l2 > 0 ? ((x - ax) * ex + (z - az) * ez) / l2 : 0;
     f = f < 0 ? 0 : f > 1 ? 1 : f;
     this.lastF = f;
     const qx = ax + f * ex - x, qz = az + f * ez - z;
     return qx * qx + qz * qz;
   }
+
 
   /**
    * Target-speed profile: v_i = min(v_max, √(gripUse·μ_i·g / |κ_i|)), then a forward pass limiting the speed
@@ -344,16 +355,15 @@ export class AiPath {
  * segment i to a segment j = i ± e, q ≤ e ≤ 2·LOCATE_WINDOW (indices wrapped on a closed path: a short loop
  * brings j back near i and the clearance to 0, which only disables the stop). For a point P at distance d
  * from segment i, every such j is at least C_q(i) − d away (triangle inequality through P's nearest point on
- * i), so d < C_q(i)/2 proves no j nearer than i. Stored as ((C_q − CLEAR_ROUNDING_M)/2)², −1 where ≤ 0.
+ * i), so d < C_q(i)/2 proves no j nearer than i. Written into the segment records (SEG_STOP + q − 2) as
+ * ((C_q − CLEAR_ROUNDING_M)/2)², −1 where ≤ 0.
  * Every j the walk could still test lies within 2·LOCATE_WINDOW of its best (both within LOCATE_WINDOW of
  * the hint), so the stop never skips a segment the walk would have taken: the result keeps every bit.
  */
-function segmentClearances(x: Float64Array, z: Float64Array, closed: boolean): Float64Array {
+function segmentClearances(x: Float64Array, z: Float64Array, closed: boolean, out: Float64Array): void {
   const n = x.length;
   const segs = closed ? n : n - 1;
   const reach = 2 * LOCATE_WINDOW;
-  const gaps = CLEAR_MAX_GAP - 1;
-  const out = new Float64Array(Math.max(0, segs) * gaps).fill(-1);
   const nearAt = new Float64Array(reach + 1);
   for (let i = 0; i < segs; i++) {
     nearAt.fill(Infinity);
@@ -372,11 +382,10 @@ function segmentClearances(x: Float64Array, z: Float64Array, closed: boolean): F
       c = Math.min(c, nearAt[e]!);
       if (e <= CLEAR_MAX_GAP) {
         const h = (c - CLEAR_ROUNDING_M) / 2;
-        out[(e - 2) * segs + i] = h > 0 ? h * h : -1;
+        out[i * SEG_STRIDE + SEG_STOP + e - 2] = h > 0 ? h * h : -1;
       }
     }
   }
-  return out;
 }
 
 /** Distance between segments i and j of a polyline (point k to k+1, wrapping to 0), 0 where they cross. */
