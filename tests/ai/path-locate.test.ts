@@ -80,6 +80,18 @@ const PATHS: Record<string, AiPath> = {
   }),
   // a loop of 30 segments: the walk's 2 × 40 reach wraps round it
   'short loop': loop(30, (t) => [10 * Math.cos(2 * Math.PI * t), 10 * Math.sin(2 * Math.PI * t)]),
+  // a random walk: segments 0.5–3 m, turns up to ±170° (knots, near-misses just ahead of and behind segments)
+  'random knots': (() => {
+    const n = 1500, x = new Float64Array(n), z = new Float64Array(n), rnd = lcg(3);
+    let h = 0;
+    for (let i = 1; i < n; i++) {
+      h += (rnd() - 0.5) * 2 * 2.97;
+      const l = 0.5 + 2.5 * rnd();
+      x[i] = x[i - 1]! + l * Math.sin(h);
+      z[i] = z[i - 1]! + l * Math.cos(h);
+    }
+    return new AiPath(x, z, new Float64Array(n).fill(1), new Float64Array(n), false);
+  })(),
   // an open zig-zag with kinks at every point
   'open zig-zag': (() => {
     const n = 400, x = new Float64Array(n), z = new Float64Array(n);
@@ -94,10 +106,10 @@ describe('AiPath.locate clearance stop', () => {
       const rnd = lcg(7);
       const segs = p.closed ? p.n : p.n - 1;
       const out: PathLocation = { index: 0, s: 0, lateral: 0 };
-      for (let q = 0; q < 4000; q++) {
+      for (let q = 0; q < 20000; q++) {
         const k = Math.floor(rnd() * segs), k2 = k + 1 < p.n ? k + 1 : 0, f = rnd();
         // a point near segment k: up to 20 m off (past LOCATE_FAR_M for some), hint up to ±12 segments off
-        const off = 20 * rnd() ** 2, a = 2 * Math.PI * rnd();
+        const off = 20 * rnd() ** 3, a = 2 * Math.PI * rnd();
         const x = p.x[k]! + f * (p.x[k2]! - p.x[k]!) + off * Math.cos(a);
         const z = p.z[k]! + f * (p.z[k2]! - p.z[k]!) + off * Math.sin(a);
         let hint = q % 7 === 0 ? -1 : k + Math.round((rnd() - 0.5) * 24);
@@ -109,6 +121,25 @@ describe('AiPath.locate clearance stop', () => {
       }
     });
   }
+
+  it('lead and lag are tight: a segment two ahead (behind) crossing 0.5 m past the end is found when it is nearer', () => {
+    // segment 2 runs (0,0) → (0,2); segment 4 crosses in front of its end, 0.5 m ahead, at z = 2.5
+    const pts: [number, number][] = [[0, -4], [0, -2], [0, 0], [0, 2], [2, 2.5], [-3, 2.5], [-3, 6], [-3, 8]];
+    const build = (p: [number, number][]): AiPath => new AiPath(
+      Float64Array.from(p, (q) => q[0]), Float64Array.from(p, (q) => q[1]), new Float64Array(p.length).fill(1),
+      new Float64Array(p.length), false);
+    const fwd = build(pts), back = build([...pts].reverse());
+    const n = pts.length;
+    // (−0.6, 1.99): 0.6 m beside segment 2, not past its end, 0.51 m from segment 4 (the nearest: the lead,
+    // 0.5 m, is under 0.6 m, so no stop); (−0.3, 2.3): past the end (no lead stop), 0.2 m from segment 4
+    for (const [x, z] of [[-0.6, 1.99], [-0.3, 2.3]] as const) {
+      expect(fwd.locate(x, z, 2).index).toBe(4);
+      expect(fwd.locate(x, z, 2)).toEqual(plainLocate(fwd, x, z, 2));
+      // reversed, segment n − 4 runs (0,2) → (0,0) and the crossing one lies two behind it: the lag
+      expect(back.locate(x, z, n - 4).index).toBe(n - 6);
+      expect(back.locate(x, z, n - 4)).toEqual(plainLocate(back, x, z, n - 4));
+    }
+  });
 
   it('a car 0.5 m off a straight, hinted at its own segment, tests 3 segments instead of the plain walk\'s 9', () => {
     const n = 200, x = new Float64Array(n), z = new Float64Array(n);

@@ -18,11 +18,13 @@ const CLEAR_MAX_GAP = LOCATE_PAST_MIN + 1;
 /** Clearance kept back for rounding (m): a stop is taken only when the bound wins by more than this. */
 const CLEAR_ROUNDING_M = 1e-4;
 /**
- * locate's per-segment record, one cache line a segment (a locate reads a handful of neighbours, after passes
- * that evicted the path): start (x, z), edge (ex, ez), ex² + ez², length, then the stops of gaps 2 … CLEAR_MAX_GAP.
+ * locate's per-segment record, packed (a locate reads a handful of neighbours, after passes that evicted the
+ * path): start (x, z), edge (ex, ez), ex² + ez², length, then for gaps 2 … CLEAR_MAX_GAP the squared stops
+ * of segmentClearances: clearance, lead (segments ahead) and lag (segments behind).
  */
 const SEG_AX = 0, SEG_AZ = 1, SEG_EX = 2, SEG_EZ = 3, SEG_L2 = 4, SEG_LEN = 5, SEG_STOP = 6;
-const SEG_STRIDE = SEG_STOP + CLEAR_MAX_GAP - 1;
+const SEG_LEAD = SEG_STOP + CLEAR_MAX_GAP - 1, SEG_LAG = SEG_LEAD + CLEAR_MAX_GAP - 1;
+const SEG_STRIDE = SEG_LAG + CLEAR_MAX_GAP - 1;
 
 export interface PathSource {
   /** Centreline xyz triples (~2 m apart), as terrain's Road / StageRoad.points. */
@@ -240,11 +242,16 @@ export class AiPath {
       for (let dir = 1; dir >= -1; dir -= 2) {
         let misses = 0;
         for (let d = 1; d <= LOCATE_WINDOW && misses < LOCATE_PAST_MIN; d++) {
-          // every segment from here on in this direction is ≥ gap indices from bestK: when the clearance
-          // of bestK at that gap is over twice the best distance, none of them can be nearer (stop early)
+          // every segment from here on in this direction is ≥ gap indices from bestK, past its far end (ahead
+          // of it going +): when the clearance of bestK at that gap is over twice the best distance, or the
+          // point is not past that end and the lead (lag) is over the best distance, none can be nearer
           const gap = dir * d - bestOff;
           const q = gap < 0 ? -gap : gap;
-          if (q >= 2 && best < this.seg[bestK * SEG_STRIDE + SEG_STOP + (q < CLEAR_MAX_GAP ? q : CLEAR_MAX_GAP) - 2]!) break;
+          if (q >= 2) {
+            const o = bestK * SEG_STRIDE + (q < CLEAR_MAX_GAP ? q : CLEAR_MAX_GAP) - 2;
+            const past = dir > 0 ? (bestF < 1 ? this.seg[o + SEG_LEAD]! : -1) : bestF > 0 ? this.seg[o + SEG_LAG]! : -1;
+            if (best < this.seg[o + SEG_STOP]! || best < past) break;
+          }
           let k = hint + dir * d;
           if (this.closed) k = k < 0 ? k + segs : k >= segs ? k - segs : k;
           else if (k < 0 || k >= segs) break;
@@ -351,39 +358,58 @@ export class AiPath {
 }
 
 /**
- * locate's stopping rule, per segment i and index gap q (2 … CLEAR_MAX_GAP): C_q(i), the least distance from
- * segment i to a segment j = i ± e, q ≤ e ≤ 2·LOCATE_WINDOW (indices wrapped on a closed path: a short loop
- * brings j back near i and the clearance to 0, which only disables the stop). For a point P at distance d
- * from segment i, every such j is at least C_q(i) − d away (triangle inequality through P's nearest point on
- * i), so d < C_q(i)/2 proves no j nearer than i. Written into the segment records (SEG_STOP + q − 2) as
- * ((C_q − CLEAR_ROUNDING_M)/2)², −1 where ≤ 0.
- * Every j the walk could still test lies within 2·LOCATE_WINDOW of its best (both within LOCATE_WINDOW of
- * the hint), so the stop never skips a segment the walk would have taken: the result keeps every bit.
+ * locate's stopping rules, per segment i (A → B, unit direction u) and index gap q (2 … CLEAR_MAX_GAP), over the
+ * segments j = i ± e, q ≤ e ≤ 2·LOCATE_WINDOW (indices wrapped on a closed path: a short loop brings j back near
+ * i, which only disables the stop). Every j the walk could still test lies within 2·LOCATE_WINDOW of its best
+ * (both within LOCATE_WINDOW of the hint), so a stop never skips a segment the walk would have taken: the
+ * result keeps every bit. For a point P at distance d from segment i:
+ *  • clearance C_q(i), the least distance from segment i to any such j: every j is at least C_q − d from P
+ *    (triangle inequality through P's nearest point on i), so d < C_q/2 proves none nearer than i;
+ *  • lead L_q(i) = min over j = i + e of (Q − B)·u over j's ends Q: when P is not past B ((P − B)·u ≤ 0, its
+ *    nearest fraction on i below 1), every point R of those j has (R − P)·u ≥ L_q, so d < L_q proves none
+ *    nearer; lag, the same behind: min over j = i − e of (A − Q)·u, for P not before A.
+ * Written into the segment records as squares of (C_q − CLEAR_ROUNDING_M)/2, L_q − CLEAR_ROUNDING_M and the
+ * lag less it, −1 where ≤ 0.
  */
 function segmentClearances(x: Float64Array, z: Float64Array, closed: boolean, out: Float64Array): void {
   const n = x.length;
   const segs = closed ? n : n - 1;
   const reach = 2 * LOCATE_WINDOW;
-  const nearAt = new Float64Array(reach + 1);
+  const nearAt = new Float64Array(reach + 1), leadAt = new Float64Array(reach + 1), lagAt = new Float64Array(reach + 1);
+  const stop2 = (v: number): number => (v > 0 ? v * v : -1);
   for (let i = 0; i < segs; i++) {
     nearAt.fill(Infinity);
+    leadAt.fill(Infinity);
+    lagAt.fill(Infinity);
+    const i2 = i + 1 < n ? i + 1 : 0;
+    const len = Math.hypot(x[i2]! - x[i]!, z[i2]! - z[i]!) || 1;
+    const ux = (x[i2]! - x[i]!) / len, uz = (z[i2]! - z[i]!) / len;
     for (let e = 1; e <= reach; e++) {
       for (let side = -1; side <= 1; side += 2) {
         let j = i + side * e;
         if (closed) j = ((j % segs) + segs) % segs;
         else if (j < 0 || j >= segs) continue;
-        const d = segmentSegmentDistance(x, z, i, j, n);
-        if (d < nearAt[e]!) nearAt[e] = d;
+        nearAt[e] = Math.min(nearAt[e]!, segmentSegmentDistance(x, z, i, j, n));
+        const j2 = j + 1 < n ? j + 1 : 0;
+        // ahead: (Q − B)·u; behind: (A − Q)·u, for both ends Q of segment j
+        const lead = side > 0
+          ? Math.min((x[j]! - x[i2]!) * ux + (z[j]! - z[i2]!) * uz, (x[j2]! - x[i2]!) * ux + (z[j2]! - z[i2]!) * uz)
+          : Math.min((x[i]! - x[j]!) * ux + (z[i]! - z[j]!) * uz, (x[i]! - x[j2]!) * ux + (z[i]! - z[j2]!) * uz);
+        if (side > 0) leadAt[e] = lead;
+        else lagAt[e] = lead;
       }
     }
-    // suffix minimum: the clearance at gap q covers every e ≥ q
-    let c = Infinity;
+    // suffix minima: the bounds at gap q cover every e ≥ q
+    let c = Infinity, lead = Infinity, lag = Infinity;
     for (let e = reach; e >= 2; e--) {
       c = Math.min(c, nearAt[e]!);
-      if (e <= CLEAR_MAX_GAP) {
-        const h = (c - CLEAR_ROUNDING_M) / 2;
-        out[i * SEG_STRIDE + SEG_STOP + e - 2] = h > 0 ? h * h : -1;
-      }
+      lead = Math.min(lead, leadAt[e]!);
+      lag = Math.min(lag, lagAt[e]!);
+      if (e > CLEAR_MAX_GAP) continue;
+      const o = i * SEG_STRIDE + e - 2;
+      out[o + SEG_STOP] = stop2((c - CLEAR_ROUNDING_M) / 2);
+      out[o + SEG_LEAD] = stop2(lead - CLEAR_ROUNDING_M);
+      out[o + SEG_LAG] = stop2(lag - CLEAR_ROUNDING_M);
     }
   }
 }
