@@ -11,7 +11,9 @@
  * — the steady-state figure, robust to other processes' load spikes — and range; --json also lists every
  * block in `blocksUs`), real time per CPU-second from the mean and from the median, the collision events seen,
  * and the state hash at the end (the same in every process: determinism, and the check that a speed-up left the
- * simulation's bits alone).
+ * simulation's bits alone). `--passes` also times each pipeline pass over the timed blocks (process.cpuUsage
+ * around every pass: ≈ 1 µs of timer per pass and tick on top of the totals, so compare passes side by side,
+ * not the totals of such a run with those of a plain one).
  */
 import { join } from 'node:path';
 import { loadStageFromDir } from '../terrain/node';
@@ -27,6 +29,7 @@ import { AiDriver } from '../src/systems/sim/ai/driver';
 import { stagePath } from '../src/systems/sim/ai/stage-path';
 import { driverVehicleFromConfig } from '../src/systems/sim/ai/car-params';
 import { stepRun } from '../src/run/step';
+import { pipeline } from '../src/run/pipeline';
 import { parseCommand, type CommandSpec } from '../src/cli/args';
 import { reportError } from '../src/cli/errors';
 import type { Stage } from '../terrain/stage';
@@ -51,6 +54,7 @@ const SPEC = {
     blocks: { type: 'integer', value: 'n', help: 'timed blocks (default 5)' },
     warm: { type: 'number', value: 's', help: `warm-up timed apart before the blocks, simulated s (default ${WARM_S})` },
     json: { type: 'boolean', help: 'print one JSON line' },
+    passes: { type: 'boolean', help: 'also time each pipeline pass (CPU µs per tick over the timed blocks)' },
   },
 } as const satisfies CommandSpec;
 
@@ -92,6 +96,21 @@ function makeField(kind: string, n: number): Field {
   return { world: race.world, tick: () => race.tick() };
 }
 
+/** Wraps every pipeline pass in a CPU timer (same work, same bits); `perTick` reads µs per tick by pass name. */
+function timePipelinePasses(): { perTick(ticks: number): Record<string, number> } {
+  const us = new Float64Array(pipeline.length);
+  const names = pipeline.map((p) => p.name);
+  pipeline.forEach((pass, i) => {
+    pipeline[i] = (world: SimWorld): void => {
+      const t = process.cpuUsage();
+      pass(world);
+      const d = process.cpuUsage(t);
+      us[i] = us[i]! + d.user + d.system;
+    };
+  });
+  return { perTick: (ticks) => Object.fromEntries(names.map((nm, i) => [nm, Math.round((us[i]! / ticks) * 100) / 100])) };
+}
+
 const median = (a: number[]): number => [...a].sort((p, q) => p - q)[a.length >> 1]!;
 
 function main(argv: string[]): void {
@@ -118,6 +137,7 @@ function main(argv: string[]): void {
   const w = process.cpuUsage(w0);
   const warmUsPerTick = warmTicks > 0 ? (w.user + w.system) / warmTicks : 0;
   collisions = 0;
+  const passTimer = options.passes ? timePipelinePasses() : null;
   const perBlock = Math.max(1, Math.round(simS / dt / blocks));
   const cpu: number[] = [];
   let total = 0;
@@ -133,9 +153,11 @@ function main(argv: string[]): void {
   const out = {
     kind, cars: n, usPerTick, usPerTickMedian, blocksUs: cpu.map((c) => Math.round(c)), usPerTickMin: Math.min(...cpu), usPerTickMax: Math.max(...cpu),
     rtf: (dt * 1e6) / usPerTick, rtfMedian: (dt * 1e6) / usPerTickMedian, warmS: warmTicks * dt, warmUsPerTick, collisions, simS: perBlock * blocks * dt, hash: stateHash(f.world).toString(),
+    ...(passTimer ? { passesUs: passTimer.perTick(perBlock * blocks) } : {}),
   };
   if (options.json) console.log(JSON.stringify(out));
   else console.log(`${kind} ${n} cars: ${usPerTick.toFixed(1)} µs CPU/tick (${(usPerTick / n).toFixed(2)}/car; median block ${usPerTickMedian.toFixed(1)}), ${out.rtf.toFixed(2)}× real time per CPU-second (median block ${out.rtfMedian.toFixed(2)}×), blocks ${out.usPerTickMin.toFixed(0)}–${out.usPerTickMax.toFixed(0)} µs; warm-up ${out.warmS} s at ${warmUsPerTick.toFixed(1)} µs/tick; ${collisions} collision events, state hash ${out.hash}`);
+  if (!options.json && out.passesUs) for (const [nm, v] of Object.entries(out.passesUs)) console.log(`  ${nm.padEnd(22)} ${v.toFixed(2)} µs/tick`);
 }
 
 try {

@@ -18,7 +18,7 @@ import type { SimEvent, SimWorld } from '../ecs/world-types';
 import { entitiesWith } from '../ecs/queries';
 import type { AiPath, PathLocation } from '../systems/sim/ai/path';
 import {
-  advanceRace, initialRaceState, type RaceEvent, type RacePhaseOfCar, type RaceRules, type RaceRunState,
+  advanceRace, initialRaceState, type RaceEvent, type RacePhaseOfCar, type RaceRules, type RaceRunState, type RaceTick,
 } from './race-rules';
 
 /** The circuit a world's cars race on: its closed path, the start line on it, and the rules. */
@@ -118,6 +118,8 @@ export function raceRunOf(world: SimWorld, eid: number): RaceRunState {
 const scratchState: RaceRunState = initialRaceState(SHAPE_RULES, 0, 0);
 const scratchLoc: PathLocation = { index: 0, s: 0, lateral: 0 };
 const scratchEvents: RaceEvent[] = [];
+/** The rules' input for one car, rewritten per car (an object literal per car per tick is garbage). */
+const scratchTick: RaceTick = { dt: 0, pathS: 0, x: 0, z: 0, recover: false };
 
 /** Pass 10b: every racing car's place on the circuit feeds the race rules; their events go to `world.events`. */
 export function updateRaceProgress(world: SimWorld): void {
@@ -133,7 +135,13 @@ export function updateRaceProgress(world: SimWorld): void {
     const recover = (world.c.Controls.buttons[eid]! & Button.Recover) !== 0;
     const s = readRaceRun(world, eid, scratchState);
     scratchEvents.length = 0;
-    advanceRace(s, course, { dt: world.dt, pathS: scratchLoc.s, x, z, recover }, scratchEvents);
+    const t = scratchTick;
+    t.dt = world.dt;
+    t.pathS = scratchLoc.s;
+    t.x = x;
+    t.z = z;
+    t.recover = recover;
+    advanceRace(s, course, t, scratchEvents);
     writeRaceRun(world, eid, s);
     for (const k of scratchEvents) {
       // the tick of the finish is the tick this pass runs in (world.tick + 1 = ticks completed after it)

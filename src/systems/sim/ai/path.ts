@@ -13,6 +13,18 @@ const LOCATE_WINDOW = 40;
 const LOCATE_PAST_MIN = 4;
 /** Farther than this from the walk's best point (m) means the hint is stale: scan the whole path. */
 const LOCATE_FAR_M = 15;
+/** Clearances are kept for index distances 2 … this (farther segments use the last one, a lower bound). */
+const CLEAR_MAX_GAP = LOCATE_PAST_MIN + 1;
+/** Clearance kept back for rounding (m): a stop is taken only when the bound wins by more than this. */
+const CLEAR_ROUNDING_M = 1e-4;
+/**
+ * locate's per-segment record, packed (a locate reads a handful of neighbours, after passes that evicted the
+ * path): start (x, z), edge (ex, ez), ex² + ez², length, then for gaps 2 … CLEAR_MAX_GAP the squared stops
+ * of segmentClearances: clearance, lead (segments ahead) and lag (segments behind).
+ */
+const SEG_AX = 0, SEG_AZ = 1, SEG_EX = 2, SEG_EZ = 3, SEG_L2 = 4, SEG_LEN = 5, SEG_STOP = 6;
+const SEG_LEAD = SEG_STOP + CLEAR_MAX_GAP - 1, SEG_LAG = SEG_LEAD + CLEAR_MAX_GAP - 1;
+const SEG_STRIDE = SEG_LAG + CLEAR_MAX_GAP - 1;
 
 export interface PathSource {
   /** Centreline xyz triples (~2 m apart), as terrain's Road / StageRoad.points. */
@@ -80,9 +92,14 @@ export class AiPath {
   readonly offset: Float64Array;
   readonly lengthM: number;
   readonly closed: boolean;
-  /** Length (m) and heading (rad, as `headingAt`) of the segment from each point, computed once: look-ups read them. */
-  private readonly segLen: Float64Array;
+  /** Heading (rad, as `headingAt`) of the segment from each point, computed once: look-ups read it. */
   private readonly segHeading: Float64Array;
+  /**
+   * Segment records (SEG_STRIDE numbers each, computed once, the values locate computed per call before) with
+   * locate's stopping rule: at SEG_STOP + q − 2, (C/2)², C the least distance from the segment to any segment
+   * q … 2·LOCATE_WINDOW indices away from it (less CLEAR_ROUNDING_M; see segmentClearances).
+   */
+  private readonly seg: Float64Array;
 
   constructor(x: Float64Array, z: Float64Array, mu: Float64Array, offset: Float64Array, closed: boolean) {
     const n = x.length;
@@ -114,15 +131,22 @@ export class AiPath {
       k[i] = mengerCurvature(x[a]!, z[a]!, x[i]!, z[i]!, x[c]!, z[c]!);
     }
     this.kappa = smooth(k, 2, closed);
-    this.segLen = new Float64Array(n);
     this.segHeading = new Float64Array(n);
+    this.seg = new Float64Array(n * SEG_STRIDE);
     for (let i = 0; i < n; i++) {
       const j = i + 1 < n ? i + 1 : 0;
-      this.segLen[i] = Math.hypot(x[j]! - x[i]!, z[j]! - z[i]!) || 1;
+      const o = i * SEG_STRIDE, ex = x[j]! - x[i]!, ez = z[j]! - z[i]!;
+      this.seg[o + SEG_AX] = x[i]!;
+      this.seg[o + SEG_AZ] = z[i]!;
+      this.seg[o + SEG_EX] = ex;
+      this.seg[o + SEG_EZ] = ez;
+      this.seg[o + SEG_L2] = ex * ex + ez * ez;
+      this.seg[o + SEG_LEN] = Math.hypot(ex, ez) || 1;
       // the last point of an open path takes the heading of the segment into it
       const a = !closed && i === n - 1 ? i - 1 : i, b = !closed && i === n - 1 ? i : j;
       this.segHeading[i] = datan2(x[b]! - x[a]!, z[b]! - z[a]!);
     }
+    segmentClearances(x, z, closed, this.seg);
   }
 
   /**
@@ -213,9 +237,21 @@ export class AiPath {
       best = this.segmentDistance2(hint, x, z);
       bestK = hint;
       bestF = this.lastF;
+      // offset of bestK from the hint along the walk (+ = the first direction)
+      let bestOff = 0;
       for (let dir = 1; dir >= -1; dir -= 2) {
         let misses = 0;
         for (let d = 1; d <= LOCATE_WINDOW && misses < LOCATE_PAST_MIN; d++) {
+          // every segment from here on in this direction is ≥ gap indices from bestK, past its far end (ahead
+          // of it going +): when the clearance of bestK at that gap is over twice the best distance, or the
+          // point is not past that end and the lead (lag) is over the best distance, none can be nearer
+          const gap = dir * d - bestOff;
+          const q = gap < 0 ? -gap : gap;
+          if (q >= 2) {
+            const o = bestK * SEG_STRIDE + (q < CLEAR_MAX_GAP ? q : CLEAR_MAX_GAP) - 2;
+            const past = dir > 0 ? (bestF < 1 ? this.seg[o + SEG_LEAD]! : -1) : bestF > 0 ? this.seg[o + SEG_LAG]! : -1;
+            if (best < this.seg[o + SEG_STOP]! || best < past) break;
+          }
           let k = hint + dir * d;
           if (this.closed) k = k < 0 ? k + segs : k >= segs ? k - segs : k;
           else if (k < 0 || k >= segs) break;
@@ -225,6 +261,7 @@ export class AiPath {
             best = d2;
             bestK = k;
             bestF = this.lastF;
+            bestOff = dir * d;
             misses = 0;
           } else misses++;
         }
@@ -241,13 +278,13 @@ export class AiPath {
         }
       }
     }
-    const k = bestK, k2 = k + 1 < this.n ? k + 1 : 0;
-    const ex = this.x[k2]! - this.x[k]!, ez = this.z[k2]! - this.z[k]!;
-    const len = this.segLen[k]!;
+    const k = bestK, o = k * SEG_STRIDE, sg = this.seg;
+    const ex = sg[o + SEG_EX]!, ez = sg[o + SEG_EZ]!;
+    const len = sg[o + SEG_LEN]!;
     out.index = k;
     out.s = this.s[k]! + bestF * len;
     if (this.closed && out.s >= this.lengthM) out.s -= this.lengthM;
-    out.lateral = ((x - this.x[k]!) * ez - (z - this.z[k]!) * ex) / len;
+    out.lateral = ((x - sg[o + SEG_AX]!) * ez - (z - sg[o + SEG_AZ]!) * ex) / len;
     return out;
   }
 
@@ -256,16 +293,15 @@ export class AiPath {
 
   /** Squared distance from (x, z) to segment k (point k to the next), its nearest fraction into `lastF`. */
   private segmentDistance2(k: number, x: number, z: number): number {
-    const k2 = k + 1 < this.n ? k + 1 : 0;
-    const ax = this.x[k]!, az = this.z[k]!;
-    const ex = this.x[k2]! - ax, ez = this.z[k2]! - az;
-    const l2 = ex * ex + ez * ez;
+    const sg = this.seg, o = k * SEG_STRIDE;
+    const ax = sg[o + SEG_AX]!, az = sg[o + SEG_AZ]!, ex = sg[o + SEG_EX]!, ez = sg[o + SEG_EZ]!, l2 = sg[o + SEG_L2]!;
     let f = l2 > 0 ? ((x - ax) * ex + (z - az) * ez) / l2 : 0;
     f = f < 0 ? 0 : f > 1 ? 1 : f;
     this.lastF = f;
     const qx = ax + f * ex - x, qz = az + f * ez - z;
     return qx * qx + qz * qz;
   }
+
 
   /**
    * Target-speed profile: v_i = min(v_max, √(gripUse·μ_i·g / |κ_i|)), then a forward pass limiting the speed
@@ -319,6 +355,88 @@ export class AiPath {
     }
     return t;
   }
+}
+
+/**
+ * locate's stopping rules, per segment i (A → B, unit direction u) and index gap q (2 … CLEAR_MAX_GAP), over the
+ * segments j = i ± e, q ≤ e ≤ 2·LOCATE_WINDOW (indices wrapped on a closed path: a short loop brings j back near
+ * i, which only disables the stop). Every j the walk could still test lies within 2·LOCATE_WINDOW of its best
+ * (both within LOCATE_WINDOW of the hint), so a stop never skips a segment the walk would have taken: the
+ * result keeps every bit. For a point P at distance d from segment i:
+ *  • clearance C_q(i), the least distance from segment i to any such j: every j is at least C_q − d from P
+ *    (triangle inequality through P's nearest point on i), so d < C_q/2 proves none nearer than i;
+ *  • lead L_q(i) = min over j = i + e of (Q − B)·u over j's ends Q: when P is not past B ((P − B)·u ≤ 0, its
+ *    nearest fraction on i below 1), every point R of those j has (R − P)·u ≥ L_q, so d < L_q proves none
+ *    nearer; lag, the same behind: min over j = i − e of (A − Q)·u, for P not before A.
+ * Written into the segment records as squares of (C_q − CLEAR_ROUNDING_M)/2, L_q − CLEAR_ROUNDING_M and the
+ * lag less it, −1 where ≤ 0.
+ */
+function segmentClearances(x: Float64Array, z: Float64Array, closed: boolean, out: Float64Array): void {
+  const n = x.length;
+  const segs = closed ? n : n - 1;
+  const reach = 2 * LOCATE_WINDOW;
+  const nearAt = new Float64Array(reach + 1), leadAt = new Float64Array(reach + 1), lagAt = new Float64Array(reach + 1);
+  const stop2 = (v: number): number => (v > 0 ? v * v : -1);
+  for (let i = 0; i < segs; i++) {
+    nearAt.fill(Infinity);
+    leadAt.fill(Infinity);
+    lagAt.fill(Infinity);
+    const i2 = i + 1 < n ? i + 1 : 0;
+    const len = Math.hypot(x[i2]! - x[i]!, z[i2]! - z[i]!) || 1;
+    const ux = (x[i2]! - x[i]!) / len, uz = (z[i2]! - z[i]!) / len;
+    for (let e = 1; e <= reach; e++) {
+      for (let side = -1; side <= 1; side += 2) {
+        let j = i + side * e;
+        if (closed) j = ((j % segs) + segs) % segs;
+        else if (j < 0 || j >= segs) continue;
+        nearAt[e] = Math.min(nearAt[e]!, segmentSegmentDistance(x, z, i, j, n));
+        const j2 = j + 1 < n ? j + 1 : 0;
+        // ahead: (Q − B)·u; behind: (A − Q)·u, for both ends Q of segment j
+        const lead = side > 0
+          ? Math.min((x[j]! - x[i2]!) * ux + (z[j]! - z[i2]!) * uz, (x[j2]! - x[i2]!) * ux + (z[j2]! - z[i2]!) * uz)
+          : Math.min((x[i]! - x[j]!) * ux + (z[i]! - z[j]!) * uz, (x[i]! - x[j2]!) * ux + (z[i]! - z[j2]!) * uz);
+        if (side > 0) leadAt[e] = lead;
+        else lagAt[e] = lead;
+      }
+    }
+    // suffix minima: the bounds at gap q cover every e ≥ q
+    let c = Infinity, lead = Infinity, lag = Infinity;
+    for (let e = reach; e >= 2; e--) {
+      c = Math.min(c, nearAt[e]!);
+      lead = Math.min(lead, leadAt[e]!);
+      lag = Math.min(lag, lagAt[e]!);
+      if (e > CLEAR_MAX_GAP) continue;
+      const o = i * SEG_STRIDE + e - 2;
+      out[o + SEG_STOP] = stop2((c - CLEAR_ROUNDING_M) / 2);
+      out[o + SEG_LEAD] = stop2(lead - CLEAR_ROUNDING_M);
+      out[o + SEG_LAG] = stop2(lag - CLEAR_ROUNDING_M);
+    }
+  }
+}
+
+/** Distance between segments i and j of a polyline (point k to k+1, wrapping to 0), 0 where they cross. */
+function segmentSegmentDistance(x: Float64Array, z: Float64Array, i: number, j: number, n: number): number {
+  const i2 = i + 1 < n ? i + 1 : 0, j2 = j + 1 < n ? j + 1 : 0;
+  const ax = x[i]!, az = z[i]!, bx = x[i2]!, bz = z[i2]!, cx = x[j]!, cz = z[j]!, dx = x[j2]!, dz = z[j2]!;
+  const o1 = (bx - ax) * (cz - az) - (bz - az) * (cx - ax), o2 = (bx - ax) * (dz - az) - (bz - az) * (dx - ax);
+  const o3 = (dx - cx) * (az - cz) - (dz - cz) * (ax - cx), o4 = (dx - cx) * (bz - cz) - (dz - cz) * (bx - cx);
+  // a proper crossing; touching and collinear overlaps show in the endpoint distances (an endpoint on the
+  // other segment), and an orientation that rounding flips leaves that endpoint within ~1e-13 m of it
+  if (o1 * o2 < 0 && o3 * o4 < 0) return 0;
+  return Math.sqrt(Math.min(
+    pointSegmentDistance2(ax, az, cx, cz, dx, dz), pointSegmentDistance2(bx, bz, cx, cz, dx, dz),
+    pointSegmentDistance2(cx, cz, ax, az, bx, bz), pointSegmentDistance2(dx, dz, ax, az, bx, bz),
+  ));
+}
+
+/** Squared distance from (px, pz) to the segment a–b. */
+function pointSegmentDistance2(px: number, pz: number, ax: number, az: number, bx: number, bz: number): number {
+  const ex = bx - ax, ez = bz - az;
+  const l2 = ex * ex + ez * ez;
+  let f = l2 > 0 ? ((px - ax) * ex + (pz - az) * ez) / l2 : 0;
+  f = f < 0 ? 0 : f > 1 ? 1 : f;
+  const qx = ax + f * ex - px, qz = az + f * ez - pz;
+  return qx * qx + qz * qz;
 }
 
 /** Box smoothing (two passes of radius r), wrapping on a closed path. */

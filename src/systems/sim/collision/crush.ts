@@ -65,6 +65,26 @@ export function absorbEnergy(dE: number, a: CrushEnd, b: CrushEnd | null, added:
   return F;
 }
 
+/** Below-yield margin of absorbCrush's shortcut: far wider than the bisection's 1e-9 relative tolerance. */
+const YIELD_MARGIN = 1e-6;
+
+/**
+ * The added crush of absorbEnergy (into `added`) without its bisection when the ends take ΔE below their yield:
+ * E(F) = Σ endEnergy is non-decreasing in F (in float64 too: every operation in it is monotone), so when
+ * E(F_m) ≥ ΔE at F_m = (1 − YIELD_MARGIN)·min(F_y), the bisection's force ends within 1e-9 of a root ≤ F_m,
+ * under every end's yield force F_y, and each added crush is 0: the same numbers, bit for bit.
+ */
+export function absorbCrush(dE: number, a: CrushEnd, b: CrushEnd | null, added: [number, number]): void {
+  const fyA = a.F0 + a.kc * a.crush;
+  const fm = (1 - YIELD_MARGIN) * (b ? Math.min(fyA, b.F0 + b.kc * b.crush) : fyA);
+  if (endEnergy(a, fm) + (b ? endEnergy(b, fm) : 0) >= dE) {
+    added[0] = 0;
+    added[1] = 0;
+    return;
+  }
+  absorbEnergy(dE, a, b, added);
+}
+
 /**
  * What residual crush does to the car (our choice, docs/collisions.md): side crush bends the front suspension and
  * pulls the steering toward the damaged side (0.1 rad per m of left-right difference, at most ±0.08 rad); front

@@ -148,6 +148,8 @@ export function obstacleNormal(scene: SceneColliders, i: number, x: number, z: n
 }
 
 const clip = newClip();
+/** B's corners in A's frame (carCarPoints' scratch: a tick allocates nothing here). */
+const bus = new Float64Array(4), bws = new Float64Array(4);
 
 /**
  * Outline crossings of car B with car A (Wu §4.4.2): B's corners go into A's frame, each of B's four edges is
@@ -157,7 +159,7 @@ const clip = newClip();
 export function carCarPoints(a: CarPose, b: CarPose, l: PointList): number {
   const n0 = l.n;
   corners(b, cxs, czs);
-  const us = [0, 0, 0, 0], ws = [0, 0, 0, 0];
+  const us = bus, ws = bws;
   for (let j = 0; j < 4; j++) {
     const dx = cxs[j]! - a.cx, dz = czs[j]! - a.cz;
     us[j] = dx * a.fx + dz * a.fz;
@@ -173,6 +175,8 @@ export function carCarPoints(a: CarPose, b: CarPose, l: PointList): number {
   return l.n - n0;
 }
 
+const missLoc = { u: 0, w: 0 };
+
 /** Bounding-circle radius of a pose (Wu §4.4.1): the farthest corner from the CG. */
 export const boundingRadius = (p: CarPose): number => sqrt2(Math.max(p.front, p.rear), p.hw);
 
@@ -183,7 +187,7 @@ export const boundingRadius = (p: CarPose): number => sqrt2(Math.max(p.front, p.
  */
 export function missesCentralBox(p: CarPose, x: number, z: number, vx: number, vz: number): boolean {
   const f = 0.5;
-  const loc = { u: 0, w: 0 };
+  const loc = missLoc;
   toLocal(p, x, z, loc);
   if (loc.u <= f * p.front && loc.u >= -f * p.rear && Math.abs(loc.w) <= f * p.hw) return false;
   const lx = p.fz, lz = -p.fx;

@@ -16,7 +16,7 @@ import { entitiesWith } from '../../../ecs/queries';
 import { applyImpulseAtPoint } from '../../../ecs/rigid-body';
 import { angleToNormal, wuE, wuMu } from './coefficients';
 import { newContactGeom, newPointList, pushPoint, reducePoints } from './contact-points';
-import { absorbEnergy, type CrushEnd } from './crush';
+import { absorbCrush, type CrushEnd } from './crush';
 import { advancePose, boundingRadius, corners, insideRect, newPose } from './detect';
 import { newImpulseResult, solveRestitution, type YawBody } from './impulse';
 import { HavokScene, PROP_KINDS, PROP_SPECS, type HavokPropState, type PropKind } from './havok-scene';
@@ -312,7 +312,7 @@ function carPropContacts(world: SimWorld, props: HavokProps): void {
       props.scene.applyPropImpulse(i, [geom.x, hitY, geom.z], [-res.jx, 0, -res.jz]);
       props.kicked = true;
       const end = endAt(poseK, geom.x, geom.z);
-      absorbEnergy(res.energyBefore - res.energyAfter, crushEndOf(world, car, end, endA), null, added);
+      absorbCrush(res.energyBefore - res.energyAfter, crushEndOf(world, car, end, endA), null, added);
       added[0] = addCrushTo(world, car, end, added[0]);
       if (!props.contacts.had(car, key)) {
         emitEvent(world, 'collision', {

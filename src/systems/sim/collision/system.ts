@@ -22,7 +22,7 @@ import {
   angleToSurface, knightE, knightMu, knightP,
 } from './coefficients';
 import { newContactGeom, newPointList, reducePoints } from './contact-points';
-import { absorbEnergy, damageFromCrush, type CrushEnd } from './crush';
+import { absorbCrush, damageFromCrush, type CrushEnd } from './crush';
 import {
   advancePose, boundingRadius, newPose, obstacleNormal, obstaclePoints, toLocal, type CarPose,
 } from './detect';
@@ -63,13 +63,18 @@ export function poseOf(world: SimWorld, eid: number, out: CarPose): boolean {
 
 /** Which end a world point on the outline belongs to: 0 front, 1 rear, 2 left, 3 right (nearest face). */
 export function endAt(p: CarPose, x: number, z: number): number {
-  const loc = { u: 0, w: 0 };
+  const loc = endLoc, d = endGaps;
   toLocal(p, x, z, loc);
-  const d = [p.front - loc.u, loc.u + p.rear, p.hw - loc.w, loc.w + p.hw];
+  d[0] = p.front - loc.u;
+  d[1] = loc.u + p.rear;
+  d[2] = p.hw - loc.w;
+  d[3] = loc.w + p.hw;
   let best = 0;
   for (let k = 1; k < 4; k++) if (d[k]! < d[best]!) best = k;
   return best;
 }
+/** endAt's scratch (no allocation per contact). */
+const endLoc = { u: 0, w: 0 }, endGaps = new Float64Array(4);
 
 export function crushEndOf(world: SimWorld, eid: number, end: number, out: CrushEnd): CrushEnd {
   const c = world.c.CarCollider;
@@ -182,7 +187,7 @@ function sceneContacts(world: SimWorld, rt: CollisionRuntime, eid: number): void
     applyImpulseAtPoint(world, eid, res.jx, 0, res.jz, b.px[eid]! + rx, py, b.pz[eid]! + rz);
     const end = endAt(poseK, geom.x, geom.z);
     const dE = res.energyBefore - res.energyAfter;
-    absorbEnergy(dE, crushEndOf(world, eid, end, endA), null, added);
+    absorbCrush(dE, crushEndOf(world, eid, end, endA), null, added);
     added[0] = addCrushTo(world, eid, end, added[0]);
     if (!rt.contacts.had(eid, key)) {
       c.hits[eid] = c.hits[eid]! + 1;
@@ -312,7 +317,7 @@ function pairContact(world: SimWorld, rt: CollisionRuntime, ea: number, eb: numb
   applyImpulseAtPoint(world, ea, res.jx, 0, res.jz, pc.x, pc.y, pc.z);
   applyImpulseAtPoint(world, eb, -res.jx, 0, -res.jz, pc.x, pc.y, pc.z);
   const enA = endAt(pc.poseA, geom.x, geom.z), enB = endAt(pc.poseB, geom.x, geom.z);
-  absorbEnergy(res.energyBefore - res.energyAfter, crushEndOf(world, ea, enA, endA), crushEndOf(world, eb, enB, endB), added);
+  absorbCrush(res.energyBefore - res.energyAfter, crushEndOf(world, ea, enA, endA), crushEndOf(world, eb, enB, endB), added);
   added[0] = addCrushTo(world, ea, enA, added[0]);
   added[1] = addCrushTo(world, eb, enB, added[1]);
   if (!rt.contacts.had(ea, key)) {
