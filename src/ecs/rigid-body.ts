@@ -129,8 +129,8 @@ export function kineticEnergy(world: SimWorld, eid: number): number {
 
 /**
  * Write one body's state from y (or y0 + h·k when k is given: the same expression the integrator would
- * evaluate into y, so the same bits), the quaternion normalised; then, when `last`, normalise once more
- * exactly as `normalize` does; derived quantities refreshed once.
+ * evaluate into y), the quaternion normalised once (by the reciprocal of its norm; the step's final write needs
+ * no second normalisation, which would move a unit quaternion by rounding only); derived quantities refreshed.
  */
 function writeBody(
   world: SimWorld,
@@ -139,7 +139,6 @@ function writeBody(
   k: Float64Array | null,
   h: number,
   o: number,
-  last: boolean,
 ): void {
   const b = world.c.RigidBody;
   if (k === null) {
@@ -153,11 +152,11 @@ function writeBody(
       qx = y[o + 7]!,
       qy = y[o + 8]!,
       qz = y[o + 9]!;
-    const n = Math.sqrt(qw * qw + qx * qx + qy * qy + qz * qz);
-    b.qw[eid] = qw / n;
-    b.qx[eid] = qx / n;
-    b.qy[eid] = qy / n;
-    b.qz[eid] = qz / n;
+    const inv = 1 / Math.sqrt(qw * qw + qx * qx + qy * qy + qz * qz);
+    b.qw[eid] = qw * inv;
+    b.qx[eid] = qx * inv;
+    b.qy[eid] = qy * inv;
+    b.qz[eid] = qz * inv;
     b.Lx[eid] = y[o + 10]!;
     b.Ly[eid] = y[o + 11]!;
     b.Lz[eid] = y[o + 12]!;
@@ -172,16 +171,15 @@ function writeBody(
       qx = y[o + 7]! + h * k[o + 7]!,
       qy = y[o + 8]! + h * k[o + 8]!,
       qz = y[o + 9]! + h * k[o + 9]!;
-    const n = Math.sqrt(qw * qw + qx * qx + qy * qy + qz * qz);
-    b.qw[eid] = qw / n;
-    b.qx[eid] = qx / n;
-    b.qy[eid] = qy / n;
-    b.qz[eid] = qz / n;
+    const inv = 1 / Math.sqrt(qw * qw + qx * qx + qy * qy + qz * qz);
+    b.qw[eid] = qw * inv;
+    b.qx[eid] = qx * inv;
+    b.qy[eid] = qy * inv;
+    b.qz[eid] = qz * inv;
     b.Lx[eid] = y[o + 10]! + h * k[o + 10]!;
     b.Ly[eid] = y[o + 11]! + h * k[o + 11]!;
     b.Lz[eid] = y[o + 12]! + h * k[o + 12]!;
   }
-  if (last) normalizeQuat(world, eid);
   updateDerived(world, eid);
 }
 
@@ -233,13 +231,13 @@ export const rigidBodyBlock: StateBlock = {
       updateDerived(world, eid);
     }
   },
-  stage(world, y0, k, h, o, last) {
+  stage(world, y0, k, h, o) {
     const list = entitiesWith(world, world.c.RigidBody);
-    for (let i = 0; i < list.length; i++) writeBody(world, list[i]!, y0, k, h, o + i * STRIDE, last);
+    for (let i = 0; i < list.length; i++) writeBody(world, list[i]!, y0, k, h, o + i * STRIDE);
   },
   scatterNormalized(world, y, o) {
     const list = entitiesWith(world, world.c.RigidBody);
-    for (let i = 0; i < list.length; i++) writeBody(world, list[i]!, y, null, 0, o + i * STRIDE, true);
+    for (let i = 0; i < list.length; i++) writeBody(world, list[i]!, y, null, 0, o + i * STRIDE);
   },
   derivative(world, dy, o) {
     const b = world.c.RigidBody;

@@ -9,6 +9,7 @@
  */
 import type { SimWorld } from '../../ecs/world';
 import { STANDARD_GRAVITY_M_S2 } from '../../content/world-constants';
+import { slipAngleOf } from '../../systems/sim/vehicle/telemetry';
 
 /** "g", the unit the CG acceleration is shown in (standard gravity), m/s². */
 export const G = STANDARD_GRAVITY_M_S2;
@@ -103,7 +104,7 @@ export class TelemetrySampler {
         const w2 = WHEELS[k]!;
         const n = wheel['load']![w]!;
         out[CH[`slip_${w2}`]] = wheel['slipRatio']![w]!;
-        out[CH[`alpha_${w2}`]] = (wheel['slipAngle']![w]! * 180) / Math.PI;
+        out[CH[`alpha_${w2}`]] = (slipAngleOf(wheel['grounded']![w]!, wheel['vx']![w]!, wheel['vy']![w]!) * 180) / Math.PI;
         out[CH[`load_${w2}`]] = n;
         out[CH[`travel_${w2}`]] = wheel['travel']![w]! * 1000;
         out[CH[`fxn_${w2}`]] = n > 1 ? wheel['fx']![w]! / n : 0;

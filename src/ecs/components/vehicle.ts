@@ -125,7 +125,6 @@ export const WheelSpec = {
     vx: f64,
     vy: f64,
     slipRatio: f64,
-    slipAngle: f64,
     /** Sum of torques about the spin axis (N·m): tyre, drive, brake. */
     torque: f64,
     /** Drive torque alone (N·m). */

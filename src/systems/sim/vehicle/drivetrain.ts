@@ -166,12 +166,13 @@ function steering(world: SimWorld, rt: CarRuntime): void {
   const L = cfg.body.wheelbaseM;
   const t = cfg.body.trackFrontM;
   const k = cfg.steering.ackermann;
+  const turning = !(Math.abs(a) < 1e-9);
+  const ta = turning ? dtan(a) : 0; // one tangent for both steered wheels
   for (let i = 0; i < 4; i++) {
     const w = rt.wheels[i]!;
     const wc = cfg.wheels[i]!;
     let st = 0;
-    if (wc.steered && !(Math.abs(a) < 1e-9)) {
-      const ta = dtan(a);
+    if (wc.steered && turning) {
       const side = wc.left ? 1 : -1; // inner wheel is on the side of the turn
       const ack = datan(L / (L / ta - side * (t / 2)));
       st = a + k * (ack - a);

@@ -5,10 +5,10 @@
  * cars, with one walk over the car list per force evaluation instead of four and the car's data still in
  * cache between the passes.
  *
- * `vehicleAfterStep` (once per tick, after the integration) fills the telemetry-only derived fields that
- * the force passes no longer compute at every integrator stage: the slip angle atan2(−v_y, max(|v_x|, 0.5))
- * from the contact velocities of the tick's last force evaluation, and the accelerometer reading (Car.accX /
- * accZ) from that evaluation's force sum, projected on the end-of-step body axes.
+ * `vehicleAfterStep` (once per tick, after the integration) fills the telemetry-only accelerometer reading
+ * (Car.accX / accZ) from the tick's last force evaluation's force sum, projected on the end-of-step body axes.
+ * The slip angle is not stored: its readers compute it from that evaluation's contact velocities
+ * (`slipAngleOf`, telemetry.ts).
  */
 import type { SimWorld } from '../../../ecs/world';
 import { vehicles } from './registry';
@@ -17,7 +17,6 @@ import { drivetrainCar } from './drivetrain';
 import { tiresCar } from './tires';
 import { brakesAeroCar } from './brakes-aero';
 import { unsprungCar } from './unsprung';
-import { datan2 } from '../../../../terrain/dmath';
 
 export function vehicleForces(world: SimWorld): void {
   const list = vehicles(world).list;
@@ -32,7 +31,6 @@ export function vehicleForces(world: SimWorld): void {
 }
 
 export function vehicleAfterStep(world: SimWorld): void {
-  const W = world.c.Wheel;
   const b = world.c.RigidBody;
   const C = world.c.Car;
   const g = world.gravity;
@@ -46,16 +44,5 @@ export function vehicleAfterStep(world: SimWorld): void {
       az = b.fz[eid]! / m - g.z * b.gravity[eid]!;
     C.accX[eid] = b.R0[eid]! * ax + b.R3[eid]! * ay + b.R6[eid]! * az;
     C.accZ[eid] = b.R2[eid]! * ax + b.R5[eid]! * ay + b.R8[eid]! * az;
-    const wheels = list[c]!.wheels;
-    for (let i = 0; i < 4; i++) {
-      const w = wheels[i]!;
-      if (!W.grounded[w]) {
-        W.slipAngle[w] = 0;
-        continue;
-      }
-      const vx = W.vx[w]!;
-      const avx = Math.abs(vx);
-      W.slipAngle[w] = datan2(-W.vy[w]!, avx > 0.5 ? avx : 0.5);
-    }
   }
 }

@@ -4,6 +4,21 @@
 import type { SimWorld } from '../../../ecs/world';
 import { carRuntime } from './registry';
 import { STANDARD_GRAVITY_M_S2 } from '../../../content/world-constants';
+import { datan2 } from '../../../../terrain/dmath';
+
+/** Forward speed below which the slip angle's denominator is held (m/s): α stays finite at standstill. */
+const SLIP_ANGLE_MIN_SPEED = 0.5;
+
+/**
+ * Slip angle α = atan2(−v_y, max(|v_x|, 0.5 m/s)) (rad, + = sliding right, force to the left) from a wheel's
+ * contact-point velocity of the tick's last force evaluation (Wheel.vx, vy); 0 off the ground. Telemetry only,
+ * so it is computed where it is read rather than for every car every tick.
+ */
+export function slipAngleOf(grounded: number, vx: number, vy: number): number {
+  if (!grounded) return 0;
+  const avx = vx < 0 ? -vx : vx;
+  return datan2(-vy, avx > SLIP_ANGLE_MIN_SPEED ? avx : SLIP_ANGLE_MIN_SPEED);
+}
 
 export interface WheelTelemetry {
   /** Road-wheel steer angle (rad, + = left). */
@@ -136,7 +151,7 @@ export function readCarTelemetry(world: SimWorld, eid: number, out: CarTelemetry
     o.grounded = W.grounded[w] === 1;
     o.surface = W.surface[w]!;
     o.slipRatio = W.slipRatio[w]!;
-    o.slipAngleRad = W.slipAngle[w]!;
+    o.slipAngleRad = slipAngleOf(W.grounded[w]!, W.vx[w]!, W.vy[w]!);
     o.loadN = W.load[w]!;
     o.fx = W.fx[w]!;
     o.fy = W.fy[w]!;

@@ -98,17 +98,20 @@ function assembleA(sc: Float64Array, nc: number, invM: Float64Array): void {
   }
 }
 
-/** The base right-hand side r_k = bias_k − J_k M⁻¹ Q (sc[RHS + k]). */
-function assembleRhs(sc: Float64Array, nc: number, Q: Float64Array, invM: Float64Array): void {
+/** The base right-hand side r_k = bias_k − J_k M⁻¹ Q (sc[RHS + k]), the diff rows on their non-zero coefficients. */
+function assembleRhs(sc: Float64Array, Q: Float64Array, invM: Float64Array): void {
   const q0 = Q[0]! * invM[0]!,
     q1 = Q[1]! * invM[1]!,
     q2 = Q[2]! * invM[2]!,
-    q3 = Q[3]! * invM[3]!,
-    q4 = Q[4]! * invM[4]!;
-  for (let k = 0; k < nc; k++) {
-    const o = J_ROWS + k * DOFS;
-    sc[RHS + k] = sc[BIAS + k]! - (sc[o]! * q0 + sc[o + 1]! * q1 + sc[o + 2]! * q2 + sc[o + 3]! * q3 + sc[o + 4]! * q4);
+    q3 = Q[3]! * invM[3]!;
+  const { clutch, front, rear, centre } = rows;
+  if (clutch >= 0) {
+    const q4 = Q[4]! * invM[4]!;
+    sc[RHS] = sc[BIAS]! - (sc[J_ROWS]! * q0 + sc[J_ROWS + 1]! * q1 + sc[J_ROWS + 2]! * q2 + sc[J_ROWS + 3]! * q3 + sc[J_ROWS + 4]! * q4);
   }
+  if (front >= 0) sc[RHS + front] = sc[BIAS + front]! - (q0 - q1);
+  if (rear >= 0) sc[RHS + rear] = sc[BIAS + rear]! - (q2 - q3);
+  if (centre >= 0) sc[RHS + centre] = sc[BIAS + centre]! - (0.5 * q0 + 0.5 * q1 - 0.5 * q2 - 0.5 * q3);
 }
 
 /**
@@ -155,11 +158,14 @@ function solveActive(sc: Float64Array, nc: number): void {
     if (!sc[CLAMPED + k]) rowIndex[na++] = k;
     else mask |= 1 << k;
   }
-  for (let a = 0; a < na; a++) {
-    const k = rowIndex[a]!;
-    let r = sc[RHS + k]!;
-    for (let l = 0; l < nc; l++) if (sc[CLAMPED + l]) r -= sc[A_FULL + k * MAX_ROWS + l]! * sc[LAMBDA + l]!;
-    sc[ELIM_RHS + a] = r;
+  if (mask === 0) for (let a = 0; a < na; a++) sc[ELIM_RHS + a] = sc[RHS + a]!;
+  else {
+    for (let a = 0; a < na; a++) {
+      const k = rowIndex[a]!;
+      let r = sc[RHS + k]!;
+      for (let l = 0; l < nc; l++) if (sc[CLAMPED + l]) r -= sc[A_FULL + k * MAX_ROWS + l]! * sc[LAMBDA + l]!;
+      sc[ELIM_RHS + a] = r;
+    }
   }
   if (na === 1) {
     const k = rowIndex[0]!;
@@ -241,7 +247,11 @@ function buildRows(rt: CarRuntime, hasClutch: boolean, G: number, e: number): vo
   kc.dlE = e;
 }
 
-/** Per solve: bias −J·q/dt (each row asks for zero slip at the end of the step), capacity, clamped flag. */
+/**
+ * Per solve: bias −J·q/dt (each row asks for zero slip at the end of the step), capacity, clamped flag. The diff
+ * rows' dot products are written out on their non-zero coefficients (±1, ±½: the same sums as the full row's, whose
+ * other terms are exact zeros).
+ */
 function biasAndCapacities(world: SimWorld, rt: CarRuntime, ccap: number): void {
   const C = world.c.Car;
   const Wh = world.c.Wheel;
@@ -253,17 +263,29 @@ function biasAndCapacities(world: SimWorld, rt: CarRuntime, ccap: number): void 
   const o0 = Wh.omega[w[0]]!,
     o1 = Wh.omega[w[1]]!,
     o2 = Wh.omega[w[2]]!,
-    o3 = Wh.omega[w[3]]!,
-    oe = C.omegaE[eid]!;
-  for (let k = 0; k < rows.n; k++) {
-    const o = J_ROWS + k * DOFS;
-    sc[BIAS + k] = -(sc[o]! * o0 + sc[o + 1]! * o1 + sc[o + 2]! * o2 + sc[o + 3]! * o3 + sc[o + 4]! * oe) / dt;
-    sc[CLAMPED + k] = 0;
+    o3 = Wh.omega[w[3]]!;
+  const { clutch, front, rear, centre } = rows;
+  if (clutch >= 0) {
+    const oe = C.omegaE[eid]!;
+    sc[BIAS] = -(sc[J_ROWS]! * o0 + sc[J_ROWS + 1]! * o1 + sc[J_ROWS + 2]! * o2 + sc[J_ROWS + 3]! * o3 + sc[J_ROWS + 4]! * oe) / dt;
+    sc[CLAMPED] = 0;
+    sc[CAP] = ccap;
   }
-  if (rows.clutch >= 0) sc[CAP] = ccap;
-  if (rows.front >= 0) sc[CAP + rows.front] = diffCap(kc.frontDiff, C.diffInFront[eid]!);
-  if (rows.rear >= 0) sc[CAP + rows.rear] = diffCap(kc.rearDiff, C.diffInRear[eid]!);
-  if (rows.centre >= 0) sc[CAP + rows.centre] = diffCap(kc.centreDiff, C.diffInCentre[eid]!);
+  if (front >= 0) {
+    sc[BIAS + front] = -(o0 - o1) / dt;
+    sc[CLAMPED + front] = 0;
+    sc[CAP + front] = diffCap(kc.frontDiff, C.diffInFront[eid]!);
+  }
+  if (rear >= 0) {
+    sc[BIAS + rear] = -(o2 - o3) / dt;
+    sc[CLAMPED + rear] = 0;
+    sc[CAP + rear] = diffCap(kc.rearDiff, C.diffInRear[eid]!);
+  }
+  if (centre >= 0) {
+    sc[BIAS + centre] = -(0.5 * o0 + 0.5 * o1 - 0.5 * o2 - 0.5 * o3) / dt;
+    sc[CLAMPED + centre] = 0;
+    sc[CAP + centre] = diffCap(kc.centreDiff, C.diffInCentre[eid]!);
+  }
 }
 
 /** Active-set iterations: solve the unclamped rows, clamp any |λ| over its capacity, solve again (≤ nc + 1 times). */
@@ -334,23 +356,84 @@ export function drivelineAccelerations(world: SimWorld, rt: CarRuntime, out: Flo
   buildRows(rt, hasClutch, G, e);
   biasAndCapacities(world, rt, ccap);
   const nc = rows.n;
-  if (nc > 0) assembleRhs(sc, nc, Q, invM);
+  if (nc > 0) assembleRhs(sc, Q, invM);
   solveClamped(sc, nc);
-  // q̈ = M⁻¹(Q + Fᵀλ) over all rows (clamped rows carry ±capacity).
-  for (let j = 0; j < DOFS; j++) {
-    let q = Q[j]!;
-    for (let k = 0; k < nc; k++) q += sc[F_ROWS + k * DOFS + j]! * sc[LAMBDA + k]!;
-    out[j] = q * invM[j]!;
-  }
-  // Drive torque reaching each wheel through the coupling rows (for telemetry and the power checks).
-  for (let k = 0; k < nc; k++) {
-    const l = sc[LAMBDA + k]!;
-    for (let i = 0; i < 4; i++) {
-      const f = sc[F_ROWS + k * DOFS + i]!;
-      if (f !== 0) Wh.driveTorque[w[i]!] = Wh.driveTorque[w[i]!]! + f * l;
-    }
-  }
+  applyRowTorques(world, rt, out);
   writeSolveResults(world, rt);
+}
+
+/**
+ * q̈ = M⁻¹(Q + Fᵀλ) over all rows (clamped rows carry ±capacity) into out[0..4], and the drive torque reaching
+ * each wheel through the rows (Wheel.driveTorque, for telemetry and the power checks). Per DOF the rows are
+ * added in row order (clutch, front, rear, centre), the diff rows on their non-zero coefficients (±1, ±½): the
+ * same sums as over the full rows, whose other terms are exact zeros.
+ */
+function applyRowTorques(world: SimWorld, rt: CarRuntime, out: Float64Array): void {
+  const Wh = world.c.Wheel;
+  const w = rt.wheels;
+  const sc = rt.scratch;
+  const invM = rt.cache.invM;
+  let q0 = Qv[0]!,
+    q1 = Qv[1]!,
+    q2 = Qv[2]!,
+    q3 = Qv[3]!,
+    q4 = Qv[4]!;
+  let d0 = Wh.driveTorque[w[0]]!,
+    d1 = Wh.driveTorque[w[1]]!,
+    d2 = Wh.driveTorque[w[2]]!,
+    d3 = Wh.driveTorque[w[3]]!;
+  const { clutch, front, rear, centre } = rows;
+  if (clutch >= 0) {
+    const l = sc[LAMBDA]!;
+    const t0 = sc[F_ROWS]! * l,
+      t1 = sc[F_ROWS + 1]! * l,
+      t2 = sc[F_ROWS + 2]! * l,
+      t3 = sc[F_ROWS + 3]! * l;
+    q0 += t0;
+    q1 += t1;
+    q2 += t2;
+    q3 += t3;
+    q4 += sc[F_ROWS + 4]! * l;
+    // A wheel outside the drive (split 0) gets no drive torque, not a signed zero.
+    if (sc[F_ROWS]! !== 0) d0 += t0;
+    if (sc[F_ROWS + 1]! !== 0) d1 += t1;
+    if (sc[F_ROWS + 2]! !== 0) d2 += t2;
+    if (sc[F_ROWS + 3]! !== 0) d3 += t3;
+  }
+  if (front >= 0) {
+    const l = sc[LAMBDA + front]!;
+    q0 += l;
+    q1 -= l;
+    d0 += l;
+    d1 -= l;
+  }
+  if (rear >= 0) {
+    const l = sc[LAMBDA + rear]!;
+    q2 += l;
+    q3 -= l;
+    d2 += l;
+    d3 -= l;
+  }
+  if (centre >= 0) {
+    const h = 0.5 * sc[LAMBDA + centre]!;
+    q0 += h;
+    q1 += h;
+    q2 -= h;
+    q3 -= h;
+    d0 += h;
+    d1 += h;
+    d2 -= h;
+    d3 -= h;
+  }
+  out[0] = q0 * invM[0]!;
+  out[1] = q1 * invM[1]!;
+  out[2] = q2 * invM[2]!;
+  out[3] = q3 * invM[3]!;
+  out[4] = q4 * invM[4]!;
+  Wh.driveTorque[w[0]] = d0;
+  Wh.driveTorque[w[1]] = d1;
+  Wh.driveTorque[w[2]] = d2;
+  Wh.driveTorque[w[3]] = d3;
 }
 
 // Coupling row k (written inline above, no call: a call with double arguments boxes them on the heap):
