@@ -29,9 +29,18 @@ export interface SurfaceSample extends HeightSample {
   nz: number;
 }
 
+/** A surface sample with the height's second derivatives ∂²h/∂x², ∂²h/∂x∂z, ∂²h/∂z² (1/m). */
+export interface CurvatureSample extends SurfaceSample {
+  hxx: number;
+  hxz: number;
+  hzz: number;
+}
+
 /** A smooth scalar field on the X–Z plane (a surface-map property, a detail layer weight…). */
 export interface ScalarField {
   evalInto(x: number, z: number, out: HeightSample): void;
+  /** `evalInto` plus the second derivatives (a detail weight's part in the contact patch's curvature). */
+  evalCurvatureInto(x: number, z: number, out: CurvatureSample): void;
 }
 
 /** Padded control grid + evaluator. Values are copied into a Float64Array with one extrapolated ring. */
@@ -111,6 +120,25 @@ export class BSplineGrid implements ScalarField {
   }
 
   /**
+   * `evalPairInto` plus both grids' second derivatives: `out` and `otherOut` get the same h and gradient bits as
+   * `evalPairInto` gives.
+   */
+  evalPairCurvatureInto(other: BSplineGrid, x: number, z: number, out: CurvatureSample, otherOut: CurvatureSample): void {
+    QUERY_AT[0] = x;
+    QUERY_AT[1] = z;
+    const k = this.spanBasis();
+    this.patchCurvatureInto(k, out);
+    other.patchCurvatureInto(k, otherOut);
+  }
+
+  /** `evalInto` plus the second derivatives (the same h and gradient bits). */
+  evalCurvatureInto(x: number, z: number, out: CurvatureSample): void {
+    QUERY_AT[0] = x;
+    QUERY_AT[1] = z;
+    this.patchCurvatureInto(this.spanBasis(), out);
+  }
+
+  /**
    * Clamp, span and basis for (x, z) = QUERY_AT into BASIS (a0..a3, da0..da3 in x, b0..b3, db0..db3 in z; gx, gz = 0 where
    * the query was clamped across a border, so the gradient across it is 0); returns the padded index of the
    * span's first control point (padded (i, j) = control point (i − 1, j − 1)).
@@ -144,7 +172,13 @@ export class BSplineGrid implements ScalarField {
     cubicBasisInto(v - j, 8);
     BASIS[16] = gx;
     BASIS[17] = gz;
+    BASIS[18] = u - i;
+    BASIS[19] = v - j;
     return (j * this.pw + i) | 0; // an int32 (a Smi across the call to patchInto, not a boxed double)
+  }
+
+  private patchCurvatureInto(k: number, out: CurvatureSample): void {
+    sumPatchCurvature(this.p, this.pw, this.invCell, k, out);
   }
 
   /** h = Σb Bb(s) Σa Ba(t) P, and its gradient, over the 4×4 control points from padded index k, weights in BASIS. */
@@ -178,14 +212,62 @@ export class BSplineGrid implements ScalarField {
 const scratch: HeightSample = { h: 0, dhdx: 0, dhdz: 0 };
 
 /**
+ * `patchInto`'s sums (the same expressions, so the same bits) plus the second derivatives over the same 4×4
+ * control points: the uniform cubic basis' second derivatives are linear, B″ = (1 − t, 3t − 2, 1 − 3t, t), so
+ *   h_xx = Σb Bb(s) Σa B″a(t) P / cell², h_xz = Σb B′b(s) Σa B′a(t) P / cell², h_zz = Σb B″b(s) Σa Ba(t) P / cell²,
+ * each times the border factors of its directions (0 across a clamped border, where the height is flat).
+ */
+function sumPatchCurvature(p: Float64Array, pw: number, invCell: number, k: number, out: CurvatureSample): void {
+  const B = BASIS;
+  const a0 = B[0]!, a1 = B[1]!, a2 = B[2]!, a3 = B[3]!, da0 = B[4]!, da1 = B[5]!, da2 = B[6]!, da3 = B[7]!;
+  const t = B[18]!;
+  const e0 = 1 - t, e1 = 3 * t - 2, e2 = 1 - 3 * t, e3 = t;
+  let p0 = p[k]!, p1 = p[k + 1]!, p2 = p[k + 2]!, p3 = p[k + 3]!;
+  const r0 = a0 * p0 + a1 * p1 + a2 * p2 + a3 * p3;
+  const q0 = da0 * p0 + da1 * p1 + da2 * p2 + da3 * p3;
+  const c0 = e0 * p0 + e1 * p1 + e2 * p2 + e3 * p3;
+  k += pw;
+  p0 = p[k]!; p1 = p[k + 1]!; p2 = p[k + 2]!; p3 = p[k + 3]!;
+  const r1 = a0 * p0 + a1 * p1 + a2 * p2 + a3 * p3;
+  const q1 = da0 * p0 + da1 * p1 + da2 * p2 + da3 * p3;
+  const c1 = e0 * p0 + e1 * p1 + e2 * p2 + e3 * p3;
+  k += pw;
+  p0 = p[k]!; p1 = p[k + 1]!; p2 = p[k + 2]!; p3 = p[k + 3]!;
+  const r2 = a0 * p0 + a1 * p1 + a2 * p2 + a3 * p3;
+  const q2 = da0 * p0 + da1 * p1 + da2 * p2 + da3 * p3;
+  const c2 = e0 * p0 + e1 * p1 + e2 * p2 + e3 * p3;
+  k += pw;
+  p0 = p[k]!; p1 = p[k + 1]!; p2 = p[k + 2]!; p3 = p[k + 3]!;
+  const r3 = a0 * p0 + a1 * p1 + a2 * p2 + a3 * p3;
+  const q3 = da0 * p0 + da1 * p1 + da2 * p2 + da3 * p3;
+  const c3 = e0 * p0 + e1 * p1 + e2 * p2 + e3 * p3;
+  const b0 = B[8]!, b1 = B[9]!, b2 = B[10]!, b3 = B[11]!, db0 = B[12]!, db1 = B[13]!, db2 = B[14]!, db3 = B[15]!;
+  const gx = B[16]!, gz = B[17]!;
+  const s = B[19]!;
+  out.h = b0 * r0 + b1 * r1 + b2 * r2 + b3 * r3;
+  out.dhdx = gx * (b0 * q0 + b1 * q1 + b2 * q2 + b3 * q3) * invCell;
+  out.dhdz = gz * (db0 * r0 + db1 * r1 + db2 * r2 + db3 * r3) * invCell;
+  const inv2 = invCell * invCell;
+  out.hxx = gx * (b0 * c0 + b1 * c1 + b2 * c2 + b3 * c3) * inv2;
+  out.hxz = gx * gz * (db0 * q0 + db1 * q1 + db2 * q2 + db3 * q3) * inv2;
+  out.hzz = gz * ((1 - s) * r0 + (3 * s - 2) * r1 + (1 - 3 * s) * r2 + s * r3) * inv2;
+}
+
+/**
  * The query point (x, z) of the next `spanBasis` / `DetailLayer.tileInto`. Those are too large for the JIT to
  * inline into the sampler, and double arguments to a call it did not inline are boxed on the heap (allocations in
  * every terrain sample); the point goes through this array instead.
  */
 const QUERY_AT = new Float64Array(2);
 
-/** The last `spanBasis`: weights and derivative weights in x (0..7) and z (8..15), border gradient factors (16, 17). */
-const BASIS = new Float64Array(18);
+/**
+ * The last `spanBasis`: weights and derivative weights in x (0..7) and z (8..15), border gradient factors (16, 17),
+ * the span parameters t (x) and s (z) (18, 19).
+ */
+const BASIS = new Float64Array(20);
+
+/** The detail tile's 4×4 control points around the last query (wrapped), for `tileCurvatureInto`. */
+const TILE_PATCH = new Float64Array(16);
 
 /** Uniform cubic B-spline weights of t (file header) and their derivatives into BASIS[o..o+7]. */
 function cubicBasisInto(t: number, o: number): void {
@@ -220,6 +302,7 @@ export class DetailLayer {
   readonly weight: ScalarField | null;
   private readonly ws: HeightSample = { h: 0, dhdx: 0, dhdz: 0 };
   private readonly tile: HeightSample = { h: 0, dhdx: 0, dhdz: 0 };
+  private readonly tileCurv: CurvatureSample = { h: 0, dhdx: 0, dhdz: 0, nx: 0, ny: 1, nz: 0, hxx: 0, hxz: 0, hzz: 0 };
 
   /** `values`: tileCells² numbers in [−1, 1] (tileCells a power of two); see `DetailLayer.random`. */
   constructor(values: Float64Array, tileCells: number, cellSize: number, amplitude: number, weight: ScalarField | null = null) {
@@ -264,6 +347,70 @@ export class DetailLayer {
     out.h += ws.h * h;
     out.dhdx += ws.dhdx * h + ws.h * d.dhdx;
     out.dhdz += ws.dhdz * h + ws.h * d.dhdz;
+  }
+
+  /**
+   * `addWeightedInto` (weight field's sample with its second derivatives in `ws`, or no weight when `ws` is null)
+   * plus the second derivatives: for w·n, H = w·Hn + ∇w⊗∇n + ∇n⊗∇w + n·Hw. The same h and gradient bits.
+   */
+  addCurvatureInto(x: number, z: number, ws: CurvatureSample | null, out: CurvatureSample): void {
+    QUERY_AT[0] = x;
+    QUERY_AT[1] = z;
+    const d = this.tileCurvatureInto();
+    if (ws === null) {
+      out.h += d.h;
+      out.dhdx += d.dhdx;
+      out.dhdz += d.dhdz;
+      out.hxx += d.hxx;
+      out.hxz += d.hxz;
+      out.hzz += d.hzz;
+      return;
+    }
+    const h = d.h;
+    out.h += ws.h * h;
+    out.dhdx += ws.dhdx * h + ws.h * d.dhdx;
+    out.dhdz += ws.dhdz * h + ws.h * d.dhdz;
+    out.hxx += ws.hxx * h + 2 * ws.dhdx * d.dhdx + ws.h * d.hxx;
+    out.hxz += ws.hxz * h + ws.dhdx * d.dhdz + ws.dhdz * d.dhdx + ws.h * d.hxz;
+    out.hzz += ws.hzz * h + 2 * ws.dhdz * d.dhdz + ws.h * d.hzz;
+  }
+
+  /**
+   * `tileInto` plus the second derivatives at QUERY_AT: the tile's spline through the grid kernel's sums on the
+   * tile's four wrapped rows (copied into a 4×4 patch), amplitude applied after.
+   */
+  private tileCurvatureInto(): CurvatureSample {
+    const u = QUERY_AT[0]! * this.invCell;
+    const v = QUERY_AT[1]! * this.invCell;
+    const fi = Math.floor(u);
+    const fj = Math.floor(v);
+    cubicBasisInto(u - fi, 0);
+    cubicBasisInto(v - fj, 8);
+    BASIS[16] = 1;
+    BASIS[17] = 1;
+    BASIS[18] = u - fi;
+    BASIS[19] = v - fj;
+    const m = this.mask;
+    const n = this.tileCells;
+    const g = this.grid;
+    const P = TILE_PATCH;
+    for (let b = 0; b < 4; b++) {
+      const row = ((fj - 1 + b) & m) * n;
+      P[b * 4] = g[row + ((fi - 1) & m)]!;
+      P[b * 4 + 1] = g[row + (fi & m)]!;
+      P[b * 4 + 2] = g[row + ((fi + 1) & m)]!;
+      P[b * 4 + 3] = g[row + ((fi + 2) & m)]!;
+    }
+    const d = this.tileCurv;
+    sumPatchCurvature(P, 4, this.invCell, 0, d);
+    const A = this.amplitude;
+    d.h *= A;
+    d.dhdx *= A;
+    d.dhdz *= A;
+    d.hxx *= A;
+    d.hxz *= A;
+    d.hzz *= A;
+    return d;
   }
 
   /** The unweighted detail displacement (amplitude × tile spline) and its gradient at QUERY_AT, in a reused sample. */
@@ -344,6 +491,7 @@ export class BSplineSurface {
   /** The detail layer's weight field when it lies on the macro grid (evaluated together with it), else null. */
   private readonly pairedWeight: BSplineGrid | null;
   private readonly ws: HeightSample = { h: 0, dhdx: 0, dhdz: 0 };
+  private readonly wsCurv: CurvatureSample = { h: 0, dhdx: 0, dhdz: 0, nx: 0, ny: 1, nz: 0, hxx: 0, hxz: 0, hzz: 0 };
 
   constructor(hf: Heightfield, detail: DetailLayer | null = null) {
     this.heightfield = hf;
@@ -389,6 +537,36 @@ export class BSplineSurface {
   /** Height, gradient and unit normal n = (−∂h/∂x, 1, −∂h/∂z)/‖·‖ at (x, z), written into `out`. */
   sample(x: number, z: number, out: SurfaceSample): void {
     this.heightInto(x, z, out);
+    const gx = out.dhdx;
+    const gz = out.dhdz;
+    const inv = 1 / Math.sqrt(gx * gx + 1 + gz * gz);
+    out.nx = -gx * inv;
+    out.ny = inv;
+    out.nz = -gz * inv;
+  }
+
+  /**
+   * `sample` plus the second derivatives of the height (macro + detail) at (x, z): the same h, gradient and
+   * normal bits as `sample` where there is no detail layer; with one, the detail gradient's rounding differs
+   * (amplitude applied after the cell scale).
+   */
+  sampleCurvature(x: number, z: number, out: CurvatureSample): void {
+    const pw = this.pairedWeight;
+    const detail = this.detail;
+    if (pw !== null) {
+      this.grid.evalPairCurvatureInto(pw, x, z, out, this.wsCurv);
+      detail!.addCurvatureInto(x, z, this.wsCurv, out);
+    } else {
+      this.grid.evalCurvatureInto(x, z, out);
+      if (detail) {
+        const w = detail.weight;
+        if (w === null) detail.addCurvatureInto(x, z, null, out);
+        else {
+          w.evalCurvatureInto(x, z, this.wsCurv);
+          detail.addCurvatureInto(x, z, this.wsCurv, out);
+        }
+      }
+    }
     const gx = out.dhdx;
     const gz = out.dhdz;
     const inv = 1 / Math.sqrt(gx * gx + 1 + gz * gz);

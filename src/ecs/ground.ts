@@ -11,8 +11,36 @@ export interface GroundSample {
   surface: number;
 }
 
+/**
+ * A ground sample with the height's first and second derivatives at the sample point: the ground near it to
+ * second order (h + g·Δ + ½ΔᵀHΔ), what the midpoint stage's contact reads instead of a fresh sample
+ * (src/systems/sim/vehicle/suspension-contact.ts, docs/vehicle.md "Contact").
+ */
+export interface GroundPatch extends GroundSample {
+  dhdx: number;
+  dhdz: number;
+  hxx: number;
+  hxz: number;
+  hzz: number;
+}
+
+export const groundPatch = (): GroundPatch => ({ h: 0, nx: 0, ny: 1, nz: 0, surface: 0, dhdx: 0, dhdz: 0, hxx: 0, hxz: 0, hzz: 0 });
+
+/**
+ * Which force evaluation of the tick is running, set by the integrator (src/systems/sim/integrate-bodies.ts):
+ * `midpointStage` is true only during the midpoint method's second evaluation, whose wheel contacts come from
+ * the start-of-step patches. One flag for the process: a force evaluation runs synchronously inside one
+ * world's tick, and the integrator clears it when the stage ends.
+ */
+export const forceStage = { midpointStage: false };
+
 export interface Ground {
   sample(x: number, z: number, out: GroundSample): void;
+  /**
+   * `sampleAt`'s numbers (the same bits) plus the gradient and second derivatives of the height at (p[0], p[2]);
+   * optional: a ground without it is sampled afresh at every force evaluation.
+   */
+  samplePatchAt?(p: Float64Array, out: GroundPatch): void;
   /**
    * `sample` at (p[0], p[2]) (a point's x, y, z in a Float64Array), the same numbers; optional (then `sample`).
    * Hot callers pass the point in an array: a double argument to a call the JIT did not inline is boxed on the heap.
@@ -36,6 +64,15 @@ export class FlatGround implements Ground {
     out.ny = 1;
     out.nz = 0;
     out.surface = this.surface;
+  }
+
+  samplePatchAt(p: Float64Array, out: GroundPatch): void {
+    this.sample(p[0]!, p[2]!, out);
+    out.dhdx = 0;
+    out.dhdz = 0;
+    out.hxx = 0;
+    out.hxz = 0;
+    out.hzz = 0;
   }
 
   heightAt(): number {
@@ -62,6 +99,15 @@ export class SlopeGround implements Ground {
     out.ny = this.nyv;
     out.nz = this.nzv;
     out.surface = this.surface;
+  }
+
+  samplePatchAt(p: Float64Array, out: GroundPatch): void {
+    this.sample(p[0]!, p[2]!, out);
+    out.dhdx = 0;
+    out.dhdz = this.grade;
+    out.hxx = 0;
+    out.hxz = 0;
+    out.hzz = 0;
   }
 
   heightAt(_x: number, z: number): number {
