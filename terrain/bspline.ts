@@ -266,8 +266,17 @@ const QUERY_AT = new Float64Array(2);
  */
 const BASIS = new Float64Array(20);
 
-/** The detail tile's 4×4 control points around the last query (wrapped), for `tileCurvatureInto`. */
-const TILE_PATCH = new Float64Array(16);
+/**
+ * A periodic n×n tile as an (n+3)² array whose entry (a, b) is the tile's ((a − 1) mod n, (b − 1) mod n): the
+ * 4×4 control points of span (i, j) (i, j = query cell mod n) start at b = j, a = i without wrapping.
+ */
+function wrapTile(values: Float64Array, n: number): Float64Array {
+  const w = n + 3;
+  const m = n - 1;
+  const out = new Float64Array(w * w);
+  for (let b = 0; b < w; b++) for (let a = 0; a < w; a++) out[b * w + a] = values[((b - 1) & m) * n + ((a - 1) & m)]!;
+  return out;
+}
 
 /** Uniform cubic B-spline weights of t (file header) and their derivatives into BASIS[o..o+7]. */
 function cubicBasisInto(t: number, o: number): void {
@@ -302,6 +311,8 @@ export class DetailLayer {
   readonly weight: ScalarField | null;
   private readonly ws: HeightSample = { h: 0, dhdx: 0, dhdz: 0 };
   private readonly tile: HeightSample = { h: 0, dhdx: 0, dhdz: 0 };
+  /** The tile with one control point more before and two after on each axis, copied from the other side. */
+  private readonly wrapped: Float64Array;
   private readonly tileCurv: CurvatureSample = { h: 0, dhdx: 0, dhdz: 0, nx: 0, ny: 1, nz: 0, hxx: 0, hxz: 0, hzz: 0 };
 
   /** `values`: tileCells² numbers in [−1, 1] (tileCells a power of two); see `DetailLayer.random`. */
@@ -313,6 +324,7 @@ export class DetailLayer {
     this.invCell = 1 / cellSize;
     this.amplitude = amplitude;
     this.weight = weight;
+    this.wrapped = wrapTile(values, tileCells);
   }
 
   static random(rng: () => number, opts: { tileCells?: number; cellSize?: number; amplitude?: number; weight?: ScalarField | null } = {}): DetailLayer {
@@ -376,8 +388,8 @@ export class DetailLayer {
   }
 
   /**
-   * `tileInto` plus the second derivatives at QUERY_AT: the tile's spline through the grid kernel's sums on the
-   * tile's four wrapped rows (copied into a 4×4 patch), amplitude applied after.
+   * `tileInto` plus the second derivatives at QUERY_AT: the grid kernel's sums on the wrapped copy of the tile
+   * (its 4×4 control points contiguous rows, no index wrapping), amplitude applied after.
    */
   private tileCurvatureInto(): CurvatureSample {
     const u = QUERY_AT[0]! * this.invCell;
@@ -391,18 +403,8 @@ export class DetailLayer {
     BASIS[18] = u - fi;
     BASIS[19] = v - fj;
     const m = this.mask;
-    const n = this.tileCells;
-    const g = this.grid;
-    const P = TILE_PATCH;
-    for (let b = 0; b < 4; b++) {
-      const row = ((fj - 1 + b) & m) * n;
-      P[b * 4] = g[row + ((fi - 1) & m)]!;
-      P[b * 4 + 1] = g[row + (fi & m)]!;
-      P[b * 4 + 2] = g[row + ((fi + 1) & m)]!;
-      P[b * 4 + 3] = g[row + ((fi + 2) & m)]!;
-    }
     const d = this.tileCurv;
-    sumPatchCurvature(P, 4, this.invCell, 0, d);
+    sumPatchCurvature(this.wrapped, this.tileCells + 3, this.invCell, (fj & m) * (this.tileCells + 3) + (fi & m), d);
     const A = this.amplitude;
     d.h *= A;
     d.dhdx *= A;

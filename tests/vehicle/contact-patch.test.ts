@@ -175,8 +175,8 @@ function drive(ground: WavyGround, dt: number, seconds: number, integrator: Inte
   const world = createSimWorld({ dt, integrator, ground });
   const eid = spawnCar(world, CAR, { x: 0.3, z: 0, heading: 0.4, speed: 20 });
   const input = new HeldInput();
-  input.throttle = 300;
-  input.steer = 50;
+  input.input.throttle = 300;
+  input.input.steer = 50;
   setInputSource(world, eid, input);
   const n = Math.round(seconds / dt);
   for (let i = 0; i < n; i++) runTick(world);
