@@ -56,8 +56,9 @@ export class BSplineGrid implements ScalarField {
   readonly maxZ: number;
   /** (width+2) × (depth+2) padded control points. */
   readonly p: Float64Array;
-  private readonly pw: number;
-  private readonly invCell: number;
+  /** Padded row length (width + 2). */
+  readonly pw: number;
+  readonly invCell: number;
 
   constructor(values: ArrayLike<number>, width: number, depth: number, cellSize: number, originX: number, originZ: number) {
     this.width = width;
@@ -119,23 +120,26 @@ export class BSplineGrid implements ScalarField {
     other.patchInto(k, otherOut);
   }
 
-  /**
-   * `evalPairInto` plus both grids' second derivatives: `out` and `otherOut` get the same h and gradient bits as
-   * `evalPairInto` gives.
-   */
-  evalPairCurvatureInto(other: BSplineGrid, x: number, z: number, out: CurvatureSample, otherOut: CurvatureSample): void {
+  /** `evalInto` plus the second derivatives (the same h and gradient bits). */
+  evalCurvatureInto(x: number, z: number, out: CurvatureSample): void {
+    this.curvatureSumsAt(x, z, 0);
+    curvatureFromSums(0, out);
+  }
+
+  /** Value, gradient and second derivatives at (x, z) into CURV[o..o+5] (module scratch, BSplineSurface.sampleCurvature). */
+  curvatureSumsAt(x: number, z: number, o: number): void {
+    QUERY_AT[0] = x;
+    QUERY_AT[1] = z;
+    sumPatchCurvature(this.p, this.pw, this.invCell, this.spanBasis(), o);
+  }
+
+  /** `curvatureSumsAt` of this grid into CURV[0..5] and of `other` (same geometry) into CURV[6..11], one basis. */
+  pairCurvatureSumsAt(other: BSplineGrid, x: number, z: number): void {
     QUERY_AT[0] = x;
     QUERY_AT[1] = z;
     const k = this.spanBasis();
-    this.patchCurvatureInto(k, out);
-    other.patchCurvatureInto(k, otherOut);
-  }
-
-  /** `evalInto` plus the second derivatives (the same h and gradient bits). */
-  evalCurvatureInto(x: number, z: number, out: CurvatureSample): void {
-    QUERY_AT[0] = x;
-    QUERY_AT[1] = z;
-    this.patchCurvatureInto(this.spanBasis(), out);
+    sumPatchCurvature(this.p, this.pw, this.invCell, k, 0);
+    sumPatchCurvature(other.p, other.pw, other.invCell, k, 6);
   }
 
   /**
@@ -177,10 +181,6 @@ export class BSplineGrid implements ScalarField {
     return (j * this.pw + i) | 0; // an int32 (a Smi across the call to patchInto, not a boxed double)
   }
 
-  private patchCurvatureInto(k: number, out: CurvatureSample): void {
-    sumPatchCurvature(this.p, this.pw, this.invCell, k, out);
-  }
-
   /** h = Σb Bb(s) Σa Ba(t) P, and its gradient, over the 4×4 control points from padded index k, weights in BASIS. */
   private patchInto(k: number, out: HeightSample): void {
     const B = BASIS;
@@ -212,12 +212,30 @@ export class BSplineGrid implements ScalarField {
 const scratch: HeightSample = { h: 0, dhdx: 0, dhdz: 0 };
 
 /**
+ * The last curvature sums, [h, ∂h/∂x, ∂h/∂z, h_xx, h_xz, h_zz] each: the macro grid at 0, the detail weight at 6,
+ * the detail tile (amplitude applied) at 12. Numbers in an array, not objects of several shapes, so the kernel's
+ * stores stay monomorphic.
+ */
+const CURV = new Float64Array(18);
+
+/** CURV[o..o+5] into `out`'s height, gradient and second derivatives. */
+function curvatureFromSums(o: number, out: CurvatureSample): void {
+  out.h = CURV[o]!;
+  out.dhdx = CURV[o + 1]!;
+  out.dhdz = CURV[o + 2]!;
+  out.hxx = CURV[o + 3]!;
+  out.hxz = CURV[o + 4]!;
+  out.hzz = CURV[o + 5]!;
+}
+
+/**
  * `patchInto`'s sums (the same expressions, so the same bits) plus the second derivatives over the same 4×4
  * control points: the uniform cubic basis' second derivatives are linear, B″ = (1 − t, 3t − 2, 1 − 3t, t), so
  *   h_xx = Σb Bb(s) Σa B″a(t) P / cell², h_xz = Σb B′b(s) Σa B′a(t) P / cell², h_zz = Σb B″b(s) Σa Ba(t) P / cell²,
- * each times the border factors of its directions (0 across a clamped border, where the height is flat).
+ * each times the border factors of its directions (0 across a clamped border, where the height is flat), into
+ * CURV[o..o+5].
  */
-function sumPatchCurvature(p: Float64Array, pw: number, invCell: number, k: number, out: CurvatureSample): void {
+function sumPatchCurvature(p: Float64Array, pw: number, invCell: number, k: number, o: number): void {
   const B = BASIS;
   const a0 = B[0]!, a1 = B[1]!, a2 = B[2]!, a3 = B[3]!, da0 = B[4]!, da1 = B[5]!, da2 = B[6]!, da3 = B[7]!;
   const t = B[18]!;
@@ -244,13 +262,14 @@ function sumPatchCurvature(p: Float64Array, pw: number, invCell: number, k: numb
   const b0 = B[8]!, b1 = B[9]!, b2 = B[10]!, b3 = B[11]!, db0 = B[12]!, db1 = B[13]!, db2 = B[14]!, db3 = B[15]!;
   const gx = B[16]!, gz = B[17]!;
   const s = B[19]!;
-  out.h = b0 * r0 + b1 * r1 + b2 * r2 + b3 * r3;
-  out.dhdx = gx * (b0 * q0 + b1 * q1 + b2 * q2 + b3 * q3) * invCell;
-  out.dhdz = gz * (db0 * r0 + db1 * r1 + db2 * r2 + db3 * r3) * invCell;
+  const O = CURV;
+  O[o] = b0 * r0 + b1 * r1 + b2 * r2 + b3 * r3;
+  O[o + 1] = gx * (b0 * q0 + b1 * q1 + b2 * q2 + b3 * q3) * invCell;
+  O[o + 2] = gz * (db0 * r0 + db1 * r1 + db2 * r2 + db3 * r3) * invCell;
   const inv2 = invCell * invCell;
-  out.hxx = gx * (b0 * c0 + b1 * c1 + b2 * c2 + b3 * c3) * inv2;
-  out.hxz = gx * gz * (db0 * q0 + db1 * q1 + db2 * q2 + db3 * q3) * inv2;
-  out.hzz = gz * ((1 - s) * r0 + (3 * s - 2) * r1 + (1 - 3 * s) * r2 + s * r3) * inv2;
+  O[o + 3] = gx * (b0 * c0 + b1 * c1 + b2 * c2 + b3 * c3) * inv2;
+  O[o + 4] = gx * gz * (db0 * q0 + db1 * q1 + db2 * q2 + db3 * q3) * inv2;
+  O[o + 5] = gz * ((1 - s) * r0 + (3 * s - 2) * r1 + (1 - 3 * s) * r2 + s * r3) * inv2;
 }
 
 /**
@@ -313,7 +332,6 @@ export class DetailLayer {
   private readonly tile: HeightSample = { h: 0, dhdx: 0, dhdz: 0 };
   /** The tile with one control point more before and two after on each axis, copied from the other side. */
   private readonly wrapped: Float64Array;
-  private readonly tileCurv: CurvatureSample = { h: 0, dhdx: 0, dhdz: 0, nx: 0, ny: 1, nz: 0, hxx: 0, hxz: 0, hzz: 0 };
 
   /** `values`: tileCells² numbers in [−1, 1] (tileCells a power of two); see `DetailLayer.random`. */
   constructor(values: Float64Array, tileCells: number, cellSize: number, amplitude: number, weight: ScalarField | null = null) {
@@ -362,38 +380,13 @@ export class DetailLayer {
   }
 
   /**
-   * `addWeightedInto` (weight field's sample with its second derivatives in `ws`, or no weight when `ws` is null)
-   * plus the second derivatives: for w·n, H = w·Hn + ∇w⊗∇n + ∇n⊗∇w + n·Hw. The same h and gradient bits.
+   * The unweighted detail displacement's value, gradient and second derivatives at (x, z) into CURV[12..17]: the
+   * grid kernel's sums on the wrapped copy of the tile (its 4×4 control points in contiguous rows, no index
+   * wrapping), amplitude applied after.
    */
-  addCurvatureInto(x: number, z: number, ws: CurvatureSample | null, out: CurvatureSample): void {
-    QUERY_AT[0] = x;
-    QUERY_AT[1] = z;
-    const d = this.tileCurvatureInto();
-    if (ws === null) {
-      out.h += d.h;
-      out.dhdx += d.dhdx;
-      out.dhdz += d.dhdz;
-      out.hxx += d.hxx;
-      out.hxz += d.hxz;
-      out.hzz += d.hzz;
-      return;
-    }
-    const h = d.h;
-    out.h += ws.h * h;
-    out.dhdx += ws.dhdx * h + ws.h * d.dhdx;
-    out.dhdz += ws.dhdz * h + ws.h * d.dhdz;
-    out.hxx += ws.hxx * h + 2 * ws.dhdx * d.dhdx + ws.h * d.hxx;
-    out.hxz += ws.hxz * h + ws.dhdx * d.dhdz + ws.dhdz * d.dhdx + ws.h * d.hxz;
-    out.hzz += ws.hzz * h + 2 * ws.dhdz * d.dhdz + ws.h * d.hzz;
-  }
-
-  /**
-   * `tileInto` plus the second derivatives at QUERY_AT: the grid kernel's sums on the wrapped copy of the tile
-   * (its 4×4 control points contiguous rows, no index wrapping), amplitude applied after.
-   */
-  private tileCurvatureInto(): CurvatureSample {
-    const u = QUERY_AT[0]! * this.invCell;
-    const v = QUERY_AT[1]! * this.invCell;
+  tileCurvatureSumsAt(x: number, z: number): void {
+    const u = x * this.invCell;
+    const v = z * this.invCell;
     const fi = Math.floor(u);
     const fj = Math.floor(v);
     cubicBasisInto(u - fi, 0);
@@ -403,16 +396,10 @@ export class DetailLayer {
     BASIS[18] = u - fi;
     BASIS[19] = v - fj;
     const m = this.mask;
-    const d = this.tileCurv;
-    sumPatchCurvature(this.wrapped, this.tileCells + 3, this.invCell, (fj & m) * (this.tileCells + 3) + (fi & m), d);
+    const w = this.tileCells + 3;
+    sumPatchCurvature(this.wrapped, w, this.invCell, (fj & m) * w + (fi & m), 12);
     const A = this.amplitude;
-    d.h *= A;
-    d.dhdx *= A;
-    d.dhdz *= A;
-    d.hxx *= A;
-    d.hxz *= A;
-    d.hzz *= A;
-    return d;
+    for (let i = 12; i < 18; i++) CURV[i] = CURV[i]! * A;
   }
 
   /** The unweighted detail displacement (amplitude × tile spline) and its gradient at QUERY_AT, in a reused sample. */
@@ -452,6 +439,32 @@ export class DetailLayer {
     d.dhdz = (db0 * r0 + db1 * r1 + db2 * r2 + db3 * r3) * (A * this.invCell);
     return d;
   }
+}
+
+/**
+ * Macro (CURV 0..5) + detail into `out`: the tile n (CURV 12..17) weighted by w (CURV 6..11) when `weighted`,
+ * d(w·n) = w′·n + w·n′ and H(w·n) = Hw·n + ∇w⊗∇n + ∇n⊗∇w + w·Hn (the same h and gradient expressions as
+ * `DetailLayer.addWeightedInto`).
+ */
+function addDetailCurvature(weighted: boolean, out: CurvatureSample): void {
+  const C = CURV;
+  const n = C[12]!, nx = C[13]!, nz = C[14]!;
+  if (!weighted) {
+    out.h = C[0]! + n;
+    out.dhdx = C[1]! + nx;
+    out.dhdz = C[2]! + nz;
+    out.hxx = C[3]! + C[15]!;
+    out.hxz = C[4]! + C[16]!;
+    out.hzz = C[5]! + C[17]!;
+    return;
+  }
+  const w = C[6]!, wx = C[7]!, wz = C[8]!;
+  out.h = C[0]! + w * n;
+  out.dhdx = C[1]! + (wx * n + w * nx);
+  out.dhdz = C[2]! + (wz * n + w * nz);
+  out.hxx = C[3]! + (C[9]! * n + 2 * wx * nx + w * C[15]!);
+  out.hxz = C[4]! + (C[10]! * n + wx * nz + wz * nx + w * C[16]!);
+  out.hzz = C[5]! + (C[11]! * n + 2 * wz * nz + w * C[17]!);
 }
 
 export interface RayHit {
@@ -555,20 +568,25 @@ export class BSplineSurface {
   sampleCurvature(x: number, z: number, out: CurvatureSample): void {
     const pw = this.pairedWeight;
     const detail = this.detail;
-    if (pw !== null) {
-      this.grid.evalPairCurvatureInto(pw, x, z, out, this.wsCurv);
-      detail!.addCurvatureInto(x, z, this.wsCurv, out);
-    } else {
-      this.grid.evalCurvatureInto(x, z, out);
-      if (detail) {
-        const w = detail.weight;
-        if (w === null) detail.addCurvatureInto(x, z, null, out);
-        else {
-          w.evalCurvatureInto(x, z, this.wsCurv);
-          detail.addCurvatureInto(x, z, this.wsCurv, out);
-        }
+    if (pw !== null) this.grid.pairCurvatureSumsAt(pw, x, z);
+    else {
+      const w = detail?.weight;
+      if (w) {
+        w.evalCurvatureInto(x, z, this.wsCurv); // may use CURV[0..5]: before the macro grid's sums
+        const c = this.wsCurv;
+        CURV[6] = c.h;
+        CURV[7] = c.dhdx;
+        CURV[8] = c.dhdz;
+        CURV[9] = c.hxx;
+        CURV[10] = c.hxz;
+        CURV[11] = c.hzz;
       }
+      this.grid.curvatureSumsAt(x, z, 0);
     }
+    if (detail) {
+      detail.tileCurvatureSumsAt(x, z);
+      addDetailCurvature(detail.weight !== null, out);
+    } else curvatureFromSums(0, out);
     const gx = out.dhdx;
     const gz = out.dhdz;
     const inv = 1 / Math.sqrt(gx * gx + 1 + gz * gz);

@@ -131,10 +131,12 @@ function noiseField(n: number, seed: number, cell: number, amp: number): Heightf
 const C = (): CurvatureSample => ({ h: 0, dhdx: 0, dhdz: 0, nx: 0, ny: 1, nz: 0, hxx: 0, hxz: 0, hzz: 0 });
 
 describe('BSplineSurface.sampleCurvature', () => {
-  it('second derivatives match central differences of the gradient (macro, and macro + weighted detail)', () => {
+  it('second derivatives match central differences of the gradient (macro; macro + detail weighted on its grid or another)', () => {
     const hf = noiseField(33, 3, 2, 20);
     const weight = new BSplineGrid(noiseField(33, 8, 2, 1).heights, 33, 33, 2, hf.origin.x, hf.origin.z);
-    for (const detail of [null, DetailLayer.random(createRng(5), { amplitude: 0.05, weight })]) {
+    // a weight on a coarser grid of its own (evaluated apart from the macro grid)
+    const coarse = new BSplineGrid(noiseField(17, 9, 4, 1).heights, 17, 17, 4, hf.origin.x, hf.origin.z);
+    for (const detail of [null, DetailLayer.random(createRng(5), { amplitude: 0.05, weight }), DetailLayer.random(createRng(6), { amplitude: 0.05, weight: coarse })]) {
       const s = new BSplineSurface(hf, detail);
       const rng = createRng(41);
       const out = C(),
