@@ -130,7 +130,7 @@ export class BSplineGrid implements ScalarField {
   curvatureSumsAt(x: number, z: number, o: number): void {
     QUERY_AT[0] = x;
     QUERY_AT[1] = z;
-    sumPatchCurvature(this.p, this.pw, this.invCell, this.spanBasis(), o);
+    sumPatch(this.p, this.pw, this.invCell, this.spanBasis(), o, true);
   }
 
   /** `curvatureSumsAt` of this grid into CURV[0..5] and of `other` (same geometry) into CURV[6..11], one basis. */
@@ -138,8 +138,8 @@ export class BSplineGrid implements ScalarField {
     QUERY_AT[0] = x;
     QUERY_AT[1] = z;
     const k = this.spanBasis();
-    sumPatchCurvature(this.p, this.pw, this.invCell, k, 0);
-    sumPatchCurvature(other.p, other.pw, other.invCell, k, 6);
+    sumPatch(this.p, this.pw, this.invCell, k, 0, true);
+    sumPatch(other.p, other.pw, other.invCell, k, 6, true);
   }
 
   /**
@@ -181,31 +181,15 @@ export class BSplineGrid implements ScalarField {
     return (j * this.pw + i) | 0; // an int32 (a Smi across the call to patchInto, not a boxed double)
   }
 
-  /** h = Σb Bb(s) Σa Ba(t) P, and its gradient, over the 4×4 control points from padded index k, weights in BASIS. */
+  /**
+   * h = Σb Bb(s) Σa Ba(t) P, and its gradient, over the 4×4 control points from padded index k, weights in BASIS
+   * (`sumPatch` without the second derivatives).
+   */
   private patchInto(k: number, out: HeightSample): void {
-    const B = BASIS;
-    const a0 = B[0]!, a1 = B[1]!, a2 = B[2]!, a3 = B[3]!, da0 = B[4]!, da1 = B[5]!, da2 = B[6]!, da3 = B[7]!;
-    const p = this.p;
-    const pw = this.pw;
-    let p0 = p[k]!, p1 = p[k + 1]!, p2 = p[k + 2]!, p3 = p[k + 3]!;
-    const r0 = a0 * p0 + a1 * p1 + a2 * p2 + a3 * p3;
-    const q0 = da0 * p0 + da1 * p1 + da2 * p2 + da3 * p3;
-    k += pw;
-    p0 = p[k]!; p1 = p[k + 1]!; p2 = p[k + 2]!; p3 = p[k + 3]!;
-    const r1 = a0 * p0 + a1 * p1 + a2 * p2 + a3 * p3;
-    const q1 = da0 * p0 + da1 * p1 + da2 * p2 + da3 * p3;
-    k += pw;
-    p0 = p[k]!; p1 = p[k + 1]!; p2 = p[k + 2]!; p3 = p[k + 3]!;
-    const r2 = a0 * p0 + a1 * p1 + a2 * p2 + a3 * p3;
-    const q2 = da0 * p0 + da1 * p1 + da2 * p2 + da3 * p3;
-    k += pw;
-    p0 = p[k]!; p1 = p[k + 1]!; p2 = p[k + 2]!; p3 = p[k + 3]!;
-    const r3 = a0 * p0 + a1 * p1 + a2 * p2 + a3 * p3;
-    const q3 = da0 * p0 + da1 * p1 + da2 * p2 + da3 * p3;
-    const b0 = B[8]!, b1 = B[9]!, b2 = B[10]!, b3 = B[11]!;
-    out.h = b0 * r0 + b1 * r1 + b2 * r2 + b3 * r3;
-    out.dhdx = B[16]! * (b0 * q0 + b1 * q1 + b2 * q2 + b3 * q3) * this.invCell;
-    out.dhdz = B[17]! * (B[12]! * r0 + B[13]! * r1 + B[14]! * r2 + B[15]! * r3) * this.invCell;
+    sumPatch(this.p, this.pw, this.invCell, k, 0, false);
+    out.h = CURV[0]!;
+    out.dhdx = CURV[1]!;
+    out.dhdz = CURV[2]!;
   }
 }
 
@@ -229,13 +213,13 @@ function curvatureFromSums(o: number, out: CurvatureSample): void {
 }
 
 /**
- * `patchInto`'s sums (the same expressions, so the same bits) plus the second derivatives over the same 4×4
- * control points: the uniform cubic basis' second derivatives are linear, B″ = (1 − t, 3t − 2, 1 − 3t, t), so
+ * The value h = Σb Bb(s) Σa Ba(t) P and gradient ∂h/∂x = Σb Bb(s) Σa B′a(t) P / cell (× the border factor), likewise
+ * ∂h/∂z, plus the second derivatives over the same 4×4 control points: the uniform cubic basis' second derivatives are linear, B″ = (1 − t, 3t − 2, 1 − 3t, t), so
  *   h_xx = Σb Bb(s) Σa B″a(t) P / cell², h_xz = Σb B′b(s) Σa B′a(t) P / cell², h_zz = Σb B″b(s) Σa Ba(t) P / cell²,
  * each times the border factors of its directions (0 across a clamped border, where the height is flat), into
- * CURV[o..o+5].
+ * CURV[o..o+5] (the second derivatives only when `curvature`).
  */
-function sumPatchCurvature(p: Float64Array, pw: number, invCell: number, k: number, o: number): void {
+function sumPatch(p: Float64Array, pw: number, invCell: number, k: number, o: number, curvature: boolean): void {
   const B = BASIS;
   const a0 = B[0]!, a1 = B[1]!, a2 = B[2]!, a3 = B[3]!, da0 = B[4]!, da1 = B[5]!, da2 = B[6]!, da3 = B[7]!;
   const t = B[18]!;
@@ -243,22 +227,22 @@ function sumPatchCurvature(p: Float64Array, pw: number, invCell: number, k: numb
   let p0 = p[k]!, p1 = p[k + 1]!, p2 = p[k + 2]!, p3 = p[k + 3]!;
   const r0 = a0 * p0 + a1 * p1 + a2 * p2 + a3 * p3;
   const q0 = da0 * p0 + da1 * p1 + da2 * p2 + da3 * p3;
-  const c0 = e0 * p0 + e1 * p1 + e2 * p2 + e3 * p3;
+  const c0 = curvature ? e0 * p0 + e1 * p1 + e2 * p2 + e3 * p3 : 0;
   k += pw;
   p0 = p[k]!; p1 = p[k + 1]!; p2 = p[k + 2]!; p3 = p[k + 3]!;
   const r1 = a0 * p0 + a1 * p1 + a2 * p2 + a3 * p3;
   const q1 = da0 * p0 + da1 * p1 + da2 * p2 + da3 * p3;
-  const c1 = e0 * p0 + e1 * p1 + e2 * p2 + e3 * p3;
+  const c1 = curvature ? e0 * p0 + e1 * p1 + e2 * p2 + e3 * p3 : 0;
   k += pw;
   p0 = p[k]!; p1 = p[k + 1]!; p2 = p[k + 2]!; p3 = p[k + 3]!;
   const r2 = a0 * p0 + a1 * p1 + a2 * p2 + a3 * p3;
   const q2 = da0 * p0 + da1 * p1 + da2 * p2 + da3 * p3;
-  const c2 = e0 * p0 + e1 * p1 + e2 * p2 + e3 * p3;
+  const c2 = curvature ? e0 * p0 + e1 * p1 + e2 * p2 + e3 * p3 : 0;
   k += pw;
   p0 = p[k]!; p1 = p[k + 1]!; p2 = p[k + 2]!; p3 = p[k + 3]!;
   const r3 = a0 * p0 + a1 * p1 + a2 * p2 + a3 * p3;
   const q3 = da0 * p0 + da1 * p1 + da2 * p2 + da3 * p3;
-  const c3 = e0 * p0 + e1 * p1 + e2 * p2 + e3 * p3;
+  const c3 = curvature ? e0 * p0 + e1 * p1 + e2 * p2 + e3 * p3 : 0;
   const b0 = B[8]!, b1 = B[9]!, b2 = B[10]!, b3 = B[11]!, db0 = B[12]!, db1 = B[13]!, db2 = B[14]!, db3 = B[15]!;
   const gx = B[16]!, gz = B[17]!;
   const s = B[19]!;
@@ -266,6 +250,7 @@ function sumPatchCurvature(p: Float64Array, pw: number, invCell: number, k: numb
   O[o] = b0 * r0 + b1 * r1 + b2 * r2 + b3 * r3;
   O[o + 1] = gx * (b0 * q0 + b1 * q1 + b2 * q2 + b3 * q3) * invCell;
   O[o + 2] = gz * (db0 * r0 + db1 * r1 + db2 * r2 + db3 * r3) * invCell;
+  if (!curvature) return;
   const inv2 = invCell * invCell;
   O[o + 3] = gx * (b0 * c0 + b1 * c1 + b2 * c2 + b3 * c3) * inv2;
   O[o + 4] = gx * gz * (db0 * q0 + db1 * q1 + db2 * q2 + db3 * q3) * inv2;
@@ -397,7 +382,7 @@ export class DetailLayer {
     BASIS[19] = v - fj;
     const m = this.mask;
     const w = this.tileCells + 3;
-    sumPatchCurvature(this.wrapped, w, this.invCell, (fj & m) * w + (fi & m), 12);
+    sumPatch(this.wrapped, w, this.invCell, (fj & m) * w + (fi & m), 12, true);
     const A = this.amplitude;
     for (let i = 12; i < 18; i++) CURV[i] = CURV[i]! * A;
   }
