@@ -37,8 +37,9 @@ export const forceStage = { midpointStage: false };
 export interface Ground {
   sample(x: number, z: number, out: GroundSample): void;
   /**
-   * `sampleAt`'s numbers (the same bits) plus the gradient and second derivatives of the height at (p[0], p[2]);
-   * optional: a ground without it is sampled afresh at every force evaluation.
+   * `sampleAt`'s height and surface (the same bits; the normal to rounding) plus the gradient and second
+   * derivatives of the height at (p[0], p[2]); optional: a ground without it (the planes below, whose fresh sample
+   * costs next to nothing, test grounds) is sampled afresh at every force evaluation.
    */
   samplePatchAt?(p: Float64Array, out: GroundPatch): void;
   /**
@@ -66,15 +67,6 @@ export class FlatGround implements Ground {
     out.surface = this.surface;
   }
 
-  samplePatchAt(p: Float64Array, out: GroundPatch): void {
-    this.sample(p[0]!, p[2]!, out);
-    out.dhdx = 0;
-    out.dhdz = 0;
-    out.hxx = 0;
-    out.hxz = 0;
-    out.hzz = 0;
-  }
-
   heightAt(): number {
     return this.height;
   }
@@ -99,15 +91,6 @@ export class SlopeGround implements Ground {
     out.ny = this.nyv;
     out.nz = this.nzv;
     out.surface = this.surface;
-  }
-
-  samplePatchAt(p: Float64Array, out: GroundPatch): void {
-    this.sample(p[0]!, p[2]!, out);
-    out.dhdx = 0;
-    out.dhdz = this.grade;
-    out.hxx = 0;
-    out.hxz = 0;
-    out.hzz = 0;
   }
 
   heightAt(_x: number, z: number): number {
