@@ -29,9 +29,18 @@ export interface SurfaceSample extends HeightSample {
   nz: number;
 }
 
+/** A surface sample with the height's second derivatives ∂²h/∂x², ∂²h/∂x∂z, ∂²h/∂z² (1/m). */
+export interface CurvatureSample extends SurfaceSample {
+  hxx: number;
+  hxz: number;
+  hzz: number;
+}
+
 /** A smooth scalar field on the X–Z plane (a surface-map property, a detail layer weight…). */
 export interface ScalarField {
   evalInto(x: number, z: number, out: HeightSample): void;
+  /** `evalInto` plus the second derivatives (a detail weight's part in the contact patch's curvature). */
+  evalCurvatureInto(x: number, z: number, out: CurvatureSample): void;
 }
 
 /** Padded control grid + evaluator. Values are copied into a Float64Array with one extrapolated ring. */
@@ -47,8 +56,9 @@ export class BSplineGrid implements ScalarField {
   readonly maxZ: number;
   /** (width+2) × (depth+2) padded control points. */
   readonly p: Float64Array;
-  private readonly pw: number;
-  private readonly invCell: number;
+  /** Padded row length (width + 2). */
+  readonly pw: number;
+  readonly invCell: number;
 
   constructor(values: ArrayLike<number>, width: number, depth: number, cellSize: number, originX: number, originZ: number) {
     this.width = width;
@@ -110,6 +120,28 @@ export class BSplineGrid implements ScalarField {
     other.patchInto(k, otherOut);
   }
 
+  /** `evalInto` plus the second derivatives (the same h and gradient bits). */
+  evalCurvatureInto(x: number, z: number, out: CurvatureSample): void {
+    this.curvatureSumsAt(x, z, 0);
+    curvatureFromSums(0, out);
+  }
+
+  /** Value, gradient and second derivatives at (x, z) into CURV[o..o+5] (module scratch, BSplineSurface.sampleCurvature). */
+  curvatureSumsAt(x: number, z: number, o: number): void {
+    QUERY_AT[0] = x;
+    QUERY_AT[1] = z;
+    sumPatch(this.p, this.pw, this.invCell, this.spanBasis(), o, true);
+  }
+
+  /** `curvatureSumsAt` of this grid into CURV[0..5] and of `other` (same geometry) into CURV[6..11], one basis. */
+  pairCurvatureSumsAt(other: BSplineGrid, x: number, z: number): void {
+    QUERY_AT[0] = x;
+    QUERY_AT[1] = z;
+    const k = this.spanBasis();
+    sumPatch(this.p, this.pw, this.invCell, k, 0, true);
+    sumPatch(other.p, other.pw, other.invCell, k, 6, true);
+  }
+
   /**
    * Clamp, span and basis for (x, z) = QUERY_AT into BASIS (a0..a3, da0..da3 in x, b0..b3, db0..db3 in z; gx, gz = 0 where
    * the query was clamped across a border, so the gradient across it is 0); returns the padded index of the
@@ -144,38 +176,86 @@ export class BSplineGrid implements ScalarField {
     cubicBasisInto(v - j, 8);
     BASIS[16] = gx;
     BASIS[17] = gz;
+    BASIS[18] = u - i;
+    BASIS[19] = v - j;
     return (j * this.pw + i) | 0; // an int32 (a Smi across the call to patchInto, not a boxed double)
   }
 
-  /** h = Σb Bb(s) Σa Ba(t) P, and its gradient, over the 4×4 control points from padded index k, weights in BASIS. */
+  /**
+   * h = Σb Bb(s) Σa Ba(t) P, and its gradient, over the 4×4 control points from padded index k, weights in BASIS
+   * (`sumPatch` without the second derivatives).
+   */
   private patchInto(k: number, out: HeightSample): void {
-    const B = BASIS;
-    const a0 = B[0]!, a1 = B[1]!, a2 = B[2]!, a3 = B[3]!, da0 = B[4]!, da1 = B[5]!, da2 = B[6]!, da3 = B[7]!;
-    const p = this.p;
-    const pw = this.pw;
-    let p0 = p[k]!, p1 = p[k + 1]!, p2 = p[k + 2]!, p3 = p[k + 3]!;
-    const r0 = a0 * p0 + a1 * p1 + a2 * p2 + a3 * p3;
-    const q0 = da0 * p0 + da1 * p1 + da2 * p2 + da3 * p3;
-    k += pw;
-    p0 = p[k]!; p1 = p[k + 1]!; p2 = p[k + 2]!; p3 = p[k + 3]!;
-    const r1 = a0 * p0 + a1 * p1 + a2 * p2 + a3 * p3;
-    const q1 = da0 * p0 + da1 * p1 + da2 * p2 + da3 * p3;
-    k += pw;
-    p0 = p[k]!; p1 = p[k + 1]!; p2 = p[k + 2]!; p3 = p[k + 3]!;
-    const r2 = a0 * p0 + a1 * p1 + a2 * p2 + a3 * p3;
-    const q2 = da0 * p0 + da1 * p1 + da2 * p2 + da3 * p3;
-    k += pw;
-    p0 = p[k]!; p1 = p[k + 1]!; p2 = p[k + 2]!; p3 = p[k + 3]!;
-    const r3 = a0 * p0 + a1 * p1 + a2 * p2 + a3 * p3;
-    const q3 = da0 * p0 + da1 * p1 + da2 * p2 + da3 * p3;
-    const b0 = B[8]!, b1 = B[9]!, b2 = B[10]!, b3 = B[11]!;
-    out.h = b0 * r0 + b1 * r1 + b2 * r2 + b3 * r3;
-    out.dhdx = B[16]! * (b0 * q0 + b1 * q1 + b2 * q2 + b3 * q3) * this.invCell;
-    out.dhdz = B[17]! * (B[12]! * r0 + B[13]! * r1 + B[14]! * r2 + B[15]! * r3) * this.invCell;
+    sumPatch(this.p, this.pw, this.invCell, k, 0, false);
+    out.h = CURV[0]!;
+    out.dhdx = CURV[1]!;
+    out.dhdz = CURV[2]!;
   }
 }
 
 const scratch: HeightSample = { h: 0, dhdx: 0, dhdz: 0 };
+
+/**
+ * The last curvature sums, [h, ∂h/∂x, ∂h/∂z, h_xx, h_xz, h_zz] each: the macro grid at 0, the detail weight at 6,
+ * the detail tile (amplitude applied) at 12. Numbers in an array, not objects of several shapes, so the kernel's
+ * stores stay monomorphic.
+ */
+const CURV = new Float64Array(18);
+
+/** CURV[o..o+5] into `out`'s height, gradient and second derivatives. */
+function curvatureFromSums(o: number, out: CurvatureSample): void {
+  out.h = CURV[o]!;
+  out.dhdx = CURV[o + 1]!;
+  out.dhdz = CURV[o + 2]!;
+  out.hxx = CURV[o + 3]!;
+  out.hxz = CURV[o + 4]!;
+  out.hzz = CURV[o + 5]!;
+}
+
+/**
+ * The value h = Σb Bb(s) Σa Ba(t) P and gradient ∂h/∂x = Σb Bb(s) Σa B′a(t) P / cell (× the border factor), likewise
+ * ∂h/∂z, plus the second derivatives over the same 4×4 control points: the uniform cubic basis' second derivatives are linear, B″ = (1 − t, 3t − 2, 1 − 3t, t), so
+ *   h_xx = Σb Bb(s) Σa B″a(t) P / cell², h_xz = Σb B′b(s) Σa B′a(t) P / cell², h_zz = Σb B″b(s) Σa Ba(t) P / cell²,
+ * each times the border factors of its directions (0 across a clamped border, where the height is flat), into
+ * CURV[o..o+5] (the second derivatives only when `curvature`).
+ */
+function sumPatch(p: Float64Array, pw: number, invCell: number, k: number, o: number, curvature: boolean): void {
+  const B = BASIS;
+  const a0 = B[0]!, a1 = B[1]!, a2 = B[2]!, a3 = B[3]!, da0 = B[4]!, da1 = B[5]!, da2 = B[6]!, da3 = B[7]!;
+  const t = B[18]!;
+  const e0 = 1 - t, e1 = 3 * t - 2, e2 = 1 - 3 * t, e3 = t;
+  let p0 = p[k]!, p1 = p[k + 1]!, p2 = p[k + 2]!, p3 = p[k + 3]!;
+  const r0 = a0 * p0 + a1 * p1 + a2 * p2 + a3 * p3;
+  const q0 = da0 * p0 + da1 * p1 + da2 * p2 + da3 * p3;
+  const c0 = curvature ? e0 * p0 + e1 * p1 + e2 * p2 + e3 * p3 : 0;
+  k += pw;
+  p0 = p[k]!; p1 = p[k + 1]!; p2 = p[k + 2]!; p3 = p[k + 3]!;
+  const r1 = a0 * p0 + a1 * p1 + a2 * p2 + a3 * p3;
+  const q1 = da0 * p0 + da1 * p1 + da2 * p2 + da3 * p3;
+  const c1 = curvature ? e0 * p0 + e1 * p1 + e2 * p2 + e3 * p3 : 0;
+  k += pw;
+  p0 = p[k]!; p1 = p[k + 1]!; p2 = p[k + 2]!; p3 = p[k + 3]!;
+  const r2 = a0 * p0 + a1 * p1 + a2 * p2 + a3 * p3;
+  const q2 = da0 * p0 + da1 * p1 + da2 * p2 + da3 * p3;
+  const c2 = curvature ? e0 * p0 + e1 * p1 + e2 * p2 + e3 * p3 : 0;
+  k += pw;
+  p0 = p[k]!; p1 = p[k + 1]!; p2 = p[k + 2]!; p3 = p[k + 3]!;
+  const r3 = a0 * p0 + a1 * p1 + a2 * p2 + a3 * p3;
+  const q3 = da0 * p0 + da1 * p1 + da2 * p2 + da3 * p3;
+  const c3 = curvature ? e0 * p0 + e1 * p1 + e2 * p2 + e3 * p3 : 0;
+  const b0 = B[8]!, b1 = B[9]!, b2 = B[10]!, b3 = B[11]!, db0 = B[12]!, db1 = B[13]!, db2 = B[14]!, db3 = B[15]!;
+  const gx = B[16]!, gz = B[17]!;
+  const s = B[19]!;
+  const O = CURV;
+  O[o] = b0 * r0 + b1 * r1 + b2 * r2 + b3 * r3;
+  O[o + 1] = gx * (b0 * q0 + b1 * q1 + b2 * q2 + b3 * q3) * invCell;
+  O[o + 2] = gz * (db0 * r0 + db1 * r1 + db2 * r2 + db3 * r3) * invCell;
+  if (!curvature) return;
+  const inv2 = invCell * invCell;
+  O[o + 3] = gx * (b0 * c0 + b1 * c1 + b2 * c2 + b3 * c3) * inv2;
+  O[o + 4] = gx * gz * (db0 * q0 + db1 * q1 + db2 * q2 + db3 * q3) * inv2;
+  O[o + 5] = gz * ((1 - s) * r0 + (3 * s - 2) * r1 + (1 - 3 * s) * r2 + s * r3) * inv2;
+}
 
 /**
  * The query point (x, z) of the next `spanBasis` / `DetailLayer.tileInto`. Those are too large for the JIT to
@@ -184,8 +264,23 @@ const scratch: HeightSample = { h: 0, dhdx: 0, dhdz: 0 };
  */
 const QUERY_AT = new Float64Array(2);
 
-/** The last `spanBasis`: weights and derivative weights in x (0..7) and z (8..15), border gradient factors (16, 17). */
-const BASIS = new Float64Array(18);
+/**
+ * The last `spanBasis`: weights and derivative weights in x (0..7) and z (8..15), border gradient factors (16, 17),
+ * the span parameters t (x) and s (z) (18, 19).
+ */
+const BASIS = new Float64Array(20);
+
+/**
+ * A periodic n×n tile as an (n+3)² array whose entry (a, b) is the tile's ((a − 1) mod n, (b − 1) mod n): the
+ * 4×4 control points of span (i, j) (i, j = query cell mod n) start at b = j, a = i without wrapping.
+ */
+function wrapTile(values: Float64Array, n: number): Float64Array {
+  const w = n + 3;
+  const m = n - 1;
+  const out = new Float64Array(w * w);
+  for (let b = 0; b < w; b++) for (let a = 0; a < w; a++) out[b * w + a] = values[((b - 1) & m) * n + ((a - 1) & m)]!;
+  return out;
+}
 
 /** Uniform cubic B-spline weights of t (file header) and their derivatives into BASIS[o..o+7]. */
 function cubicBasisInto(t: number, o: number): void {
@@ -220,6 +315,8 @@ export class DetailLayer {
   readonly weight: ScalarField | null;
   private readonly ws: HeightSample = { h: 0, dhdx: 0, dhdz: 0 };
   private readonly tile: HeightSample = { h: 0, dhdx: 0, dhdz: 0 };
+  /** The tile with one control point more before and two after on each axis, copied from the other side. */
+  private readonly wrapped: Float64Array;
 
   /** `values`: tileCells² numbers in [−1, 1] (tileCells a power of two); see `DetailLayer.random`. */
   constructor(values: Float64Array, tileCells: number, cellSize: number, amplitude: number, weight: ScalarField | null = null) {
@@ -230,6 +327,7 @@ export class DetailLayer {
     this.invCell = 1 / cellSize;
     this.amplitude = amplitude;
     this.weight = weight;
+    this.wrapped = wrapTile(values, tileCells);
   }
 
   static random(rng: () => number, opts: { tileCells?: number; cellSize?: number; amplitude?: number; weight?: ScalarField | null } = {}): DetailLayer {
@@ -264,6 +362,29 @@ export class DetailLayer {
     out.h += ws.h * h;
     out.dhdx += ws.dhdx * h + ws.h * d.dhdx;
     out.dhdz += ws.dhdz * h + ws.h * d.dhdz;
+  }
+
+  /**
+   * The unweighted detail displacement's value, gradient and second derivatives at (x, z) into CURV[12..17]: the
+   * grid kernel's sums on the wrapped copy of the tile (its 4×4 control points in contiguous rows, no index
+   * wrapping), amplitude applied after.
+   */
+  tileCurvatureSumsAt(x: number, z: number): void {
+    const u = x * this.invCell;
+    const v = z * this.invCell;
+    const fi = Math.floor(u);
+    const fj = Math.floor(v);
+    cubicBasisInto(u - fi, 0);
+    cubicBasisInto(v - fj, 8);
+    BASIS[16] = 1;
+    BASIS[17] = 1;
+    BASIS[18] = u - fi;
+    BASIS[19] = v - fj;
+    const m = this.mask;
+    const w = this.tileCells + 3;
+    sumPatch(this.wrapped, w, this.invCell, (fj & m) * w + (fi & m), 12, true);
+    const A = this.amplitude;
+    for (let i = 12; i < 18; i++) CURV[i] = CURV[i]! * A;
   }
 
   /** The unweighted detail displacement (amplitude × tile spline) and its gradient at QUERY_AT, in a reused sample. */
@@ -305,6 +426,32 @@ export class DetailLayer {
   }
 }
 
+/**
+ * Macro (CURV 0..5) + detail into `out`: the tile n (CURV 12..17) weighted by w (CURV 6..11) when `weighted`,
+ * d(w·n) = w′·n + w·n′ and H(w·n) = Hw·n + ∇w⊗∇n + ∇n⊗∇w + w·Hn (the same h and gradient expressions as
+ * `DetailLayer.addWeightedInto`).
+ */
+function addDetailCurvature(weighted: boolean, out: CurvatureSample): void {
+  const C = CURV;
+  const n = C[12]!, nx = C[13]!, nz = C[14]!;
+  if (!weighted) {
+    out.h = C[0]! + n;
+    out.dhdx = C[1]! + nx;
+    out.dhdz = C[2]! + nz;
+    out.hxx = C[3]! + C[15]!;
+    out.hxz = C[4]! + C[16]!;
+    out.hzz = C[5]! + C[17]!;
+    return;
+  }
+  const w = C[6]!, wx = C[7]!, wz = C[8]!;
+  out.h = C[0]! + w * n;
+  out.dhdx = C[1]! + (wx * n + w * nx);
+  out.dhdz = C[2]! + (wz * n + w * nz);
+  out.hxx = C[3]! + (C[9]! * n + 2 * wx * nx + w * C[15]!);
+  out.hxz = C[4]! + (C[10]! * n + wx * nz + wz * nx + w * C[16]!);
+  out.hzz = C[5]! + (C[11]! * n + 2 * wz * nz + w * C[17]!);
+}
+
 export interface RayHit {
   x: number;
   y: number;
@@ -344,6 +491,7 @@ export class BSplineSurface {
   /** The detail layer's weight field when it lies on the macro grid (evaluated together with it), else null. */
   private readonly pairedWeight: BSplineGrid | null;
   private readonly ws: HeightSample = { h: 0, dhdx: 0, dhdz: 0 };
+  private readonly wsCurv: CurvatureSample = { h: 0, dhdx: 0, dhdz: 0, nx: 0, ny: 1, nz: 0, hxx: 0, hxz: 0, hzz: 0 };
 
   constructor(hf: Heightfield, detail: DetailLayer | null = null) {
     this.heightfield = hf;
@@ -389,6 +537,41 @@ export class BSplineSurface {
   /** Height, gradient and unit normal n = (−∂h/∂x, 1, −∂h/∂z)/‖·‖ at (x, z), written into `out`. */
   sample(x: number, z: number, out: SurfaceSample): void {
     this.heightInto(x, z, out);
+    const gx = out.dhdx;
+    const gz = out.dhdz;
+    const inv = 1 / Math.sqrt(gx * gx + 1 + gz * gz);
+    out.nx = -gx * inv;
+    out.ny = inv;
+    out.nz = -gz * inv;
+  }
+
+  /**
+   * `sample` plus the second derivatives of the height (macro + detail) at (x, z): the same h, gradient and
+   * normal bits as `sample` where there is no detail layer; with one, the detail gradient's rounding differs
+   * (amplitude applied after the cell scale).
+   */
+  sampleCurvature(x: number, z: number, out: CurvatureSample): void {
+    const pw = this.pairedWeight;
+    const detail = this.detail;
+    if (pw !== null) this.grid.pairCurvatureSumsAt(pw, x, z);
+    else {
+      const w = detail?.weight;
+      if (w) {
+        w.evalCurvatureInto(x, z, this.wsCurv); // may use CURV[0..5]: before the macro grid's sums
+        const c = this.wsCurv;
+        CURV[6] = c.h;
+        CURV[7] = c.dhdx;
+        CURV[8] = c.dhdz;
+        CURV[9] = c.hxx;
+        CURV[10] = c.hxz;
+        CURV[11] = c.hzz;
+      }
+      this.grid.curvatureSumsAt(x, z, 0);
+    }
+    if (detail) {
+      detail.tileCurvatureSumsAt(x, z);
+      addDetailCurvature(detail.weight !== null, out);
+    } else curvatureFromSums(0, out);
     const gx = out.dhdx;
     const gz = out.dhdz;
     const inv = 1 / Math.sqrt(gx * gx + 1 + gz * gz);

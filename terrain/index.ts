@@ -9,6 +9,7 @@ export {
   DetailLayer,
   type HeightSample,
   type SurfaceSample,
+  type CurvatureSample,
   type ScalarField,
   type SampleManyOut,
   type RayHit,

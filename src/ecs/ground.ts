@@ -11,8 +11,37 @@ export interface GroundSample {
   surface: number;
 }
 
+/**
+ * A ground sample with the height's first and second derivatives at the sample point: the ground near it to
+ * second order (h + g·Δ + ½ΔᵀHΔ), what the midpoint stage's contact reads instead of a fresh sample
+ * (src/systems/sim/vehicle/suspension-contact.ts, docs/vehicle.md "Contact").
+ */
+export interface GroundPatch extends GroundSample {
+  dhdx: number;
+  dhdz: number;
+  hxx: number;
+  hxz: number;
+  hzz: number;
+}
+
+export const groundPatch = (): GroundPatch => ({ h: 0, nx: 0, ny: 1, nz: 0, surface: 0, dhdx: 0, dhdz: 0, hxx: 0, hxz: 0, hzz: 0 });
+
+/**
+ * Which force evaluation of the tick is running, set by the integrator (src/systems/sim/integrate-bodies.ts):
+ * `midpointStage` is true only during the midpoint method's second evaluation, whose wheel contacts come from
+ * the start-of-step patches. One flag for the process: a force evaluation runs synchronously inside one
+ * world's tick, and the integrator clears it when the stage ends.
+ */
+export const forceStage = { midpointStage: false };
+
 export interface Ground {
   sample(x: number, z: number, out: GroundSample): void;
+  /**
+   * `sampleAt`'s height and surface (the same bits; the normal to rounding) plus the gradient and second
+   * derivatives of the height at (p[0], p[2]); optional: a ground without it (the planes below, whose fresh sample
+   * costs next to nothing, test grounds) is sampled afresh at every force evaluation.
+   */
+  samplePatchAt?(p: Float64Array, out: GroundPatch): void;
   /**
    * `sample` at (p[0], p[2]) (a point's x, y, z in a Float64Array), the same numbers; optional (then `sample`).
    * Hot callers pass the point in an array: a double argument to a call the JIT did not inline is boxed on the heap.

@@ -17,7 +17,9 @@ import { ReplayFormatError } from './bytes';
 // 6: stage timing is a pipeline pass over the StageProgress component (state: hashed and keyframed); a stage
 //    replay of an earlier version hashes without it and is refused (`checkStageReplayVersion`); flat-ground
 //    replays are unchanged
-export const SIM_VERSION = 'bitrally-sim-6';
+// 7: the field-speed wave (issue #19): the midpoint stage's wheel contacts come from the start-of-step ground
+//    patch (second-order Taylor expansion) instead of a fresh terrain sample
+export const SIM_VERSION = 'bitrally-sim-7';
 
 /** The first sim version whose stage replays hash the player's StageProgress. */
 export const STAGE_PROGRESS_SIM_VERSION = 6;

@@ -5,6 +5,7 @@
  * intermediate stage through `evaluateForces`.
  */
 import type { SimWorld } from '../../ecs/world';
+import { forceStage } from '../../ecs/ground';
 
 function ensure(world: SimWorld, n: number): void {
   const s = world.scratch;
@@ -88,7 +89,12 @@ export function makeIntegrateBodies(evaluateForces: (world: SimWorld) => void): 
     const half = 0.5 * dt;
     if (world.integrator === 'midpoint') {
       stageAll(world, y0, k, y, half, false);
-      evaluateForces(world);
+      forceStage.midpointStage = true; // wheel contacts from the start-of-step ground patches (ecs/ground.ts)
+      try {
+        evaluateForces(world);
+      } finally {
+        forceStage.midpointStage = false;
+      }
       derivativeAll(world, k); // k2 at the midpoint
       stageAll(world, y0, k, y, dt, true);
       return;

@@ -70,6 +70,8 @@ export interface CarCache {
   invSprung: number;
   /** Per wheel i: r × â at [3i..3i+2] (r: wheel centre − CG, world), written by the suspension pass. */
   axisMoment: Float64Array;
+  /** Per wheel: the ground patch the start-of-step contact sampled (suspension-contact.ts PATCH_STRIDE). */
+  contactPatch: Float64Array;
   /** Driveline inverse inertias (wheels FL..RR, engine). */
   invM: Float64Array;
   /** Idle-control throttle floor at idle: friction(idle) / curve(idle). */
@@ -178,6 +180,7 @@ export function registerCar(world: SimWorld, init: CarRuntimeInit): CarRuntime {
       dropC: new Float64Array(4),
       invSprung: 0,
       axisMoment: new Float64Array(12),
+      contactPatch: new Float64Array(40),
       invM: new Float64Array(5),
       idleThrBase: 0,
       damaged: false,

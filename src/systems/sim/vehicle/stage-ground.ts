@@ -2,7 +2,7 @@
  * Ground adapter for stages (simulation side): height and unit normal from terrain's B-spline surface
  * (macro + detail layer), surface code from the stage's surface map. Pure (no fs, no Babylon).
  */
-import type { Ground, GroundSample } from '../../../ecs/ground';
+import type { Ground, GroundPatch, GroundSample } from '../../../ecs/ground';
 import type { BSplineSurface, SurfaceSample } from '../../../../terrain/bspline';
 import type { SurfaceMap } from '../../../../terrain/surface';
 
@@ -32,6 +32,14 @@ export class StageGround implements Ground {
 
   sampleAt(p: Float64Array, out: GroundSample): void {
     this.sample(p[0]!, p[2]!, out);
+  }
+
+  /** `sampleAt` with the height's gradient and second derivatives (BSplineSurface.sampleCurvature). */
+  samplePatchAt(p: Float64Array, out: GroundPatch): void {
+    const x = p[0]!,
+      z = p[2]!;
+    this.surface.sampleCurvature(x, z, out);
+    out.surface = this.surfaceMap ? this.surfaceMap.surfaceAt(x, z) : this.defaultSurface;
   }
 
   heightAt(x: number, z: number): number {
