@@ -18,7 +18,8 @@ import { ReplayFormatError } from './bytes';
 //    replay of an earlier version hashes without it and is refused (`checkStageReplayVersion`); flat-ground
 //    replays are unchanged
 // 7: the field-speed wave (issue #19): the midpoint stage's wheel contacts come from the start-of-step ground
-//    patch (second-order Taylor expansion) instead of a fresh terrain sample
+//    patch (second-order Taylor expansion) instead of a fresh terrain sample; a midpoint/RK4 stage normalises the
+//    quaternion once, by the reciprocal of its norm (vehicle issue)
 export const SIM_VERSION = 'bitrally-sim-7';
 
 /** The first sim version whose stage replays hash the player's StageProgress. */
