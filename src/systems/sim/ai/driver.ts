@@ -124,6 +124,9 @@ export interface AiDriverOptions {
  */
 export const AI_DECISION_HZ = 50;
 
+/** A fraction: every float field of a driver is created holding it (see AiDriver.createFloatFields). */
+const FLOAT_SHAPE = 0.5;
+
 /** Traffic (Félez §6.3): body length and the lateral overlap below which a car is "in my lane", m. */
 const CAR_LENGTH_M = 4.6;
 /** Farther than this from its path (m; the road's edge, shoulder, ditch and tree line lie within ~10 m) for longer
@@ -165,6 +168,8 @@ interface Kinematics {
   u: number;
   speed: number;
   s: number;
+  /** The path's heading at s, rad. */
+  pathHeading: number;
   carHeading: number;
   headingErr: number;
 }
@@ -176,7 +181,7 @@ export class AiDriver implements InputSource {
   readonly gains: DriverGains;
   /** Target speed at each path point, m/s. */
   readonly profile: Float64Array;
-  laneOffsetM: number;
+  declare laneOffsetM: number;
   /** When true the car is held on the brakes (countdown, race over). */
   hold = false;
   mode: DriverMode = 'drive';
@@ -187,54 +192,57 @@ export class AiDriver implements InputSource {
   /** Other cars this driver sees (entity ids, set by the race; Félez §6.3). */
   rivals: readonly number[] = [];
   /** Extra lateral offset for a pass (m, + = left) and the car being passed (−1 = none). */
-  passOffsetM = 0;
+  declare passOffsetM: number;
   passEid = -1;
-  private passTargetM = 0;
+  private declare passTargetM: number;
   /** Gap to the car ahead in this driver's lane (bumper to bumper, m; Infinity = clear) and its speed, m/s. */
-  traffic = { gapM: Infinity, aheadEid: -1, aheadSpeedMS: 0, following: false };
-  halfWidthM: number;
+  traffic = { gapM: Infinity, aheadEid: -1, aheadSpeedMS: FLOAT_SHAPE, following: false };
+  declare halfWidthM: number;
   /** Debug / telemetry of the last tick. */
   last = { deltaP: 0, aR: 0, u: 0, uRef: 0, headingErr: 0 };
 
-  private prevDeltaP = 0;
-  private dDeltaP = 0;
-  private prevAr = 0;
-  private kInt = 0;
-  private thrInt = 0;
+  private declare prevDeltaP: number;
+  private declare dDeltaP: number;
+  private declare prevAr: number;
+  private declare kInt: number;
+  private declare thrInt: number;
   /** Felt grip relative to the planned μ (adapts down in understeer, recovers slowly), in [0.5, 1]. */
-  gripScale = 1;
-  private aMeas = 0;
-  private prevU = 0;
+  declare gripScale: number;
+  private declare aMeas: number;
+  private declare prevU: number;
   private firstAcc = true;
-  private dAr = 0;
+  private declare dAr: number;
   private firstTick = true;
-  private stuckS = 0;
+  private declare stuckS: number;
   /** Time spent farther than OFF_ROAD_RECOVER_M from the path, s. */
-  private offRoadS = 0;
-  private modeS = 0;
+  private declare offRoadS: number;
+  private declare modeS: number;
   /** Progress watchdog: unwrapped path distance, the mark last beaten by 3 m, and the time since. */
-  private progM = 0;
-  private progMarkM = 0;
-  private noProgS = 0;
+  private declare progM: number;
+  private declare progMarkM: number;
+  private declare noProgS: number;
   /** Stall time summed over unstick attempts that did not lead to progress (→ Recover), s. */
-  private stallS = 0;
+  private declare stallS: number;
   /** Reverse that does not move (backed into something): time, and the forward try that follows, s. */
-  private revStallS = 0;
-  private forwardTryS = 0;
+  private declare revStallS: number;
+  private declare forwardTryS: number;
   private lastS = NaN;
   /** Reversing to get unstuck (not turning round), attempts so far, and the sidestep around the obstacle. */
   private unstick = false;
   private unstickTries = 0;
-  private unstickFromM = 0;
+  private declare unstickFromM: number;
   /** Sideways offset (m, + = left) held until the path distance `dodgeUntilM` to steer round what stopped the car. */
-  dodgeM = 0;
-  private dodgeUntilM = 0;
-  private recoverAfterS: number;
+  declare dodgeM: number;
+  private declare dodgeUntilM: number;
+  private declare recoverAfterS: number;
   private readonly pt = new Float64Array(2);
+  /** Path indices of the look-ahead point and of the speed-keeping reference at the last decision (indexNear's hints). */
+  private aimIdx = 0;
+  private holdIdx = 0;
   /** The traffic scan's pose, path frame (forward f, left = (fz, −fx)), lateral position and road offset, for `laneFits`. */
   private readonly lane = { px: 0, pz: 0, fx: 0, fz: 1, myLat: 0, roadOff: 0 };
   /** This tick's pose and velocity (sense), reused so a tick allocates nothing for it. */
-  private readonly k: Kinematics = { px: 0, pz: 0, fx: 0, fz: 1, lx: 1, lz: 0, vx: 0, vz: 0, u: 0, speed: 0, s: 0, carHeading: 0, headingErr: 0 };
+  private readonly k: Kinematics = { px: 0, pz: 0, fx: 0, fz: 1, lx: 1, lz: 0, vx: 0, vz: 0, u: 0, speed: 0, s: 0, pathHeading: 0, carHeading: 0, headingErr: 0 };
   private pressToggle = false;
   private readonly decisionHz: number;
   /** The input decided last (rewritten in place per decision) and the ticks it is still held for (0: decide on the next call). */
@@ -249,10 +257,29 @@ export class AiDriver implements InputSource {
     this.params = opts.params;
     this.gains = driverGains(opts.params);
     this.profile = opts.path.speedProfile(profileLimits(opts.vehicle, this.gains));
+    this.createFloatFields();
     this.laneOffsetM = opts.laneOffsetM ?? 0;
     this.recoverAfterS = opts.recoverAfterS ?? 8;
     this.halfWidthM = opts.halfWidthM ?? 6.5;
     this.decisionHz = opts.decisionHz ?? AI_DECISION_HZ;
+  }
+
+  /**
+   * Creates the driver's float fields holding a fraction (FLOAT_SHAPE), then sets their start values: V8 keeps
+   * the representation a field was created with, and a float field created from a small integer changes the
+   * driver's hidden class at its first fraction (a stall late in a race did that: every method deoptimised at once).
+   */
+  private createFloatFields(): void {
+    this.laneOffsetM = this.recoverAfterS = this.halfWidthM = this.gripScale = this.passOffsetM = this.dodgeM =
+      this.passTargetM = this.prevDeltaP = this.dDeltaP = this.prevAr = this.kInt = this.thrInt = this.aMeas =
+      this.prevU = this.dAr = this.stuckS = this.offRoadS = this.modeS = this.progM = this.progMarkM =
+      this.noProgS = this.stallS = this.revStallS = this.forwardTryS = this.unstickFromM = this.dodgeUntilM = FLOAT_SHAPE;
+    this.passOffsetM = this.dodgeM = this.passTargetM = this.prevDeltaP = this.dDeltaP = this.prevAr =
+      this.kInt = this.thrInt = this.aMeas = this.prevU = this.dAr = this.stuckS = this.offRoadS = this.modeS =
+      this.progM = this.progMarkM = this.noProgS = this.stallS = this.revStallS = this.forwardTryS =
+      this.unstickFromM = this.dodgeUntilM = 0;
+    this.gripScale = 1;
+    this.traffic.aheadSpeedMS = 0;
   }
 
   /**
@@ -262,7 +289,7 @@ export class AiDriver implements InputSource {
    * distance d_safe = d_min + t_gap·u, taking the car ahead as a moving speed reference in eq 9. Returns that
    * acceleration (Infinity when nothing is ahead) and moves `passOffsetM` toward the chosen lane.
    */
-  private scanTraffic(world: SimWorld, px: number, pz: number, u: number, s: number, uObjective: number, dt: number): number {
+  private scanTraffic(world: SimWorld, px: number, pz: number, u: number, uObjective: number, dt: number): number {
     const rv = this.rivals;
     const path = this.path;
     const tr = this.traffic;
@@ -272,7 +299,7 @@ export class AiDriver implements InputSource {
     let aFollow = Infinity;
     if (rv.length > 0) {
       const b = world.c.RigidBody;
-      const h = path.headingAt(s);
+      const h = this.k.pathHeading;
       const fx = dsin(h), fz = dcos(h), lx = fz, lz = -fx;
       const myLat = this.loc.lateral;
       const lane = this.laneOffsetM + this.passOffsetM;
@@ -356,7 +383,8 @@ export class AiDriver implements InputSource {
     // start a pass: faster than the car ahead (objective speed), close enough, and a lane beside it fits
     if (this.passEid < 0 && gap < 25 && uObjective > uj + PASS_SPEED_ADV_MS) {
       const pref = myLat >= latJ ? 1 : -1;
-      for (const sg of [pref, -pref]) {
+      // the side the car already leans to first, then the other (two tries, no array per decision)
+      for (let t = 0, sg = pref; t < 2; t++, sg = -pref) {
         const cand = latJ + sg * PASS_LATERAL_M;
         if (this.laneFits(world, cand, gap + CAR_LENGTH_M + 10, ahead)) {
           this.passEid = ahead;
@@ -442,7 +470,7 @@ export class AiDriver implements InputSource {
     }
     if (this.manoeuvre(world, eid, out, gear, shiftTarget)) return out;
     // traffic (§6.3): follow the car ahead, or a passing lane beside it
-    const aFollow = this.scanTraffic(world, k.px, k.pz, k.u, k.s, Math.sqrt(this.gripScale) * this.profile[this.loc.index]!, dt);
+    const aFollow = this.scanTraffic(world, k.px, k.pz, k.u, Math.sqrt(this.gripScale) * this.profile[this.loc.index]!, dt);
     const beta = this.steer(world, eid, out, dt);
     if (Math.abs(beta) > 0.8 && k.speed > 3) {
       // spinning: off the power, brakes on, counter-steer; the state machine turns the car round once slow
@@ -473,11 +501,13 @@ export class AiDriver implements InputSource {
     k.vz = b.vz[eid]!;
     k.u = k.vx * fx + k.vz * fz;
     k.speed = Math.sqrt(k.vx * k.vx + k.vz * k.vz);
-    this.path.locate(k.px, k.pz, this.loc.index, this.loc);
+    const path = this.path;
+    path.locate(k.px, k.pz, this.loc.index, this.loc);
     k.s = this.loc.s;
-    const pathHeading = this.path.headingAt(k.s);
+    // the index of loc.s is the located segment's or (at its far end, or across the lap line) a neighbour's
+    k.pathHeading = path.headingOf(path.indexNear(k.s, this.loc.index));
     k.carHeading = datan2(fx, fz);
-    k.headingErr = wrapPi(pathHeading - k.carHeading);
+    k.headingErr = wrapPi(k.pathHeading - k.carHeading);
     this.last.headingErr = k.headingErr;
     this.last.u = k.u;
     return k;
@@ -645,18 +675,21 @@ export class AiDriver implements InputSource {
    */
   private aimPoint(s: number, dS: number): void {
     const path = this.path;
-    path.pointAt(s + dS, this.pt);
+    // look-ups from the last decision's index (the point moves a segment or two between decisions); the point's
+    // index is that of the arc length wrapped twice (pointAt's), the offset's and heading's of it wrapped once
+    this.aimIdx = path.pointNear(s + dS, this.aimIdx, this.pt);
+    const i = path.indexNear(s + dS, this.aimIdx);
     // The passing lane stays inside the road where the car will be (the racing line's own offset there moves
     // under a lane change in progress: a lane that fitted at the start of the pass can reach past the edge).
     let pass = this.passOffsetM;
     if (pass !== 0) {
       const lim = this.halfWidthM - 1.3;
-      const base = this.laneOffsetM + path.offset[path.indexAt(s + dS)]!;
+      const base = this.laneOffsetM + path.offset[i]!;
       pass = clamp(pass, -lim - base, lim - base);
     }
     const laneOff = this.laneOffsetM + pass + this.dodgeM;
     if (laneOff !== 0) {
-      const h = path.headingAt(s + dS);
+      const h = path.headingOf(i);
       this.pt[0] = this.pt[0]! + laneOff * dcos(h);
       this.pt[1] = this.pt[1]! - laneOff * dsin(h);
     }
@@ -724,7 +757,8 @@ export class AiDriver implements InputSource {
     const path = this.path;
     const prof = this.profile;
     const gs = Math.sqrt(this.gripScale);
-    const uHold = gs * prof[path.indexAt(s + g.holdDistM)]!;
+    this.holdIdx = path.indexNear(s + g.holdDistM, this.holdIdx);
+    const uHold = gs * prof[this.holdIdx]!;
     let aR = requiredAcceleration(u, uHold, g.holdDistM);
     const horizon = (u * u) / (2 * Math.max(0.5, brakeCap)) + 2 * g.holdDistM;
     const i0 = this.loc.index;
@@ -737,10 +771,11 @@ export class AiDriver implements InputSource {
       }
       d = i >= i0 ? path.s[i]! - s : path.lengthM - s + path.s[i]!;
       if (d <= 0) continue;
-      const a = requiredAcceleration(u, gs * prof[i]!, d);
+      const uI = gs * prof[i]!;
+      const a = requiredAcceleration(u, uI, d);
       if (a < aR) {
         aR = a;
-        uRef = gs * prof[i]!;
+        uRef = uI;
       }
     }
     this.last.uRef = uRef;

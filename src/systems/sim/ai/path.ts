@@ -13,6 +13,8 @@ const LOCATE_WINDOW = 40;
 const LOCATE_PAST_MIN = 4;
 /** Farther than this from the walk's best point (m) means the hint is stale: scan the whole path. */
 const LOCATE_FAR_M = 15;
+/** indexNear walks at most this many points from its hint before it bisects instead. */
+const INDEX_WALK_MAX = 16;
 /** Clearances are kept for index distances 2 … this (farther segments use the last one, a lower bound). */
 const CLEAR_MAX_GAP = LOCATE_PAST_MIN + 1;
 /** Clearance kept back for rounding (m): a stop is taken only when the bound wins by more than this. */
@@ -207,10 +209,42 @@ export class AiPath {
     return lo;
   }
 
+  /**
+   * `indexAt(s)` found by walking from `hint` (an index looked up a moment ago: a driver's look-ahead moves a
+   * point or two per decision) instead of bisecting the whole path. The same index: with s[] non-decreasing and
+   * s[0] = 0, the i with s[i] ≤ ss < s[i+1] (n − 1 when ss ≥ s[n−1]) is the largest i with s[i] ≤ ss, which the
+   * walk reaches from any start; past INDEX_WALK_MAX steps (a jump: a reset, a wrap) it bisects.
+   */
+  indexNear(s: number, hint: number): number {
+    const ss = this.wrapS(s);
+    const arc = this.s, last = this.n - 1;
+    // (a NaN arc length fails every comparison: the bisection's answer, 0)
+    if (!(ss >= 0) || !(hint >= 0 && hint <= last)) return this.indexAt(s);
+    let i = hint;
+    if (arc[i]! <= ss) {
+      for (let k = 0; i < last && arc[i + 1]! <= ss; k++, i++) if (k === INDEX_WALK_MAX) return this.indexAt(s);
+    } else {
+      for (let k = 0; arc[i]! > ss; k++, i--) if (k === INDEX_WALK_MAX) return this.indexAt(s);
+    }
+    return i;
+  }
+
   /** Point at arc length s (linear between samples) into out = [x, z]. */
   pointAt(s: number, out: Float64Array | number[]): void {
     const ss = this.wrapS(s);
-    const i = this.indexAt(ss);
+    this.pointAtIndex(ss, this.indexAt(ss), out);
+  }
+
+  /** `pointAt(s, out)` with its index looked up from `hint` (see indexNear); returns that index. */
+  pointNear(s: number, hint: number, out: Float64Array | number[]): number {
+    const ss = this.wrapS(s);
+    const i = this.indexNear(ss, hint);
+    this.pointAtIndex(ss, i, out);
+    return i;
+  }
+
+  /** Point at the wrapped arc length ss on segment i (pointAt's interpolation) into out = [x, z]. */
+  private pointAtIndex(ss: number, i: number, out: Float64Array | number[]): void {
     const j = i + 1 < this.n ? i + 1 : this.closed ? 0 : i;
     const s1 = j === 0 ? this.lengthM : this.s[j]!;
     const span = s1 - this.s[i]!;
@@ -222,6 +256,11 @@ export class AiPath {
   /** Heading (rotation about +Y, forward = (sin θ, 0, cos θ)) of the path at arc length s. */
   headingAt(s: number): number {
     return this.segHeading[this.indexAt(s)]!;
+  }
+
+  /** Heading of the segment from point i (`headingAt(s)` is `headingOf(indexAt(s))`). */
+  headingOf(i: number): number {
+    return this.segHeading[i]!;
   }
 
   /**
