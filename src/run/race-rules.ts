@@ -105,6 +105,20 @@ export function initialRaceState(rules: RaceRules, startS: number, pathS: number
   };
 }
 
+/**
+ * V8 gives an object field the representation of the first value it holds: a field created from 0 or null that
+ * later takes a fraction or a number (a car's first penalty, joker or finish, mid-race) changes the shape of every
+ * race state and deoptimises each function that had read one. One state, made when this module loads, takes each
+ * kind of value its fields will hold, so the shape is final before any of that code runs.
+ */
+function widenRaceStateShape(): void {
+  const s = initialRaceState({ ...DEFAULT_RACE_RULES, laps: 1, lapLengthM: 1, joker: null }, 0, 0);
+  s.countdownLeftS = s.timeS = s.progressM = s.gridProgressM = s.pathS = s.penaltyS = 0.5;
+  s.jokerLap = 0;
+  s.finishTimeS = 0.5;
+}
+widenRaceStateShape();
+
 /** Progress follows the car along the circuit; a step longer than MAX_LAP_STEP_M (a jump across) does not count. */
 function followCircuit(s: RaceRunState, rules: RaceRules, pathS: number): void {
   const ds = wrappedStep(s.pathS, pathS, rules.lapLengthM);

@@ -298,7 +298,7 @@ export class AiDriver implements InputSource {
     tr.following = false;
     let aFollow = Infinity;
     if (rv.length > 0) {
-      const b = world.c.RigidBody;
+      const b = world.c.RigidBody, bpx = b.px, bpz = b.pz;
       const h = this.k.pathHeading;
       const fx = dsin(h), fz = dcos(h), lx = fz, lz = -fx;
       const myLat = this.loc.lateral;
@@ -306,7 +306,7 @@ export class AiDriver implements InputSource {
       const range = 12 + 2.5 * Math.max(0, u);
       let gap = Infinity, uj = 0, latJ = 0, ahead = -1;
       for (const j of rv) {
-        const dx = b.px[j]! - px, dz = b.pz[j]! - pz;
+        const dx = bpx[j]! - px, dz = bpz[j]! - pz;
         const along = dx * fx + dz * fz;
         if (along <= 0 || along > range) continue;
         const lat = myLat + dx * lx + dz * lz;
@@ -354,17 +354,17 @@ export class AiDriver implements InputSource {
   private laneFits(world: SimWorld, cand: number, beyondM: number, except: number): boolean {
     const lf = this.lane;
     if (Math.abs(cand + lf.roadOff) > this.halfWidthM - 1.3) return false;
-    const b = world.c.RigidBody;
+    const b = world.c.RigidBody, bpx = b.px, bpz = b.pz;
     const rv = this.rivals;
-    const fx = lf.fx, fz = lf.fz;
+    const fx = lf.fx, fz = lf.fz, px = lf.px, pz = lf.pz, myLat = lf.myLat;
     for (let i = 0; i < rv.length; i++) {
       const k = rv[i]!;
       if (k === except) continue;
-      const dx = b.px[k]! - lf.px, dz = b.pz[k]! - lf.pz;
+      const dx = bpx[k]! - px, dz = bpz[k]! - pz;
       const along = dx * fx + dz * fz;
       if (along < -CAR_LENGTH_M - 2 || along > beyondM) continue;
       // left axis (fz, −fx)
-      if (Math.abs(lf.myLat + dx * fz + dz * -fx - cand) < LANE_OVERLAP_M) return false;
+      if (Math.abs(myLat + dx * fz + dz * -fx - cand) < LANE_OVERLAP_M) return false;
     }
     return true;
   }
@@ -763,6 +763,7 @@ export class AiDriver implements InputSource {
     const horizon = (u * u) / (2 * Math.max(0.5, brakeCap)) + 2 * g.holdDistM;
     const i0 = this.loc.index;
     let uRef = uHold;
+    const u2 = u * u;
     for (let k = 1, d = 0; d < horizon && k < path.n; k++) {
       let i = i0 + k;
       if (i >= path.n) {
@@ -772,6 +773,9 @@ export class AiDriver implements InputSource {
       d = i >= i0 ? path.s[i]! - s : path.lengthM - s + path.s[i]!;
       if (d <= 0) continue;
       const uI = gs * prof[i]!;
+      // a point the car is not faster than asks for a ≥ 0 (eq 9's numerator u_I² − u² ≥ 0 over a positive
+      // distance): it cannot be below an a_r that is already a deceleration, so skip the division
+      if (aR <= 0 && uI * uI - u2 >= 0) continue;
       const a = requiredAcceleration(u, uI, d);
       if (a < aR) {
         aR = a;
