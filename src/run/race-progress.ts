@@ -36,7 +36,9 @@ declare module '../ecs/world-types' {
 }
 
 const PHASES: readonly RacePhaseOfCar[] = ['countdown', 'racing', 'finished'];
-const PHASE_CODE: Record<RacePhaseOfCar, number> = { countdown: RACE_PHASE_COUNTDOWN, racing: RACE_PHASE_RACING, finished: RACE_PHASE_FINISHED };
+/** A phase's component code (comparisons: a lookup keyed by the phase's string reads slower, per car per tick). */
+const phaseCode = (phase: RacePhaseOfCar): number =>
+  phase === 'racing' ? RACE_PHASE_RACING : phase === 'countdown' ? RACE_PHASE_COUNTDOWN : RACE_PHASE_FINISHED;
 
 /** The world event kind of each race event. */
 export const RACE_EVENT_KIND: Record<RaceEvent, string> = {
@@ -89,7 +91,7 @@ export function readRaceRun(world: SimWorld, eid: number, out: RaceRunState): Ra
 
 function writeRaceRun(world: SimWorld, eid: number, s: RaceRunState): void {
   const p = world.c.RaceProgress;
-  p.phase[eid] = PHASE_CODE[s.phase];
+  p.phase[eid] = phaseCode(s.phase);
   p.countdownLeftS[eid] = s.countdownLeftS;
   p.timeS[eid] = s.timeS;
   p.progressM[eid] = s.progressM;
