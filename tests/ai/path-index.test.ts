@@ -36,17 +36,19 @@ function queryArb(p: AiPath): fc.Arbitrary<number> {
   );
 }
 
+/** A random path and queries on it: arc length, a hint anywhere (or out of range), and an offset of a few points. */
+function casesArb(maxSteps: number, maxQueries: number): fc.Arbitrary<[AiPath, [number, number, number][]]> {
+  return fc.tuple(fc.array(stepArb, { minLength: 2, maxLength: maxSteps }), fc.boolean()).chain(([steps, closed]) => {
+    const p = pathFrom(steps, closed);
+    const query = fc.tuple(queryArb(p), fc.integer({ min: -3, max: p.n + 3 }), fc.integer({ min: -3, max: 3 }));
+    return fc.tuple(fc.constant(p), fc.array(query, { minLength: 1, maxLength: maxQueries }));
+  });
+}
+
 describe('AiPath.indexNear: the binary search index from any hint', () => {
   it('equals indexAt on random paths, queries and hints (near the answer, anywhere, out of range)', () => {
-    const caseArb = fc
-      .tuple(fc.array(stepArb, { minLength: 2, maxLength: 120 }), fc.boolean())
-      .chain(([steps, closed]) => {
-        const p = pathFrom(steps, closed);
-        const hint = fc.oneof(fc.integer({ min: -3, max: p.n + 3 }), fc.constant(-1));
-        return fc.tuple(fc.constant(p), fc.array(fc.tuple(queryArb(p), hint, fc.integer({ min: -3, max: 3 })), { minLength: 1, maxLength: 30 }));
-      });
     fc.assert(
-      fc.property(caseArb, ([p, queries]) => {
+      fc.property(casesArb(120, 30), ([p, queries]) => {
         for (const [s, hint, near] of queries) {
           const want = p.indexAt(s);
           expect(p.indexNear(s, hint)).toBe(want);
@@ -74,14 +76,8 @@ describe('AiPath.indexNear: the binary search index from any hint', () => {
 
 describe('AiPath.pointNear: pointAt from a hint', () => {
   it('gives pointAt’s point bit for bit and the index of the arc length it interpolates on', () => {
-    const caseArb = fc
-      .tuple(fc.array(stepArb, { minLength: 2, maxLength: 80 }), fc.boolean())
-      .chain(([steps, closed]) => {
-        const p = pathFrom(steps, closed);
-        return fc.tuple(fc.constant(p), fc.array(fc.tuple(queryArb(p), fc.integer({ min: -3, max: p.n + 3 })), { minLength: 1, maxLength: 20 }));
-      });
     fc.assert(
-      fc.property(caseArb, ([p, queries]) => {
+      fc.property(casesArb(80, 20), ([p, queries]) => {
         const a = new Float64Array(2), b = new Float64Array(2);
         for (const [s, hint] of queries) {
           p.pointAt(s, a);
