@@ -1,16 +1,20 @@
 /**
  * One AI field per process (several worlds in one process leave the JIT's property reads polymorphic and read
  * slower than a game, which runs one):
- *   npx tsx bench/field-run.ts <race|field> <cars> <seconds> [--blocks 5] [--warm 2.5] [--json]
+ *   npx tsx bench/field-run.ts <race|field> <cars> <seconds> [--blocks 5] [--warm 2.5] [--prewarm 0] [--json]
  * `race`: a RallycrossRace on rallycross-bitring (1–32 cars, 3 laps, lap and joker logic, collisions on) from a
  * standing start; `field`: the same circuit, cars on a two-abreast grid, each with its AI driver seeing every
  * other car, collisions on, no race rules (so the scaling table can go past the race's 32 cars).
- * The first `--warm` simulated seconds are the warm-up (V8 compiles and tiers up the passes: their ticks cost
+ * `--prewarm s` first runs another field of the same kind for s simulated seconds, untimed and thrown away: V8 has
+ * then compiled the passes (a new world costs one round of re-optimisation, inside the warm-up), as in a server or
+ * a game that has raced before. The first `--warm` simulated seconds are the warm-up (V8 compiles and tiers up the passes: their ticks cost
  * 2–3× the later ones), timed on their own and reported apart (`warmUsPerTick`); then `seconds` of simulation
  * are timed in `blocks` equal blocks with process.cpuUsage: CPU µs per tick (mean over the blocks, their median
  * — the steady-state figure, robust to other processes' load spikes — and range; --json also lists every
  * block in `blocksUs`), real time per CPU-second from the mean and from the median, the collision events seen,
- * and the state hash at the end (the same in every process: determinism, and the check that a speed-up left the
+ * and the share of the blocks' process CPU spent off the simulation's thread (V8's compiler and GC helper threads,
+ * from /proc/thread-self/schedstat: a large share means V8 was still compiling), and the state hash at the end
+ * (the same in every process: determinism, and the check that a speed-up left the
  * simulation's bits alone). `--passes` also times each pipeline pass over the timed blocks (process.cpuUsage
  * around every pass: ≈ 1 µs of timer per pass and tick on top of the totals, so compare passes side by side,
  * not the totals of such a run with those of a plain one).
@@ -54,6 +58,7 @@ const SPEC = {
   options: {
     blocks: { type: 'integer', value: 'n', help: 'timed blocks (default 5)' },
     warm: { type: 'number', value: 's', help: `warm-up timed apart before the blocks, simulated s (default ${WARM_S})` },
+    prewarm: { type: 'number', value: 's', help: 'first run another field of the same kind for this many simulated s (untimed; the JIT warm from it), then the timed one' },
     json: { type: 'boolean', help: 'print one JSON line' },
     passes: { type: 'boolean', help: 'also time each pipeline pass (CPU µs per tick over the timed blocks)' },
   },
@@ -123,6 +128,15 @@ function main(argv: string[]): void {
   if (!Number.isInteger(blocks) || blocks < 1) fail(`--blocks: expected a positive integer, found "${options.blocks}"`);
   const warmS = options.warm ?? WARM_S;
   if (!(warmS >= 0)) fail(`--warm: expected a number ≥ 0, found "${options.warm}"`);
+  const prewarmS = options.prewarm ?? 0;
+  if (!(prewarmS >= 0)) fail(`--prewarm: expected a number ≥ 0, found "${options.prewarm}"`);
+  if (prewarmS > 0) {
+    const p = makeField(kind, n);
+    for (let i = Math.round(prewarmS / p.world.dt); i > 0; i--) {
+      p.tick();
+      p.world.events.length = 0;
+    }
+  }
   const f = makeField(kind, n);
   const ev = f.world.events;
   let collisions = 0;
