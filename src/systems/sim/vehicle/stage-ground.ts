@@ -5,9 +5,12 @@
 import type { Ground, GroundPatch, GroundSample } from '../../../ecs/ground';
 import type { BSplineSurface, SurfaceSample } from '../../../../terrain/bspline';
 import type { SurfaceMap } from '../../../../terrain/surface';
+import { HeightCeiling } from '../../../../terrain/height-ceiling';
 
 export class StageGround implements Ground {
   private readonly tmp: SurfaceSample = { h: 0, dhdx: 0, dhdz: 0, nx: 0, ny: 1, nz: 0 };
+  /** Built on the first `heightCeilingAt` (null: the surface has no bound, undefined: not built yet). */
+  private ceiling: HeightCeiling | null | undefined = undefined;
   constructor(
     readonly surface: BSplineSurface,
     readonly surfaceMap: SurfaceMap | null = null,
@@ -44,5 +47,11 @@ export class StageGround implements Ground {
 
   heightAt(x: number, z: number): number {
     return this.surface.height(x, z);
+  }
+
+  /** Per-tile bound of the height (terrain/height-ceiling.ts); +Infinity where the surface has none. */
+  heightCeilingAt(x: number, z: number): number {
+    if (this.ceiling === undefined) this.ceiling = HeightCeiling.of(this.surface);
+    return this.ceiling === null ? Number.POSITIVE_INFINITY : this.ceiling.at(x, z);
   }
 }
