@@ -29,24 +29,33 @@ export class HeightCeiling {
     private readonly tilesX: number,
   ) {}
 
-  /** The ceiling of `surface`, or null when its detail weight is a field this bound cannot see into. */
+  /**
+   * The ceiling of `surface` (built once per surface, shared by every ground on it), or null when its detail
+   * weight is a field this bound cannot see into or a control point is not finite.
+   */
   static of(surface: BSplineSurface): HeightCeiling | null {
+    let c = built.get(surface);
+    if (c === undefined) built.set(surface, (c = HeightCeiling.build(surface)));
+    return c;
+  }
+
+  private static build(surface: BSplineSurface): HeightCeiling | null {
     const g = surface.grid;
-    const macro = tileMaxima(g, (v) => v);
     const d = surface.detail;
-    let margin = maxAbs(g.p);
+    const w = d ? d.weight : null;
+    if (w !== null && !(w instanceof BSplineGrid)) return null;
+    // the largest |height| the sums can reach, macro and detail (the rounding margin's scale)
+    const nA = d ? d.amplitude * d.maxAbsTileValue : 0;
+    const wAll = w ? maxAbs(w.p) : 1;
+    const scale = maxAbs(g.p) + wAll * nA;
+    // NaN or ±Infinity anywhere: no bound (a −∞ control point makes the height −∞ where no maximum sees it)
+    if (!Number.isFinite(scale)) return null;
+    const macro = tileMaxima(g, false);
     if (d) {
-      const w = d.weight;
-      const nA = d.amplitude * d.maxAbsTileValue;
-      let wTiles: Float64Array | null = null;
-      let wAll = 1;
-      if (w instanceof BSplineGrid && g.sameGeometry(w)) wTiles = tileMaxima(w, Math.abs).tiles;
-      else if (w instanceof BSplineGrid) wAll = maxAbs(w.p);
-      else if (w !== null) return null;
+      const wTiles = w && g.sameGeometry(w) ? tileMaxima(w, true).tiles : null;
       for (let k = 0; k < macro.tiles.length; k++) macro.tiles[k] = macro.tiles[k]! + (wTiles ? wTiles[k]! : wAll) * nA;
-      margin += (wTiles ? maxAbs(wTiles) : wAll) * nA;
     }
-    const pad = CEILING_REL_MARGIN * (1 + margin);
+    const pad = CEILING_REL_MARGIN * (1 + scale);
     for (let k = 0; k < macro.tiles.length; k++) macro.tiles[k] = macro.tiles[k]! + pad;
     return new HeightCeiling(g, macro.tiles, macro.tilesX);
   }
@@ -71,6 +80,9 @@ export class HeightCeiling {
   }
 }
 
+const built = new WeakMap<BSplineSurface, HeightCeiling | null>();
+
+/** max |a[k]|, NaN when some a[k] is NaN. */
 function maxAbs(a: Float64Array): number {
   let m = 0;
   for (let k = 0; k < a.length; k++) m = Math.max(m, Math.abs(a[k]!));
@@ -78,26 +90,30 @@ function maxAbs(a: Float64Array): number {
 }
 
 /**
- * Per tile, the maximum of f(P) over the padded control points its spans read: span (i, j) reads padded columns
- * i..i+3 and rows j..j+3, so tile (ti, tj) reads columns ti·T..ti·T+T+2 (clipped to the grid) and likewise rows.
+ * Per tile, the maximum of P (of |P| when `abs`) over the padded control points its spans read: span (i, j) reads
+ * padded columns i..i+3 and rows j..j+3, so tile (ti, tj) reads columns ti·T..ti·T+T+2 (clipped to the grid) and
+ * likewise rows.
  */
-function tileMaxima(g: BSplineGrid, f: (v: number) => number): { tiles: Float64Array; tilesX: number } {
+function tileMaxima(g: BSplineGrid, abs: boolean): { tiles: Float64Array; tilesX: number } {
   const T = CEILING_TILE_SPANS;
   const spansX = g.width - 1, spansZ = g.depth - 1, pw = g.pw, pd = g.depth + 2;
   const tilesX = Math.ceil(spansX / T), tilesZ = Math.ceil(spansZ / T);
   // rows first: per padded row and tile column, the maximum over that tile's control-point columns
-  const rowMax = new Float64Array(pd * tilesX).fill(-Infinity);
+  const rowMax = new Float64Array(pd * tilesX);
   for (let r = 0; r < pd; r++)
     for (let ti = 0; ti < tilesX; ti++) {
       let m = -Infinity;
-      for (let c = ti * T; c <= Math.min(ti * T + T + 2, pw - 1); c++) m = Math.max(m, f(g.p[r * pw + c]!));
+      for (let c = ti * T; c <= Math.min(ti * T + T + 2, pw - 1); c++) {
+        const v = abs ? Math.abs(g.p[r * pw + c]!) : g.p[r * pw + c]!;
+        if (v > m) m = v;
+      }
       rowMax[r * tilesX + ti] = m;
     }
   const tiles = new Float64Array(tilesX * tilesZ);
   for (let tj = 0; tj < tilesZ; tj++)
     for (let ti = 0; ti < tilesX; ti++) {
       let m = -Infinity;
-      for (let r = tj * T; r <= Math.min(tj * T + T + 2, pd - 1); r++) m = Math.max(m, rowMax[r * tilesX + ti]!);
+      for (let r = tj * T; r <= Math.min(tj * T + T + 2, pd - 1); r++) if (rowMax[r * tilesX + ti]! > m) m = rowMax[r * tilesX + ti]!;
       tiles[tj * tilesX + ti] = m;
     }
   return { tiles, tilesX };

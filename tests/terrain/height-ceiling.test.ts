@@ -78,6 +78,19 @@ describe('HeightCeiling', () => {
       }
   });
 
+  it('a non-finite detail control point has no bound: no ceiling (heightfields refuse non-finite heights)', () => {
+    for (const bad of [Number.NEGATIVE_INFINITY, Number.NaN]) {
+      const tile = new Float64Array(16).fill(0.5);
+      tile[5] = bad;
+      expect(HeightCeiling.of(new BSplineSurface(hf, new DetailLayer(tile, 4, 0.35, 0.03)))).toBeNull();
+    }
+  });
+
+  it('built once per surface: every ground on a loaded stage shares it', () => {
+    const s = new BSplineSurface(hf);
+    expect(HeightCeiling.of(s)).toBe(HeightCeiling.of(s));
+  });
+
   it('a detail weight of another kind has no bound: no ceiling', () => {
     expect(HeightCeiling.of(new BSplineSurface(hf, DetailLayer.random(createRng(5), { weight: opaqueWeight })))).toBeNull();
   });
