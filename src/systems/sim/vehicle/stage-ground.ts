@@ -20,7 +20,9 @@ export class StageGround implements Ground {
 
   /** Adapter for a loaded terrain Stage ({ bspline, surfaceMap }). */
   static fromStage(stage: { bspline: BSplineSurface; surfaceMap: SurfaceMap }): StageGround {
-    return new StageGround(stage.bspline, stage.surfaceMap);
+    const g = new StageGround(stage.bspline, stage.surfaceMap);
+    g.heightCeilingAt(0, 0); // the height ceiling built now, with the stage, rather than in the first tick
+    return g;
   }
 
   sample(x: number, z: number, out: GroundSample): void {
