@@ -313,6 +313,8 @@ export class DetailLayer {
   private readonly invCell: number;
   /** Smooth factor on the amplitude (null: 1 everywhere). */
   readonly weight: ScalarField | null;
+  /** max |tile control point|: the unweighted displacement is within ± amplitude × this (convex hull). */
+  readonly maxAbsTileValue: number;
   private readonly ws: HeightSample = { h: 0, dhdx: 0, dhdz: 0 };
   private readonly tile: HeightSample = { h: 0, dhdx: 0, dhdz: 0 };
   /** The tile with one control point more before and two after on each axis, copied from the other side. */
@@ -328,6 +330,9 @@ export class DetailLayer {
     this.amplitude = amplitude;
     this.weight = weight;
     this.wrapped = wrapTile(values, tileCells);
+    let m = 0;
+    for (let k = 0; k < values.length; k++) m = Math.max(m, Math.abs(values[k]!));
+    this.maxAbsTileValue = m;
   }
 
   static random(rng: () => number, opts: { tileCells?: number; cellSize?: number; amplitude?: number; weight?: ScalarField | null } = {}): DetailLayer {

@@ -49,6 +49,12 @@ export interface Ground {
   sampleAt?(p: Float64Array, out: GroundSample): void;
   /** `sample`'s height alone (the same number), for checks that need no normal or surface; optional (then `sample`). */
   heightAt?(x: number, z: number): number;
+  /**
+   * An upper bound of `heightAt(x, z)` (≥ it for every finite point, NaN for a non-finite one), cheaper than the
+   * height itself: a check that only asks "not far below the ground" skips the sample when the bound answers.
+   * Optional (then the check samples).
+   */
+  heightCeilingAt?(x: number, z: number): number;
 }
 
 export const groundSample = (): GroundSample => ({ h: 0, nx: 0, ny: 1, nz: 0, surface: 0 });

@@ -20,25 +20,36 @@ function idOf(c: object): number {
 }
 
 /**
- * The last call's world, terms and query: the integrator asks for the same list (every rigid body) several times
- * in a row, and this skips the two weak-map look-ups that the general path costs.
+ * The queries of the last world asked, by terms: a tick asks for a handful of term sets (rigid bodies, bodies with
+ * applied forces, colliders, controls, progress…) in turn, and a linear scan of a few identity comparisons is
+ * cheaper than the weak-map look-ups of the general path. Cleared when another world is asked (so it keeps at
+ * most one world alive, and two worlds stepped in turn each use the general path).
  */
-let lastWorld: object | null = null;
-let lastA: object | null = null;
-let lastB: object | undefined;
-let lastC: object | undefined;
-let lastQuery: Query | null = null;
+interface RecentQuery {
+  a: object;
+  b: object | undefined;
+  c: object | undefined;
+  query: Query;
+}
+let recentWorld: object | null = null;
+const recent: RecentQuery[] = [];
+/** Term sets kept for the last world: more than a tick asks for. */
+const RECENT_MAX = 16;
 
 /** Live list of the entities that have all of the given components (at most 3). */
 export function entitiesWith(world: object, a: object, b?: object, c?: object): readonly number[] {
-  if (world === lastWorld && a === lastA && b === lastB && c === lastC) return lastQuery!.dense as readonly number[];
-  const q = queryOf(world, a, b, c);
-  lastWorld = world;
-  lastA = a;
-  lastB = b;
-  lastC = c;
-  lastQuery = q;
-  return q.dense as readonly number[];
+  if (world === recentWorld) {
+    for (let i = 0; i < recent.length; i++) {
+      const r = recent[i]!;
+      if (r.a === a && r.b === b && r.c === c) return r.query.dense as readonly number[];
+    }
+  } else {
+    recentWorld = world;
+    recent.length = 0;
+  }
+  const query = queryOf(world, a, b, c);
+  if (recent.length < RECENT_MAX) recent.push({ a, b, c, query });
+  return query.dense as readonly number[];
 }
 
 /** The world's registered query for the terms (registered on first use). */

@@ -26,7 +26,7 @@ export const forcePasses: System[] = [
 ];
 
 export function evaluateForces(world: SimWorld): void {
-  for (const pass of forcePasses) pass(world);
+  for (let i = 0; i < forcePasses.length; i++) forcePasses[i]!(world);
 }
 
 const integrateBodies = makeIntegrateBodies(evaluateForces);
@@ -62,7 +62,7 @@ export const pipeline: System[] = [
 /** Run one fixed tick and advance the clock. */
 export function runTick(world: SimWorld): void {
   commitRemovals(world);
-  for (const system of pipeline) system(world);
+  for (let i = 0; i < pipeline.length; i++) pipeline[i]!(world);
   world.tick += 1;
   world.time = world.tick * world.dt;
 }

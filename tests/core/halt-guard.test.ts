@@ -15,7 +15,9 @@ import { saveSnapshot, type WorldSnapshot } from '../../src/ecs/snapshot';
 import { restoreSnapshot } from '../../src/run/snapshot';
 import { vehicles } from '../../src/systems/sim/vehicle/registry';
 import { placeCarAtRest } from '../../src/systems/sim/vehicle/recovery';
-import { HALT_BELOW_TERRAIN, HALT_MAX_SPEED } from '../../src/systems/sim/halt-guard';
+import { HALT_BELOW_TERRAIN, HALT_MAX_SPEED, haltCheckpointPass, haltGuardPass } from '../../src/systems/sim/halt-guard';
+import { StageGround } from '../../src/systems/sim/vehicle/stage-ground';
+import { BSplineGrid, BSplineSurface, DetailLayer, Heightfield, createRng } from '../../terrain';
 import { componentSpecs } from '../../src/ecs/components';
 
 const hatch = loadBuiltinCar('hatch-gti');
@@ -210,5 +212,66 @@ describe('last line of defence: a non-finite or runaway car is stopped alone', (
     expect(vehicles(run.world).cars).toContain(run.a);
     expect(run.world.c.RigidBody.vz[run.a]!).toBeGreaterThan(2); // full throttle from rest for 1 s
     expect(stateHash(run.world)).toBe(stateHash(ref.world));
+  });
+});
+
+/** A stage ground that counts its height samples (the guard's one sample per car, unless the ceiling answers). */
+class CountingGround extends StageGround {
+  samples = 0;
+  override heightAt(x: number, z: number): number {
+    this.samples++;
+    return super.heightAt(x, z);
+  }
+}
+
+describe('the under-the-ground check on a stage: the height ceiling skips the sample only when it proves the verdict', () => {
+  // 4 m of noise on a 2 m grid plus a weighted detail layer: rough, so some tiles' ceilings sit far above the ground
+  const n = 65, rng = createRng(17);
+  const h = new Float32Array(n * n);
+  for (let i = 0; i < h.length; i++) h[i] = 4 * rng();
+  const hf = Heightfield.fromFloat32(h, n, n, { cellSize: 2, origin: { x: -64, z: -64 } });
+  const weight = new BSplineGrid(new Float32Array(n * n).fill(1), n, n, 2, -64, -64);
+  const ground = new CountingGround(new BSplineSurface(hf, DetailLayer.random(createRng(3), { amplitude: 0.05, weight })));
+
+  it('CG depths around 2 m at 300 points (past the borders too): halted exactly when the sampled depth > 2 m', () => {
+    const world = createSimWorld({ ground });
+    const car = spawnCar(world, hatch, { x: 0, z: 0, heading: 0 });
+    const b = world.c.RigidBody;
+    const depths = [-1, -0.3, 0.5, 1.5, 2 - 1e-12, 2, 2 + 1e-12, 2.5, 3];
+    let skipped = 0, sampled = 0;
+    for (let k = 0; k < 300; k++) {
+      const x = -70 + 140 * rng(), z = -70 + 140 * rng();
+      for (const d of depths) {
+        haltCheckpointPass(world);
+        b.px[car] = x;
+        b.pz[car] = z;
+        b.py[car] = ground.surface.height(x, z) - d;
+        const depth = ground.surface.height(x, z) - b.py[car]!; // the sample's verdict, the same expression
+        ground.samples = 0;
+        world.events.length = 0;
+        haltGuardPass(world);
+        expect(b.halted[car]).toBe(depth > HALT_BELOW_TERRAIN ? 3 : 0);
+        if (depth > HALT_BELOW_TERRAIN) expect(halts(world)[0]).toMatchObject({ reason: 'below-terrain', detail: expect.stringContaining(`CG ${depth.toPrecision(4)} m`) });
+        if (ground.samples === 0) skipped++;
+        else sampled++;
+        // the ceiling answered only where it is within 2 m above the CG
+        expect(ground.samples === 0).toBe(ground.heightCeilingAt(x, z) - b.py[car]! <= HALT_BELOW_TERRAIN);
+        b.halted[car] = 0;
+      }
+    }
+    expect(skipped).toBeGreaterThan(300); // most healthy placements never sample
+    expect(sampled).toBeGreaterThan(4 * 300); // every placement at ≥ 2 m depth samples
+  });
+
+  it('a car that falls through the stage ground is still halted', () => {
+    const world = createSimWorld({ ground });
+    const car = spawnCar(world, rally, { x: 0, z: 0, heading: 0, speed: 5 });
+    ticks(world, 50);
+    expect(halts(world)).toHaveLength(0);
+    world.c.RigidBody.py[car] = ground.surface.height(world.c.RigidBody.px[car]!, world.c.RigidBody.pz[car]!) - 3; // 3 m under
+    ticks(world, 1);
+    expect(halts(world)).toHaveLength(1);
+    expect(halts(world)[0]).toMatchObject({ car, reason: 'below-terrain' });
+    expect(world.c.RigidBody.halted[car]).toBe(3);
   });
 });

@@ -6,7 +6,9 @@
  *  • non-finite: any NaN/±Infinity in its state (chassis r, P, q, L; engine speed; each wheel's spin, angle,
  *    travel, travel rate, tread deflections) — Σ 0·x over those fields is NaN exactly when one of them is;
  *  • runaway speed: |P|/m > HALT_MAX_SPEED (200 m/s = 720 km/h, well past any car's top speed);
- *  • under the ground: CG more than HALT_BELOW_TERRAIN (2 m) below the terrain under it (one ground sample).
+ *  • under the ground: CG more than HALT_BELOW_TERRAIN (2 m) below the terrain under it: one ground sample, or
+ *    none when the ground's height ceiling (`Ground.heightCeilingAt`, a per-tile upper bound of the height;
+ *    terrain/height-ceiling.ts on stages) is at most 2 m above the CG, which proves the sample would pass.
  * A halted car: RigidBody.halted = reason (state: hashed, keyframed, so a replay or a restored keyframe
  * reproduces it), zero momenta and no forces (applyBodyForces), dropped from the running-car list that every
  * vehicle pass walks, skipped by collisions and props; other cars run on. Non-finite pose coordinates are
@@ -90,7 +92,12 @@ function faultOf(world: SimWorld, rt: CarRuntime): { reason: HaltReason; detail:
   const v2 = (b.Px[e]! ** 2 + b.Py[e]! ** 2 + b.Pz[e]! ** 2) / (m * m);
   if (v2 > HALT_MAX_SPEED * HALT_MAX_SPEED)
     return { reason: 'overspeed', detail: `|v| = ${Math.sqrt(v2).toPrecision(4)} m/s, expected ≤ ${HALT_MAX_SPEED} m/s` };
-  const depth = groundHeight(world.ground, b.px[e]!, b.pz[e]!, gs) - b.py[e]!;
+  const g = world.ground, x = b.px[e]!, z = b.pz[e]!, y = b.py[e]!;
+  // Skip the ground sample when the ground's ceiling already clears the car: ceiling ≥ height (Ground
+  // .heightCeilingAt) and rounded subtraction is monotone, so ceiling − y ≤ limit ⇒ height − y ≤ limit, the verdict
+  // the sample would give (x, z, y are finite here: the non-finite check came first).
+  if (g.heightCeilingAt !== undefined && g.heightCeilingAt(x, z) - y <= HALT_BELOW_TERRAIN) return null;
+  const depth = groundHeight(g, x, z, gs) - y;
   if (depth > HALT_BELOW_TERRAIN)
     return { reason: 'below-terrain', detail: `CG ${depth.toPrecision(4)} m below the terrain, expected < ${HALT_BELOW_TERRAIN} m` };
   return null;

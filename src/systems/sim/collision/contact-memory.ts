@@ -35,7 +35,7 @@ const SLOT_KEYS: Record<ContactGroup, readonly string[]> = {
   propContact: Array.from({ length: CONTACT_SLOTS }, (_, k) => `propContact${k}`),
 };
 
-/** The group's slot arrays, looked up afresh (a snapshot restore may swap a component's arrays). */
+/** The group's slot arrays in the world's CarCollider store. */
 function slotsOf(world: SimWorld, group: ContactGroup): Slots {
   const c = world.c.CarCollider as unknown as Record<string, Int32Array>;
   const keys = SLOT_KEYS[group];
@@ -62,13 +62,28 @@ export function anyContact(world: SimWorld, group: ContactGroup): boolean {
  * a pair found this tick, `commit` at the end replaces every car's memory of that group with this tick's pairs.
  */
 export class TickContacts {
+  /** The group's slot arrays of `store` (the world's CarCollider), looked up on the first `begin`. */
   private slots: Slots = [];
+  private store: object | null = null;
   private readonly now = new Map<number, number[]>();
+  /** The cars with a pair in `now` this tick, in the order first added. */
+  private readonly touched: number[] = [];
   constructor(readonly group: ContactGroup) {}
 
+  /**
+   * The slot arrays are looked up once per store: a world's component arrays are never replaced (fixed-capacity
+   * stores; a snapshot restore writes into them, src/ecs/snapshot.ts), so only another CarCollider store
+   * (another world) looks them up again.
+   */
   begin(world: SimWorld): void {
-    this.slots = slotsOf(world, this.group);
-    for (const list of this.now.values()) list.length = 0;
+    const store = world.c.CarCollider;
+    if (store !== this.store) {
+      this.slots = slotsOf(world, this.group);
+      this.store = store;
+    }
+    const t = this.touched;
+    for (let i = 0; i < t.length; i++) this.now.get(t[i]!)!.length = 0;
+    t.length = 0;
   }
 
   had(car: number, code: number): boolean {
@@ -78,12 +93,15 @@ export class TickContacts {
   add(car: number, code: number): void {
     let list = this.now.get(car);
     if (!list) this.now.set(car, (list = []));
+    if (list.length === 0) this.touched.push(car);
     if (list.length < CONTACT_SLOTS && !list.includes(code)) list.push(code);
   }
 
+  /** Every car's memory of the group ← this tick's pairs (no pair: all slots 0). */
   commit(world: SimWorld): void {
+    const any = this.touched.length > 0;
     for (const car of entitiesWith(world, world.c.CarCollider)) {
-      const list = this.now.get(car);
+      const list = any ? this.now.get(car) : undefined;
       for (let k = 0; k < CONTACT_SLOTS; k++) this.slots[k]![car] = list?.[k] ?? 0;
     }
   }

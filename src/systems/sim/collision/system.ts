@@ -340,8 +340,14 @@ export function collisionPass(world: SimWorld): void {
   if (live.length === 0) return;
   carList.length = 0;
   const halted = world.c.RigidBody.halted;
-  for (const e of live) if (halted[e] === 0) carList.push(e); // a halted car (halt-guard.ts) takes no part
-  const cars = carList.sort((a, b) => a - b);
+  let ascending = true;
+  for (const e of live) {
+    if (halted[e] !== 0) continue; // a halted car (halt-guard.ts) takes no part
+    if (carList.length > 0 && e < carList[carList.length - 1]!) ascending = false;
+    carList.push(e);
+  }
+  // the query list is usually ascending already (a removal or a reused id can reorder it): sort only then
+  const cars = ascending ? carList : carList.sort((a, b) => a - b);
   rt.contacts.begin(world);
   for (const eid of cars) sceneContacts(world, rt, eid);
   carCarContacts(world, rt, cars);

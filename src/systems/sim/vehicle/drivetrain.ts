@@ -113,16 +113,25 @@ function autoGearbox(world: SimWorld, rt: CarRuntime): void {
   const e = cfg.engine;
   const weG = ws * totalRatio(cfg, g);
   if (throttle > 0.1) {
-    const tG = wheelTorqueAt(cfg, ws, g);
-    if (
-      g < n &&
-      (weG > e.redline * 0.985 || (wheelTorqueAt(cfg, ws, g + 1) > tG && ws * totalRatio(cfg, g + 1) > e.idle * 1.5))
-    ) {
-      startShift(world, rt, g + 1);
-      return;
+    // The speed tests first, and the torque in this gear looked up once, when a torque test needs it: every test
+    // is a pure function of the same numbers, so this changes which curve look-ups run, not the decision.
+    let tG = Number.NaN;
+    if (g < n) {
+      if (weG > e.redline * 0.985) {
+        startShift(world, rt, g + 1);
+        return;
+      }
+      if (ws * totalRatio(cfg, g + 1) > e.idle * 1.5) {
+        tG = wheelTorqueAt(cfg, ws, g);
+        if (wheelTorqueAt(cfg, ws, g + 1) > tG) {
+          startShift(world, rt, g + 1);
+          return;
+        }
+      }
     }
-    if (g > 1 && wheelTorqueAt(cfg, ws, g - 1) > tG * 1.02 && ws * totalRatio(cfg, g - 1) < e.redline * 0.9) {
-      startShift(world, rt, g - 1);
+    if (g > 1 && ws * totalRatio(cfg, g - 1) < e.redline * 0.9) {
+      if (tG !== tG) tG = wheelTorqueAt(cfg, ws, g); // NaN: not looked up yet
+      if (wheelTorqueAt(cfg, ws, g - 1) > tG * 1.02) startShift(world, rt, g - 1);
     }
   } else if (g > 1 && weG < e.idle + 0.25 * (e.redline - e.idle)) {
     startShift(world, rt, g - 1);

@@ -5,9 +5,12 @@
 import type { Ground, GroundPatch, GroundSample } from '../../../ecs/ground';
 import type { BSplineSurface, SurfaceSample } from '../../../../terrain/bspline';
 import type { SurfaceMap } from '../../../../terrain/surface';
+import { HeightCeiling } from '../../../../terrain/height-ceiling';
 
 export class StageGround implements Ground {
   private readonly tmp: SurfaceSample = { h: 0, dhdx: 0, dhdz: 0, nx: 0, ny: 1, nz: 0 };
+  /** Built on the first `heightCeilingAt` (null: the surface has no bound, undefined: not built yet). */
+  private ceiling: HeightCeiling | null | undefined = undefined;
   constructor(
     readonly surface: BSplineSurface,
     readonly surfaceMap: SurfaceMap | null = null,
@@ -17,7 +20,9 @@ export class StageGround implements Ground {
 
   /** Adapter for a loaded terrain Stage ({ bspline, surfaceMap }). */
   static fromStage(stage: { bspline: BSplineSurface; surfaceMap: SurfaceMap }): StageGround {
-    return new StageGround(stage.bspline, stage.surfaceMap);
+    const g = new StageGround(stage.bspline, stage.surfaceMap);
+    g.heightCeilingAt(0, 0); // the height ceiling built now, with the stage, rather than in the first tick
+    return g;
   }
 
   sample(x: number, z: number, out: GroundSample): void {
@@ -44,5 +49,11 @@ export class StageGround implements Ground {
 
   heightAt(x: number, z: number): number {
     return this.surface.height(x, z);
+  }
+
+  /** Per-tile bound of the height (terrain/height-ceiling.ts); +Infinity where the surface has none. */
+  heightCeilingAt(x: number, z: number): number {
+    if (this.ceiling === undefined) this.ceiling = HeightCeiling.of(this.surface);
+    return this.ceiling === null ? Number.POSITIVE_INFINITY : this.ceiling.at(x, z);
   }
 }
