@@ -16,6 +16,7 @@
  * gradient component across the border is 0).
  */
 import type { Heightfield } from './heightfield';
+import { CELL_POLY_LEN, CellPolyMemo, tileCellPolys } from './cell-poly';
 
 export interface HeightSample {
   h: number;
@@ -59,6 +60,8 @@ export class BSplineGrid implements ScalarField {
   /** Padded row length (width + 2). */
   readonly pw: number;
   readonly invCell: number;
+  /** Cell polynomials for `curvatureSumsAt`, allocated on its first call (null until then). */
+  private polys: CellPolyMemo | null = null;
 
   constructor(values: ArrayLike<number>, width: number, depth: number, cellSize: number, originX: number, originZ: number) {
     this.width = width;
@@ -126,28 +129,49 @@ export class BSplineGrid implements ScalarField {
     curvatureFromSums(0, out);
   }
 
-  /** Value, gradient and second derivatives at (x, z) into CURV[o..o+5] (module scratch, BSplineSurface.sampleCurvature). */
+  /**
+   * Value, gradient and second derivatives at (x, z) into CURV[o..o+5] (module scratch, BSplineSurface.sampleCurvature),
+   * from the span's power-basis polynomial (cell-poly.ts, memoised per cell).
+   */
   curvatureSumsAt(x: number, z: number, o: number): void {
     QUERY_AT[0] = x;
     QUERY_AT[1] = z;
-    sumPatch(this.p, this.pw, this.invCell, this.spanBasis(), o, true);
-  }
-
-  /** `curvatureSumsAt` of this grid into CURV[0..5] and of `other` (same geometry) into CURV[6..11], one basis. */
-  pairCurvatureSumsAt(other: BSplineGrid, x: number, z: number): void {
-    QUERY_AT[0] = x;
-    QUERY_AT[1] = z;
-    const k = this.spanBasis();
-    sumPatch(this.p, this.pw, this.invCell, k, 0, true);
-    sumPatch(other.p, other.pw, other.invCell, k, 6, true);
+    const k = this.spanAt();
+    const memo = this.polys ?? (this.polys = new CellPolyMemo([this]));
+    sumCellPoly(memo.coef, memo.offsetOf(SPAN_IJ[0]!, SPAN_IJ[1]!, k), this.invCell, o);
   }
 
   /**
-   * Clamp, span and basis for (x, z) = QUERY_AT into BASIS (a0..a3, da0..da3 in x, b0..b3, db0..db3 in z; gx, gz = 0 where
-   * the query was clamped across a border, so the gradient across it is 0); returns the padded index of the
-   * span's first control point (padded (i, j) = control point (i − 1, j − 1)).
+   * `curvatureSumsAt` of this grid into CURV[0..5] and of `other` (same geometry) into CURV[6..11]: one span look-up,
+   * both polynomials in one entry of `pair` (a memo of [this, other]). The macro sums are the same bits as
+   * `curvatureSumsAt`'s (the same polynomial, the same evaluation).
+   */
+  pairCurvatureSumsAt(pair: CellPolyMemo, other: BSplineGrid, x: number, z: number): void {
+    QUERY_AT[0] = x;
+    QUERY_AT[1] = z;
+    const k = this.spanAt();
+    const o = pair.offsetOf(SPAN_IJ[0]!, SPAN_IJ[1]!, k);
+    sumCellPoly(pair.coef, o, this.invCell, 0);
+    sumCellPoly(pair.coef, o + CELL_POLY_LEN, other.invCell, 6);
+  }
+
+  /**
+   * `spanAt` plus the basis for (x, z) = QUERY_AT into BASIS (a0..a3, da0..da3 in x, b0..b3, db0..db3 in z); returns
+   * the padded index of the span's first control point.
    */
   private spanBasis(): number {
+    const k = this.spanAt();
+    cubicBasisInto(BASIS[18]!, 0);
+    cubicBasisInto(BASIS[19]!, 8);
+    return k;
+  }
+
+  /**
+   * Clamp and span for (x, z) = QUERY_AT: border factors gx, gz (0 where the query was clamped across a border, so
+   * the gradient across it is 0) and span parameters t, s into BASIS[16..19], the span (i, j) into SPAN_IJ; returns
+   * the padded index of the span's first control point (padded (i, j) = control point (i − 1, j − 1)).
+   */
+  private spanAt(): number {
     const w = this.width;
     const d = this.depth;
     let u = (QUERY_AT[0]! - this.originX) * this.invCell;
@@ -172,21 +196,20 @@ export class BSplineGrid implements ScalarField {
     if (i > w - 2) i = w - 2;
     let j = Math.floor(v);
     if (j > d - 2) j = d - 2;
-    cubicBasisInto(u - i, 0);
-    cubicBasisInto(v - j, 8);
     BASIS[16] = gx;
     BASIS[17] = gz;
     BASIS[18] = u - i;
     BASIS[19] = v - j;
+    SPAN_IJ[0] = i;
+    SPAN_IJ[1] = j;
     return (j * this.pw + i) | 0; // an int32 (a Smi across the call to patchInto, not a boxed double)
   }
 
   /**
-   * h = Σb Bb(s) Σa Ba(t) P, and its gradient, over the 4×4 control points from padded index k, weights in BASIS
-   * (`sumPatch` without the second derivatives).
+   * h = Σb Bb(s) Σa Ba(t) P, and its gradient, over the 4×4 control points from padded index k, weights in BASIS.
    */
   private patchInto(k: number, out: HeightSample): void {
-    sumPatch(this.p, this.pw, this.invCell, k, 0, false);
+    sumPatch(this.p, this.pw, this.invCell, k);
     out.h = CURV[0]!;
     out.dhdx = CURV[1]!;
     out.dhdz = CURV[2]!;
@@ -214,47 +237,61 @@ function curvatureFromSums(o: number, out: CurvatureSample): void {
 
 /**
  * The value h = Σb Bb(s) Σa Ba(t) P and gradient ∂h/∂x = Σb Bb(s) Σa B′a(t) P / cell (× the border factor), likewise
- * ∂h/∂z, plus the second derivatives over the same 4×4 control points: the uniform cubic basis' second derivatives are linear, B″ = (1 − t, 3t − 2, 1 − 3t, t), so
- *   h_xx = Σb Bb(s) Σa B″a(t) P / cell², h_xz = Σb B′b(s) Σa B′a(t) P / cell², h_zz = Σb B″b(s) Σa Ba(t) P / cell²,
- * each times the border factors of its directions (0 across a clamped border, where the height is flat), into
- * CURV[o..o+5] (the second derivatives only when `curvature`).
+ * ∂h/∂z, over the 4×4 control points from padded index k (weights in BASIS), into CURV[0..2].
  */
-function sumPatch(p: Float64Array, pw: number, invCell: number, k: number, o: number, curvature: boolean): void {
+function sumPatch(p: Float64Array, pw: number, invCell: number, k: number): void {
   const B = BASIS;
   const a0 = B[0]!, a1 = B[1]!, a2 = B[2]!, a3 = B[3]!, da0 = B[4]!, da1 = B[5]!, da2 = B[6]!, da3 = B[7]!;
-  const t = B[18]!;
-  const e0 = 1 - t, e1 = 3 * t - 2, e2 = 1 - 3 * t, e3 = t;
   let p0 = p[k]!, p1 = p[k + 1]!, p2 = p[k + 2]!, p3 = p[k + 3]!;
   const r0 = a0 * p0 + a1 * p1 + a2 * p2 + a3 * p3;
   const q0 = da0 * p0 + da1 * p1 + da2 * p2 + da3 * p3;
-  const c0 = curvature ? e0 * p0 + e1 * p1 + e2 * p2 + e3 * p3 : 0;
   k += pw;
   p0 = p[k]!; p1 = p[k + 1]!; p2 = p[k + 2]!; p3 = p[k + 3]!;
   const r1 = a0 * p0 + a1 * p1 + a2 * p2 + a3 * p3;
   const q1 = da0 * p0 + da1 * p1 + da2 * p2 + da3 * p3;
-  const c1 = curvature ? e0 * p0 + e1 * p1 + e2 * p2 + e3 * p3 : 0;
   k += pw;
   p0 = p[k]!; p1 = p[k + 1]!; p2 = p[k + 2]!; p3 = p[k + 3]!;
   const r2 = a0 * p0 + a1 * p1 + a2 * p2 + a3 * p3;
   const q2 = da0 * p0 + da1 * p1 + da2 * p2 + da3 * p3;
-  const c2 = curvature ? e0 * p0 + e1 * p1 + e2 * p2 + e3 * p3 : 0;
   k += pw;
   p0 = p[k]!; p1 = p[k + 1]!; p2 = p[k + 2]!; p3 = p[k + 3]!;
   const r3 = a0 * p0 + a1 * p1 + a2 * p2 + a3 * p3;
   const q3 = da0 * p0 + da1 * p1 + da2 * p2 + da3 * p3;
-  const c3 = curvature ? e0 * p0 + e1 * p1 + e2 * p2 + e3 * p3 : 0;
   const b0 = B[8]!, b1 = B[9]!, b2 = B[10]!, b3 = B[11]!, db0 = B[12]!, db1 = B[13]!, db2 = B[14]!, db3 = B[15]!;
-  const gx = B[16]!, gz = B[17]!;
-  const s = B[19]!;
   const O = CURV;
-  O[o] = b0 * r0 + b1 * r1 + b2 * r2 + b3 * r3;
-  O[o + 1] = gx * (b0 * q0 + b1 * q1 + b2 * q2 + b3 * q3) * invCell;
-  O[o + 2] = gz * (db0 * r0 + db1 * r1 + db2 * r2 + db3 * r3) * invCell;
-  if (!curvature) return;
+  O[0] = b0 * r0 + b1 * r1 + b2 * r2 + b3 * r3;
+  O[1] = B[16]! * (b0 * q0 + b1 * q1 + b2 * q2 + b3 * q3) * invCell;
+  O[2] = B[17]! * (db0 * r0 + db1 * r1 + db2 * r2 + db3 * r3) * invCell;
+}
+
+/**
+ * Value, gradient and second derivatives of the cell polynomial h(t, s) = Σ c[i + 4j] tⁱ sʲ at c[o..o+15]
+ * (cell-poly.ts) at t = BASIS[18], s = BASIS[19], by Horner in t per power of s, then in s:
+ *   h, ∂h/∂x = gx·h_t / cell, ∂h/∂z = gz·h_s / cell, h_xx = gx·h_tt / cell², h_xz = gx·gz·h_ts / cell²,
+ *   h_zz = gz·h_ss / cell² (gx, gz = BASIS[16], [17]: 0 across a clamped border, where the height is flat),
+ * into CURV[out..out+5].
+ */
+function sumCellPoly(c: Float64Array, o: number, invCell: number, out: number): void {
+  const t = BASIS[18]!;
+  const s = BASIS[19]!;
+  // per power j of s: the row polynomial v_j(t), its derivative d_j(t) and second derivative e_j(t)
+  let c0 = c[o]!, c1 = c[o + 1]!, c2 = c[o + 2]!, c3 = c[o + 3]!;
+  const v0 = ((c3 * t + c2) * t + c1) * t + c0, d0 = (3 * c3 * t + 2 * c2) * t + c1, e0 = 6 * c3 * t + 2 * c2;
+  c0 = c[o + 4]!; c1 = c[o + 5]!; c2 = c[o + 6]!; c3 = c[o + 7]!;
+  const v1 = ((c3 * t + c2) * t + c1) * t + c0, d1 = (3 * c3 * t + 2 * c2) * t + c1, e1 = 6 * c3 * t + 2 * c2;
+  c0 = c[o + 8]!; c1 = c[o + 9]!; c2 = c[o + 10]!; c3 = c[o + 11]!;
+  const v2 = ((c3 * t + c2) * t + c1) * t + c0, d2 = (3 * c3 * t + 2 * c2) * t + c1, e2 = 6 * c3 * t + 2 * c2;
+  c0 = c[o + 12]!; c1 = c[o + 13]!; c2 = c[o + 14]!; c3 = c[o + 15]!;
+  const v3 = ((c3 * t + c2) * t + c1) * t + c0, d3 = (3 * c3 * t + 2 * c2) * t + c1, e3 = 6 * c3 * t + 2 * c2;
+  const gx = BASIS[16]!, gz = BASIS[17]!;
   const inv2 = invCell * invCell;
-  O[o + 3] = gx * (b0 * c0 + b1 * c1 + b2 * c2 + b3 * c3) * inv2;
-  O[o + 4] = gx * gz * (db0 * q0 + db1 * q1 + db2 * q2 + db3 * q3) * inv2;
-  O[o + 5] = gz * ((1 - s) * r0 + (3 * s - 2) * r1 + (1 - 3 * s) * r2 + s * r3) * inv2;
+  const O = CURV;
+  O[out] = ((v3 * s + v2) * s + v1) * s + v0;
+  O[out + 1] = gx * (((d3 * s + d2) * s + d1) * s + d0) * invCell;
+  O[out + 2] = gz * ((3 * v3 * s + 2 * v2) * s + v1) * invCell;
+  O[out + 3] = gx * (((e3 * s + e2) * s + e1) * s + e0) * inv2;
+  O[out + 4] = gx * gz * ((3 * d3 * s + 2 * d2) * s + d1) * inv2;
+  O[out + 5] = gz * (6 * v3 * s + 2 * v2) * inv2;
 }
 
 /**
@@ -269,6 +306,9 @@ const QUERY_AT = new Float64Array(2);
  * the span parameters t (x) and s (z) (18, 19).
  */
 const BASIS = new Float64Array(20);
+
+/** The last `spanAt`'s span (i, j) (the cell-polynomial memo's key with the padded index). */
+const SPAN_IJ = new Int32Array(2);
 
 /**
  * A periodic n×n tile as an (n+3)² array whose entry (a, b) is the tile's ((a − 1) mod n, (b − 1) mod n): the
@@ -319,6 +359,8 @@ export class DetailLayer {
   private readonly tile: HeightSample = { h: 0, dhdx: 0, dhdz: 0 };
   /** The tile with one control point more before and two after on each axis, copied from the other side. */
   private readonly wrapped: Float64Array;
+  /** Every tile cell's power-basis polynomial, amplitude applied (cell-poly.ts), built on the first curvature sample. */
+  private tilePolys: Float64Array | null = null;
 
   /** `values`: tileCells² numbers in [−1, 1] (tileCells a power of two); see `DetailLayer.random`. */
   constructor(values: Float64Array, tileCells: number, cellSize: number, amplitude: number, weight: ScalarField | null = null) {
@@ -370,26 +412,23 @@ export class DetailLayer {
   }
 
   /**
-   * The unweighted detail displacement's value, gradient and second derivatives at (x, z) into CURV[12..17]: the
-   * grid kernel's sums on the wrapped copy of the tile (its 4×4 control points in contiguous rows, no index
-   * wrapping), amplitude applied after.
+   * The unweighted detail displacement's value, gradient and second derivatives at (x, z) into CURV[12..17], from
+   * the tile cell's power-basis polynomial (all n² built once from the wrapped copy, amplitude folded in: 16 numbers
+   * a cell, 512 KiB for the shipped 64² tile).
    */
   tileCurvatureSumsAt(x: number, z: number): void {
     const u = x * this.invCell;
     const v = z * this.invCell;
     const fi = Math.floor(u);
     const fj = Math.floor(v);
-    cubicBasisInto(u - fi, 0);
-    cubicBasisInto(v - fj, 8);
     BASIS[16] = 1;
     BASIS[17] = 1;
     BASIS[18] = u - fi;
     BASIS[19] = v - fj;
     const m = this.mask;
-    const w = this.tileCells + 3;
-    sumPatch(this.wrapped, w, this.invCell, (fj & m) * w + (fi & m), 12, true);
-    const A = this.amplitude;
-    for (let i = 12; i < 18; i++) CURV[i] = CURV[i]! * A;
+    const n = this.tileCells;
+    const polys = this.tilePolys ?? (this.tilePolys = tileCellPolys(this.wrapped, n, this.amplitude));
+    sumCellPoly(polys, ((fj & m) * n + (fi & m)) * CELL_POLY_LEN, this.invCell, 12);
   }
 
   /** The unweighted detail displacement (amplitude × tile spline) and its gradient at QUERY_AT, in a reused sample. */
@@ -497,6 +536,8 @@ export class BSplineSurface {
   private readonly pairedWeight: BSplineGrid | null;
   private readonly ws: HeightSample = { h: 0, dhdx: 0, dhdz: 0 };
   private readonly wsCurv: CurvatureSample = { h: 0, dhdx: 0, dhdz: 0, nx: 0, ny: 1, nz: 0, hxx: 0, hxz: 0, hzz: 0 };
+  /** Cell polynomials of the macro grid and the paired weight in one entry, built on the first `sampleCurvature`. */
+  private pairPolys: CellPolyMemo | null = null;
 
   constructor(hf: Heightfield, detail: DetailLayer | null = null) {
     this.heightfield = hf;
@@ -551,14 +592,14 @@ export class BSplineSurface {
   }
 
   /**
-   * `sample` plus the second derivatives of the height (macro + detail) at (x, z): the same h, gradient and
-   * normal bits as `sample` where there is no detail layer; with one, the detail gradient's rounding differs
-   * (amplitude applied after the cell scale).
+   * `sample` plus the second derivatives of the height (macro + detail) at (x, z), each spline evaluated from its
+   * cell's power-basis polynomial (cell-poly.ts): the same surface as `sample`'s basis-weight sums, rounded in
+   * another order (a few ulps of the height scale apart, not the same bits).
    */
   sampleCurvature(x: number, z: number, out: CurvatureSample): void {
     const pw = this.pairedWeight;
     const detail = this.detail;
-    if (pw !== null) this.grid.pairCurvatureSumsAt(pw, x, z);
+    if (pw !== null) this.grid.pairCurvatureSumsAt(this.pairPolys ?? (this.pairPolys = new CellPolyMemo([this.grid, pw])), pw, x, z);
     else {
       const w = detail?.weight;
       if (w) {
