@@ -138,21 +138,21 @@ export class BSplineGrid implements ScalarField {
     QUERY_AT[1] = z;
     const k = this.spanAt();
     const memo = this.polys ?? (this.polys = new CellPolyMemo([this]));
-    sumCellPoly(memo.coef, memo.offsetOf(SPAN_IJ[0]!, SPAN_IJ[1]!, k), this.invCell, o);
+    BASIS[20] = this.cellSize;
+    sumCellPolys(memo.coef, memo.offsetOf(SPAN_IJ[0]!, SPAN_IJ[1]!, k), o, 1);
   }
 
   /**
-   * `curvatureSumsAt` of this grid into CURV[0..5] and of `other` (same geometry) into CURV[6..11]: one span look-up,
-   * both polynomials in one entry of `pair` (a memo of [this, other]). The macro sums are the same bits as
+   * `curvatureSumsAt` of this grid into CURV[0..5] and of another grid of the same geometry into CURV[6..11]: one
+   * span look-up, both polynomials in one entry of `pair` (a memo of [this, other]). The macro sums are the same bits as
    * `curvatureSumsAt`'s (the same polynomial, the same evaluation).
    */
-  pairCurvatureSumsAt(pair: CellPolyMemo, other: BSplineGrid, x: number, z: number): void {
+  pairCurvatureSumsAt(pair: CellPolyMemo, x: number, z: number): void {
     QUERY_AT[0] = x;
     QUERY_AT[1] = z;
     const k = this.spanAt();
-    const o = pair.offsetOf(SPAN_IJ[0]!, SPAN_IJ[1]!, k);
-    sumCellPoly(pair.coef, o, this.invCell, 0);
-    sumCellPoly(pair.coef, o + CELL_POLY_LEN, other.invCell, 6);
+    BASIS[20] = this.cellSize; // the other grid's too (same geometry)
+    sumCellPolys(pair.coef, pair.offsetOf(SPAN_IJ[0]!, SPAN_IJ[1]!, k), 0, 2);
   }
 
   /**
@@ -265,33 +265,39 @@ function sumPatch(p: Float64Array, pw: number, invCell: number, k: number): void
 }
 
 /**
- * Value, gradient and second derivatives of the cell polynomial h(t, s) = Σ c[i + 4j] tⁱ sʲ at c[o..o+15]
- * (cell-poly.ts) at t = BASIS[18], s = BASIS[19], by Horner in t per power of s, then in s:
- *   h, ∂h/∂x = gx·h_t / cell, ∂h/∂z = gz·h_s / cell, h_xx = gx·h_tt / cell², h_xz = gx·gz·h_ts / cell²,
- *   h_zz = gz·h_ss / cell² (gx, gz = BASIS[16], [17]: 0 across a clamped border, where the height is flat),
- * into CURV[out..out+5].
+ * Value, gradient and second derivatives of `count` cell polynomials h = Σ k[i + 4j] dxⁱ dzʲ stored one after the
+ * other from c[o] (cell-poly.ts, per metre; a macro grid and its paired weight share a cell) at dx = t·cell,
+ * dz = s·cell (t = BASIS[18], s = BASIS[19], cell = BASIS[20]): with the power vectors X = (1, dx, dx², dx³),
+ * X′ = (0, 1, 2dx, 3dx²), X″ = (0, 0, 2, 6dx) (likewise Z, computed once for all) and the rows a = Xᵀk, b = X′ᵀk,
+ * e = X″ᵀk,
+ *   h = a·Z, ∂h/∂x = b·Z, ∂h/∂z = a·Z′, h_xx = e·Z, h_xz = b·Z′, h_zz = a·Z″,
+ * dot products rather than Horner chains (independent multiply–adds). Across a clamped border (BASIS[16] or [17]
+ * = 0, where the height is flat) the derivatives along it are 0. Polynomial g into CURV[out + 6g ..].
  */
-function sumCellPoly(c: Float64Array, o: number, invCell: number, out: number): void {
-  const t = BASIS[18]!;
-  const s = BASIS[19]!;
-  // per power j of s: the row polynomial v_j(t), its derivative d_j(t) and second derivative e_j(t)
-  let c0 = c[o]!, c1 = c[o + 1]!, c2 = c[o + 2]!, c3 = c[o + 3]!;
-  const v0 = ((c3 * t + c2) * t + c1) * t + c0, d0 = (3 * c3 * t + 2 * c2) * t + c1, e0 = 6 * c3 * t + 2 * c2;
-  c0 = c[o + 4]!; c1 = c[o + 5]!; c2 = c[o + 6]!; c3 = c[o + 7]!;
-  const v1 = ((c3 * t + c2) * t + c1) * t + c0, d1 = (3 * c3 * t + 2 * c2) * t + c1, e1 = 6 * c3 * t + 2 * c2;
-  c0 = c[o + 8]!; c1 = c[o + 9]!; c2 = c[o + 10]!; c3 = c[o + 11]!;
-  const v2 = ((c3 * t + c2) * t + c1) * t + c0, d2 = (3 * c3 * t + 2 * c2) * t + c1, e2 = 6 * c3 * t + 2 * c2;
-  c0 = c[o + 12]!; c1 = c[o + 13]!; c2 = c[o + 14]!; c3 = c[o + 15]!;
-  const v3 = ((c3 * t + c2) * t + c1) * t + c0, d3 = (3 * c3 * t + 2 * c2) * t + c1, e3 = 6 * c3 * t + 2 * c2;
-  const gx = BASIS[16]!, gz = BASIS[17]!;
-  const inv2 = invCell * invCell;
+function sumCellPolys(c: Float64Array, o: number, out: number, count: number): void {
+  const cell = BASIS[20]!;
+  const x = BASIS[18]! * cell, x2 = x * x, x3 = x2 * x, x1d = 2 * x, x2d = 3 * x2, x1e = 6 * x;
+  const z = BASIS[19]! * cell, z2 = z * z, z3 = z2 * z, z1d = 2 * z, z2d = 3 * z2, z1e = 6 * z;
+  const flatX = BASIS[16] === 0, flatZ = BASIS[17] === 0;
   const O = CURV;
-  O[out] = ((v3 * s + v2) * s + v1) * s + v0;
-  O[out + 1] = gx * (((d3 * s + d2) * s + d1) * s + d0) * invCell;
-  O[out + 2] = gz * ((3 * v3 * s + 2 * v2) * s + v1) * invCell;
-  O[out + 3] = gx * (((e3 * s + e2) * s + e1) * s + e0) * inv2;
-  O[out + 4] = gx * gz * ((3 * d3 * s + 2 * d2) * s + d1) * inv2;
-  O[out + 5] = gz * (6 * v3 * s + 2 * v2) * inv2;
+  for (let g = 0; g < count; g++, o += CELL_POLY_LEN, out += 6) {
+    let c0 = c[o]!, c1 = c[o + 1]!, c2 = c[o + 2]!, c3 = c[o + 3]!;
+    const a0 = c0 + c1 * x + c2 * x2 + c3 * x3, b0 = c1 + c2 * x1d + c3 * x2d, e0 = 2 * c2 + c3 * x1e;
+    c0 = c[o + 4]!; c1 = c[o + 5]!; c2 = c[o + 6]!; c3 = c[o + 7]!;
+    const a1 = c0 + c1 * x + c2 * x2 + c3 * x3, b1 = c1 + c2 * x1d + c3 * x2d, e1 = 2 * c2 + c3 * x1e;
+    c0 = c[o + 8]!; c1 = c[o + 9]!; c2 = c[o + 10]!; c3 = c[o + 11]!;
+    const a2 = c0 + c1 * x + c2 * x2 + c3 * x3, b2 = c1 + c2 * x1d + c3 * x2d, e2 = 2 * c2 + c3 * x1e;
+    c0 = c[o + 12]!; c1 = c[o + 13]!; c2 = c[o + 14]!; c3 = c[o + 15]!;
+    const a3 = c0 + c1 * x + c2 * x2 + c3 * x3, b3 = c1 + c2 * x1d + c3 * x2d, e3 = 2 * c2 + c3 * x1e;
+    O[out] = a0 + a1 * z + a2 * z2 + a3 * z3;
+    O[out + 1] = b0 + b1 * z + b2 * z2 + b3 * z3;
+    O[out + 2] = a1 + a2 * z1d + a3 * z2d;
+    O[out + 3] = e0 + e1 * z + e2 * z2 + e3 * z3;
+    O[out + 4] = b1 + b2 * z1d + b3 * z2d;
+    O[out + 5] = 2 * a2 + a3 * z1e;
+    if (flatX) O[out + 1] = O[out + 3] = O[out + 4] = 0;
+    if (flatZ) O[out + 2] = O[out + 4] = O[out + 5] = 0;
+  }
 }
 
 /**
@@ -303,9 +309,9 @@ const QUERY_AT = new Float64Array(2);
 
 /**
  * The last `spanBasis`: weights and derivative weights in x (0..7) and z (8..15), border gradient factors (16, 17),
- * the span parameters t (x) and s (z) (18, 19).
+ * the span parameters t (x) and s (z) (18, 19); the cell size of the next `sumCellPolys` (20).
  */
-const BASIS = new Float64Array(20);
+const BASIS = new Float64Array(21);
 
 /** The last `spanAt`'s span (i, j) (the cell-polynomial memo's key with the padded index). */
 const SPAN_IJ = new Int32Array(2);
@@ -427,8 +433,9 @@ export class DetailLayer {
     BASIS[19] = v - fj;
     const m = this.mask;
     const n = this.tileCells;
-    const polys = this.tilePolys ?? (this.tilePolys = tileCellPolys(this.wrapped, n, this.amplitude));
-    sumCellPoly(polys, ((fj & m) * n + (fi & m)) * CELL_POLY_LEN, this.invCell, 12);
+    const polys = this.tilePolys ?? (this.tilePolys = tileCellPolys(this.wrapped, n, this.amplitude, this.invCell));
+    BASIS[20] = this.cellSize;
+    sumCellPolys(polys, ((fj & m) * n + (fi & m)) * CELL_POLY_LEN, 12, 1);
   }
 
   /** The unweighted detail displacement (amplitude × tile spline) and its gradient at QUERY_AT, in a reused sample. */
@@ -599,7 +606,7 @@ export class BSplineSurface {
   sampleCurvature(x: number, z: number, out: CurvatureSample): void {
     const pw = this.pairedWeight;
     const detail = this.detail;
-    if (pw !== null) this.grid.pairCurvatureSumsAt(this.pairPolys ?? (this.pairPolys = new CellPolyMemo([this.grid, pw])), pw, x, z);
+    if (pw !== null) this.grid.pairCurvatureSumsAt(this.pairPolys ?? (this.pairPolys = new CellPolyMemo([this.grid, pw])), x, z);
     else {
       const w = detail?.weight;
       if (w) {

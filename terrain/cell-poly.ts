@@ -2,8 +2,10 @@
  * A uniform cubic B-spline cell (span) in the power basis: h(t, s) = Σi Σj c[i + 4j] tⁱ sʲ for t, s ∈ [0, 1] the
  * span parameters in x and z. The basis weights are polynomials B(t) = [1 t t² t³]·M with (de Boor, uniform)
  *   M = 1/6 · [ 1  4  1  0 ;  −3  0  3  0 ;  3  −6  3  0 ;  −1  3  −3  1 ]   (row: power of t, column: control point),
- * so h = Σa Σb Ba(t) Bb(s) P[b][a] gives C = M·Pᵀ·Mᵀ once per cell; after that a value, gradient and Hessian are
- * Horner sums of 16 numbers (bspline.ts `sumCellPoly`) instead of two sets of basis weights and 4×4 dot products.
+ * so h = Σa Σb Ba(t) Bb(s) P[b][a] gives C = M·Pᵀ·Mᵀ once per cell. Stored in metres: k[i + 4j] = c[i + 4j] / cellⁱ⁺ʲ,
+ * h = Σ k[i + 4j] dxⁱ dzʲ with dx = t·cell, dz = s·cell the offsets from the cell's corner, so the derivatives come out
+ * per metre with no scaling; after that a value, gradient and Hessian are 16 multiply–adds and their derivative
+ * sums (bspline.ts `sumCellPolys`) instead of two sets of basis weights and 4×4 dot products.
  */
 
 /** Numbers per cell polynomial (4 × 4 coefficients). */
@@ -13,10 +15,11 @@ export const CELL_POLY_LEN = 16;
 const INV_36 = 1 / 36;
 
 /**
- * The power-basis coefficients of the cell whose 4×4 control points start at p[k] (rows pw apart), times `scale`,
- * into out[o..o+15] (c[i + 4j] multiplies tⁱ sʲ). Integer combinations first (×6 per axis), one scale at the end.
+ * The power-basis coefficients of the cell whose 4×4 control points start at p[k] (rows pw apart), times `scale`, per
+ * metre (file header: out[o + i + 4j] multiplies dxⁱ dzʲ on cells of 1/invCell m), into out[o..o+15]. Integer
+ * combinations first (×6 per axis), one scale per coefficient at the end.
  */
-export function cellPolyInto(p: Float64Array, pw: number, k: number, scale: number, out: Float64Array, o: number): void {
+export function cellPolyInto(p: Float64Array, pw: number, k: number, scale: number, invCell: number, out: Float64Array, o: number): void {
   // along t, per control row b: R[b][i] = 6 Σa M[i][a] P[b][a]
   for (let b = 0; b < 4; b++) {
     const r = k + b * pw;
@@ -26,15 +29,16 @@ export function cellPolyInto(p: Float64Array, pw: number, k: number, scale: numb
     ROWS[8 + b] = 3 * p0 - 6 * p1 + 3 * p2;
     ROWS[12 + b] = 3 * (p1 - p2) + (p3 - p0);
   }
-  // along s: c[i + 4j] = Σb M[j][b] R[b][i] / 36
-  const f = scale * INV_36;
+  // along s: c[i + 4j] = Σb M[j][b] R[b][i] / 36, over cell^(i + j)
+  let fi = scale * INV_36;
   for (let i = 0; i < 4; i++) {
     const q = 4 * i;
     const r0 = ROWS[q]!, r1 = ROWS[q + 1]!, r2 = ROWS[q + 2]!, r3 = ROWS[q + 3]!;
-    out[o + i] = (r0 + 4 * r1 + r2) * f;
-    out[o + i + 4] = 3 * (r2 - r0) * f;
-    out[o + i + 8] = (3 * r0 - 6 * r1 + 3 * r2) * f;
-    out[o + i + 12] = (3 * (r1 - r2) + (r3 - r0)) * f;
+    out[o + i] = (r0 + 4 * r1 + r2) * fi;
+    out[o + i + 4] = 3 * (r2 - r0) * (fi * invCell);
+    out[o + i + 8] = (3 * r0 - 6 * r1 + 3 * r2) * (fi * invCell * invCell);
+    out[o + i + 12] = (3 * (r1 - r2) + (r3 - r0)) * (fi * invCell * invCell * invCell);
+    fi *= invCell;
   }
 }
 
@@ -46,10 +50,11 @@ const MEMO_SIDE_BITS = 5;
 const MEMO_MASK = (1 << MEMO_SIDE_BITS) - 1;
 const MEMO_SLOTS = 1 << (2 * MEMO_SIDE_BITS);
 
-/** A grid's padded control points (BSplineGrid.p, .pw). */
+/** A grid's padded control points and cell (BSplineGrid.p, .pw, .invCell). */
 export interface ControlGrid {
   readonly p: Float64Array;
   readonly pw: number;
+  readonly invCell: number;
 }
 
 /**
@@ -77,7 +82,7 @@ export class CellPolyMemo {
     const o = slot * this.stride;
     if (this.keys[slot] !== k) {
       const gs = this.grids;
-      for (let g = 0; g < gs.length; g++) cellPolyInto(gs[g]!.p, gs[g]!.pw, k, 1, this.coef, o + g * CELL_POLY_LEN);
+      for (let g = 0; g < gs.length; g++) cellPolyInto(gs[g]!.p, gs[g]!.pw, k, 1, gs[g]!.invCell, this.coef, o + g * CELL_POLY_LEN);
       this.keys[slot] = k;
     }
     return o;
@@ -88,9 +93,9 @@ export class CellPolyMemo {
  * Every cell of a periodic n × n tile, wrapped as bspline.ts `wrapTile` lays it out ((n+3)² with the span (i, j)'s
  * control points from row j, column i), times `scale`: n² × CELL_POLY_LEN numbers, cell (i, j) at (j·n + i) × 16.
  */
-export function tileCellPolys(wrapped: Float64Array, n: number, scale: number): Float64Array {
+export function tileCellPolys(wrapped: Float64Array, n: number, scale: number, invCell: number): Float64Array {
   const out = new Float64Array(n * n * CELL_POLY_LEN);
   const w = n + 3;
-  for (let j = 0; j < n; j++) for (let i = 0; i < n; i++) cellPolyInto(wrapped, w, j * w + i, scale, out, (j * n + i) * CELL_POLY_LEN);
+  for (let j = 0; j < n; j++) for (let i = 0; i < n; i++) cellPolyInto(wrapped, w, j * w + i, scale, invCell, out, (j * n + i) * CELL_POLY_LEN);
   return out;
 }

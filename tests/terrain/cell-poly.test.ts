@@ -108,7 +108,7 @@ describe('cell polynomials (power basis) equal the B-spline evaluation', () => {
     const p = new Float64Array(16);
     for (let b = 0; b < 4; b++) for (let a = 0; a < 4; a++) p[b * 4 + a] = 7 + 2 * (a - 1) - 3 * (b - 1);
     const c = new Float64Array(CELL_POLY_LEN);
-    cellPolyInto(p, 4, 0, 1, c, 0);
+    cellPolyInto(p, 4, 0, 1, 1, c, 0);
     const want = new Float64Array(16);
     want[0] = 7;
     want[1] = 2;
@@ -215,7 +215,7 @@ describe('the cell-polynomial memo is a pure memo', () => {
     for (const [i, j] of [[1, 1], [33, 1], [1, 1], [1, 33], [33, 33], [33, 33], [1, 1]] as const) {
       const k = j * g.pw + i;
       const o = memo.offsetOf(i, j, k);
-      cellPolyInto(g.p, g.pw, k, 1, want, 0);
+      cellPolyInto(g.p, g.pw, k, 1, g.invCell, want, 0);
       expect(Array.from(memo.coef.subarray(o, o + CELL_POLY_LEN))).toEqual(Array.from(want));
     }
   });
