@@ -5,11 +5,11 @@
  * the friction circle leaves (a hard stop asked for at 20 m/s in a gravel bend) spun it off the road for four of
  * these nine characters; the driver now brakes within √((μg)² − (u·ω_y)²) (docs/ai.md).
  */
-import { describe, expect, it } from 'vitest';
+import { describe, it } from 'vitest';
 import { loadStageFromDir } from '../../terrain/node';
 import { loadBuiltinCar } from '../../src/content/cars/index';
 import { driveStage } from '../../src/run/autopilot';
-import { AI_TARGET_FACTOR } from './finish';
+import { AI_TARGET_FACTOR, expectFinishWithinBounds } from './finish';
 
 describe('AI autopilot: the hatch-gti on forest-gravel for nine driver characters', () => {
   const stage = loadStageFromDir('src/content/stages/forest-gravel');
@@ -17,13 +17,7 @@ describe('AI autopilot: the hatch-gti on forest-gravel for nine driver character
   for (const aggressiveness of [0.4, 0.6, 0.8]) {
     it(`aggressiveness ${aggressiveness}, skill 0.7 / 0.8 / 0.9: finishes without help, on the road, within ${AI_TARGET_FACTOR}× the target`, () => {
       for (const skill of [0.7, 0.8, 0.9]) {
-        const r = driveStage({ stage, car, integrator: 'euler', driver: { aggressiveness, skill } });
-        const msg = `skill ${skill}: ${JSON.stringify(r)}`;
-        expect(r.finished, msg).toBe(true);
-        expect(r.recoveries, msg).toBe(0);
-        expect(r.maxOffRoadM, msg).toBeLessThan(2);
-        expect(r.timeS, msg).toBeLessThanOrEqual(AI_TARGET_FACTOR * r.humanTargetS);
-        expect(r.timeS, msg).toBeGreaterThan(r.limitS);
+        expectFinishWithinBounds(driveStage({ stage, car, integrator: 'euler', driver: { aggressiveness, skill } }), `skill ${skill}: `);
       }
     }, 300_000);
   }
