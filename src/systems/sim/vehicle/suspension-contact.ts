@@ -104,9 +104,6 @@ export function groundFromPatch(patch: Float64Array, o: number, x: number, z: nu
   return true;
 }
 
-/** The tyre's radial spring stiffens as 1 + δ/(0.1 m): its reciprocal length, 1/m (a multiplication, not a division). */
-const RADIAL_STIFFENING_PER_M = 10;
-
 /**
  * The tyre of wheel `w` (centre in `centre`) on the ground: radial load from its deflection below the ground's
  * tangent plane (stiffening with deflection), contact point, normal and surface.
@@ -121,7 +118,7 @@ function tyreContact(world: SimWorld, w: number, tc: CarRuntime['cache']['tire']
   const delta = tc.radius - d;
   let n = 0;
   if (delta > 0) {
-    n = tc.radialStiffness * delta * (1 + delta * RADIAL_STIFFENING_PER_M);
+    n = tc.radialStiffness * delta * (1 + delta / 0.1);
     W.grounded[w] = 1;
   } else {
     W.grounded[w] = 0;

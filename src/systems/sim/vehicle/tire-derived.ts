@@ -20,17 +20,6 @@ export interface TireDerived {
   dampX: number;
   /** 2ζ·√(C_y0/σ_y·m_corner). */
   dampY: number;
-  /** 1/(2A) of the brush's sticking-length quadratic, A = 3(1 − w)/2 (`brushInvTwoA`). */
-  invTwoA: number;
-}
-
-/**
- * 1/(2A), A = 3(1 − w)/2 for pressure uniformity w: the brush's sticking length η = (2A − S + √((2A − S)² + 4Aw))/(2A)
- * multiplies by it (tires.ts). 0 for a uniform patch (A = 0, where η = w/S instead).
- */
-export function brushInvTwoA(w: number): number {
-  const A = 1.5 * (1 - w);
-  return A > 1e-12 ? 1 / (2 * A) : 0;
 }
 
 export function tireDerived(tc: TireConfig, cornerMass: number): TireDerived {
@@ -43,6 +32,5 @@ export function tireDerived(tc: TireConfig, cornerMass: number): TireDerived {
     stiffK: (1 - tc.stiffnessLoadExponent) / tc.stiffnessLoadExponent,
     dampX: (ZETA * 2 * Math.sqrt(tc.longStiffness * invRelaxLong * tc.inertia)) / tc.radius,
     dampY: ZETA * 2 * Math.sqrt(tc.corneringStiffness * invRelaxLat * cornerMass),
-    invTwoA: brushInvTwoA(tc.pressureUniformity),
   };
 }

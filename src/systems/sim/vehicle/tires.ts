@@ -26,7 +26,6 @@
 import type { SimWorld } from '../../../ecs/world';
 import { vehicles, type CarRuntime } from './registry';
 import { dcos, dsin } from '../../../../terrain/dmath';
-import { brushInvTwoA } from './tire-derived';
 
 export interface BrushOut {
   fx: number;
@@ -59,7 +58,6 @@ export function brushForce(
   bin[5] = cy;
   bin[6] = w;
   bin[7] = Math.sqrt(ex * ex + ey * ey) / (mu * n);
-  bin[8] = brushInvTwoA(w);
   brushCore();
   out.fx = bout[0]!;
   out.fy = bout[1]!;
@@ -67,10 +65,9 @@ export function brushForce(
   return out;
 }
 
-// brushCore's inputs (sx, sy, N, μ, C_x, C_y, w, normalised stress S = |(C_x s_x, C_y s_y)|/(μN), 1/(2A)) and
-// outputs (fx, fy, φ) live in typed arrays: passing doubles to (or returning them from) a call V8 does not inline
-// boxes each on the heap.
-const bin = new Float64Array(9);
+// brushCore's inputs (sx, sy, N, μ, C_x, C_y, w, normalised stress S = |(C_x s_x, C_y s_y)|/(μN)) and outputs
+// (fx, fy, φ) live in typed arrays: passing doubles to (or returning them from) a call V8 does not inline boxes each on the heap.
+const bin = new Float64Array(8);
 const bout = new Float64Array(3);
 
 /** The brush model proper (single implementation, used by `brushForce` and the tyre pass). */
@@ -82,8 +79,7 @@ function brushCore(): void {
     cx = bin[4]!,
     cy = bin[5]!,
     w = bin[6]!,
-    S = bin[7]!,
-    invTwoA = bin[8]!;
+    S = bin[7]!;
   bout[0] = 0;
   bout[1] = 0;
   bout[2] = 0;
@@ -101,7 +97,7 @@ function brushCore(): void {
   let eta: number;
   if (A > 1e-12) {
     const bq = 2 * A - S;
-    eta = (bq + Math.sqrt(bq * bq + 4 * A * w)) * invTwoA;
+    eta = (bq + Math.sqrt(bq * bq + 4 * A * w)) / (2 * A);
   } else eta = w / S;
   if (eta > 2) eta = 2;
   const e2 = eta * eta;
@@ -264,15 +260,11 @@ function wheelBrush(world: SimWorld, rt: CarRuntime, i: number, w: number): void
   const x = n * td.invNominalLoad;
   let lfac = 1 - tc.loadSensitivity * (x - 1);
   lfac = lfac < 0.6 ? 0.6 : lfac > 1.3 ? 1.3 : lfac;
-  // μ_sl + (μ_st − μ_sl)/(1 + v_s/v_ref) = μ_sl + (μ_st − μ_sl)·v_ref/(v_ref + v_s) and C(N)/C0 × surface =
-  // scale·x(1 + k)/(1 + k·x): both denominators (> 0) from one reciprocal of their product.
+  // μ_sl + (μ_st − μ_sl)/(1 + v_s/v_ref), written with one division.
   const vRef = sf.slidingSpeedRef;
+  const mu = tc.grip * (sf.muSliding + ((sf.muStatic - sf.muSliding) * vRef) / (vRef + vs)) * lfac;
   const sk = td.stiffK;
-  const muDen = vRef + vs,
-    lfDen = 1 + sk * x;
-  const inv = 1 / (muDen * lfDen);
-  const mu = tc.grip * (sf.muSliding + (sf.muStatic - sf.muSliding) * vRef * (lfDen * inv)) * lfac;
-  const lf = sf.stiffnessScale * x * (1 + sk) * (muDen * inv);
+  const lf = (sf.stiffnessScale * x * (1 + sk)) / (1 + sk * x); // C(N)/C0 × surface
   const cxs = tc.longStiffness * lf;
   const cys = tc.corneringStiffness * lf;
   const ux = W.ux[w]!,
@@ -291,7 +283,6 @@ function wheelBrush(world: SimWorld, rt: CarRuntime, i: number, w: number): void
   bin[5] = cys;
   bin[6] = tc.pressureUniformity;
   bin[7] = S;
-  bin[8] = td.invTwoA;
   brushCore();
   // Relaxation rates; quicker relaxation far past the peak (normalised stress S > 3).
   const S3 = S * ONE_THIRD;
