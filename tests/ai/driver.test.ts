@@ -9,7 +9,7 @@ import { StageGround } from '../../src/systems/sim/vehicle/stage-ground';
 import { AiDriver, driverGains } from '../../src/systems/sim/ai/driver';
 import { stagePath } from '../../src/systems/sim/ai/stage-path';
 import { driverVehicleFromConfig } from '../../src/systems/sim/ai/car-params';
-import { wrapPi } from '../../src/systems/sim/ai/driver-model';
+import { G, wrapPi } from '../../src/systems/sim/ai/driver-model';
 
 describe('AI driver on a car', () => {
   const stage = loadStageFromDir('src/content/stages/test-short');
@@ -47,5 +47,47 @@ describe('AI driver on a car', () => {
     const heading = Math.atan2(b.R2[eid]!, b.R8[eid]!);
     expect(Math.abs(wrapPi(heading - path.headingAt(driver.loc.s)))).toBeLessThan(0.5);
     expect(driver.loc.s).toBeGreaterThan(s0 + 30);
+  });
+
+  it('brakes within the friction circle: the deceleration asked is at most √((μg)² − (u·ω_y)²), floored at 35 % of μg', () => {
+    // the car 30 m before the slowest point of its profile, 25 m/s too fast: the demand exceeds any grip
+    const vehicle = driverVehicleFromConfig(car);
+    const probe = new AiDriver({ path, vehicle, params: { aggressiveness: 0.6, skill: 0.8 } });
+    let iMin = 0;
+    for (let i = 1; i < path.n; i++) if (probe.profile[i]! < probe.profile[iMin]!) iMin = i;
+    const s0 = path.s[iMin]! - 30;
+    const xz = (s: number): [number, number] => {
+      const p = [0, 0];
+      path.pointAt(s, p);
+      return [p[0]!, p[1]!];
+    };
+    const u = probe.profile[iMin]! + 25;
+    // the car's pose and speed; the deceleration asked with lateral acceleration u·ω_y = aLat (u: the driver's
+    // forward speed, the velocity projected on the body axis), as a pedal fraction of the full-pedal deceleration
+    const pedalAt = (aLat: number): { brake: number; want: number } => {
+      const world = createSimWorld({ dt: 1 / 500, integrator: 'euler', ground: StageGround.fromStage(stage) });
+      const pt = [0, 0];
+      path.pointAt(s0, pt);
+      const h = path.headingAt(s0);
+      const eid = spawnCar(world, car, { x: pt[0]!, z: pt[1]!, heading: h });
+      const b = world.c.RigidBody;
+      b.vx[eid] = u * Math.sin(h);
+      b.vz[eid] = u * Math.cos(h);
+      b.wy[eid] = aLat / u;
+      const driver = new AiDriver({ path, vehicle, params: { aggressiveness: 0.6, skill: 0.8 } });
+      const brake = driver.decide(world, eid).brake;
+      const muG = path.mu[driver.loc.index]! * G;
+      const aLatNow = driver.last.u * b.wy[eid]!;
+      const aMax = Math.max(0.35 * muG, Math.sqrt(Math.max(0, muG * muG - aLatNow * aLatNow)));
+      return { brake, want: Math.min(1, aMax / vehicle.brakeDecelMS2) };
+    };
+    const muG = path.mu[path.locate(...xz(s0)).index]! * G;
+    for (const aLat of [0, 0.8 * muG, -0.8 * muG, 0.95 * muG, 1.5 * muG]) {
+      const p = pedalAt(aLat);
+      expect(p.brake, `aLat ${aLat}`).toBeCloseTo(p.want, 12);
+    }
+    // the cases between: √(1 − 0.8²) = 0.6 of μg, the 35 % floor past μg
+    expect(pedalAt(0.8 * muG).want).toBeCloseTo(Math.min(1, (0.6 * muG) / vehicle.brakeDecelMS2), 5);
+    expect(pedalAt(1.5 * muG).want).toBeCloseTo((0.35 * muG) / vehicle.brakeDecelMS2, 12);
   });
 });

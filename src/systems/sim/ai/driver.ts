@@ -143,6 +143,8 @@ const FOLLOW_HEADWAY_S = 0.35;
 /** Speed advantage needed to start a pass, m/s; lateral speed of the lane change, m/s. */
 const PASS_SPEED_ADV_MS = 1;
 const LANE_CHANGE_MS = 1.6;
+/** Least share of μ g a driver brakes with however hard the car corners (the speed profile's floor, path.ts). */
+const BRAKE_SHARE_FLOOR = 0.35;
 
 /** Profile limits for a driver on a car (used for the path's target-speed profile). */
 export function profileLimits(vehicle: DriverVehicle, gains: DriverGains): ProfileLimits {
@@ -726,7 +728,8 @@ export class AiDriver implements InputSource {
     const aCap = Math.min(fGear, this.vehicle.powerW / Math.max(1, u)) / this.vehicle.massKg;
     // friction circle: what the cornering acceleration u²κ leaves of μ g for accelerating (floored at 25 %)
     const aLat = u * u * Math.abs(path.kappa[this.loc.index]!);
-    const aLong = Math.sqrt(Math.max(0, (mu * G) ** 2 - aLat * aLat));
+    const mu2g2 = (mu * G) ** 2;
+    const aLong = Math.sqrt(Math.max(0, mu2g2 - aLat * aLat));
     // only the driven axle(s) can put the power down: their share of that (a RWD car on gravel spins its
     // rear tyres otherwise)
     const aM = Math.min(g.aMeanOfMuG * mu * G, Math.max(0.25 * mu * G, aLong) * this.vehicle.drivenWeightFraction);
@@ -740,8 +743,11 @@ export class AiDriver implements InputSource {
     if (aR >= 0) this.throttleFor(world.c.RigidBody.R5[eid]!, out, aR, aM, aCap, beta, dt);
     else if (-aR > g.brakeThreshold * brakeCap) {
       this.thrInt = Math.max(0, this.thrInt - dt);
-      // eq 13 with μ g → the deceleration at full pedal (a_r is already limited to the grip by the profile)
-      out.brake = brakePedal(aR, this.vehicle.brakeDecelMS2);
+      // eq 13 with μ g → the deceleration at full pedal, asking no more than the friction circle leaves beside
+      // the lateral acceleration the car has now (u·ω_y): braking past it in a bend slides the tyres (a spin)
+      const aLatNow = u * world.c.RigidBody.wy[eid]!;
+      const aBrake = Math.sqrt(Math.max(BRAKE_SHARE_FLOOR * BRAKE_SHARE_FLOOR * mu2g2, mu2g2 - aLatNow * aLatNow));
+      out.brake = brakePedal(aR > -aBrake ? aR : -aBrake, this.vehicle.brakeDecelMS2);
     } else {
       // coasting band: neither pedal (engine braking) unless the speed is well below the reference
       out.throttle = 0;

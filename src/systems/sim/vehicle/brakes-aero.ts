@@ -26,7 +26,7 @@ export function brakesAeroCar(world: SimWorld, rt: CarRuntime): void {
 function brakeWheels(world: SimWorld, rt: CarRuntime): void {
   const W = world.c.Wheel;
   const ctl = world.c.Controls;
-  const dt = world.dt;
+  const invDt = 1 / world.dt;
   const surfaces = vehicles(world).surfaces;
   const eid = rt.eid;
   const brake = ctl.brake[eid]!;
@@ -46,7 +46,8 @@ function brakeWheels(world: SimWorld, rt: CarRuntime): void {
     }
     if (cap <= 0) continue;
     const omega = W.omega[w]!;
-    let t = (tc.inertia * omega) / dt + W.torque[w]!;
+    const iOverDt = tc.inertia * invDt; // the torque that stops 1 rad/s of spin within the step
+    let t = iOverDt * omega + W.torque[w]!;
     if (abs && W.grounded[w]) {
       // ABS: the brake may not pull the wheel below (1 − κ*)·v_x/R within this step, κ* = the slip ratio
       // near the tyre's longitudinal peak (tires.ts), clamped to 5…20 %.
@@ -56,7 +57,7 @@ function brakeWheels(world: SimWorld, rt: CarRuntime): void {
         let ks = W.peakSlip[w]!;
         ks = ks < 0.05 ? 0.05 : ks > 0.2 ? 0.2 : ks;
         const target = ((1 - ks) * vx) / tc.radius;
-        const tAbs = (tc.inertia * (omega - target)) / dt + W.torque[w]!;
+        const tAbs = iOverDt * (omega - target) + W.torque[w]!;
         const limit = (vx > 0 ? tAbs : -tAbs) > 0 ? (vx > 0 ? tAbs : -tAbs) : 0;
         if (cap > limit + handCap) cap = limit + handCap;
       }

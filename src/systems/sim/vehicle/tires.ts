@@ -57,7 +57,7 @@ export function brushForce(
   bin[4] = cx;
   bin[5] = cy;
   bin[6] = w;
-  bin[7] = Math.sqrt(ex * ex + ey * ey);
+  bin[7] = Math.sqrt(ex * ex + ey * ey) / (mu * n);
   brushCore();
   out.fx = bout[0]!;
   out.fy = bout[1]!;
@@ -65,8 +65,8 @@ export function brushForce(
   return out;
 }
 
-// brushCore's inputs (sx, sy, N, μ, C_x, C_y, w, |(C_x s_x, C_y s_y)|) and outputs (fx, fy, φ) live in typed
-// arrays: passing doubles to (or returning them from) a call V8 does not inline boxes each on the heap.
+// brushCore's inputs (sx, sy, N, μ, C_x, C_y, w, normalised stress S = |(C_x s_x, C_y s_y)|/(μN)) and outputs
+// (fx, fy, φ) live in typed arrays: passing doubles to (or returning them from) a call V8 does not inline boxes each on the heap.
 const bin = new Float64Array(8);
 const bout = new Float64Array(3);
 
@@ -79,7 +79,7 @@ function brushCore(): void {
     cx = bin[4]!,
     cy = bin[5]!,
     w = bin[6]!,
-    eNorm = bin[7]!;
+    S = bin[7]!;
   bout[0] = 0;
   bout[1] = 0;
   bout[2] = 0;
@@ -87,7 +87,6 @@ function brushCore(): void {
   const muN = mu * n;
   const ex = cx * sx,
     ey = cy * sy;
-  const S = eNorm / muN;
   if (S === 0) return;
   if (S <= 0.5 * w) {
     bout[0] = ex;
@@ -102,12 +101,12 @@ function brushCore(): void {
   } else eta = w / S;
   if (eta > 2) eta = 2;
   const e2 = eta * eta;
-  const stick = (muN * S * e2) / 4;
-  const slide = muN * (1 - 0.5 * (A * e2 - (A * e2 * eta) / 3 + w * eta));
-  const sl = Math.sqrt(sx * sx + sy * sy);
-  const sm = S * muN;
-  bout[0] = (stick * ex) / sm + (slide * sx) / sl;
-  bout[1] = (stick * ey) / sm + (slide * sy) / sl;
+  // F_stick = μN·S·η²/4 along (ex, ey), whose length is μN·S: per unit of (ex, ey) that is η²/4.
+  const stick = 0.25 * e2;
+  const slide = muN * (1 - 0.5 * (A * e2 - A * e2 * eta * ONE_THIRD + w * eta));
+  const slideUnit = slide / Math.sqrt(sx * sx + sy * sy); // per unit of (sx, sy)
+  bout[0] = stick * ex + slideUnit * sx;
+  bout[1] = stick * ey + slideUnit * sy;
   bout[2] = 1 - 0.5 * eta;
 }
 
@@ -133,6 +132,7 @@ export function loadFactor(n: number, n0: number, k: number): number {
   return f < 0.6 ? 0.6 : f > 1.3 ? 1.3 : f;
 }
 
+const ONE_THIRD = 1 / 3;
 const OVERSLIDE_RATE = 60;
 const OVERSLIDE_MAX = 250;
 
@@ -260,7 +260,9 @@ function wheelBrush(world: SimWorld, rt: CarRuntime, i: number, w: number): void
   const x = n * td.invNominalLoad;
   let lfac = 1 - tc.loadSensitivity * (x - 1);
   lfac = lfac < 0.6 ? 0.6 : lfac > 1.3 ? 1.3 : lfac;
-  const mu = tc.grip * (sf.muSliding + (sf.muStatic - sf.muSliding) / (1 + vs / sf.slidingSpeedRef)) * lfac;
+  // μ_sl + (μ_st − μ_sl)/(1 + v_s/v_ref), written with one division.
+  const vRef = sf.slidingSpeedRef;
+  const mu = tc.grip * (sf.muSliding + ((sf.muStatic - sf.muSliding) * vRef) / (vRef + vs)) * lfac;
   const sk = td.stiffK;
   const lf = (sf.stiffnessScale * x * (1 + sk)) / (1 + sk * x); // C(N)/C0 × surface
   const cxs = tc.longStiffness * lf;
@@ -271,7 +273,8 @@ function wheelBrush(world: SimWorld, rt: CarRuntime, i: number, w: number): void
     sy = uy * td.invRelaxLat;
   const ex = cxs * sx,
     ey = cys * sy;
-  const eNorm = Math.sqrt(ex * ex + ey * ey);
+  const muN = mu * n;
+  const S = Math.sqrt(ex * ex + ey * ey) / muN; // normalised stress
   bin[0] = sx;
   bin[1] = sy;
   bin[2] = n;
@@ -279,11 +282,10 @@ function wheelBrush(world: SimWorld, rt: CarRuntime, i: number, w: number): void
   bin[4] = cxs;
   bin[5] = cys;
   bin[6] = tc.pressureUniformity;
-  bin[7] = eNorm;
+  bin[7] = S;
   brushCore();
   // Relaxation rates; quicker relaxation far past the peak (normalised stress S > 3).
-  const muN = mu * n;
-  const S3 = eNorm / (3 * muN);
+  const S3 = S * ONE_THIRD;
   let extra = S3 > 1 ? OVERSLIDE_RATE * (S3 - 1) : 0;
   if (extra > OVERSLIDE_MAX) extra = OVERSLIDE_MAX;
   const avx = vx < 0 ? -vx : vx;
