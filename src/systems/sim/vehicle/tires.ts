@@ -143,6 +143,37 @@ const R_X = 6, R_Y = 7, R_Z = 8; // contact point relative to the CG, m
 const V_X = 9, V_Y = 10; // contact-point velocity along f and l, m/s
 const TIRE_FX = 11, TIRE_FY = 12; // tyre force along f and l, N
 const wf = new Float64Array(13);
+/**
+ * The car's body state the four wheels read (rotation R0..R8, CG position, velocity, angular velocity), loaded
+ * once per car by `tiresCar`: one module array at constant indices instead of fifteen component arrays per wheel.
+ */
+const body = new Float64Array(18);
+const B_R = 0; // R0..R8 at 0..8
+const B_P = 9; // px, py, pz
+const B_V = 12; // vx, vy, vz
+const B_W = 15; // wx, wy, wz
+
+/** The car's body state into `body`. */
+function loadBody(b: SimWorld['c']['RigidBody'], eid: number): void {
+  body[B_R] = b.R0[eid]!;
+  body[B_R + 1] = b.R1[eid]!;
+  body[B_R + 2] = b.R2[eid]!;
+  body[B_R + 3] = b.R3[eid]!;
+  body[B_R + 4] = b.R4[eid]!;
+  body[B_R + 5] = b.R5[eid]!;
+  body[B_R + 6] = b.R6[eid]!;
+  body[B_R + 7] = b.R7[eid]!;
+  body[B_R + 8] = b.R8[eid]!;
+  body[B_P] = b.px[eid]!;
+  body[B_P + 1] = b.py[eid]!;
+  body[B_P + 2] = b.pz[eid]!;
+  body[B_V] = b.vx[eid]!;
+  body[B_V + 1] = b.vy[eid]!;
+  body[B_V + 2] = b.vz[eid]!;
+  body[B_W] = b.wx[eid]!;
+  body[B_W + 1] = b.wy[eid]!;
+  body[B_W + 2] = b.wz[eid]!;
+}
 /** The four wheels' force and moment on the chassis (N, N·m), summed and added to the accumulators once. */
 const chassis = new Float64Array(6);
 
@@ -152,6 +183,7 @@ export function tiresCar(world: SimWorld, rt: CarRuntime): void {
   const W = world.c.Wheel;
   const eid = rt.eid;
   chassis.fill(0);
+  loadBody(b, eid);
   for (let i = 0; i < 4; i++) {
     const w = rt.wheels[i]!;
     if (!W.grounded[w]) {
@@ -188,9 +220,7 @@ function relaxAirborne(W: SimWorld['c']['Wheel'], w: number): void {
  * once per tick by the tick logic).
  */
 function wheelFrame(world: SimWorld, rt: CarRuntime, i: number, w: number): void {
-  const b = world.c.RigidBody;
   const W = world.c.Wheel;
-  const eid = rt.eid;
   const k = rt.cache;
   const nx = W.nx[w]!,
     ny = W.ny[w]!,
@@ -203,9 +233,9 @@ function wheelFrame(world: SimWorld, rt: CarRuntime, i: number, w: number): void
   }
   const sd = k.steerSin[i]!,
     cd = k.steerCos[i]!;
-  let fx = b.R0[eid]! * sd + b.R2[eid]! * cd,
-    fy = b.R3[eid]! * sd + b.R5[eid]! * cd,
-    fz = b.R6[eid]! * sd + b.R8[eid]! * cd;
+  let fx = body[B_R]! * sd + body[B_R + 2]! * cd,
+    fy = body[B_R + 3]! * sd + body[B_R + 5]! * cd,
+    fz = body[B_R + 6]! * sd + body[B_R + 8]! * cd;
   const fn = fx * nx + fy * ny + fz * nz;
   fx -= fn * nx;
   fy -= fn * ny;
@@ -217,15 +247,15 @@ function wheelFrame(world: SimWorld, rt: CarRuntime, i: number, w: number): void
   const lx = ny * fz - nz * fy,
     ly = nz * fx - nx * fz,
     lz = nx * fy - ny * fx;
-  const rx = W.cx[w]! - b.px[eid]!,
-    ry = W.cy[w]! - b.py[eid]!,
-    rz = W.cz[w]! - b.pz[eid]!;
-  const wx = b.wx[eid]!,
-    wy = b.wy[eid]!,
-    wz = b.wz[eid]!;
-  const vcx = b.vx[eid]! + wy * rz - wz * ry,
-    vcy = b.vy[eid]! + wz * rx - wx * rz,
-    vcz = b.vz[eid]! + wx * ry - wy * rx;
+  const rx = W.cx[w]! - body[B_P]!,
+    ry = W.cy[w]! - body[B_P + 1]!,
+    rz = W.cz[w]! - body[B_P + 2]!;
+  const wx = body[B_W]!,
+    wy = body[B_W + 1]!,
+    wz = body[B_W + 2]!;
+  const vcx = body[B_V]! + wy * rz - wz * ry,
+    vcy = body[B_V + 1]! + wz * rx - wx * rz,
+    vcz = body[B_V + 2]! + wx * ry - wy * rx;
   wf[F_X] = fx;
   wf[F_Y] = fy;
   wf[F_Z] = fz;
@@ -322,18 +352,16 @@ function wheelBrush(world: SimWorld, rt: CarRuntime, i: number, w: number): void
  * torque −F_x·R goes on the wheel.
  */
 function addWheelToChassis(world: SimWorld, rt: CarRuntime, i: number, w: number): void {
-  const b = world.c.RigidBody;
   const W = world.c.Wheel;
-  const eid = rt.eid;
   const n = W.load[w]!;
   const Fx = wf[TIRE_FX]!,
     Fy = wf[TIRE_FY]!;
   let Fwx = n * W.nx[w]! + Fx * wf[F_X]! + Fy * wf[L_X]!,
     Fwy = n * W.ny[w]! + Fx * wf[F_Y]! + Fy * wf[L_Y]!,
     Fwz = n * W.nz[w]! + Fx * wf[F_Z]! + Fy * wf[L_Z]!;
-  const R1 = b.R1[eid]!,
-    R4 = b.R4[eid]!,
-    R7 = b.R7[eid]!;
+  const R1 = body[B_R + 1]!,
+    R4 = body[B_R + 4]!,
+    R7 = body[B_R + 7]!;
   const Fa = Fwx * R1 + Fwy * R4 + Fwz * R7;
   W.tireAxis[w] = Fa;
   Fwx -= Fa * R1;
