@@ -21,8 +21,8 @@ import { ReplayFormatError } from './bytes';
 //    patch (second-order Taylor expansion) instead of a fresh terrain sample; a midpoint/RK4 stage normalises the
 //    quaternion once, by the reciprocal of its norm (vehicle issue)
 // 8: the wheel contact's terrain patch from per-cell power-basis polynomials (terrain/cell-poly.ts: the same surface,
-//    other rounding); tyre and brake formulas with fewer divisions; the AI brakes within the friction circle; the
-//    unsprung wheels' inertial share by m_u (vehicle and AI issues)
+//    other rounding); tyre and brake formulas with fewer divisions; the AI brakes within the friction circle
+//    (vehicle and AI issues)
 export const SIM_VERSION = 'bitrally-sim-8';
 
 /** The first sim version whose stage replays hash the player's StageProgress. */
