@@ -62,8 +62,7 @@ export interface CarCache {
   downforceFront: number;
   cgToFront: number;
   cgToRear: number;
-  /** Per wheel: m_u, 1/m_u and the droop stop's stiffness and damping (unsprung.ts, suspension-contact.ts). */
-  unsprungMass: Float64Array;
+  /** Per wheel: 1/m_u and the droop stop's stiffness and damping (unsprung.ts, suspension-contact.ts). */
   invUnsprung: Float64Array;
   dropK: Float64Array;
   dropC: Float64Array;
@@ -176,7 +175,6 @@ export function registerCar(world: SimWorld, init: CarRuntimeInit): CarRuntime {
       downforceFront: 0,
       cgToFront: 0,
       cgToRear: 0,
-      unsprungMass: new Float64Array(4),
       invUnsprung: new Float64Array(4),
       dropK: new Float64Array(4),
       dropC: new Float64Array(4),
@@ -249,7 +247,6 @@ export function refreshRuntime(rt: CarRuntime): void {
   for (let i = 0; i < 4; i++) {
     const mu = k.susp[i]!.unsprungMass;
     unsprung += mu;
-    k.unsprungMass[i] = mu;
     k.invUnsprung[i] = 1 / mu;
     k.dropK[i] = mu * DROOP_STOP_OMEGA * DROOP_STOP_OMEGA;
     k.dropC[i] = 2 * mu * DROOP_STOP_OMEGA; // critical damping

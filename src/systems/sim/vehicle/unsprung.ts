@@ -41,7 +41,7 @@ export function unsprungCar(world: SimWorld, rt: CarRuntime): void {
     const w = wheels[i]!;
     const inv = k.invUnsprung[i]!;
     W.dTravelRate[w] = (W.tireAxis[w]! - W.suspForce[w]!) * inv - f;
-    const share = f * k.unsprungMass[i]!; // m_u,i·f
+    const share = f / inv; // m_u,i·f
     sF += share;
     sTx += share * am[i * 3]!;
     sTy += share * am[i * 3 + 1]!;
