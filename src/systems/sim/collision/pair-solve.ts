@@ -56,25 +56,15 @@ export const newPairContact = (): PairContact => ({
 
 const pts = newPointList(64);
 
-/**
- * Bounding circles (Wu §4.4.1) of radii Ra and Rb, centres (dx, dz) apart, widened by the relative travel
- * (dvx, dvz)·dt and the spins ra, rb (rad/s) over dt: returns that travel, or −1 (apart). Every operation is
- * symmetric in the two cars (a sum, a square), so either order gives the same bits.
- */
-export function circlesReach(
-  Ra: number, Rb: number, dx: number, dz: number, dvx: number, dvz: number, ra: number, rb: number, dt: number,
-): number {
-  const rel = sqrt2(dvx, dvz) * dt;
-  const spin = (Math.abs(ra) * Ra + Math.abs(rb) * Rb) * dt;
+/** Bounding circles (Wu §4.4.1) widened by the relative travel and spin over dt; returns that travel, or −1 (apart). */
+function sweptReach(a: PairCar, b: PairCar, dt: number): number {
+  const Ra = sqrt2(Math.max(a.pose.front, a.pose.rear), a.pose.hw);
+  const Rb = sqrt2(Math.max(b.pose.front, b.pose.rear), b.pose.hw);
+  const rel = sqrt2(a.body.vx - b.body.vx, a.body.vz - b.body.vz) * dt;
+  const spin = (Math.abs(a.body.r) * Ra + Math.abs(b.body.r) * Rb) * dt;
+  const dx = a.pose.cx - b.pose.cx, dz = a.pose.cz - b.pose.cz;
   const reach = Ra + Rb + rel + spin;
   return dx * dx + dz * dz > reach * reach ? -1 : rel + spin;
-}
-
-/** The pair's bounding circles widened by the relative travel and spin over dt; returns that travel, or −1 (apart). */
-function sweptReach(a: PairCar, b: PairCar, dt: number): number {
-  return circlesReach(
-    boundingRadius(a.pose), boundingRadius(b.pose), a.pose.cx - b.pose.cx, a.pose.cz - b.pose.cz, a.body.vx - b.body.vx, a.body.vz - b.body.vz, a.body.r, b.body.r, dt,
-  );
 }
 
 const bxs = new Float64Array(4), bzs = new Float64Array(4);

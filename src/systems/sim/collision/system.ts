@@ -28,7 +28,7 @@ import {
 } from './detect';
 import { newImpulseResult, solveEnergy, solveRestitution, STATIC_BODY, type ImpulseResult, type YawBody } from './impulse';
 import { collisionRuntime, type CollisionRuntime } from './runtime';
-import { circlesReach, newPairContact, solveCarPair, subSteps, type PairCar } from './pair-solve';
+import { newPairContact, solveCarPair, subSteps, type PairCar } from './pair-solve';
 import { contactCode } from './contact-memory';
 
 const END_NAMES = ['front', 'rear', 'left', 'right'] as const;
@@ -206,8 +206,6 @@ let order = new Int32Array(0);
 let orderN = 0;
 let minX = new Float64Array(0), maxX = new Float64Array(0);
 let minZ = new Float64Array(0), maxZ = new Float64Array(0);
-/** Each car's bounding-circle radius, m (the pair solver's, from the same extents). */
-let radius = new Float64Array(0);
 /** Cars that took a car–car impulse this pass (their velocity no longer matches their swept z extents). */
 let kicked = new Uint8Array(0);
 /**
@@ -225,7 +223,6 @@ function sweptExtents(world: SimWorld, cars: readonly number[], n: number): void
     maxX = new Float64Array(n * 2);
     minZ = new Float64Array(n * 2);
     maxZ = new Float64Array(n * 2);
-    radius = new Float64Array(n * 2);
     kicked = new Uint8Array(n * 2);
   }
   const b = world.c.RigidBody, c = world.c.CarCollider;
@@ -239,7 +236,6 @@ function sweptExtents(world: SimWorld, cars: readonly number[], n: number): void
     const z = b.pz[eid]!, z2 = z + b.vz[eid]! * dt;
     minZ[i] = Math.min(z, z2) - R - Z_SLACK_M;
     maxZ[i] = Math.max(z, z2) + R + Z_SLACK_M;
-    radius[i] = R;
     kicked[i] = 0;
   }
 }
@@ -266,24 +262,9 @@ function sortByMinX(n: number): void {
 }
 
 /**
- * The pair's bounding circles, widened by their relative travel and spin over the tick, miss: the pair solver's
- * first test (pair-solve.ts circlesReach, the same numbers in the same operations), taken here before the pair's
- * poses and yaw bodies are built. Velocities are read now: an impulse earlier in this pass counts.
- */
-function circlesApart(world: SimWorld, i: number, j: number, ea: number, eb: number): boolean {
-  const b = world.c.RigidBody;
-  return circlesReach(
-    radius[i]!, radius[j]!, b.px[ea]! - b.px[eb]!, b.pz[ea]! - b.pz[eb]!, b.vx[ea]! - b.vx[eb]!, b.vz[ea]! - b.vz[eb]!,
-    b.wy[ea]!, b.wy[eb]!, world.dt,
-  ) < 0;
-}
-
-/**
  * Sweep and prune on x, then the swept z extents: a pair whose boxes miss in z cannot meet within the tick (every
  * sub-pose's outline lies inside its car's swept circle), so it skips the pair solver, which would find no contact.
  * A car that already took an impulse this pass moves differently from its z box, so its pairs skip the z test.
- * Then the pair solver's own bounding-circle test (circlesApart), before any pose is built: about 40 % of the
- * pairs left in a 32-car race stop there.
  */
 function carCarContacts(world: SimWorld, rt: CollisionRuntime, cars: readonly number[]): void {
   const n = cars.length;
@@ -296,7 +277,6 @@ function carCarContacts(world: SimWorld, rt: CollisionRuntime, cars: readonly nu
       const j = order[jj]!;
       if ((minZ[j]! > maxZ[i]! || minZ[i]! > maxZ[j]!) && kicked[i]! + kicked[j]! === 0) continue;
       const a = Math.min(cars[i]!, cars[j]!), bb = Math.max(cars[i]!, cars[j]!);
-      if (circlesApart(world, i, j, cars[i]!, cars[j]!)) continue;
       if (pairContact(world, rt, a, bb)) kicked[i] = kicked[j] = 1;
     }
   }
