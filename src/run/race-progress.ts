@@ -1,7 +1,9 @@
 /**
  * Rallycross race progress as a pipeline pass (pass 10b, src/run/pipeline.ts): each car with a RaceProgress
  * component (src/ecs/components/race-progress.ts) is located on the circuit of the world's `raceCourse` after
- * the tick, and its fields advance by the race rules (src/run/race-rules.ts, the one place of those rules). What
+ * the tick, and its fields advance by the race rules (src/run/race-rules.ts, the one place of those rules: the
+ * common racing tick through `advanceQuietRacing`, which touches only the fields that change, any other tick
+ * through `advanceRace` on the whole state read out of the component and written back). What
  * happened goes to `world.events` as `race-start`, `race-jump-start`, `race-lap` { lap }, `race-joker`,
  * `race-joker-penalty`, `race-recover`, `race-finish`, each with `car`, `timeS` and `penaltyS`; the race
  * (src/run/race.ts) and the autopilot on a circuit (src/run/autopilot.ts) read them after the tick. On a
