@@ -76,10 +76,36 @@ export interface InputSource {
   next(world: SimWorld, eid: number): QuantizedInput;
 }
 
+/**
+ * The cars' input sources by eid. Every change (set, delete, clear: how any owner changes it) bumps `version`,
+ * so the controls pass reads a dense copy by eid, rebuilt only after a change, instead of a Map look-up per car
+ * per tick.
+ */
+export class InputSourceMap extends Map<number, InputSource> {
+  version = 0;
+  override set(eid: number, source: InputSource): this {
+    this.version++;
+    return super.set(eid, source);
+  }
+  override delete(eid: number): boolean {
+    this.version++;
+    return super.delete(eid);
+  }
+  override clear(): void {
+    this.version++;
+    super.clear();
+  }
+}
+
 export interface ControlsResources {
-  sources: Map<number, InputSource>;
+  sources: InputSourceMap;
   /** The input each car consumed in the last controls pass (what the replay records); cleared every pass. */
   consumed: Map<number, QuantizedInput>;
+  /** `sources` by eid as of `sources.version` = `denseVersion` (the controls pass's copy). */
+  sourceByEid: (InputSource | undefined)[];
+  denseVersion: number;
+  /** `consumed` by eid (the pass sets a map entry only when the car's input object changed). */
+  consumedByEid: (QuantizedInput | undefined)[];
 }
 
 declare module './world-types' {
@@ -89,11 +115,26 @@ declare module './world-types' {
 }
 
 export function controlsResources(world: SimWorld): ControlsResources {
-  return (world.runtime.controls ??= { sources: new Map(), consumed: new Map() });
+  // the dense copies span every eid the world can hand out (packed arrays: no growth, no holes)
+  return (world.runtime.controls ??= {
+    sources: new InputSourceMap(), consumed: new Map(), denseVersion: -1,
+    sourceByEid: new Array<InputSource | undefined>(world.capacity).fill(undefined),
+    consumedByEid: new Array<QuantizedInput | undefined>(world.capacity).fill(undefined),
+  });
 }
 
 export function setInputSource(world: SimWorld, eid: number, source: InputSource): void {
   controlsResources(world).sources.set(eid, source);
+}
+
+/** The sources by eid, copied again from the map after it changed. */
+function sourcesByEid(res: ControlsResources): (InputSource | undefined)[] {
+  if (res.denseVersion !== res.sources.version) {
+    const dense = res.sourceByEid.fill(undefined);
+    for (const [eid, src] of res.sources) dense[eid] = src;
+    res.denseVersion = res.sources.version;
+  }
+  return res.sourceByEid;
 }
 
 /** A source that returns whatever was last set (the app writes device input into it every frame). */
@@ -111,10 +152,11 @@ export function applyControls(world: SimWorld): void {
   const c = world.c.Controls;
   const res = controlsResources(world);
   const cars = entitiesWith(world, c);
+  const sources = sourcesByEid(res), consumedOf = res.consumedByEid;
   // every car with Controls sets its entry below, and an entry of a car without Controls any more is dropped
   // after (the map is not cleared every tick: Map#clear allocates a fresh table)
   for (const eid of cars) {
-    const src = res.sources.get(eid);
+    const src = sources[eid];
     const input = src ? src.next(world, eid) : neutralInput();
     const prev = c.buttons[eid]!;
     // + 0: any source (AI, device, replay) that hands over −0 drives exactly like +0 (replays cannot store −0)
@@ -126,13 +168,21 @@ export function applyControls(world: SimWorld): void {
     const pressed = input.buttons & ~prev;
     c.shift[eid] = pressed & Button.ShiftUp ? 1 : pressed & Button.ShiftDown ? -1 : 0;
     c.buttons[eid] = input.buttons;
-    res.consumed.set(eid, input);
+    // a source that rewrites one object (the AI's held input) leaves the entry as it is
+    if (consumedOf[eid] !== input) {
+      res.consumed.set(eid, input);
+      consumedOf[eid] = input;
+    }
   }
   // the keys hold every car set above: the sizes match only when they hold nothing else
-  if (res.consumed.size !== cars.length) dropStaleConsumed(res.consumed, cars);
+  if (res.consumed.size !== cars.length) dropStaleConsumed(res, cars);
 }
 
-function dropStaleConsumed(consumed: Map<number, QuantizedInput>, cars: readonly number[]): void {
+function dropStaleConsumed(res: ControlsResources, cars: readonly number[]): void {
   const live = new Set(cars);
-  for (const eid of consumed.keys()) if (!live.has(eid)) consumed.delete(eid);
+  for (const eid of res.consumed.keys()) {
+    if (live.has(eid)) continue;
+    res.consumed.delete(eid);
+    res.consumedByEid[eid] = undefined;
+  }
 }

@@ -1,7 +1,9 @@
 /**
  * Rallycross race progress as a pipeline pass (pass 10b, src/run/pipeline.ts): each car with a RaceProgress
  * component (src/ecs/components/race-progress.ts) is located on the circuit of the world's `raceCourse` after
- * the tick, and its fields advance by the race rules (src/run/race-rules.ts, the one place of those rules). What
+ * the tick, and its fields advance by the race rules (src/run/race-rules.ts, the one place of those rules: the
+ * common racing tick through `advanceQuietRacing`, which touches only the fields that change, any other tick
+ * through `advanceRace` on the whole state read out of the component and written back). What
  * happened goes to `world.events` as `race-start`, `race-jump-start`, `race-lap` { lap }, `race-joker`,
  * `race-joker-penalty`, `race-recover`, `race-finish`, each with `car`, `timeS` and `penaltyS`; the race
  * (src/run/race.ts) and the autopilot on a circuit (src/run/autopilot.ts) read them after the tick. On a
@@ -18,7 +20,7 @@ import type { SimEvent, SimWorld } from '../ecs/world-types';
 import { entitiesWith } from '../ecs/queries';
 import type { AiPath, PathLocation } from '../systems/sim/ai/path';
 import {
-  advanceRace, initialRaceState, type RaceEvent, type RacePhaseOfCar, type RaceRules, type RaceRunState, type RaceTick,
+  advanceQuietRacing, advanceRace, initialRaceState, type QuietRacingState, type RaceEvent, type RacePhaseOfCar, type RaceRules, type RaceRunState, type RaceTick,
 } from './race-rules';
 
 /** The circuit a world's cars race on: its closed path, the start line on it, and the rules. */
@@ -123,35 +125,64 @@ const scratchEvents: RaceEvent[] = [];
 /** The rules' input for one car, rewritten per car (an object literal per car per tick is garbage). */
 const scratchTick: RaceTick = { dt: 0, pathS: 0, x: 0, z: 0, recover: false };
 
+const scratchQuiet: QuietRacingState = { timeS: 0.5, progressM: 0.5, pathS: 0.5, lap: 0, inJokerGate: false };
+
+/**
+ * The common tick of a racing car with the Recover button up now and last tick (most cars, most ticks): only the
+ * fields that change go through `advanceQuietRacing`; false (nothing written) when the tick raises an event.
+ */
+function advanceQuietCar(world: SimWorld, eid: number, course: RaceCourse, t: RaceTick): boolean {
+  const p = world.c.RaceProgress;
+  const q = scratchQuiet;
+  q.timeS = p.timeS[eid]!;
+  q.progressM = p.progressM[eid]!;
+  q.pathS = p.pathS[eid]!;
+  q.lap = p.lap[eid]!;
+  q.inJokerGate = p.inJokerGate[eid] === 1;
+  if (!advanceQuietRacing(q, course, t)) return false;
+  p.timeS[eid] = q.timeS;
+  p.progressM[eid] = q.progressM;
+  p.pathS[eid] = q.pathS;
+  p.inJokerGate[eid] = q.inJokerGate ? 1 : 0;
+  return true;
+}
+
+/** Any other tick of a car's race: the whole state through the race rules, its events to `world.events`. */
+function advanceCar(world: SimWorld, eid: number, course: RaceCourse, t: RaceTick): void {
+  const p = world.c.RaceProgress;
+  const s = readRaceRun(world, eid, scratchState);
+  scratchEvents.length = 0;
+  advanceRace(s, course, t, scratchEvents);
+  writeRaceRun(world, eid, s);
+  for (const k of scratchEvents) {
+    // the tick of the finish is the tick this pass runs in (world.tick + 1 = ticks completed after it)
+    if (k === 'finish') p.finishTick[eid] = world.tick + 1;
+    const data: Record<string, unknown> = { car: eid, timeS: s.timeS, penaltyS: s.penaltyS };
+    if (k === 'lap') data.lap = s.lap;
+    emitEvent(world, RACE_EVENT_KIND[k], data);
+  }
+}
+
 /** Pass 10b: every racing car's place on the circuit feeds the race rules; their events go to `world.events`. */
 export function updateRaceProgress(world: SimWorld): void {
   const course = world.runtime.raceCourse;
   if (!course) return;
   const p = world.c.RaceProgress;
   const b = world.c.RigidBody;
+  const buttons = world.c.Controls.buttons;
+  const t = scratchTick;
+  t.dt = world.dt;
   for (const eid of entitiesWith(world, p)) {
     const x = b.px[eid]!, z = b.pz[eid]!;
     course.path.locate(x, z, p.pathIndex[eid]!, scratchLoc);
     p.pathIndex[eid] = scratchLoc.index;
     p.lateralM[eid] = scratchLoc.lateral;
-    const recover = (world.c.Controls.buttons[eid]! & Button.Recover) !== 0;
-    const s = readRaceRun(world, eid, scratchState);
-    scratchEvents.length = 0;
-    const t = scratchTick;
-    t.dt = world.dt;
     t.pathS = scratchLoc.s;
     t.x = x;
     t.z = z;
-    t.recover = recover;
-    advanceRace(s, course, t, scratchEvents);
-    writeRaceRun(world, eid, s);
-    for (const k of scratchEvents) {
-      // the tick of the finish is the tick this pass runs in (world.tick + 1 = ticks completed after it)
-      if (k === 'finish') p.finishTick[eid] = world.tick + 1;
-      const data: Record<string, unknown> = { car: eid, timeS: s.timeS, penaltyS: s.penaltyS };
-      if (k === 'lap') data.lap = s.lap;
-      emitEvent(world, RACE_EVENT_KIND[k], data);
-    }
+    t.recover = (buttons[eid]! & Button.Recover) !== 0;
+    const quiet = p.phase[eid] === RACE_PHASE_RACING && !t.recover && p.recoverHeld[eid] === 0;
+    if (!quiet || !advanceQuietCar(world, eid, course, t)) advanceCar(world, eid, course, t);
   }
 }
 
