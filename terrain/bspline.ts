@@ -143,13 +143,11 @@ export class BSplineGrid implements ScalarField {
   }
 
   /**
-   * `curvatureSumsAt` of this grid into CURV[0..5] and of another grid of the same geometry into CURV[6..11]: one
+   * `curvatureSumsAt` at (x, z) = QUERY_AT of this grid into CURV[0..5] and of another grid of the same geometry into CURV[6..11]: one
    * span look-up, both polynomials in one entry of `pair` (a memo of [this, other]). The macro sums are the same bits as
    * `curvatureSumsAt`'s (the same polynomial, the same evaluation).
    */
-  pairCurvatureSumsAt(pair: CellPolyMemo, x: number, z: number): void {
-    QUERY_AT[0] = x;
-    QUERY_AT[1] = z;
+  pairCurvatureSumsAt(pair: CellPolyMemo): void {
     const k = this.spanAt();
     BASIS[20] = this.cellSize; // the other grid's too (same geometry)
     sumCellPolys(pair.coef, pair.offsetOf(SPAN_IJ[0]!, SPAN_IJ[1]!, k), 0, 2);
@@ -418,13 +416,13 @@ export class DetailLayer {
   }
 
   /**
-   * The unweighted detail displacement's value, gradient and second derivatives at (x, z) into CURV[12..17], from
+   * The unweighted detail displacement's value, gradient and second derivatives at (x, z) = QUERY_AT into CURV[12..17], from
    * the tile cell's power-basis polynomial (all n² built once from the wrapped copy, amplitude folded in: 16 numbers
    * a cell, 512 KiB for the shipped 64² tile).
    */
-  tileCurvatureSumsAt(x: number, z: number): void {
-    const u = x * this.invCell;
-    const v = z * this.invCell;
+  tileCurvatureSumsAt(): void {
+    const u = QUERY_AT[0]! * this.invCell;
+    const v = QUERY_AT[1]! * this.invCell;
     const fi = Math.floor(u);
     const fj = Math.floor(v);
     BASIS[16] = 1;
@@ -604,11 +602,33 @@ export class BSplineSurface {
    * another order (a few ulps of the height scale apart, not the same bits).
    */
   sampleCurvature(x: number, z: number, out: CurvatureSample): void {
+    QUERY_AT[0] = x;
+    QUERY_AT[1] = z;
+    this.curvatureAtQuery(out);
+  }
+
+  /**
+   * `sampleCurvature` at (p[0], p[2]) (a point's x, y, z): the same numbers. Hot callers pass the point in an
+   * array: a double argument to a call the JIT did not inline is boxed on the heap.
+   */
+  sampleCurvatureAt(p: Float64Array, out: CurvatureSample): void {
+    QUERY_AT[0] = p[0]!;
+    QUERY_AT[1] = p[2]!;
+    this.curvatureAtQuery(out);
+  }
+
+  /**
+   * `sampleCurvature` at (x, z) = QUERY_AT. The grids' and the tile's sums read the point from QUERY_AT too (a
+   * weight field's `evalCurvatureInto` writes the same point back).
+   */
+  private curvatureAtQuery(out: CurvatureSample): void {
     const pw = this.pairedWeight;
     const detail = this.detail;
-    if (pw !== null) this.grid.pairCurvatureSumsAt(this.pairPolys ?? (this.pairPolys = new CellPolyMemo([this.grid, pw])), x, z);
+    if (pw !== null) this.grid.pairCurvatureSumsAt(this.pairPolys ?? (this.pairPolys = new CellPolyMemo([this.grid, pw])));
     else {
       const w = detail?.weight;
+      const x = QUERY_AT[0]!,
+        z = QUERY_AT[1]!;
       if (w) {
         w.evalCurvatureInto(x, z, this.wsCurv); // may use CURV[0..5]: before the macro grid's sums
         const c = this.wsCurv;
@@ -622,7 +642,7 @@ export class BSplineSurface {
       this.grid.curvatureSumsAt(x, z, 0);
     }
     if (detail) {
-      detail.tileCurvatureSumsAt(x, z);
+      detail.tileCurvatureSumsAt();
       addDetailCurvature(detail.weight !== null, out);
     } else curvatureFromSums(0, out);
     const gx = out.dhdx;

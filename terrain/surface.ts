@@ -57,6 +57,9 @@ export function surfaceCode(id: SurfaceId): number {
   return SURFACE_IDS.indexOf(id);
 }
 
+/** `surfaceAt`'s point for `surfaceAtPoint` (x at 0, z at 2). */
+const AT = new Float64Array(3);
+
 export class SurfaceMap {
   readonly width: number;
   readonly depth: number;
@@ -99,8 +102,15 @@ export class SurfaceMap {
 
   /** Code (index into SURFACE_IDS) at the nearest node; outside the map the border node. */
   surfaceAt(x: number, z: number): number {
-    let i = Math.round((x - this.origin.x) * this.invCell);
-    let j = Math.round((z - this.origin.z) * this.invCell);
+    AT[0] = x;
+    AT[2] = z;
+    return this.surfaceAtPoint(AT);
+  }
+
+  /** `surfaceAt(p[0], p[2])` (a point's x, y, z in an array: no boxed double arguments on a hot call). */
+  surfaceAtPoint(p: Float64Array): number {
+    let i = Math.round((p[0]! - this.origin.x) * this.invCell);
+    let j = Math.round((p[2]! - this.origin.z) * this.invCell);
     if (i < 0) i = 0;
     else if (i >= this.width) i = this.width - 1;
     if (j < 0) j = 0;

@@ -95,7 +95,7 @@ describe('ground patch: the second-order Taylor expansion of the start-of-step s
         a = 2 * Math.PI * rng();
       const dx = d * Math.cos(a),
         dz = d * Math.sin(a);
-      expect(groundFromPatch(patch, 0, x + dx, z + dz, at)).toBe(true);
+      expect(groundFromPatch(patch, 0, Float64Array.of(x + dx, 0, z + dz), at)).toBe(true);
       const t = sampleWith(g, x + dx, z + dz);
       const l1 = Math.abs(dx) + Math.abs(dz);
       // Taylor remainders: |Σ ∂³h Δ^α|/6 ≤ M3·|Δ|₁³/6 (height), M3·|Δ|₁²/2 (each gradient component); + rounding
@@ -116,8 +116,8 @@ describe('ground patch: the second-order Taylor expansion of the start-of-step s
   it('is refused beyond its reach (a centre moved between the evaluations is sampled afresh)', () => {
     const patch = new Float64Array([0, 0, 0, 0, 0, 0, 0, 0, 0, 1]);
     const at = groundPatch();
-    expect(groundFromPatch(patch, 0, 0.2, 0.1, at)).toBe(true);
-    expect(groundFromPatch(patch, 0, 0.2, 0.2, at)).toBe(false);
+    expect(groundFromPatch(patch, 0, Float64Array.of(0.2, 0, 0.1), at)).toBe(true);
+    expect(groundFromPatch(patch, 0, Float64Array.of(0.2, 0, 0.2), at)).toBe(false);
   });
 });
 

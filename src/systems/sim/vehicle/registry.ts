@@ -74,6 +74,13 @@ export interface CarCache {
   contactPatch: Float64Array;
   /** Driveline inverse inertias (wheels FL..RR, engine). */
   invM: Float64Array;
+  /**
+   * Total ratio (gearbox × final drive, drivetrain.ts `totalRatio`) of gear g at [g + 1], g = −1 (reverse), 0
+   * (neutral: 0), 1…; and the gearbox efficiency, manual at 0, automatic at 1 (`gearboxEfficiency`). Numbers read
+   * from arrays: a small function returning a fresh double that the JIT did not inline boxes it on the heap.
+   */
+  gearRatio: Float64Array;
+  gearEff: Float64Array;
   /** Idle-control throttle floor at idle: friction(idle) / curve(idle). */
   idleThrBase: number;
   /** hasComponent(Damage), refreshed once per tick by the tick logic. */
@@ -182,6 +189,8 @@ export function registerCar(world: SimWorld, init: CarRuntimeInit): CarRuntime {
       axisMoment: new Float64Array(12),
       contactPatch: new Float64Array(40),
       invM: new Float64Array(5),
+      gearRatio: new Float64Array(0),
+      gearEff: new Float64Array(2),
       idleThrBase: 0,
       damaged: false,
       steerIn: new Float64Array([0, 0, 0, 0]),
@@ -209,8 +218,15 @@ export function registerCar(world: SimWorld, init: CarRuntimeInit): CarRuntime {
  * the tick logic; the same expressions as before caching, so results are bit-identical.
  */
 export function refreshRuntime(rt: CarRuntime): void {
+  if (rt.cache.cfg !== rt.cfg) rebuildRuntime(rt);
+}
+
+/**
+ * `refreshRuntime`'s rebuild, apart: its closures capture locals, so V8 allocates a context on every entry to the
+ * function that holds them, the early return included.
+ */
+function rebuildRuntime(rt: CarRuntime): void {
   const k = rt.cache;
-  if (k.cfg === rt.cfg) return;
   const cfg = rt.cfg;
   k.cfg = cfg;
   k.ackIn = Number.NaN;
@@ -265,6 +281,11 @@ export function refreshRuntime(rt: CarRuntime): void {
   k.invM[2] = invR;
   k.invM[3] = invR;
   k.invM[4] = 1 / cfg.engine.inertia;
+  const gb = cfg.gearbox;
+  k.gearRatio = new Float64Array(gb.ratios.length + 1);
+  for (let g = -1; g < gb.ratios.length; g++) k.gearRatio[g + 1] = g === 0 ? 0 : gb.ratios[g < 0 ? 0 : g]! * gb.finalDrive;
+  k.gearEff[0] = gb.efficiency;
+  k.gearEff[1] = gb.efficiency * (1 - gb.autoEfficiencyLoss);
   k.idleThrBase =
     engineFriction(cfg, cfg.engine.idle) / (curveTorque(cfg, cfg.engine.idle) + engineFriction(cfg, cfg.engine.idle));
 }

@@ -41,10 +41,8 @@ export class StageGround implements Ground {
 
   /** `sampleAt` with the height's gradient and second derivatives (BSplineSurface.sampleCurvature). */
   samplePatchAt(p: Float64Array, out: GroundPatch): void {
-    const x = p[0]!,
-      z = p[2]!;
-    this.surface.sampleCurvature(x, z, out);
-    out.surface = this.surfaceMap ? this.surfaceMap.surfaceAt(x, z) : this.defaultSurface;
+    this.surface.sampleCurvatureAt(p, out);
+    out.surface = this.surfaceMap ? this.surfaceMap.surfaceAtPoint(p) : this.defaultSurface;
   }
 
   heightAt(x: number, z: number): number {

@@ -46,7 +46,7 @@ const PATCH_REACH_M = 0.25;
 function groundAtWheel(world: SimWorld, patch: Float64Array, o: number): void {
   const g = world.ground;
   if (forceStage.midpointStage) {
-    if (patch[o + 9] === 1 && groundFromPatch(patch, o, centre[0]!, centre[2]!, gs)) return;
+    if (patch[o + 9] === 1 && groundFromPatch(patch, o, centre, gs)) return;
   } else if (world.integrator === 'midpoint' && g.samplePatchAt) {
     g.samplePatchAt(centre, gs);
     keepPatch(patch, o, gs);
@@ -72,14 +72,15 @@ function keepPatch(patch: Float64Array, o: number, p: GroundPatch): void {
 }
 
 /**
- * The ground at (x, z) from the patch at [o …]: h₀ + g·Δ + ½ΔᵀHΔ and its gradient g + HΔ (Δ = (x, z) − the
- * sample point), the normal from that gradient, the patch's surface code. Error O(|Δ|³) in height and O(|Δ|²) in
- * the gradient (the third derivatives times |Δ|³/6 and |Δ|²/2): over half a tick's travel that keeps the midpoint
- * method second order. False (nothing written) when Δ is beyond PATCH_REACH_M.
+ * The ground at (x, z) = (at[0], at[2]) from the patch at [o …]: h₀ + g·Δ + ½ΔᵀHΔ and its gradient g + HΔ (Δ =
+ * (x, z) − the sample point), the normal from that gradient, the patch's surface code. Error O(|Δ|³) in height and
+ * O(|Δ|²) in the gradient (the third derivatives times |Δ|³/6 and |Δ|²/2): over half a tick's travel that keeps the
+ * midpoint method second order. False (nothing written) when Δ is beyond PATCH_REACH_M. The point comes in an
+ * array (x, y, z), not as double arguments, which a call the JIT did not inline boxes on the heap.
  */
-export function groundFromPatch(patch: Float64Array, o: number, x: number, z: number, out: GroundPatch): boolean {
-  const dx = x - patch[o]!,
-    dz = z - patch[o + 1]!;
+export function groundFromPatch(patch: Float64Array, o: number, at: Float64Array, out: GroundPatch): boolean {
+  const dx = at[0]! - patch[o]!,
+    dz = at[2]! - patch[o + 1]!;
   if (dx * dx + dz * dz > PATCH_REACH_M * PATCH_REACH_M) return false;
   const hxx = patch[o + 5]!,
     hxz = patch[o + 6]!,

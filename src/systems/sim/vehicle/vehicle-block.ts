@@ -14,7 +14,6 @@
  * preserves them exactly while the lock state holds; lock changes happen between ticks (drivetrain logic).
  */
 import type { SimWorld, StateBlock } from '../../../ecs/world';
-import { gearboxEfficiency, totalRatio } from './drivetrain';
 import { vehicles, type CarRuntime } from './registry';
 import type { DiffConfig } from '../../../content/car-schema';
 
@@ -58,6 +57,14 @@ const FACTS = FACT_GEN + 1;
 /** Length of one car's driveline scratch (Float64Array). */
 export const DRIVELINE_SCRATCH_SIZE = FACTS + (1 << MAX_ROWS) * FACT_STRIDE;
 const Qv = new Float64Array(5);
+/**
+ * The solve's inputs for `buildRows` and `biasAndCapacities`: total ratio G, the clutch row's efficiency factor e,
+ * the clutch capacity. In an array, not as double arguments, which a call the JIT did not inline boxes on the heap.
+ */
+const SOLVE_IN = new Float64Array(3);
+const SOLVE_G = 0,
+  SOLVE_E = 1,
+  SOLVE_CAP = 2;
 const rowIndex = new Int32Array(4);
 const LOCKED = Number.POSITIVE_INFINITY;
 
@@ -215,7 +222,9 @@ function numberRows(rt: CarRuntime, hasClutch: boolean): void {
  * direction (and the config): between stages of a tick they rarely change, so they are rebuilt only when one
  * of those differs from the last solve (same values ⇒ same bits).
  */
-function buildRows(rt: CarRuntime, hasClutch: boolean, G: number, e: number): void {
+function buildRows(rt: CarRuntime, hasClutch: boolean): void {
+  const G = SOLVE_IN[SOLVE_G]!,
+    e = SOLVE_IN[SOLVE_E]!;
   const kc = rt.cache;
   if (kc.dlValid && hasClutch === kc.dlClutch && G === kc.dlG && e === kc.dlE) return;
   const sc = rt.scratch;
@@ -252,7 +261,8 @@ function buildRows(rt: CarRuntime, hasClutch: boolean, G: number, e: number): vo
  * rows' dot products are written out on their non-zero coefficients (±1, ±½: the same sums as the full row's, whose
  * other terms are exact zeros).
  */
-function biasAndCapacities(world: SimWorld, rt: CarRuntime, ccap: number): void {
+function biasAndCapacities(world: SimWorld, rt: CarRuntime): void {
+  const ccap = SOLVE_IN[SOLVE_CAP]!;
   const C = world.c.Car;
   const Wh = world.c.Wheel;
   const eid = rt.eid;
@@ -344,17 +354,21 @@ export function drivelineAccelerations(world: SimWorld, rt: CarRuntime, out: Flo
   Q[2] = Wh.torque[w[2]]!;
   Q[3] = Wh.torque[w[3]]!;
   Q[4] = C.engineAcc[eid]!;
-  const G = totalRatio(rt.cfg, C.gear[eid]!);
+  const kc = rt.cache;
+  const G = kc.gearRatio[C.gear[eid]! + 1] ?? NaN; // totalRatio(cfg, gear)
   const ccap = C.clutchCapacity[eid]!;
   const hasClutch = G !== 0 && ccap > 0;
   let e = 0;
   if (hasClutch) {
-    const eta = gearboxEfficiency(world, rt);
+    const eta = kc.gearEff[C.autoGear[eid] ? 1 : 0]!; // gearboxEfficiency(world, rt)
     e = C.clutchTorque[eid]! >= 0 ? eta : 1 / eta;
   }
   numberRows(rt, hasClutch);
-  buildRows(rt, hasClutch, G, e);
-  biasAndCapacities(world, rt, ccap);
+  SOLVE_IN[SOLVE_G] = G;
+  SOLVE_IN[SOLVE_E] = e;
+  SOLVE_IN[SOLVE_CAP] = ccap;
+  buildRows(rt, hasClutch);
+  biasAndCapacities(world, rt);
   const nc = rows.n;
   if (nc > 0) assembleRhs(sc, Q, invM);
   solveClamped(sc, nc);
