@@ -183,6 +183,55 @@ function writeBody(
   updateDerived(world, eid);
 }
 
+/** The last `quatRateInto`: q̇ (w, x, y, z). */
+const QDOT = new Float64Array(4);
+
+/** q̇ = ½ (0, ω) ⊗ q of body `eid` into QDOT. */
+function quatRateInto(b: SimWorld['c']['RigidBody'], eid: number): void {
+  const qw = b.qw[eid]!,
+    qx = b.qx[eid]!,
+    qy = b.qy[eid]!,
+    qz = b.qz[eid]!;
+  const wx = b.wx[eid]!,
+    wy = b.wy[eid]!,
+    wz = b.wz[eid]!;
+  QDOT[0] = 0.5 * (-wx * qx - wy * qy - wz * qz);
+  QDOT[1] = 0.5 * (wx * qw + wy * qz - wz * qy);
+  QDOT[2] = 0.5 * (-wx * qz + wy * qw + wz * qx);
+  QDOT[3] = 0.5 * (wx * qy - wy * qx + wz * qw);
+}
+
+/**
+ * One body's `derivative` (the same expressions) and then its `stage` at y0 + h·derivative: the quaternion
+ * normalised, the derived quantities refreshed (`writeBody`'s stage branch on the same numbers).
+ */
+function stageBodyFromDerivative(world: SimWorld, eid: number, y0: Float64Array, h: number, o: number): void {
+  const b = world.c.RigidBody;
+  quatRateInto(b, eid);
+  const vx = b.vx[eid]!,
+    vy = b.vy[eid]!,
+    vz = b.vz[eid]!;
+  b.px[eid] = y0[o]! + h * vx;
+  b.py[eid] = y0[o + 1]! + h * vy;
+  b.pz[eid] = y0[o + 2]! + h * vz;
+  b.Px[eid] = y0[o + 3]! + h * b.fx[eid]!;
+  b.Py[eid] = y0[o + 4]! + h * b.fy[eid]!;
+  b.Pz[eid] = y0[o + 5]! + h * b.fz[eid]!;
+  const sw = y0[o + 6]! + h * QDOT[0]!,
+    sx = y0[o + 7]! + h * QDOT[1]!,
+    sy = y0[o + 8]! + h * QDOT[2]!,
+    sz = y0[o + 9]! + h * QDOT[3]!;
+  const inv = 1 / Math.sqrt(sw * sw + sx * sx + sy * sy + sz * sz);
+  b.qw[eid] = sw * inv;
+  b.qx[eid] = sx * inv;
+  b.qy[eid] = sy * inv;
+  b.qz[eid] = sz * inv;
+  b.Lx[eid] = y0[o + 10]! + h * b.tx[eid]!;
+  b.Ly[eid] = y0[o + 11]! + h * b.ty[eid]!;
+  b.Lz[eid] = y0[o + 12]! + h * b.tz[eid]!;
+  updateDerived(world, eid);
+}
+
 export const rigidBodyBlock: StateBlock = {
   name: 'rigid-body',
   size(world) {
@@ -239,27 +288,24 @@ export const rigidBodyBlock: StateBlock = {
     const list = entitiesWith(world, world.c.RigidBody);
     for (let i = 0; i < list.length; i++) writeBody(world, list[i]!, y, null, 0, o + i * STRIDE);
   },
+  derivativeStage(world, y0, h, o) {
+    const list = entitiesWith(world, world.c.RigidBody);
+    for (let i = 0; i < list.length; i++) stageBodyFromDerivative(world, list[i]!, y0, h, o + i * STRIDE);
+  },
   derivative(world, dy, o) {
     const b = world.c.RigidBody;
     for (const eid of entitiesWith(world, b)) {
-      const qw = b.qw[eid]!,
-        qx = b.qx[eid]!,
-        qy = b.qy[eid]!,
-        qz = b.qz[eid]!;
-      const wx = b.wx[eid]!,
-        wy = b.wy[eid]!,
-        wz = b.wz[eid]!;
+      quatRateInto(b, eid);
       dy[o++] = b.vx[eid]!;
       dy[o++] = b.vy[eid]!;
       dy[o++] = b.vz[eid]!;
       dy[o++] = b.fx[eid]!;
       dy[o++] = b.fy[eid]!;
       dy[o++] = b.fz[eid]!;
-      // q̇ = ½ (0, ω) ⊗ q
-      dy[o++] = 0.5 * (-wx * qx - wy * qy - wz * qz);
-      dy[o++] = 0.5 * (wx * qw + wy * qz - wz * qy);
-      dy[o++] = 0.5 * (-wx * qz + wy * qw + wz * qx);
-      dy[o++] = 0.5 * (wx * qy - wy * qx + wz * qw);
+      dy[o++] = QDOT[0]!;
+      dy[o++] = QDOT[1]!;
+      dy[o++] = QDOT[2]!;
+      dy[o++] = QDOT[3]!;
       dy[o++] = b.tx[eid]!;
       dy[o++] = b.ty[eid]!;
       dy[o++] = b.tz[eid]!;

@@ -42,6 +42,12 @@ export interface StateBlock {
    */
   stage?(world: SimWorld, y0: Float64Array, k: Float64Array, h: number, offset: number, last: boolean): void;
   scatterNormalized?(world: SimWorld, y: Float64Array, offset: number): void;
+  /**
+   * Optional, for the midpoint method: `derivative` at the current state, then that state ← y0 + h·derivative as
+   * `stage` does, entity by entity, the derivative never stored (same bits as `derivative` then `stage`). Only for a
+   * block whose derivative reads its own state and the force passes' outputs, nothing another block stages.
+   */
+  derivativeStage?(world: SimWorld, y0: Float64Array, h: number, offset: number, last: boolean): void;
 }
 
 /**

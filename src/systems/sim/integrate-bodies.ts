@@ -4,7 +4,7 @@
  * The force passes have already run at the start-of-step state; midpoint and RK4 re-run them at each
  * intermediate stage through `evaluateForces`.
  */
-import type { SimWorld } from '../../ecs/world';
+import type { SimWorld, StateBlock } from '../../ecs/world';
 import { forceStage } from '../../ecs/ground';
 
 function ensure(world: SimWorld, n: number): void {
@@ -65,6 +65,14 @@ function scatterNormalizedAll(world: SimWorld, y: Float64Array): void {
   }
 }
 
+const hasDerivativeStage = (b: StateBlock): boolean => b.derivativeStage !== undefined;
+
+/** Each block's fused derivative and stage (`StateBlock.derivativeStage`), in block order. */
+function derivativeStageAll(world: SimWorld, y0: Float64Array, h: number, last: boolean): void {
+  const blocks = world.stateBlocks;
+  for (let i = 0; i < blocks.length; i++) blocks[i]!.derivativeStage!(world, y0, h, offsets[i]!, last);
+}
+
 export function makeIntegrateBodies(evaluateForces: (world: SimWorld) => void): (world: SimWorld) => void {
   return function integrateBodies(world: SimWorld): void {
     const dt = world.dt;
@@ -83,10 +91,21 @@ export function makeIntegrateBodies(evaluateForces: (world: SimWorld) => void): 
     ensure(world, n);
     const { y0, y, k, acc } = world.scratch;
     gatherAll(world, y0);
-    derivativeAll(world, k); // k1 at y0
     // Stage states y0 + h·k evaluate exactly as before the fusion (h = 0.5·dt or dt computed first, then
     // y0 + h·k), so results are bit-identical to gather → axpy → scatter.
     const half = 0.5 * dt;
+    if (world.integrator === 'midpoint' && blocks.every(hasDerivativeStage)) {
+      derivativeStageAll(world, y0, half, false); // k1 at y0, state ← y0 + ½dt·k1
+      forceStage.midpointStage = true; // wheel contacts from the start-of-step ground patches (ecs/ground.ts)
+      try {
+        evaluateForces(world);
+      } finally {
+        forceStage.midpointStage = false;
+      }
+      derivativeStageAll(world, y0, dt, true); // k2 at the midpoint, state ← y0 + dt·k2
+      return;
+    }
+    derivativeAll(world, k); // k1 at y0
     if (world.integrator === 'midpoint') {
       stageAll(world, y0, k, y, half, false);
       forceStage.midpointStage = true; // wheel contacts from the start-of-step ground patches (ecs/ground.ts)

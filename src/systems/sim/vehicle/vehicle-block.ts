@@ -461,6 +461,31 @@ function diffCap(d: DiffConfig, tin: number): number {
 
 const qdd = new Float64Array(5);
 
+/**
+ * One car's `derivative` (the driveline solve, then the state's rates) and then its `stage` at y0 + h·derivative,
+ * each rate read before the state it moves is written: the same numbers as the two passes.
+ */
+function stageCarFromDerivative(world: SimWorld, rt: CarRuntime, y0: Float64Array, h: number, o: number, last: boolean): void {
+  const C = world.c.Car;
+  const W = world.c.Wheel;
+  drivelineAccelerations(world, rt, qdd);
+  C.omegaE[rt.eid] = y0[o]! + h * qdd[4]!;
+  o++;
+  for (let i = 0; i < 4; i++) {
+    const w = rt.wheels[i]!;
+    const omega = W.omega[w]!,
+      rate = W.travelRate[w]!;
+    W.omega[w] = y0[o]! + h * qdd[i]!;
+    const a = y0[o + 1]! + h * omega;
+    W.travel[w] = y0[o + 2]! + h * rate;
+    W.travelRate[w] = y0[o + 3]! + h * W.dTravelRate[w]!;
+    W.ux[w] = y0[o + 4]! + h * W.dux[w]!;
+    W.uy[w] = y0[o + 5]! + h * W.duy[w]!;
+    o += 6;
+    W.angle[w] = last && (a > 1000 || a < -1000) ? a % (2 * Math.PI) : a;
+  }
+}
+
 export const vehicleBlock: StateBlock = {
   name: 'vehicle',
   size(world) {
@@ -523,6 +548,10 @@ export const vehicleBlock: StateBlock = {
   scatterNormalized(world, y, o) {
     vehicleBlock.scatter(world, y, o);
     vehicleBlock.normalize!(world);
+  },
+  derivativeStage(world, y0, h, o, last) {
+    const list = vehicles(world).list;
+    for (let c = 0; c < list.length; c++) stageCarFromDerivative(world, list[c]!, y0, h, o + c * CAR_STATE_SIZE, last);
   },
   derivative(world, dy, o) {
     const W = world.c.Wheel;
