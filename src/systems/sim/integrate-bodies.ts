@@ -74,6 +74,15 @@ function derivativeStageAll(world: SimWorld, y0: Float64Array, h: number, last: 
 }
 
 export function makeIntegrateBodies(evaluateForces: (world: SimWorld) => void): (world: SimWorld) => void {
+  /** The force passes at the midpoint stage: wheel contacts from the start-of-step ground patches (ecs/ground.ts). */
+  function evaluateMidpointForces(world: SimWorld): void {
+    forceStage.midpointStage = true;
+    try {
+      evaluateForces(world);
+    } finally {
+      forceStage.midpointStage = false;
+    }
+  }
   return function integrateBodies(world: SimWorld): void {
     const dt = world.dt;
     if (world.integrator === 'euler') {
@@ -96,24 +105,14 @@ export function makeIntegrateBodies(evaluateForces: (world: SimWorld) => void): 
     const half = 0.5 * dt;
     if (world.integrator === 'midpoint' && blocks.every(hasDerivativeStage)) {
       derivativeStageAll(world, y0, half, false); // k1 at y0, state ← y0 + ½dt·k1
-      forceStage.midpointStage = true; // wheel contacts from the start-of-step ground patches (ecs/ground.ts)
-      try {
-        evaluateForces(world);
-      } finally {
-        forceStage.midpointStage = false;
-      }
+      evaluateMidpointForces(world);
       derivativeStageAll(world, y0, dt, true); // k2 at the midpoint, state ← y0 + dt·k2
       return;
     }
     derivativeAll(world, k); // k1 at y0
     if (world.integrator === 'midpoint') {
       stageAll(world, y0, k, y, half, false);
-      forceStage.midpointStage = true; // wheel contacts from the start-of-step ground patches (ecs/ground.ts)
-      try {
-        evaluateForces(world);
-      } finally {
-        forceStage.midpointStage = false;
-      }
+      evaluateMidpointForces(world);
       derivativeAll(world, k); // k2 at the midpoint
       stageAll(world, y0, k, y, dt, true);
       return;

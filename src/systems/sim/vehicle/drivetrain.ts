@@ -26,16 +26,10 @@ import type { SimWorld } from '../../../ecs/world';
 import type { CarConfig, DiffConfig } from '../../../content/car-schema';
 import { hasComponent } from 'bitecs';
 import { refreshRuntime, vehicles, type CarRuntime } from './registry';
-import { curveTorque, engineFriction } from './engine-curve';
+import { curveTorque, engineFriction, totalRatio } from './engine-curve';
 import { datan, dtan } from '../../../../terrain/dmath';
 
 const AUTO_HOLD_S = 0.6;
-
-/** Total ratio engine → wheels for a gear (0 for neutral). */
-export function totalRatio(cfg: CarConfig, gear: number): number {
-  if (gear === 0) return 0;
-  return cfg.gearbox.ratios[gear < 0 ? 0 : gear]! * cfg.gearbox.finalDrive;
-}
 
 /** Driveline shaft speed at the wheels' side of the gearbox: Σ s_i ω_i (open-diff kinematics). */
 export function drivelineWheelSpeed(world: SimWorld, rt: CarRuntime): number {
@@ -47,11 +41,6 @@ export function drivelineWheelSpeed(world: SimWorld, rt: CarRuntime): number {
     s[2] * W.omega[rt.wheels[2]]! +
     s[3] * W.omega[rt.wheels[3]]!
   );
-}
-
-export function gearboxEfficiency(world: SimWorld, rt: CarRuntime): number {
-  const g = rt.cfg.gearbox;
-  return world.c.Car.autoGear[rt.eid] ? g.efficiency * (1 - g.autoEfficiencyLoss) : g.efficiency;
 }
 
 /** Clutch engagement 0..1 (1 = fully engaged) from the pedal and the automatic clutch. */

@@ -1,7 +1,7 @@
 /**
- * The engine's torque curve and friction (Deák §5.2: T = throttle·T_curve(ω_e) − (f₀ + f₁·ω_e)), pure functions
- * of the config: used by the drivetrain pass (drivetrain.ts) and by the registry's per-car caches (registry.ts),
- * which the drivetrain imports, so they live in neither.
+ * The engine's torque curve and friction (Deák §5.2: T = throttle·T_curve(ω_e) − (f₀ + f₁·ω_e)) and the gearbox's
+ * total ratio, pure functions of the config: used by the drivetrain pass (drivetrain.ts) and by the registry's
+ * per-car caches (registry.ts), which the drivetrain imports, so they live in neither.
  */
 import type { CarConfig } from '../../../content/car-schema';
 
@@ -21,4 +21,10 @@ export function curveTorque(cfg: CarConfig, omega: number): number {
 /** Engine friction torque f₀ + f₁·ω_e (N·m; no friction term from negative ω). */
 export function engineFriction(cfg: CarConfig, omega: number): number {
   return cfg.engine.friction + cfg.engine.frictionPerOmega * (omega > 0 ? omega : 0);
+}
+
+/** Total ratio engine → wheels for a gear (0 for neutral). */
+export function totalRatio(cfg: CarConfig, gear: number): number {
+  if (gear === 0) return 0;
+  return cfg.gearbox.ratios[gear < 0 ? 0 : gear]! * cfg.gearbox.finalDrive;
 }

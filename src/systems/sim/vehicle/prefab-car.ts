@@ -9,7 +9,7 @@ import { spawnBody } from '../../../ecs/prefabs';
 import type { CarConfig } from '../../../content/car-schema';
 import { openSplit, registerCar, unregisterCar, vehicles } from './registry';
 import { DRIVELINE_SCRATCH_SIZE, vehicleBlock } from './vehicle-block';
-import { totalRatio } from './drivetrain';
+import { totalRatio } from './engine-curve';
 import { removeEntity } from 'bitecs';
 import { dcos, dsin } from '../../../../terrain/dmath';
 

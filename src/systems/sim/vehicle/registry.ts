@@ -4,7 +4,7 @@
  */
 import type { SimWorld } from '../../../ecs/world';
 import type { CarConfig, DiffConfig, TireConfig, SuspensionConfig } from '../../../content/car-schema';
-import { curveTorque, engineFriction } from './engine-curve';
+import { curveTorque, engineFriction, totalRatio } from './engine-curve';
 import { DEFAULT_SURFACES, type SurfaceTable } from '../../../content/surface-table';
 import { tireDerived, type TireDerived } from './tire-derived';
 
@@ -75,9 +75,9 @@ export interface CarCache {
   /** Driveline inverse inertias (wheels FL..RR, engine). */
   invM: Float64Array;
   /**
-   * Total ratio (gearbox × final drive, drivetrain.ts `totalRatio`) of gear g at [g + 1], g = −1 (reverse), 0
-   * (neutral: 0), 1…; and the gearbox efficiency, manual at 0, automatic at 1 (`gearboxEfficiency`). Numbers read
-   * from arrays: a small function returning a fresh double that the JIT did not inline boxes it on the heap.
+   * `totalRatio` (engine-curve.ts) of gear g at [g + 1], g = −1 (reverse), 0 (neutral: 0), 1…; and the gearbox
+   * efficiency, manual at 0, automatic at 1 (η and η·(1 − the automatic's loss)). Numbers read from arrays: a small
+   * function returning a fresh double that the JIT did not inline boxes it on the heap.
    */
   gearRatio: Float64Array;
   gearEff: Float64Array;
@@ -283,7 +283,7 @@ function rebuildRuntime(rt: CarRuntime): void {
   k.invM[4] = 1 / cfg.engine.inertia;
   const gb = cfg.gearbox;
   k.gearRatio = new Float64Array(gb.ratios.length + 1);
-  for (let g = -1; g < gb.ratios.length; g++) k.gearRatio[g + 1] = g === 0 ? 0 : gb.ratios[g < 0 ? 0 : g]! * gb.finalDrive;
+  for (let g = -1; g < gb.ratios.length; g++) k.gearRatio[g + 1] = totalRatio(cfg, g);
   k.gearEff[0] = gb.efficiency;
   k.gearEff[1] = gb.efficiency * (1 - gb.autoEfficiencyLoss);
   k.idleThrBase =

@@ -355,12 +355,12 @@ export function drivelineAccelerations(world: SimWorld, rt: CarRuntime, out: Flo
   Q[3] = Wh.torque[w[3]]!;
   Q[4] = C.engineAcc[eid]!;
   const kc = rt.cache;
-  const G = kc.gearRatio[C.gear[eid]! + 1] ?? NaN; // totalRatio(cfg, gear)
+  const G = kc.gearRatio[C.gear[eid]! + 1] ?? NaN; // totalRatio(cfg, gear), engine-curve.ts
   const ccap = C.clutchCapacity[eid]!;
   const hasClutch = G !== 0 && ccap > 0;
   let e = 0;
   if (hasClutch) {
-    const eta = kc.gearEff[C.autoGear[eid] ? 1 : 0]!; // gearboxEfficiency(world, rt)
+    const eta = kc.gearEff[C.autoGear[eid] ? 1 : 0]!; // the gearbox efficiency, manual or automatic
     e = C.clutchTorque[eid]! >= 0 ? eta : 1 / eta;
   }
   numberRows(rt, hasClutch);
