@@ -17,6 +17,7 @@
  */
 import type { Heightfield } from './heightfield';
 import { CELL_POLY_LEN, CellPolyMemo, tileCellPolys } from './cell-poly';
+import { createPatchKernel, sampleKernel, sampleKernelAt, type PatchKernel } from './patch-kernel';
 
 export interface HeightSample {
   h: number;
@@ -106,6 +107,15 @@ export class BSplineGrid implements ScalarField {
   }
 
   /** Same width, depth, cell and origin: a query falls in the same span with the same basis weights in both. */
+  /**
+   * Move the padded control points into `view` (the same numbers: the patch kernel's memory, terrain/patch-kernel.ts);
+   * the grid reads them there from then on.
+   */
+  adoptControlPoints(view: Float64Array): void {
+    if (view.length !== this.p.length) throw new Error(`adoptControlPoints: expected ${this.p.length} numbers, found ${view.length}`);
+    (this as { p: Float64Array }).p = view;
+  }
+
   sameGeometry(o: BSplineGrid): boolean {
     return o.width === this.width && o.depth === this.depth && o.cellSize === this.cellSize && o.originX === this.originX && o.originZ === this.originZ;
   }
@@ -354,7 +364,7 @@ export class DetailLayer {
   readonly tileCells: number;
   private readonly grid: Float64Array;
   private readonly mask: number;
-  private readonly invCell: number;
+  readonly invCell: number;
   /** Smooth factor on the amplitude (null: 1 everywhere). */
   readonly weight: ScalarField | null;
   /** max |tile control point|: the unweighted displacement is within ± amplitude × this (convex hull). */
@@ -431,9 +441,21 @@ export class DetailLayer {
     BASIS[19] = v - fj;
     const m = this.mask;
     const n = this.tileCells;
-    const polys = this.tilePolys ?? (this.tilePolys = tileCellPolys(this.wrapped, n, this.amplitude, this.invCell));
+    const polys = this.tilePolys ?? this.cellPolys();
     BASIS[20] = this.cellSize;
     sumCellPolys(polys, ((fj & m) * n + (fi & m)) * CELL_POLY_LEN, 12, 1);
+  }
+
+  /** The tile cells' power-basis polynomials (built on the first call). */
+  cellPolys(): Float64Array {
+    return (this.tilePolys ??= tileCellPolys(this.wrapped, this.tileCells, this.amplitude, this.invCell));
+  }
+
+  /** Move the tile cells' polynomials into `view` (the same numbers: the patch kernel's memory). */
+  adoptCellPolys(view: Float64Array): void {
+    const n = this.cellPolys().length;
+    if (view.length !== n) throw new Error(`adoptCellPolys: expected ${n} numbers, found ${view.length}`);
+    this.tilePolys = view;
   }
 
   /** The unweighted detail displacement (amplitude × tile spline) and its gradient at QUERY_AT, in a reused sample. */
@@ -543,6 +565,8 @@ export class BSplineSurface {
   private readonly wsCurv: CurvatureSample = { h: 0, dhdx: 0, dhdz: 0, nx: 0, ny: 1, nz: 0, hxx: 0, hxz: 0, hzz: 0 };
   /** Cell polynomials of the macro grid and the paired weight in one entry, built on the first `sampleCurvature`. */
   private pairPolys: CellPolyMemo | null = null;
+  /** The WebAssembly patch kernel (`buildKernel`): undefined until the first `sampleCurvature`, null where it does not apply. */
+  private kernel: PatchKernel | null | undefined = undefined;
 
   constructor(hf: Heightfield, detail: DetailLayer | null = null) {
     this.heightfield = hf;
@@ -599,12 +623,13 @@ export class BSplineSurface {
   /**
    * `sample` plus the second derivatives of the height (macro + detail) at (x, z), each spline evaluated from its
    * cell's power-basis polynomial (cell-poly.ts): the same surface as `sample`'s basis-weight sums, rounded in
-   * another order (a few ulps of the height scale apart, not the same bits).
+   * another order (a few ulps of the height scale apart, not the same bits). A surface whose detail weight lies on
+   * the macro grid runs it in WebAssembly (terrain/patch-kernel.ts): the same bits as `sampleCurvatureJs`.
    */
   sampleCurvature(x: number, z: number, out: CurvatureSample): void {
-    QUERY_AT[0] = x;
-    QUERY_AT[1] = z;
-    this.curvatureAtQuery(out);
+    const k = this.kernel === undefined ? this.buildKernel() : this.kernel;
+    if (k === null) this.sampleCurvatureJs(x, z, out);
+    else sampleKernel(k, x, z, out);
   }
 
   /**
@@ -612,9 +637,39 @@ export class BSplineSurface {
    * array: a double argument to a call the JIT did not inline is boxed on the heap.
    */
   sampleCurvatureAt(p: Float64Array, out: CurvatureSample): void {
+    const k = this.kernel === undefined ? this.buildKernel() : this.kernel;
+    if (k !== null) return sampleKernelAt(k, p, out);
     QUERY_AT[0] = p[0]!;
     QUERY_AT[1] = p[2]!;
     this.curvatureAtQuery(out);
+  }
+
+  /** `sampleCurvature` in TypeScript: the reference the WebAssembly kernel is tested against, and every other surface's path. */
+  sampleCurvatureJs(x: number, z: number, out: CurvatureSample): void {
+    QUERY_AT[0] = x;
+    QUERY_AT[1] = z;
+    this.curvatureAtQuery(out);
+  }
+
+  /**
+   * The WebAssembly patch kernel of a surface with a paired weight and a detail tile (null otherwise, or where the
+   * module does not compile: the TypeScript path then). The grids' control points and the tile's polynomials move
+   * into the kernel's memory, so they are not held twice.
+   */
+  private buildKernel(): PatchKernel | null {
+    const g = this.grid, w = this.pairedWeight, d = this.detail;
+    this.kernel = null;
+    if (w === null || d === null) return null;
+    const k = createPatchKernel({
+      macro: g.p, weight: w.p, pw: g.pw, width: g.width, depth: g.depth, originX: g.originX, originZ: g.originZ,
+      cellSize: g.cellSize, invCell: g.invCell,
+      tilePolys: d.cellPolys(), tileCells: d.tileCells, tileCellSize: d.cellSize, tileInvCell: d.invCell,
+    });
+    if (k === null) return null;
+    g.adoptControlPoints(k.macro);
+    w.adoptControlPoints(k.weight);
+    d.adoptCellPolys(k.tilePolys);
+    return (this.kernel = k);
   }
 
   /**

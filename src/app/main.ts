@@ -19,6 +19,7 @@ import { escapeHtml } from './escape-html';
 import { applyGraphicsPreset } from '../systems/view/graphics-apply';
 import { loadOnlineModule } from './online-link';
 import { configuredServer } from './online-config';
+import { patchKernelError } from '../../terrain/patch-kernel';
 
 declare global {
   interface Window {
@@ -128,6 +129,8 @@ const hook: Record<string, unknown> = {
   },
   /** Test hook: the car's ground speed and whether it is still coasting after the finish. */
   coast: () => (app.session ? { speedMS: app.session.speedMS, coasting: app.session.coasting, finished: app.session.finished } : null),
+  /** Test hook: why the terrain contact patch runs in TypeScript here (null: its WebAssembly kernel runs). */
+  terrainKernelError: () => patchKernelError(),
   /** The finished run's replay file, base64 (null before the finish). */
   replayBase64: () => {
     const b = app.session?.replayBytes;

@@ -196,8 +196,12 @@ describe('layers as lint rules', () => {
           .map((f) => join(dir, f)),
       );
       expect(files.length).toBeGreaterThan(90);
+      // the one file eslint does not read: AssemblyScript (terrain/wasm/build.ts compiles it; it imports nothing)
+      const ignored: string[] = [];
+      for (const file of files) if (await eslint.isPathIgnored(join(ROOT, file))) ignored.push(file);
+      expect(ignored).toEqual(['terrain/wasm/assembly/patch.ts']);
       const exempt: string[] = [];
-      for (const file of files) {
+      for (const file of files.filter((f) => !ignored.includes(f))) {
         const dir = PROTECTED.find((d) => file.startsWith(`${d}/`))!;
         if ((await rule(file)) !== (await rule(`${dir}/layers-fixture.ts`))) exempt.push(file);
       }

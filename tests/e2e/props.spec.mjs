@@ -65,6 +65,9 @@ export const specs = [
         await page.screenshot({ path: join(out, 'props-start.png') });
         const notice = await page.evaluate(() => document.querySelector('[data-t="havok-notice"]')?.textContent ?? null);
         if (notice) throw new Error(`fallback notice shown although Havok should load: ${notice}`);
+        // the terrain contact patch runs in WebAssembly here too (terrain/patch-kernel.ts), and the run verifies in Node
+        const kernelError = await page.evaluate(() => window.__bitrally.terrainKernelError());
+        if (kernelError !== null) throw new Error(`the terrain patch kernel did not compile in the browser: ${kernelError}`);
         const r = await finishAndVerify(page, out, 'props-run');
         if (r.props !== true) throw new Error(`replay header props: expected true, found ${r.props}`);
         report.propsRun = { checksums: r.verify.checksumsChecked, ticks: r.verify.ticks, stageTimeS: r.verify.stageTimeS };
