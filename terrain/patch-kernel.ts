@@ -7,7 +7,8 @@
  * One instance per surface, in a memory of its own sized once (never grown, so views stay valid): the kernel's
  * scratch and memo, then the detail tile's cell polynomials and the two grids' control points. Those arrays move
  * into the kernel's memory (the surface's grids and tile read them there from then on), so the data is not held twice.
- * Where WebAssembly cannot compile the module the surface keeps the TypeScript path (`patchKernelError`).
+ * Where WebAssembly cannot compile the module, or a surface's memory cannot be had, the surface keeps the TypeScript
+ * path (`patchKernelError`).
  */
 import { PATCH_WASM_BASE64 } from './wasm/patch-wasm';
 
@@ -67,6 +68,8 @@ const PAGE = 65536;
 
 let compiled: WebAssembly.Module | null | undefined;
 let compileError: string | null = null;
+/** The last surface's kernel that could not be made (its memory), or null. */
+let instanceError: string | null = null;
 
 function kernelModule(): WebAssembly.Module | null {
   if (compiled !== undefined) return compiled;
@@ -82,10 +85,13 @@ function kernelModule(): WebAssembly.Module | null {
   return compiled;
 }
 
-/** Why surfaces use the TypeScript path (the module did not compile here), or null when the kernel runs. */
+/**
+ * Why surfaces use the TypeScript path (the module did not compile here, or the last kernel found no memory for
+ * its data), or null when the kernel runs.
+ */
 export function patchKernelError(): string | null {
   kernelModule();
-  return compileError;
+  return compileError ?? instanceError;
 }
 
 /** A kernel over `input` (its arrays copied into the kernel's memory: use the returned views), or null without WebAssembly. */
@@ -97,13 +103,21 @@ export function createPatchKernel(input: PatchKernelInput): PatchKernel | null {
   const weightAt = macroAt + 8 * input.macro.length;
   const end = weightAt + 8 * input.weight.length;
   const pages = Math.ceil(end / PAGE);
-  const memory = new WebAssembly.Memory({ initial: pages, maximum: pages });
-  const ex = new WebAssembly.Instance(mod, { env: { memory } }).exports as { setup: (...a: number[]) => void; sample: () => void };
+  let memory: WebAssembly.Memory, ex: { setup: (...a: number[]) => void; sample: () => void };
+  try {
+    memory = new WebAssembly.Memory({ initial: pages, maximum: pages });
+    ex = new WebAssembly.Instance(mod, { env: { memory } }).exports as typeof ex;
+  } catch (e) {
+    // no room for the data (a browser short of memory, a grid past 4 GiB): the surface keeps the TypeScript path
+    instanceError = `${(end / 2 ** 20).toFixed(0)} MiB for the kernel: ${e instanceof Error ? e.message : String(e)}`;
+    return null;
+  }
   const view = (at: number, src: Float64Array): Float64Array => {
     const v = new Float64Array(memory.buffer, at, src.length);
     v.set(src);
     return v;
   };
+  instanceError = null;
   const kernel: PatchKernel = {
     io: new Float64Array(memory.buffer, IO_AT, 11),
     sample: ex.sample,

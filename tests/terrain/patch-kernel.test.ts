@@ -76,6 +76,24 @@ describe('terrain patch kernel (WebAssembly)', () => {
     );
   });
 
+  it('gives the same bits for any double, NaN, ±Infinity and 1e300 included, and a non-finite query leaves the memo as it was', () => {
+    const s = noiseSurface(40, 5, 2);
+    fc.assert(fc.property(fc.double(), fc.double(), (x, z) => differences(s, x, z).length === 0), { numRuns: 20000, seed: 23 });
+    // NaN reaches the span look-up as cell (0, 0) (`| 0` there, a saturating truncation here): that cell's memo entry
+    // must still be the corner's own polynomials afterwards
+    const corner = [s.minX + 0.5, s.minZ + 0.5] as const;
+    const before = C();
+    s.sampleCurvatureJs(corner[0], corner[1], before);
+    for (const [x, z] of [[NaN, 3], [3, NaN], [Infinity, -Infinity], [1e300, -1e300]] as const) {
+      expect(differences(s, x, z)).toEqual([]);
+      expect(differences(s, corner[0], corner[1])).toEqual([]);
+    }
+    const after = C();
+    s.sampleCurvatureJs(corner[0], corner[1], after);
+    expect(after).toEqual(before);
+    expect(Number.isFinite(after.h)).toBe(true);
+  });
+
   it('leaves the surface\'s own samples as they were: the grids and the tile moved into the kernel hold the same numbers', () => {
     const before = noiseSurface(64, 11, 2), after = noiseSurface(64, 11, 2);
     after.sampleCurvature(0, 20, C()); // builds the kernel: control points and tile polynomials move into its memory

@@ -87,9 +87,14 @@ function cellPolyInto(p: usize, k: i32, out: usize, o: i32, stride: i32): void {
   return f64x2.add(f64x2.mul(f64x2.splat(2), c2), f64x2.mul(c3, x1e));
 }
 
-/** JavaScript's ToInt32 of an integral f64 (|v| < 2⁶³): the low 32 bits, as `fi & mask` in bspline.ts. */
+/**
+ * JavaScript's ToInt32 of an integral f64 (as `fi & mask` in bspline.ts): v mod 2³² (exact: the division and the
+ * product are by a power of two, the difference is below 2³² and on v's grid), then its low 32 bits. ±Infinity
+ * and NaN give NaN there, which the saturating truncation makes 0, as ToInt32 does.
+ */
 @inline function toInt32(v: f64): i32 {
-  return <i32>(<i64>v);
+  const w = v - 4294967296.0 * Math.floor(v * (1.0 / 4294967296.0));
+  return <i32>(<i64>w);
 }
 
 // The steps' results (wasm globals: each step is inlined into `sample`, so these act as its locals).
