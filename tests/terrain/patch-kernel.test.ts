@@ -1,4 +1,4 @@
-import { describe, it, expect } from 'vitest';
+import { describe, it, expect, vi } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -92,6 +92,22 @@ describe('terrain patch kernel (WebAssembly)', () => {
     s.sampleCurvatureJs(corner[0], corner[1], after);
     expect(after).toEqual(before);
     expect(Number.isFinite(after.h)).toBe(true);
+  });
+
+  it('falls back to the TypeScript path, with the same bits and a reason, when the kernel\'s memory cannot be had', () => {
+    const spy = vi.spyOn(WebAssembly, 'Memory').mockImplementation(function noMemory(): never {
+      throw new RangeError('WebAssembly.Memory(): could not allocate memory');
+    });
+    try {
+      const s = noiseSurface(64, 9, 2), o = C();
+      s.sampleCurvature(3, 30, o);
+      expect(patchKernelError()).toMatch(/MiB for the kernel: .*could not allocate memory/);
+      expect(differences(s, 3, 30)).toEqual([]);
+    } finally {
+      spy.mockRestore();
+    }
+    noiseSurface(64, 9, 2).sampleCurvature(3, 30, C());
+    expect(patchKernelError()).toBeNull();
   });
 
   it('leaves the surface\'s own samples as they were: the grids and the tile moved into the kernel hold the same numbers', () => {
