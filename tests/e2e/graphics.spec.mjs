@@ -80,7 +80,11 @@ async function changePresetWithPad(page) {
   await waitFor('settings screen', async () => (await page.evaluate(() => window.__bitrally.screens())) === 'settings', 20000);
   const row = await page.evaluate(() => [...document.querySelectorAll('.list .item')].findIndex((b) => b.dataset.key === 'graphics'));
   if (row < 0) throw new Error('no Graphics quality row in the settings screen');
-  for (let i = 0; i < row; i++) await padPress(page, PAD_BUTTON.down);
+  // the screen focuses its first row once it has rendered: wait for that, then walk down to the row (a press sent
+  // before the focus exists is lost, so count the focus, not the presses)
+  const focused = () => page.evaluate(() => document.querySelector('.item.focused')?.dataset.key ?? null);
+  await waitFor('a focused settings row', () => page.evaluate(() => document.querySelector('.item.focused') !== null), 20000);
+  for (let i = 0; i <= row + 4 && (await focused()) !== 'graphics'; i++) await padPress(page, PAD_BUTTON.down);
   const before = await page.evaluate(() => ({ level: window.__bitrally.hardwareScaling(), focused: document.querySelector('.item.focused')?.dataset.key }));
   if (before.focused !== 'graphics') throw new Error(`pad focus on ${before.focused}, expected the graphics row`);
   await padPress(page, PAD_BUTTON.right);
