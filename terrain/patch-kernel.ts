@@ -1,8 +1,8 @@
 /**
  * The terrain contact patch in WebAssembly (terrain/wasm/assembly/patch.ts): BSplineSurface's curvature sample
  * (height, gradient, second derivatives, normal) for a surface whose detail weight lies on the macro grid, the
- * shipped stages' shape. The same bits as the TypeScript path (`BSplineSurface.sampleCurvatureJs`), about a third
- * less time per sample (the simulation samples each wheel's patch once per tick; docs/vehicle.md "Cost").
+ * shipped stages' shape. The same bits as the TypeScript path (`BSplineSurface.sampleCurvatureJs`), about half the
+ * time per sample in isolation (the simulation samples each wheel's patch once per tick; docs/ai.md).
  *
  * One instance per surface, in a memory of its own sized once (never grown, so views stay valid): the kernel's
  * scratch and memo, then the detail tile's cell polynomials and the two grids' control points. Those arrays move
