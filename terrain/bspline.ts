@@ -17,7 +17,7 @@
  */
 import type { Heightfield } from './heightfield';
 import { CELL_POLY_LEN, CellPolyMemo, tileCellPolys } from './cell-poly';
-import { createPatchKernel, sampleKernel, sampleKernelAt, type PatchKernel } from './patch-kernel';
+import { createPatchKernel, sampleKernelAt, type PatchKernel } from './patch-kernel';
 
 export interface HeightSample {
   h: number;
@@ -321,6 +321,9 @@ const QUERY_AT = new Float64Array(2);
  */
 const BASIS = new Float64Array(21);
 
+/** `sampleCurvature`'s point (x at 0, z at 2) for `sampleCurvatureAt`. */
+const POINT = new Float64Array(3);
+
 /** The last `spanAt`'s span (i, j) (the cell-polynomial memo's key with the padded index). */
 const SPAN_IJ = new Int32Array(2);
 
@@ -565,7 +568,7 @@ export class BSplineSurface {
   private readonly wsCurv: CurvatureSample = { h: 0, dhdx: 0, dhdz: 0, nx: 0, ny: 1, nz: 0, hxx: 0, hxz: 0, hzz: 0 };
   /** Cell polynomials of the macro grid and the paired weight in one entry, built on the first `sampleCurvature`. */
   private pairPolys: CellPolyMemo | null = null;
-  /** The WebAssembly patch kernel (`buildKernel`): undefined until the first `sampleCurvature`, null where it does not apply. */
+  /** The WebAssembly patch kernel (`buildKernel`): undefined until `prepareCurvature` or the first `sampleCurvature`, null where it does not apply. */
   private kernel: PatchKernel | null | undefined = undefined;
 
   constructor(hf: Heightfield, detail: DetailLayer | null = null) {
@@ -627,9 +630,9 @@ export class BSplineSurface {
    * the macro grid runs it in WebAssembly (terrain/patch-kernel.ts): the same bits as `sampleCurvatureJs`.
    */
   sampleCurvature(x: number, z: number, out: CurvatureSample): void {
-    const k = this.kernel === undefined ? this.buildKernel() : this.kernel;
-    if (k === null) this.sampleCurvatureJs(x, z, out);
-    else sampleKernel(k, x, z, out);
+    POINT[0] = x;
+    POINT[2] = z;
+    this.sampleCurvatureAt(POINT, out);
   }
 
   /**
@@ -642,6 +645,14 @@ export class BSplineSurface {
     QUERY_AT[0] = p[0]!;
     QUERY_AT[1] = p[2]!;
     this.curvatureAtQuery(out);
+  }
+
+  /**
+   * Builds what `sampleCurvature` reads (the WebAssembly kernel, its data moved into it) now, at stage load, rather
+   * than in the first simulated tick.
+   */
+  prepareCurvature(): void {
+    if (this.kernel === undefined) this.buildKernel();
   }
 
   /** `sampleCurvature` in TypeScript: the reference the WebAssembly kernel is tested against, and every other surface's path. */

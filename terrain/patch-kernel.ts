@@ -32,7 +32,7 @@ export interface KernelPatch {
 }
 
 export interface PatchKernel {
-  /** The query point at IO_X / IO_Z, the patch at IO_H … IO_NZ after `sample` (`sampleKernel`). */
+  /** The query point at IO_X / IO_Z, the patch at IO_H … IO_NZ after `sample` (`sampleKernelAt`). */
   readonly io: Float64Array;
   readonly sample: () => void;
   /** The arrays moved into the kernel's memory (the same numbers): the grids' padded control points and the tile's polynomials. */
@@ -139,19 +139,6 @@ export function sampleKernelAt(k: PatchKernel, p: Float64Array, out: KernelPatch
   io[IO_X] = p[0]!;
   io[IO_Z] = p[2]!;
   k.sample();
-  patchOut(io, out);
-}
-
-/** The kernel's patch at (x, z) into `out`. */
-export function sampleKernel(k: PatchKernel, x: number, z: number, out: KernelPatch): void {
-  const io = k.io;
-  io[IO_X] = x;
-  io[IO_Z] = z;
-  k.sample();
-  patchOut(io, out);
-}
-
-function patchOut(io: Float64Array, out: KernelPatch): void {
   out.h = io[IO_H]!;
   out.dhdx = io[IO_DHDX]!;
   out.dhdz = io[IO_DHDZ]!;

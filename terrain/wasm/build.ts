@@ -14,8 +14,9 @@ export const KERNEL_SOURCE = join(HERE, 'assembly/patch.ts');
 export const KERNEL_MODULE = join(HERE, 'patch-wasm.ts');
 
 /**
- * asc's options: optimised, no runtime (the kernel allocates nothing), no assertions, the memory imported (its
- * size fixed by patch-kernel.ts), SIMD for the macro/weight lane pair. Fixed here so that a rebuild is byte-identical.
+ * asc's options: optimised; `--runtime stub`, AssemblyScript's smallest runtime (a bump allocator with no garbage
+ * collector; the kernel allocates nothing); no assertions; the memory imported (its size fixed by patch-kernel.ts);
+ * SIMD for the macro/weight lane pair. Fixed here so that a rebuild is byte-identical.
  */
 const ASC_FLAGS = ['-O3', '--runtime', 'stub', '--noAssert', '--importMemory', '--enable', 'simd'];
 

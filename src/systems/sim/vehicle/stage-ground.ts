@@ -22,6 +22,7 @@ export class StageGround implements Ground {
   static fromStage(stage: { bspline: BSplineSurface; surfaceMap: SurfaceMap }): StageGround {
     const g = new StageGround(stage.bspline, stage.surfaceMap);
     g.heightCeilingAt(0, 0); // the height ceiling built now, with the stage, rather than in the first tick
+    stage.bspline.prepareCurvature(); // likewise the contact patch's kernel (terrain/patch-kernel.ts)
     return g;
   }
 
