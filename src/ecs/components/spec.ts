@@ -29,10 +29,43 @@ function toFastProperties<T extends object>(o: T): T {
   return { ...o };
 }
 
-export function allocate<F extends Record<string, FieldKind>>(fields: F, capacity: number): Store<F> {
+/** Bytes per element of each field kind. */
+const KIND_BYTES: Record<FieldKind, number> = { f64: 8, i32: 4, u8: 1 };
+/** One cache line, bytes: every field starts on one, and each field is one line further round the L1 sets than the last. */
+const CACHE_LINE = 64;
+
+/** A field's share of its world's component block: its values rounded up to whole lines, then one line of stagger. */
+function fieldBytes(kind: FieldKind, capacity: number): number {
+  return Math.ceil((KIND_BYTES[kind] * capacity) / CACHE_LINE) * CACHE_LINE + CACHE_LINE;
+}
+
+/** Bytes that `allocate` takes from a component block for these fields. */
+export function storeBytes(fields: Record<string, FieldKind>, capacity: number): number {
+  let n = 0;
+  for (const kind of Object.values(fields)) n += fieldBytes(kind, capacity);
+  return n;
+}
+
+/** A world's component block (one ArrayBuffer for every field of every component) and the next free byte in it. */
+export interface ComponentBlock {
+  buffer: ArrayBuffer;
+  at: number;
+}
+
+/**
+ * One typed array per field, each a view into `block` (from `block.at` on, which it advances). Every field starts on
+ * a cache line, one line further on modulo the page than the previous field: one entity's values of many fields
+ * then fall in different sets of the L1 data cache. Fields allocated one by one, or packed at whole multiples of a
+ * page (capacity × 8 bytes), share the same few sets, and the car passes, which read some hundred fields of a
+ * handful of entities per evaluation, evict their own lines (measured: the peers step ≈ 4 % slower).
+ */
+export function allocate<F extends Record<string, FieldKind>>(fields: F, capacity: number, block: ComponentBlock): Store<F> {
   const out: Record<string, Float64Array | Int32Array | Uint8Array> = {};
   for (const [name, kind] of Object.entries(fields)) {
-    out[name] = kind === 'f64' ? new Float64Array(capacity) : kind === 'i32' ? new Int32Array(capacity) : new Uint8Array(capacity);
+    const b = block.buffer,
+      at = block.at;
+    out[name] = kind === 'f64' ? new Float64Array(b, at, capacity) : kind === 'i32' ? new Int32Array(b, at, capacity) : new Uint8Array(b, at, capacity);
+    block.at = at + fieldBytes(kind, capacity);
   }
   return toFastProperties(out) as Store<F>;
 }
