@@ -135,8 +135,9 @@ const serverConfig = {
 };
 
 export default tseslint.config(
-  // terrain/wasm/assembly is AssemblyScript (its own types: f64, v128, load/store), compiled by terrain/wasm/build.ts
-  { ignores: ['dist/**', 'node_modules/**', 'bench/results/**', 'test-results/**', 'coverage/**', 'terrain/wasm/assembly/**'] },
+  // terrain/wasm/assembly and src/systems/sim/vehicle/wasm/assembly are AssemblyScript (their own types: f64, v128,
+  // load/store), compiled by terrain/wasm/build.ts
+  { ignores: ['dist/**', 'node_modules/**', 'bench/results/**', 'test-results/**', 'coverage/**', 'terrain/wasm/assembly/**', 'src/systems/sim/vehicle/wasm/assembly/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   prettier,

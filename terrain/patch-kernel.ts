@@ -11,6 +11,7 @@
  * path (`patchKernelError`).
  */
 import { PATCH_WASM_BASE64 } from './wasm/patch-wasm';
+import { CompiledKernel } from './wasm/compile';
 
 /**
  * IO's slots (f64): the query point in, the patch out. Module-local: an imported constant as a typed-array index
@@ -66,37 +67,21 @@ const COEF_AT = KEYS_AT + 4 * MEMO_SLOTS;
 const DATA_AT = COEF_AT + 8 * 32 * MEMO_SLOTS;
 const PAGE = 65536;
 
-let compiled: WebAssembly.Module | null | undefined;
-let compileError: string | null = null;
+const patchModule = new CompiledKernel(PATCH_WASM_BASE64);
 /** The last surface's kernel that could not be made (its memory), or null. */
 let instanceError: string | null = null;
-
-function kernelModule(): WebAssembly.Module | null {
-  if (compiled !== undefined) return compiled;
-  try {
-    const bin = atob(PATCH_WASM_BASE64);
-    const bytes = new Uint8Array(bin.length);
-    for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
-    compiled = new WebAssembly.Module(bytes);
-  } catch (e) {
-    compiled = null;
-    compileError = e instanceof Error ? e.message : String(e);
-  }
-  return compiled;
-}
 
 /**
  * Why surfaces use the TypeScript path (the module did not compile here, or the last kernel found no memory for
  * its data), or null when the kernel runs.
  */
 export function patchKernelError(): string | null {
-  kernelModule();
-  return compileError ?? instanceError;
+  return patchModule.error() ?? instanceError;
 }
 
 /** A kernel over `input` (its arrays copied into the kernel's memory: use the returned views), or null without WebAssembly. */
 export function createPatchKernel(input: PatchKernelInput): PatchKernel | null {
-  const mod = kernelModule();
+  const mod = patchModule.module();
   if (mod === null) return null;
   const tileAt = DATA_AT;
   const macroAt = tileAt + 8 * input.tilePolys.length;

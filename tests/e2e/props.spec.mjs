@@ -68,6 +68,9 @@ export const specs = [
         // the terrain contact patch runs in WebAssembly here too (terrain/patch-kernel.ts), and the run verifies in Node
         const kernelError = await page.evaluate(() => window.__bitrally.terrainKernelError());
         if (kernelError !== null) throw new Error(`the terrain patch kernel did not compile in the browser: ${kernelError}`);
+        // and so does the tyre pass, on the drive's own world (src/systems/sim/vehicle/tire-kernel.ts)
+        const tireError = await page.evaluate(() => window.__bitrally.tireKernelError());
+        if (tireError !== null) throw new Error(`the tyre kernel does not run in the browser: ${tireError}`);
         const r = await finishAndVerify(page, out, 'props-run');
         if (r.props !== true) throw new Error(`replay header props: expected true, found ${r.props}`);
         report.propsRun = { checksums: r.verify.checksumsChecked, ticks: r.verify.ticks, stageTimeS: r.verify.stageTimeS };

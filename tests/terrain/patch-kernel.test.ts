@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { BSplineGrid, BSplineSurface, DetailLayer, Heightfield, createRng, type CurvatureSample } from '../../terrain';
 import { loadStageFromDir } from '../../terrain/node';
 import { patchKernelError } from '../../terrain/patch-kernel';
-import { compileKernel, KERNEL_MODULE, kernelModuleText } from '../../terrain/wasm/build';
+import { compileKernel, KERNELS, kernelModuleText } from '../../terrain/wasm/build';
 
 /**
  * The WebAssembly contact-patch kernel (terrain/patch-kernel.ts, terrain/wasm/assembly/patch.ts) against the
@@ -125,7 +125,7 @@ describe('terrain patch kernel (WebAssembly)', () => {
   });
 
   it('is the module its AssemblyScript source compiles to (npm run build:wasm)', async () => {
-    const bytes = await compileKernel();
-    expect(readFileSync(KERNEL_MODULE, 'utf8')).toBe(kernelModuleText(bytes));
+    const bytes = await compileKernel(KERNELS.patch);
+    expect(readFileSync(KERNELS.patch.module, 'utf8')).toBe(kernelModuleText(KERNELS.patch, bytes));
   }, 60_000);
 });

@@ -33,12 +33,53 @@ export type ComponentName = keyof typeof componentSpecs;
 
 export type Components = { [K in ComponentName]: Store<(typeof componentSpecs)[K]['fields']> };
 
+/** Bytes after the component stores for the WebAssembly kernels' tables (field offsets, surface table). */
+export const KERNEL_TABLE_BYTES = 4096;
+/** Doubles per entity after the tables, for the kernels' per-entity constants (vehicle/tire-kernel.ts). */
+export const KERNEL_ENTITY_F64 = 16;
+const PAGE = 65536;
+
+/**
+ * Where a world's components live when they live in a WebAssembly memory: the memory (never grown, so the stores'
+ * views stay valid), the byte offset of the kernels' area after the stores, and the capacity.
+ */
+export interface ComponentMemory {
+  memory: WebAssembly.Memory;
+  kernelAt: number;
+  capacity: number;
+}
+
+const memories = new WeakMap<Components, ComponentMemory>();
+
+/** The memory holding these components, or undefined where they are in a plain ArrayBuffer (no WebAssembly memory could be had). */
+export function componentMemory(c: Components): ComponentMemory | undefined {
+  return memories.get(c);
+}
+
+/**
+ * The world's block: a WebAssembly memory with the kernels' area after the stores, so that a kernel reads and writes
+ * the components in place; a plain ArrayBuffer where no such memory can be had (the kernels' callers then keep
+ * their TypeScript paths).
+ */
+function componentBlock(storeBytes: number, capacity: number): { buffer: ArrayBuffer; memory?: WebAssembly.Memory } {
+  const bytes = storeBytes + KERNEL_TABLE_BYTES + 8 * KERNEL_ENTITY_F64 * capacity;
+  try {
+    const memory = new WebAssembly.Memory({ initial: Math.ceil(bytes / PAGE), maximum: Math.ceil(bytes / PAGE) });
+    return { buffer: memory.buffer, memory };
+  } catch {
+    return { buffer: new ArrayBuffer(storeBytes) };
+  }
+}
+
 /** Every component's store for `capacity` entities, all in one block (spec.ts `allocate`: the cache-line layout). */
 export function createComponents(capacity: number): Components {
   const out: Record<string, unknown> = {};
   let bytes = 0;
   for (const spec of Object.values(componentSpecs)) bytes += storeBytes(spec.fields, capacity);
-  const block: ComponentBlock = { buffer: new ArrayBuffer(bytes), at: 0 };
+  const { buffer, memory } = componentBlock(bytes, capacity);
+  const block: ComponentBlock = { buffer, at: 0 };
   for (const [name, spec] of Object.entries(componentSpecs)) out[name] = allocate(spec.fields, capacity, block);
-  return out as Components;
+  const c = out as Components;
+  if (memory) memories.set(c, { memory, kernelAt: bytes, capacity });
+  return c;
 }

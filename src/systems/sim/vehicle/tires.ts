@@ -26,6 +26,7 @@
 import type { SimWorld } from '../../../ecs/world';
 import { vehicles, type CarRuntime } from './registry';
 import { dcos, dsin } from '../../../../terrain/dmath';
+import { runTireKernel, tireKernelOf } from './tire-kernel';
 
 export interface BrushOut {
   fx: number;
@@ -177,8 +178,17 @@ function loadBody(b: SimWorld['c']['RigidBody'], eid: number): void {
 /** The four wheels' force and moment on the chassis (N, N·m), summed and added to the accumulators once. */
 const chassis = new Float64Array(6);
 
-/** Pass 4 for one car: per grounded wheel, its frame, the brush force, and its share on the chassis. */
+/**
+ * Pass 4 for one car: per grounded wheel, its frame, the brush force, and its share on the chassis. Through the
+ * WebAssembly kernel (tire-kernel.ts, the same bits) where the world has one, else `tiresJs`.
+ */
 export function tiresCar(world: SimWorld, rt: CarRuntime): void {
+  const k = tireKernelOf(world);
+  if (k === null || !runTireKernel(k, world, rt)) tiresJs(world, rt);
+}
+
+/** Pass 4 for one car in TypeScript: the reference the kernel (wasm/assembly/tires.ts) ports. */
+export function tiresJs(world: SimWorld, rt: CarRuntime): void {
   const b = world.c.RigidBody;
   const W = world.c.Wheel;
   const eid = rt.eid;

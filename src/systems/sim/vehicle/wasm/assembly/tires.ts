@@ -1,0 +1,237 @@
+// The tyre pass of one car in WebAssembly (AssemblyScript; compiled by terrain/wasm/build.ts, `npm run build:wasm`).
+// It ports `tiresJs` (src/systems/sim/vehicle/tires.ts) operation for operation (frame, slips, brush, force, the
+// chassis sum in wheel order), so it gives the same bits. It reads and writes the world's components in place: they
+// are views into the memory this module imports (src/ecs/components/index.ts), at the byte offsets `setFields` reads
+// from the table the loader (tire-kernel.ts) writes, in TABLE order. Functions are kept under 80 lines by hand (eslint
+// does not read this file).
+
+// Byte offsets of the component fields (TABLE order in tire-kernel.ts).
+let RB_R0: i32 = 0, RB_R1: i32 = 0, RB_R2: i32 = 0, RB_R3: i32 = 0, RB_R4: i32 = 0;
+let RB_R5: i32 = 0, RB_R6: i32 = 0, RB_R7: i32 = 0, RB_R8: i32 = 0;
+let RB_PX: i32 = 0, RB_PY: i32 = 0, RB_PZ: i32 = 0;
+let RB_VX: i32 = 0, RB_VY: i32 = 0, RB_VZ: i32 = 0;
+let RB_WX: i32 = 0, RB_WY: i32 = 0, RB_WZ: i32 = 0;
+let RB_FX: i32 = 0, RB_FY: i32 = 0, RB_FZ: i32 = 0;
+let RB_TX: i32 = 0, RB_TY: i32 = 0, RB_TZ: i32 = 0;
+let W_NX: i32 = 0, W_NY: i32 = 0, W_NZ: i32 = 0;
+let W_CX: i32 = 0, W_CY: i32 = 0, W_CZ: i32 = 0;
+let W_LOAD: i32 = 0, W_OMEGA: i32 = 0, W_SURFACE: i32 = 0, W_GROUNDED: i32 = 0;
+let W_UX: i32 = 0, W_UY: i32 = 0;
+let W_FX: i32 = 0, W_FY: i32 = 0, W_VX: i32 = 0, W_VY: i32 = 0;
+let W_SLIP: i32 = 0, W_AXIS: i32 = 0, W_DUX: i32 = 0, W_DUY: i32 = 0, W_PEAK: i32 = 0, W_TORQUE: i32 = 0;
+// The surface table (SURF_N rows of muSliding, muStatic, slidingSpeedRef, stiffnessScale) and the per-entity
+// constants (CONST_STRIDE bytes per wheel entity, C_* slots).
+let SURF_AT: i32 = 0, SURF_N: i32 = 0, CONST_AT: i32 = 0;
+
+export function setFields(t: i32): void {
+  RB_R0 = load<i32>(t); RB_R1 = load<i32>(t, 4); RB_R2 = load<i32>(t, 8); RB_R3 = load<i32>(t, 12);
+  RB_R4 = load<i32>(t, 16); RB_R5 = load<i32>(t, 20); RB_R6 = load<i32>(t, 24); RB_R7 = load<i32>(t, 28);
+  RB_R8 = load<i32>(t, 32); RB_PX = load<i32>(t, 36); RB_PY = load<i32>(t, 40); RB_PZ = load<i32>(t, 44);
+  RB_VX = load<i32>(t, 48); RB_VY = load<i32>(t, 52); RB_VZ = load<i32>(t, 56);
+  RB_WX = load<i32>(t, 60); RB_WY = load<i32>(t, 64); RB_WZ = load<i32>(t, 68);
+  RB_FX = load<i32>(t, 72); RB_FY = load<i32>(t, 76); RB_FZ = load<i32>(t, 80);
+  RB_TX = load<i32>(t, 84); RB_TY = load<i32>(t, 88); RB_TZ = load<i32>(t, 92);
+  W_NX = load<i32>(t, 96); W_NY = load<i32>(t, 100); W_NZ = load<i32>(t, 104);
+  W_CX = load<i32>(t, 108); W_CY = load<i32>(t, 112); W_CZ = load<i32>(t, 116);
+  W_LOAD = load<i32>(t, 120); W_OMEGA = load<i32>(t, 124); W_SURFACE = load<i32>(t, 128); W_GROUNDED = load<i32>(t, 132);
+  W_UX = load<i32>(t, 136); W_UY = load<i32>(t, 140);
+  W_FX = load<i32>(t, 144); W_FY = load<i32>(t, 148); W_VX = load<i32>(t, 152); W_VY = load<i32>(t, 156);
+  W_SLIP = load<i32>(t, 160); W_AXIS = load<i32>(t, 164); W_DUX = load<i32>(t, 168); W_DUY = load<i32>(t, 172);
+  W_PEAK = load<i32>(t, 176); W_TORQUE = load<i32>(t, 180);
+  SURF_AT = load<i32>(t, 184); SURF_N = load<i32>(t, 188); CONST_AT = load<i32>(t, 192);
+}
+
+// Per-wheel constants (byte offsets in the wheel entity's CONST_STRIDE bytes; tire-kernel.ts writes them).
+const C_RADIUS = 0, C_GRIP = 8, C_LOAD_SENS = 16, C_LONG = 24, C_CORNER = 32, C_UNIFORM = 40, C_INV_N0 = 48;
+const C_STIFF_K = 56, C_INV_RELAX_X = 64, C_INV_RELAX_Y = 72, C_DAMP_X = 80, C_DAMP_Y = 88, C_SIN = 96, C_COS = 104;
+const CONST_STRIDE = 128;
+const ONE_THIRD: f64 = 1.0 / 3.0;
+const OVERSLIDE_RATE: f64 = 60;
+const OVERSLIDE_MAX: f64 = 250;
+
+@inline function get(field: i32, e: i32): f64 {
+  return load<f64>(field + (e << 3));
+}
+@inline function put(field: i32, e: i32, v: f64): void {
+  store<f64>(field + (e << 3), v);
+}
+
+// The wheel's frame (tires.ts wheelFrame): heading f, left l, contact arm r, contact velocity along f and l.
+let fX: f64 = 0, fY: f64 = 0, fZ: f64 = 0, lX: f64 = 0, lY: f64 = 0, lZ: f64 = 0;
+let rX: f64 = 0, rY: f64 = 0, rZ: f64 = 0, vX: f64 = 0, vY: f64 = 0;
+// The chassis sums (tires.ts `chassis`).
+let sFx: f64 = 0, sFy: f64 = 0, sFz: f64 = 0, sTx: f64 = 0, sTy: f64 = 0, sTz: f64 = 0;
+
+function wheelFrame(eid: i32, w: i32, c: i32): void {
+  const nx = get(W_NX, w), ny = get(W_NY, w), nz = get(W_NZ, w);
+  const sd = load<f64>(c, C_SIN), cd = load<f64>(c, C_COS);
+  let fx = get(RB_R0, eid) * sd + get(RB_R2, eid) * cd,
+    fy = get(RB_R3, eid) * sd + get(RB_R5, eid) * cd,
+    fz = get(RB_R6, eid) * sd + get(RB_R8, eid) * cd;
+  const fn = fx * nx + fy * ny + fz * nz;
+  fx -= fn * nx;
+  fy -= fn * ny;
+  fz -= fn * nz;
+  const ifl = 1 / Math.sqrt(fx * fx + fy * fy + fz * fz);
+  fx *= ifl;
+  fy *= ifl;
+  fz *= ifl;
+  const lx = ny * fz - nz * fy, ly = nz * fx - nx * fz, lz = nx * fy - ny * fx;
+  const rx = get(W_CX, w) - get(RB_PX, eid), ry = get(W_CY, w) - get(RB_PY, eid), rz = get(W_CZ, w) - get(RB_PZ, eid);
+  const wx = get(RB_WX, eid), wy = get(RB_WY, eid), wz = get(RB_WZ, eid);
+  const vcx = get(RB_VX, eid) + wy * rz - wz * ry,
+    vcy = get(RB_VY, eid) + wz * rx - wx * rz,
+    vcz = get(RB_VZ, eid) + wx * ry - wy * rx;
+  fX = fx; fY = fy; fZ = fz;
+  lX = lx; lY = ly; lZ = lz;
+  rX = rx; rY = ry; rZ = rz;
+  vX = vcx * fx + vcy * fy + vcz * fz;
+  vY = vcx * lx + vcy * ly + vcz * lz;
+}
+
+// The brush result (tires.ts brushCore): force per the brush, sliding fraction.
+let bFx: f64 = 0, bFy: f64 = 0, bPhi: f64 = 0;
+
+function brushCore(sx: f64, sy: f64, n: f64, mu: f64, cx: f64, cy: f64, w: f64, S: f64): void {
+  bFx = 0;
+  bFy = 0;
+  bPhi = 0;
+  if (!(n > 0) || !(mu > 0)) return;
+  const muN = mu * n;
+  const ex = cx * sx, ey = cy * sy;
+  if (S == 0) return;
+  if (S <= 0.5 * w) {
+    bFx = ex;
+    bFy = ey;
+    return;
+  }
+  const A = 1.5 * (1 - w);
+  let eta: f64;
+  if (A > 1e-12) {
+    const bq = 2 * A - S;
+    eta = (bq + Math.sqrt(bq * bq + 4 * A * w)) / (2 * A);
+  } else eta = w / S;
+  if (eta > 2) eta = 2;
+  const e2 = eta * eta;
+  const stick = 0.25 * e2;
+  const slide = muN * (1 - 0.5 * (A * e2 - A * e2 * eta * ONE_THIRD + w * eta));
+  const slideUnit = slide / Math.sqrt(sx * sx + sy * sy);
+  bFx = stick * ex + slideUnit * sx;
+  bFy = stick * ey + slideUnit * sy;
+  bPhi = 1 - 0.5 * eta;
+}
+
+// The wheel's force along f and l (tires.ts wheelBrush).
+let tFx: f64 = 0, tFy: f64 = 0;
+
+function wheelBrush(w: i32, c: i32): void {
+  const n = get(W_LOAD, w);
+  const vx = vX, vy = vY;
+  const vsx = get(W_OMEGA, w) * load<f64>(c, C_RADIUS) - vx;
+  const vsy = -vy;
+  let code = load<i32>(W_SURFACE + (w << 2));
+  if (code < 0 || code >= SURF_N) code = 0; // tires.ts: surfaces[code] ?? surfaces[0]
+  const sf = SURF_AT + (code << 5);
+  const vs = Math.sqrt(vsx * vsx + vsy * vsy);
+  const x = n * load<f64>(c, C_INV_N0);
+  let lfac = 1 - load<f64>(c, C_LOAD_SENS) * (x - 1);
+  lfac = lfac < 0.6 ? 0.6 : lfac > 1.3 ? 1.3 : lfac;
+  const muSliding = load<f64>(sf), muStatic = load<f64>(sf, 8), vRef = load<f64>(sf, 16);
+  const mu = load<f64>(c, C_GRIP) * (muSliding + ((muStatic - muSliding) * vRef) / (vRef + vs)) * lfac;
+  const sk = load<f64>(c, C_STIFF_K);
+  const lf = (load<f64>(sf, 24) * x * (1 + sk)) / (1 + sk * x);
+  const cxs = load<f64>(c, C_LONG) * lf;
+  const cys = load<f64>(c, C_CORNER) * lf;
+  const ux = get(W_UX, w), uy = get(W_UY, w);
+  const irx = load<f64>(c, C_INV_RELAX_X), iry = load<f64>(c, C_INV_RELAX_Y);
+  const sx = ux * irx, sy = uy * iry;
+  const ex = cxs * sx, ey = cys * sy;
+  const muN = mu * n;
+  const S = Math.sqrt(ex * ex + ey * ey) / muN;
+  brushCore(sx, sy, n, mu, cxs, cys, load<f64>(c, C_UNIFORM), S);
+  const S3 = S * ONE_THIRD;
+  let extra = S3 > 1 ? OVERSLIDE_RATE * (S3 - 1) : 0;
+  if (extra > OVERSLIDE_MAX) extra = OVERSLIDE_MAX;
+  const avx = vx < 0 ? -vx : vx;
+  const dux = vsx - (avx * irx + extra) * ux;
+  const duy = vsy - (avx * iry + extra) * uy;
+  put(W_DUX, w, dux);
+  put(W_DUY, w, duy);
+  const stick = (1 - bPhi) * Math.sqrt(lf);
+  let Fx = bFx + stick * load<f64>(c, C_DAMP_X) * dux;
+  let Fy = bFy + stick * load<f64>(c, C_DAMP_Y) * duy;
+  const F2 = Fx * Fx + Fy * Fy;
+  if (F2 > muN * muN) {
+    const r = muN / Math.sqrt(F2);
+    Fx *= r;
+    Fy *= r;
+  }
+  put(W_FX, w, Fx);
+  put(W_FY, w, Fy);
+  put(W_VX, w, vx);
+  put(W_VY, w, vy);
+  put(W_PEAK, w, cxs > 0 ? (2.5 * muN) / cxs : 0.1);
+  put(W_SLIP, w, vsx / (avx > 0.5 ? avx : 0.5));
+  tFx = Fx;
+  tFy = Fy;
+}
+
+// The contact force's share on the chassis and the reaction torque on the wheel (tires.ts addWheelToChassis).
+function addWheelToChassis(eid: i32, w: i32, c: i32): void {
+  const n = get(W_LOAD, w);
+  const Fx = tFx, Fy = tFy;
+  let Fwx = n * get(W_NX, w) + Fx * fX + Fy * lX,
+    Fwy = n * get(W_NY, w) + Fx * fY + Fy * lY,
+    Fwz = n * get(W_NZ, w) + Fx * fZ + Fy * lZ;
+  const R1 = get(RB_R1, eid), R4 = get(RB_R4, eid), R7 = get(RB_R7, eid);
+  const Fa = Fwx * R1 + Fwy * R4 + Fwz * R7;
+  put(W_AXIS, w, Fa);
+  Fwx -= Fa * R1;
+  Fwy -= Fa * R4;
+  Fwz -= Fa * R7;
+  sFx += Fwx;
+  sFy += Fwy;
+  sFz += Fwz;
+  sTx += rY * Fwz - rZ * Fwy;
+  sTy += rZ * Fwx - rX * Fwz;
+  sTz += rX * Fwy - rY * Fwx;
+  put(W_TORQUE, w, get(W_TORQUE, w) - Fx * load<f64>(c, C_RADIUS));
+}
+
+// A wheel off the ground (tires.ts relaxAirborne).
+function relaxAirborne(w: i32): void {
+  put(W_FX, w, 0);
+  put(W_FY, w, 0);
+  put(W_VX, w, 0);
+  put(W_VY, w, 0);
+  put(W_SLIP, w, 0);
+  put(W_AXIS, w, 0);
+  put(W_DUX, w, -get(W_UX, w) * OVERSLIDE_MAX);
+  put(W_DUY, w, -get(W_UY, w) * OVERSLIDE_MAX);
+}
+
+function wheel(eid: i32, w: i32): void {
+  if (load<i32>(W_GROUNDED + (w << 2)) == 0) {
+    relaxAirborne(w);
+    return;
+  }
+  const c = CONST_AT + w * CONST_STRIDE;
+  wheelFrame(eid, w, c);
+  wheelBrush(w, c);
+  addWheelToChassis(eid, w, c);
+}
+
+/** The tyre pass of car `eid` with wheels w0..w3 (tires.ts tiresCar). */
+export function tiresCar(eid: i32, w0: i32, w1: i32, w2: i32, w3: i32): void {
+  sFx = 0; sFy = 0; sFz = 0; sTx = 0; sTy = 0; sTz = 0;
+  wheel(eid, w0);
+  wheel(eid, w1);
+  wheel(eid, w2);
+  wheel(eid, w3);
+  put(RB_FX, eid, get(RB_FX, eid) + sFx);
+  put(RB_FY, eid, get(RB_FY, eid) + sFy);
+  put(RB_FZ, eid, get(RB_FZ, eid) + sFz);
+  put(RB_TX, eid, get(RB_TX, eid) + sTx);
+  put(RB_TY, eid, get(RB_TY, eid) + sTy);
+  put(RB_TZ, eid, get(RB_TZ, eid) + sTz);
+}
