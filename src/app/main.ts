@@ -20,7 +20,7 @@ import { applyGraphicsPreset } from '../systems/view/graphics-apply';
 import { loadOnlineModule } from './online-link';
 import { configuredServer } from './online-config';
 import { patchKernelError } from '../../terrain/patch-kernel';
-import { tireKernelError, tireKernelOf } from '../systems/sim/vehicle/tire-kernel';
+import { forceKernelError, forceKernelOf } from '../systems/sim/vehicle/force-kernel';
 
 declare global {
   interface Window {
@@ -132,8 +132,8 @@ const hook: Record<string, unknown> = {
   coast: () => (app.session ? { speedMS: app.session.speedMS, coasting: app.session.coasting, finished: app.session.finished } : null),
   /** Test hook: why the terrain contact patch runs in TypeScript here (null: its WebAssembly kernel runs). */
   terrainKernelError: () => patchKernelError(),
-  /** Test hook: why the drive's tyre pass runs in TypeScript here (null: its WebAssembly kernel runs on the session's world). */
-  tireKernelError: () => (app.session ? (tireKernelOf(app.session.world) ? null : (tireKernelError() ?? 'no kernel')) : 'no session'),
+  /** Test hook: why the drive's force passes run in TypeScript here (null: their WebAssembly kernel runs on the session's world). */
+  forceKernelError: () => (app.session ? (forceKernelOf(app.session.world) ? null : (forceKernelError() ?? 'no kernel')) : 'no session'),
   /** The finished run's replay file, base64 (null before the finish). */
   replayBase64: () => {
     const b = app.session?.replayBytes;

@@ -3,7 +3,7 @@
  * base64-encoded, into its TypeScript module (committed: the game and the simulation load them synchronously, with
  * no fetch and no compiler at run time).
  *   npm run build:wasm          rebuild after editing an AssemblyScript source
- * The kernels' tests (tests/terrain/patch-kernel.test.ts, tests/vehicle/tire-kernel.test.ts) compile them again
+ * The kernels' tests (tests/terrain/patch-kernel.test.ts, tests/vehicle/force-kernel.test.ts) compile them again
  * and fail when a committed module is not its source's.
  */
 import { writeFileSync } from 'node:fs';
@@ -31,12 +31,12 @@ export const KERNELS = {
     title: 'The terrain contact-patch kernel',
     flags: ['--enable', 'simd'],
   },
-  /** The tyre pass (src/systems/sim/vehicle/tire-kernel.ts). */
-  tires: {
-    source: join(HERE, '../../src/systems/sim/vehicle/wasm/assembly/tires.ts'),
-    module: join(HERE, '../../src/systems/sim/vehicle/wasm/tires-wasm.ts'),
-    constant: 'TIRES_WASM_BASE64',
-    title: 'The tyre-pass kernel',
+  /** The force passes 4–5b: tyres, brakes and aero, the wheels' travel (src/systems/sim/vehicle/force-kernel.ts). */
+  forces: {
+    source: join(HERE, '../../src/systems/sim/vehicle/wasm/assembly/forces.ts'),
+    module: join(HERE, '../../src/systems/sim/vehicle/wasm/forces-wasm.ts'),
+    constant: 'FORCES_WASM_BASE64',
+    title: 'The force-pass kernel (tyres, brakes and aero, wheel travel)',
     flags: [],
   },
 } as const satisfies Record<string, WasmKernel>;

@@ -68,9 +68,9 @@ export const specs = [
         // the terrain contact patch runs in WebAssembly here too (terrain/patch-kernel.ts), and the run verifies in Node
         const kernelError = await page.evaluate(() => window.__bitrally.terrainKernelError());
         if (kernelError !== null) throw new Error(`the terrain patch kernel did not compile in the browser: ${kernelError}`);
-        // and so does the tyre pass, on the drive's own world (src/systems/sim/vehicle/tire-kernel.ts)
-        const tireError = await page.evaluate(() => window.__bitrally.tireKernelError());
-        if (tireError !== null) throw new Error(`the tyre kernel does not run in the browser: ${tireError}`);
+        // and so do the force passes 4–5b, on the drive's own world (src/systems/sim/vehicle/force-kernel.ts)
+        const forceError = await page.evaluate(() => window.__bitrally.forceKernelError());
+        if (forceError !== null) throw new Error(`the force kernel does not run in the browser: ${forceError}`);
         const r = await finishAndVerify(page, out, 'props-run');
         if (r.props !== true) throw new Error(`replay header props: expected true, found ${r.props}`);
         report.propsRun = { checksums: r.verify.checksumsChecked, ticks: r.verify.ticks, stageTimeS: r.verify.stageTimeS };

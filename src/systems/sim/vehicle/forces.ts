@@ -1,6 +1,7 @@
 /**
  * The vehicle force passes 2–5 merged into one loop over the cars (suspension/contact → drivetrain → tyres →
- * brakes/aero → unsprung wheel travel for car 1, then car 2, …). Each pass only reads and writes its own car's entities (and that
+ * brakes/aero → unsprung wheel travel for car 1, then car 2, …; the last three in one WebAssembly call where the
+ * world has the force kernel, force-kernel.ts). Each pass only reads and writes its own car's entities (and that
  * car's body accumulators), so running them car by car gives the same bits as running each pass over all
  * cars, with one walk over the car list per force evaluation instead of four and the car's data still in
  * cache between the passes.
@@ -17,13 +18,17 @@ import { drivetrainCar } from './drivetrain';
 import { tiresCar } from './tires';
 import { brakesAeroCar } from './brakes-aero';
 import { unsprungCar } from './unsprung';
+import { forceKernelOf, runForceKernel } from './force-kernel';
 
 export function vehicleForces(world: SimWorld): void {
   const list = vehicles(world).list;
+  const kernel = list.length > 0 ? forceKernelOf(world) : null;
   for (let i = 0; i < list.length; i++) {
     const rt = list[i]!;
     suspensionCar(world, rt);
     drivetrainCar(world, rt);
+    // 4, 5 and 5b in WebAssembly where the world has the kernel (force-kernel.ts: the same bits)
+    if (kernel !== null && runForceKernel(kernel, world, rt)) continue;
     tiresCar(world, rt);
     brakesAeroCar(world, rt);
     unsprungCar(world, rt); // last: needs every force on the car (unsprung.ts)

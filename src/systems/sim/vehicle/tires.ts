@@ -26,7 +26,6 @@
 import type { SimWorld } from '../../../ecs/world';
 import { vehicles, type CarRuntime } from './registry';
 import { dcos, dsin } from '../../../../terrain/dmath';
-import { runTireKernel, tireKernelOf } from './tire-kernel';
 
 export interface BrushOut {
   fx: number;
@@ -179,16 +178,10 @@ function loadBody(b: SimWorld['c']['RigidBody'], eid: number): void {
 const chassis = new Float64Array(6);
 
 /**
- * Pass 4 for one car: per grounded wheel, its frame, the brush force, and its share on the chassis. Through the
- * WebAssembly kernel (tire-kernel.ts, the same bits) where the world has one, else `tiresJs`.
+ * Pass 4 for one car: per grounded wheel, its frame, the brush force, and its share on the chassis. Where the world
+ * has the WebAssembly force kernel (force-kernel.ts) it runs this pass instead, with the same bits.
  */
 export function tiresCar(world: SimWorld, rt: CarRuntime): void {
-  const k = tireKernelOf(world);
-  if (k === null || !runTireKernel(k, world, rt)) tiresJs(world, rt);
-}
-
-/** Pass 4 for one car in TypeScript: the reference the kernel (wasm/assembly/tires.ts) ports. */
-export function tiresJs(world: SimWorld, rt: CarRuntime): void {
   const b = world.c.RigidBody;
   const W = world.c.Wheel;
   const eid = rt.eid;

@@ -12,31 +12,42 @@ import { spawnCar } from '../../src/systems/sim/vehicle/prefab-car';
 import { carRuntime, setSurfaces } from '../../src/systems/sim/vehicle/registry';
 import { reconfigureCar } from '../../src/systems/sim/vehicle/reconfigure';
 import { StageGround } from '../../src/systems/sim/vehicle/stage-ground';
-import { tiresCar, tiresJs } from '../../src/systems/sim/vehicle/tires';
-import { setTireKernelEnabled, tireKernelError, tireKernelOf } from '../../src/systems/sim/vehicle/tire-kernel';
+import { tiresCar } from '../../src/systems/sim/vehicle/tires';
+import { brakesAeroCar } from '../../src/systems/sim/vehicle/brakes-aero';
+import { unsprungCar } from '../../src/systems/sim/vehicle/unsprung';
+import { forceKernelError, forceKernelOf, runForceKernel, setForceKernelEnabled } from '../../src/systems/sim/vehicle/force-kernel';
 import { runTick } from '../../src/run/pipeline';
 import { stateHash } from '../../src/ecs/hash';
 import { compileKernel, KERNELS, kernelModuleText } from '../../terrain/wasm/build';
 import { STEER_SCALE, PEDAL_SCALE } from '../../src/ecs/controls';
 
 /**
- * The WebAssembly tyre pass (src/systems/sim/vehicle/tire-kernel.ts, wasm/assembly/tires.ts) against the TypeScript
- * pass it ports (`tiresJs`): the same bits, on whole runs (state hashes) and on one pass from arbitrary states
- * (every field the pass writes, Object.is).
+ * The WebAssembly force passes 4–5b (src/systems/sim/vehicle/force-kernel.ts, wasm/assembly/forces.ts) against the
+ * TypeScript passes they port (`tiresCar`, `brakesAeroCar`, `unsprungCar`): the same bits, on whole runs (state
+ * hashes) and on one evaluation from arbitrary states (every field the passes write, Object.is).
  */
 const STAGES = join(__dirname, '../../src/content/stages');
 
-afterEach(() => setTireKernelEnabled(true));
+afterEach(() => setForceKernelEnabled(true));
 
 /** A car on `stage` driven by a scripted input (throttle, braking, handbrake, a slalom), in a world of its own. */
-function drive(stageName: string, carId: string, kernel: boolean, ticks: number, midRun?: (world: SimWorld, eid: number) => void, expectKernel = kernel): string[] {
-  setTireKernelEnabled(kernel);
+function drive(
+  stageName: string,
+  carId: string,
+  kernel: boolean,
+  ticks: number,
+  midRun?: (world: SimWorld, eid: number) => void,
+  expectKernel = kernel,
+  atStart?: (world: SimWorld) => void,
+): string[] {
+  setForceKernelEnabled(kernel);
   const stage = loadStageFromDir(join(STAGES, stageName));
   const world = createSimWorld({ ground: StageGround.fromStage(stage) });
   const s = stage.start;
   const eid = spawnCar(world, loadBuiltinCar(carId), { x: s.x, z: s.z, heading: s.heading });
   const held = new HeldInput();
   setInputSource(world, eid, held);
+  atStart?.(world);
   const hashes: string[] = [];
   for (let k = 0; k < ticks; k++) {
     const t = k / 500;
@@ -52,19 +63,19 @@ function drive(stageName: string, carId: string, kernel: boolean, ticks: number,
     runTick(world);
     if (k % 250 === 249) hashes.push(stateHash(world));
   }
-  if (expectKernel) expect(tireKernelOf(world), tireKernelError() ?? '').not.toBeNull();
+  if (expectKernel) expect(forceKernelOf(world), forceKernelError() ?? '').not.toBeNull();
   return hashes;
 }
 
-describe('tyre kernel (WebAssembly)', () => {
+describe('force kernel (WebAssembly): tyres, brakes and aero, wheel travel', () => {
   it('compiles and runs here, reading the components in place', () => {
     const world = createSimWorld({});
     expect(componentMemory(world.c)).toBeDefined();
-    expect(tireKernelOf(world)).not.toBeNull();
-    expect(tireKernelError()).toBeNull();
+    expect(forceKernelOf(world)).not.toBeNull();
+    expect(forceKernelError()).toBeNull();
   });
 
-  it("gives the TypeScript pass's bits over whole runs: every shipped car, gravel, tarmac and snow stages", () => {
+  it("gives the TypeScript passes' bits over whole runs: every shipped car, gravel, tarmac and snow stages", () => {
     for (const [stage, car] of [['test-short', 'rally-awd'], ['col-tarmac', 'hatch-gti'], ['snow-ridge', 'classic-rwd']] as const) {
       expect(drive(stage, car, true, 3000), `${car} on ${stage}`).toEqual(drive(stage, car, false, 3000));
     }
@@ -81,42 +92,52 @@ describe('tyre kernel (WebAssembly)', () => {
     expect(withKernel).not.toEqual(drive('test-short', 'rally-awd', false, 2000));
   });
 
-  it('gives the TypeScript pass\'s bits from any state: every field the pass writes, for any doubles (NaN, ±Infinity, −0)', () => {
+  it('gives the TypeScript passes\' bits from any state: every field they write, for any doubles (NaN, ±Infinity, −0)', () => {
     const pair = [0, 1].map(() => {
       const world = createSimWorld({});
       const eid = spawnCar(world, loadBuiltinCar('rally-awd'), { x: 0, z: 0, heading: 0 });
       return { world, rt: carRuntime(world, eid) };
     });
-    const num = fc.oneof(fc.double(), fc.double({ min: -50, max: 50, noNaN: true }), fc.constantFrom(0, -0, 1));
-    const BODY = ['R0', 'R1', 'R2', 'R3', 'R4', 'R5', 'R6', 'R7', 'R8', 'px', 'py', 'pz', 'vx', 'vy', 'vz', 'wx', 'wy', 'wz', 'fx', 'fy', 'fz', 'tx', 'ty', 'tz'] as const;
-    const WHEEL = ['nx', 'ny', 'nz', 'cx', 'cy', 'cz', 'load', 'omega', 'ux', 'uy', 'torque', 'steer'] as const;
-    const wheel = fc.record({ f: fc.array(num, { minLength: WHEEL.length, maxLength: WHEEL.length }), surface: fc.integer({ min: -2, max: 7 }), grounded: fc.integer({ min: 0, max: 1 }) });
+    // mostly finite state (so every branch is reached), with any double (NaN, ±Infinity, −0, 1e300) mixed in
+    const num = fc.oneof({ arbitrary: fc.double({ min: -50, max: 50, noNaN: true }), weight: 12 }, { arbitrary: fc.double(), weight: 1 }, { arbitrary: fc.constantFrom(0, -0, 1), weight: 1 });
+    const BODY = ['R0', 'R1', 'R2', 'R3', 'R4', 'R5', 'R6', 'R7', 'R8', 'px', 'py', 'pz', 'vx', 'vy', 'vz', 'wx', 'wy', 'wz', 'fx', 'fy', 'fz', 'tx', 'ty', 'tz', 'mass', 'gravity'] as const;
+    const WHEEL = ['nx', 'ny', 'nz', 'cx', 'cy', 'cz', 'load', 'omega', 'ux', 'uy', 'torque', 'steer', 'suspForce'] as const;
+    const nums = (n: number): fc.Arbitrary<number[]> => fc.array(num, { minLength: n, maxLength: n });
+    const wheel = fc.record({ f: nums(WHEEL.length), arm: nums(3), surface: fc.integer({ min: -2, max: 7 }), grounded: fc.integer({ min: 0, max: 1 }) });
+    const pedals = fc.record({ brake: fc.double({ min: 0, max: 1, noNaN: true }), hand: fc.constantFrom(0, 1, 0.5), abs: fc.integer({ min: 0, max: 2 }) });
     fc.assert(
-      fc.property(fc.array(num, { minLength: BODY.length, maxLength: BODY.length }), fc.array(wheel, { minLength: 4, maxLength: 4 }), (body, wheels) => {
+      fc.property(nums(BODY.length), fc.array(wheel, { minLength: 4, maxLength: 4 }), pedals, (body, wheels, p) => {
         for (const { world, rt } of pair) {
           const b = world.c.RigidBody, W = world.c.Wheel;
           BODY.forEach((f, i) => (b[f][rt.eid] = body[i]!));
+          world.c.Controls.brake[rt.eid] = p.brake;
+          world.c.Controls.handbrake[rt.eid] = p.hand;
+          world.c.Car.abs[rt.eid] = p.abs;
           rt.wheels.forEach((w, j) => {
             WHEEL.forEach((f, i) => (W[f][w] = wheels[j]!.f[i]!));
             W.surface[w] = wheels[j]!.surface;
             W.grounded[w] = wheels[j]!.grounded;
+            rt.cache.axisMoment.set(wheels[j]!.arm, 3 * j);
           });
         }
-        tiresJs(pair[0]!.world, pair[0]!.rt);
-        tiresCar(pair[1]!.world, pair[1]!.rt);
+        const [js, wasm] = pair as [(typeof pair)[0], (typeof pair)[0]];
+        tiresCar(js.world, js.rt);
+        brakesAeroCar(js.world, js.rt);
+        unsprungCar(js.world, js.rt);
+        expect(runForceKernel(forceKernelOf(wasm.world)!, wasm.world, wasm.rt)).toBe(true);
         const differ: string[] = [];
-        for (const [name, eids] of [['RigidBody', [pair[0]!.rt.eid]], ['Wheel', pair[0]!.rt.wheels]] as const) {
-          const a = pair[0]!.world.c[name] as unknown as Record<string, Float64Array>, k = pair[1]!.world.c[name] as unknown as Record<string, Float64Array>;
+        for (const [name, eids] of [['RigidBody', [js.rt.eid]], ['Wheel', js.rt.wheels]] as const) {
+          const a = js.world.c[name] as unknown as Record<string, Float64Array>, k = wasm.world.c[name] as unknown as Record<string, Float64Array>;
           for (const f of Object.keys(a)) for (const e of eids) if (!Object.is(a[f]![e], k[f]![e])) differ.push(`${name}.${f}[${e}]: TypeScript ${a[f]![e]}, kernel ${k[f]![e]}`);
         }
         expect(differ).toEqual([]);
       }),
-      { numRuns: 400, seed: 19 },
+      { numRuns: 1500, seed: 19 },
     );
-    expect(tireKernelOf(pair[1]!.world)).not.toBeNull();
+    expect(forceKernelOf(pair[1]!.world)).not.toBeNull();
   });
 
-  it('keeps the TypeScript pass, with the same bits and a reason, where the components cannot be in a WebAssembly memory', () => {
+  it('keeps the TypeScript passes, with the same bits and a reason, where the components cannot be in a WebAssembly memory', () => {
     const spy = vi.spyOn(WebAssembly, 'Memory').mockImplementation(function noMemory(): never {
       throw new RangeError('WebAssembly.Memory(): could not allocate memory');
     });
@@ -124,36 +145,30 @@ describe('tyre kernel (WebAssembly)', () => {
     try {
       const world = createSimWorld({});
       expect(componentMemory(world.c)).toBeUndefined();
-      expect(tireKernelOf(world)).toBeNull();
-      expect(tireKernelError()).toMatch(/not in a WebAssembly memory/);
+      expect(forceKernelOf(world)).toBeNull();
+      expect(forceKernelError()).toMatch(/not in a WebAssembly memory/);
       hashes = drive('test-short', 'rally-awd', true, 1000, undefined, false);
     } finally {
       spy.mockRestore();
     }
     expect(hashes).toEqual(drive('test-short', 'rally-awd', false, 1000));
-    setTireKernelEnabled(true);
-    expect(tireKernelOf(createSimWorld({}))).not.toBeNull();
-    expect(tireKernelError()).toBeNull();
+    setForceKernelEnabled(true);
+    expect(forceKernelOf(createSimWorld({}))).not.toBeNull();
+    expect(forceKernelError()).toBeNull();
   });
 
-  it('keeps the TypeScript pass for a surface table longer than the kernel holds', () => {
-    const world = createSimWorld({});
-    const eid = spawnCar(world, loadBuiltinCar('rally-awd'), { x: 0, z: 0, heading: 0 });
-    setSurfaces(world, Array.from({ length: 500 }, () => DEFAULT_SURFACES[1]!));
-    const W = world.c.Wheel, w = carRuntime(world, eid).wheels[0]!;
-    W.grounded[w] = 1;
-    W.load[w] = 3000;
-    W.ny[w] = 1;
-    W.uy[w] = 0.01;
-    tiresCar(world, carRuntime(world, eid));
-    expect(tireKernelError()).toMatch(/500 rows, the kernel holds \d+/);
-    expect(W.tireAxis[w]).toBeCloseTo(3000, 6); // the load along the (level) suspension axis
-    expect(W.fy[w]).toBeGreaterThan(0); // the lateral bristles' force, from the TypeScript pass
+  it('keeps the TypeScript passes for a surface table longer than the kernel holds', () => {
+    const long = Array.from({ length: 500 }, (_, i) => DEFAULT_SURFACES[i % DEFAULT_SURFACES.length]!);
+    const run = (kernel: boolean): string[] =>
+      drive('test-short', 'rally-awd', kernel, 500, undefined, false, (world) => setSurfaces(world, long));
+    const withKernel = run(true);
+    expect(forceKernelError()).toMatch(/500 rows, the kernel holds \d+/);
+    expect(withKernel).toEqual(run(false));
   });
 
   it('is the module its AssemblyScript source compiles to (npm run build:wasm)', async () => {
-    const bytes = await compileKernel(KERNELS.tires);
-    expect(readFileSync(KERNELS.tires.module, 'utf8')).toBe(kernelModuleText(KERNELS.tires, bytes));
+    const bytes = await compileKernel(KERNELS.forces);
+    expect(readFileSync(KERNELS.forces.module, 'utf8')).toBe(kernelModuleText(KERNELS.forces, bytes));
   }, 60_000);
 });
 

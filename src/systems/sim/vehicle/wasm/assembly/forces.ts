@@ -1,11 +1,12 @@
-// The tyre pass of one car in WebAssembly (AssemblyScript; compiled by terrain/wasm/build.ts, `npm run build:wasm`).
-// It ports `tiresJs` (src/systems/sim/vehicle/tires.ts) operation for operation (frame, slips, brush, force, the
-// chassis sum in wheel order), so it gives the same bits. It reads and writes the world's components in place: they
-// are views into the memory this module imports (src/ecs/components/index.ts), at the byte offsets `setFields` reads
-// from the table the loader (tire-kernel.ts) writes, in TABLE order. Functions are kept under 80 lines by hand (eslint
-// does not read this file).
+// The force passes 4–5b of one car in WebAssembly (AssemblyScript; compiled by terrain/wasm/build.ts, `npm run
+// build:wasm`): the tyres (src/systems/sim/vehicle/tires.ts `tiresCar`), brakes and aero (brakes-aero.ts
+// `brakesAeroCar`) and the wheels' travel dynamics (unsprung.ts `unsprungCar`), each ported operation for operation
+// (the sums in wheel order), so the same bits. It reads and writes the world's components in place: they are views
+// into the memory this module imports (src/ecs/components/index.ts), at the byte offsets `setFields` reads from the
+// table the loader (force-kernel.ts) writes, in TABLE order. Functions are kept under 80 lines by hand (eslint does
+// not read this file).
 
-// Byte offsets of the component fields (TABLE order in tire-kernel.ts).
+// Byte offsets of the component fields (TABLE, then EXTRA, order in force-kernel.ts).
 let RB_R0: i32 = 0, RB_R1: i32 = 0, RB_R2: i32 = 0, RB_R3: i32 = 0, RB_R4: i32 = 0;
 let RB_R5: i32 = 0, RB_R6: i32 = 0, RB_R7: i32 = 0, RB_R8: i32 = 0;
 let RB_PX: i32 = 0, RB_PY: i32 = 0, RB_PZ: i32 = 0;
@@ -19,9 +20,11 @@ let W_LOAD: i32 = 0, W_OMEGA: i32 = 0, W_SURFACE: i32 = 0, W_GROUNDED: i32 = 0;
 let W_UX: i32 = 0, W_UY: i32 = 0;
 let W_FX: i32 = 0, W_FY: i32 = 0, W_VX: i32 = 0, W_VY: i32 = 0;
 let W_SLIP: i32 = 0, W_AXIS: i32 = 0, W_DUX: i32 = 0, W_DUY: i32 = 0, W_PEAK: i32 = 0, W_TORQUE: i32 = 0;
-// The surface table (SURF_N rows of muSliding, muStatic, slidingSpeedRef, stiffnessScale) and the per-entity
-// constants (CONST_STRIDE bytes per wheel entity, C_* slots).
+// The surface table (SURF_N rows of SURF_ROW bytes: muSliding, muStatic, slidingSpeedRef, stiffnessScale,
+// rollingResistance) and the per-entity constants (CONST_STRIDE bytes per entity: C_* slots of a wheel, K_* of a car).
 let SURF_AT: i32 = 0, SURF_N: i32 = 0, CONST_AT: i32 = 0;
+let CTL_BRAKE: i32 = 0, CTL_HAND: i32 = 0, CAR_ABS: i32 = 0, RB_MASS: i32 = 0, RB_GRAVITY: i32 = 0;
+let W_SUSP: i32 = 0, W_DTRAVEL: i32 = 0;
 
 export function setFields(t: i32): void {
   RB_R0 = load<i32>(t); RB_R1 = load<i32>(t, 4); RB_R2 = load<i32>(t, 8); RB_R3 = load<i32>(t, 12);
@@ -39,12 +42,19 @@ export function setFields(t: i32): void {
   W_SLIP = load<i32>(t, 160); W_AXIS = load<i32>(t, 164); W_DUX = load<i32>(t, 168); W_DUY = load<i32>(t, 172);
   W_PEAK = load<i32>(t, 176); W_TORQUE = load<i32>(t, 180);
   SURF_AT = load<i32>(t, 184); SURF_N = load<i32>(t, 188); CONST_AT = load<i32>(t, 192);
+  CTL_BRAKE = load<i32>(t, 196); CTL_HAND = load<i32>(t, 200); CAR_ABS = load<i32>(t, 204);
+  RB_MASS = load<i32>(t, 208); RB_GRAVITY = load<i32>(t, 212); W_SUSP = load<i32>(t, 216); W_DTRAVEL = load<i32>(t, 220);
 }
 
-// Per-wheel constants (byte offsets in the wheel entity's CONST_STRIDE bytes; tire-kernel.ts writes them).
+// Per-wheel constants (byte offsets in the wheel entity's CONST_STRIDE bytes; force-kernel.ts writes them).
 const C_RADIUS = 0, C_GRIP = 8, C_LOAD_SENS = 16, C_LONG = 24, C_CORNER = 32, C_UNIFORM = 40, C_INV_N0 = 48;
 const C_STIFF_K = 56, C_INV_RELAX_X = 64, C_INV_RELAX_Y = 72, C_DAMP_X = 80, C_DAMP_Y = 88, C_SIN = 96, C_COS = 104;
-const CONST_STRIDE = 128;
+const C_INERTIA = 112, C_ROLLING = 120, C_BRAKE_MAX = 128, C_HAND_MAX = 136, C_INV_UNSPRUNG = 144, C_AXIS_MOMENT = 152;
+// Per-car constants (in the car entity's slot).
+const K_DRAG = 0, K_DOWNFORCE = 8, K_DOWN_FRONT = 16, K_CG_FRONT = 24, K_CG_REAR = 32, K_INV_SPRUNG = 40;
+const CONST_STRIDE = 256;
+const SURF_ROW_SHIFT = 6;
+const AIR_DENSITY: f64 = 1.225; // registry.ts AIR_DENSITY
 const ONE_THIRD: f64 = 1.0 / 3.0;
 const OVERSLIDE_RATE: f64 = 60;
 const OVERSLIDE_MAX: f64 = 250;
@@ -131,7 +141,7 @@ function wheelBrush(w: i32, c: i32): void {
   const vsy = -vy;
   let code = load<i32>(W_SURFACE + (w << 2));
   if (code < 0 || code >= SURF_N) code = 0; // tires.ts: surfaces[code] ?? surfaces[0]
-  const sf = SURF_AT + (code << 5);
+  const sf = SURF_AT + (code << SURF_ROW_SHIFT);
   const vs = Math.sqrt(vsx * vsx + vsy * vsy);
   const x = n * load<f64>(c, C_INV_N0);
   let lfac = 1 - load<f64>(c, C_LOAD_SENS) * (x - 1);
@@ -222,7 +232,7 @@ function wheel(eid: i32, w: i32): void {
 }
 
 /** The tyre pass of car `eid` with wheels w0..w3 (tires.ts tiresCar). */
-export function tiresCar(eid: i32, w0: i32, w1: i32, w2: i32, w3: i32): void {
+function tiresCar(eid: i32, w0: i32, w1: i32, w2: i32, w3: i32): void {
   sFx = 0; sFy = 0; sFz = 0; sTx = 0; sTy = 0; sTz = 0;
   wheel(eid, w0);
   wheel(eid, w1);
@@ -234,4 +244,122 @@ export function tiresCar(eid: i32, w0: i32, w1: i32, w2: i32, w3: i32): void {
   put(RB_TX, eid, get(RB_TX, eid) + sTx);
   put(RB_TY, eid, get(RB_TY, eid) + sTy);
   put(RB_TZ, eid, get(RB_TZ, eid) + sTz);
+}
+
+// Brake, handbrake and rolling-resistance torque on one wheel (brakes-aero.ts brakeWheels).
+function brakeWheel(w: i32, brake: f64, hand: f64, abs: bool, invDt: f64): void {
+  const c = CONST_AT + w * CONST_STRIDE;
+  const handCap = hand * load<f64>(c, C_HAND_MAX);
+  let cap = brake * load<f64>(c, C_BRAKE_MAX) + handCap;
+  const n = get(W_LOAD, w);
+  if (n > 0) {
+    let code = load<i32>(W_SURFACE + (w << 2));
+    if (code < 0 || code >= SURF_N) code = 0;
+    cap += (load<f64>(c, C_ROLLING) + load<f64>(SURF_AT + (code << SURF_ROW_SHIFT), 32)) * n * load<f64>(c, C_RADIUS);
+  }
+  if (cap <= 0) return;
+  const omega = get(W_OMEGA, w);
+  const iOverDt = load<f64>(c, C_INERTIA) * invDt;
+  let t = iOverDt * omega + get(W_TORQUE, w);
+  if (abs && load<i32>(W_GROUNDED + (w << 2)) != 0) {
+    const vx = get(W_VX, w);
+    const av = vx > 0 ? vx : -vx;
+    if (av > 1) {
+      let ks = get(W_PEAK, w);
+      ks = ks < 0.05 ? 0.05 : ks > 0.2 ? 0.2 : ks;
+      const target = ((1 - ks) * vx) / load<f64>(c, C_RADIUS);
+      const tAbs = iOverDt * (omega - target) + get(W_TORQUE, w);
+      const limit = (vx > 0 ? tAbs : -tAbs) > 0 ? (vx > 0 ? tAbs : -tAbs) : 0;
+      if (cap > limit + handCap) cap = limit + handCap;
+    }
+  }
+  t = t > cap ? cap : t < -cap ? -cap : t;
+  put(W_TORQUE, w, get(W_TORQUE, w) - t);
+}
+
+// A force at a world point on the body (src/ecs/rigid-body.ts applyForceAtPoint).
+function forceAtPoint(eid: i32, fx: f64, fy: f64, fz: f64, px: f64, py: f64, pz: f64): void {
+  const rx = px - get(RB_PX, eid), ry = py - get(RB_PY, eid), rz = pz - get(RB_PZ, eid);
+  put(RB_FX, eid, get(RB_FX, eid) + fx);
+  put(RB_FY, eid, get(RB_FY, eid) + fy);
+  put(RB_FZ, eid, get(RB_FZ, eid) + fz);
+  put(RB_TX, eid, get(RB_TX, eid) + ry * fz - rz * fy);
+  put(RB_TY, eid, get(RB_TY, eid) + rz * fx - rx * fz);
+  put(RB_TZ, eid, get(RB_TZ, eid) + rx * fy - ry * fx);
+}
+
+// Drag against the velocity and downforce at the axles (brakes-aero.ts applyAero).
+function applyAero(eid: i32): void {
+  const vx = get(RB_VX, eid), vy = get(RB_VY, eid), vz = get(RB_VZ, eid);
+  const v2 = vx * vx + vy * vy + vz * vz;
+  if (!(v2 > 0)) return;
+  const k = CONST_AT + eid * CONST_STRIDE;
+  const v = Math.sqrt(v2);
+  const d = load<f64>(k, K_DRAG) * v;
+  put(RB_FX, eid, get(RB_FX, eid) - d * vx);
+  put(RB_FY, eid, get(RB_FY, eid) - d * vy);
+  put(RB_FZ, eid, get(RB_FZ, eid) - d * vz);
+  const cla = load<f64>(k, K_DOWNFORCE);
+  if (!(cla > 0)) return;
+  const down = 0.5 * AIR_DENSITY * cla * v2;
+  const ff = load<f64>(k, K_DOWN_FRONT);
+  const ux = -get(RB_R1, eid), uy = -get(RB_R4, eid), uz = -get(RB_R7, eid);
+  const zf = load<f64>(k, K_CG_FRONT), zr = -load<f64>(k, K_CG_REAR);
+  const px = get(RB_PX, eid), py = get(RB_PY, eid), pz = get(RB_PZ, eid);
+  const R2 = get(RB_R2, eid), R5 = get(RB_R5, eid), R8 = get(RB_R8, eid);
+  forceAtPoint(eid, ux * down * ff, uy * down * ff, uz * down * ff, px + R2 * zf, py + R5 * zf, pz + R8 * zf);
+  const fr = 1 - ff;
+  forceAtPoint(eid, ux * down * fr, uy * down * fr, uz * down * fr, px + R2 * zr, py + R5 * zr, pz + R8 * zr);
+}
+
+// The wheels' travel accelerations and their inertial share on the body (unsprung.ts unsprungCar).
+function unsprungCar(eid: i32, w0: i32, w1: i32, w2: i32, w3: i32, gx: f64, gy: f64, gz: f64): void {
+  const ax = get(RB_R1, eid), ay = get(RB_R4, eid), az = get(RB_R7, eid);
+  const gm = get(RB_MASS, eid) * get(RB_GRAVITY, eid);
+  const Fa = (get(RB_FX, eid) - gx * gm) * ax + (get(RB_FY, eid) - gy * gm) * ay + (get(RB_FZ, eid) - gz * gm) * az;
+  const f = Fa * load<f64>(CONST_AT + eid * CONST_STRIDE, K_INV_SPRUNG);
+  uF = 0;
+  uTx = 0;
+  uTy = 0;
+  uTz = 0;
+  travelRate(w0, f);
+  travelRate(w1, f);
+  travelRate(w2, f);
+  travelRate(w3, f);
+  put(RB_FX, eid, get(RB_FX, eid) + uF * ax);
+  put(RB_FY, eid, get(RB_FY, eid) + uF * ay);
+  put(RB_FZ, eid, get(RB_FZ, eid) + uF * az);
+  put(RB_TX, eid, get(RB_TX, eid) + uTx);
+  put(RB_TY, eid, get(RB_TY, eid) + uTy);
+  put(RB_TZ, eid, get(RB_TZ, eid) + uTz);
+}
+
+// unsprungCar's sums over the wheels.
+let uF: f64 = 0, uTx: f64 = 0, uTy: f64 = 0, uTz: f64 = 0;
+
+function travelRate(w: i32, f: f64): void {
+  const c = CONST_AT + w * CONST_STRIDE;
+  const inv = load<f64>(c, C_INV_UNSPRUNG);
+  put(W_DTRAVEL, w, (get(W_AXIS, w) - get(W_SUSP, w)) * inv - f);
+  const share = f / inv;
+  uF += share;
+  uTx += share * load<f64>(c, C_AXIS_MOMENT);
+  uTy += share * load<f64>(c, C_AXIS_MOMENT + 8);
+  uTz += share * load<f64>(c, C_AXIS_MOMENT + 16);
+}
+
+/**
+ * Passes 4, 5 and 5b of car `eid` with wheels w0..w3, in the order of vehicle/forces.ts: tyres, brakes, aero, the
+ * wheels' travel. `invDt` = 1/dt as brakes-aero.ts computes it, (gx, gy, gz) the world's gravity.
+ */
+export function carForces(eid: i32, w0: i32, w1: i32, w2: i32, w3: i32, invDt: f64, gx: f64, gy: f64, gz: f64): void {
+  tiresCar(eid, w0, w1, w2, w3);
+  const brake = get(CTL_BRAKE, eid), hand = get(CTL_HAND, eid);
+  const abs = load<i32>(CAR_ABS + (eid << 2)) == 1;
+  brakeWheel(w0, brake, hand, abs, invDt);
+  brakeWheel(w1, brake, hand, abs, invDt);
+  brakeWheel(w2, brake, hand, abs, invDt);
+  brakeWheel(w3, brake, hand, abs, invDt);
+  applyAero(eid);
+  unsprungCar(eid, w0, w1, w2, w3, gx, gy, gz);
 }

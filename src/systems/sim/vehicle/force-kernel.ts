@@ -1,0 +1,214 @@
+/**
+ * The force passes 4–5b in WebAssembly (wasm/assembly/forces.ts): the tyres (tires.ts `tiresCar`), brakes and aero
+ * (brakes-aero.ts `brakesAeroCar`) and the wheels' travel dynamics (unsprung.ts `unsprungCar`), ported operation for
+ * operation, so the same bits, reading and writing the world's components in place. A world's components are views
+ * into one WebAssembly memory (src/ecs/components/index.ts); the kernel imports that memory, so a call moves no data:
+ * the JavaScript side only keeps the per-entity constants (each wheel's tyre, brake and unsprung constants and its
+ * suspension moment arm, each car's aero constants) and the surface table in the kernels' area after the stores
+ * current. Measured on the peers car: docs/vehicle.md "Cost", docs/ai.md.
+ *
+ * One instance per world (its memory). Where the module does not compile, the world's components are in a plain
+ * ArrayBuffer (no WebAssembly memory could be had) or its surface table does not fit the kernels' area, the passes
+ * stay in TypeScript (`forceKernelError` says why).
+ */
+import type { SimWorld } from '../../../ecs/world';
+import { componentMemory, KERNEL_ENTITY_F64, KERNEL_TABLE_BYTES } from '../../../ecs/components/index';
+import { dcos, dsin } from '../../../../terrain/dmath';
+import { vehicles, type CarRuntime } from './registry';
+import type { SurfaceTable } from '../../../content/surface-table';
+import { FORCES_WASM_BASE64 } from './wasm/forces-wasm';
+import { CompiledKernel } from '../../../../terrain/wasm/compile';
+
+/**
+ * The fields the kernel reads and writes, in the order of its `setFields` table (wasm/assembly/forces.ts); its three
+ * table offsets (surface table, its rows, the constants) follow these, then EXTRA.
+ */
+const TABLE = [
+  ...['R0', 'R1', 'R2', 'R3', 'R4', 'R5', 'R6', 'R7', 'R8', 'px', 'py', 'pz', 'vx', 'vy', 'vz', 'wx', 'wy', 'wz', 'fx', 'fy', 'fz', 'tx', 'ty', 'tz'].map(
+    (f) => ['RigidBody', f] as const,
+  ),
+  ...['nx', 'ny', 'nz', 'cx', 'cy', 'cz', 'load', 'omega', 'surface', 'grounded', 'ux', 'uy', 'fx', 'fy', 'vx', 'vy', 'slipRatio', 'tireAxis', 'dux', 'duy', 'peakSlip', 'torque'].map(
+    (f) => ['Wheel', f] as const,
+  ),
+];
+/** Fields the kernel's table lists after its three table offsets. */
+const EXTRA = [['Controls', 'brake'], ['Controls', 'handbrake'], ['Car', 'abs'], ['RigidBody', 'mass'], ['RigidBody', 'gravity'], ['Wheel', 'suspForce'], ['Wheel', 'dTravelRate']] as const;
+/** Where the surface table starts (bytes into the kernels' area; the field table comes first). */
+const SURFACES_AT = 256;
+/** Bytes per surface row: muSliding, muStatic, slidingSpeedRef, stiffnessScale, rollingResistance (8 slots). */
+const SURFACE_ROW = 64;
+const MAX_SURFACES = (KERNEL_TABLE_BYTES - SURFACES_AT) / SURFACE_ROW;
+/** Per-wheel constant slots (doubles; the kernel's C_* byte offsets / 8). */
+const C_RADIUS = 0, C_GRIP = 1, C_LOAD_SENS = 2, C_LONG = 3, C_CORNER = 4, C_UNIFORM = 5, C_INV_N0 = 6;
+const C_STIFF_K = 7, C_INV_RELAX_X = 8, C_INV_RELAX_Y = 9, C_DAMP_X = 10, C_DAMP_Y = 11, C_SIN = 12, C_COS = 13;
+const C_INERTIA = 14, C_ROLLING = 15, C_BRAKE_MAX = 16, C_HAND_MAX = 17, C_INV_UNSPRUNG = 18, C_AXIS_MOMENT = 19;
+/** Per-car constant slots (in the car entity's slot; the kernel's K_*). */
+const K_DRAG = 0, K_DOWNFORCE = 1, K_DOWN_FRONT = 2, K_CG_FRONT = 3, K_CG_REAR = 4, K_INV_SPRUNG = 5;
+
+interface ForceKernel {
+  run: (eid: number, w0: number, w1: number, w2: number, w3: number, invDt: number, gx: number, gy: number, gz: number) => void;
+  /** The whole memory as doubles (the constants and the surface table are written through it). */
+  f64: Float64Array;
+  /** Index in `f64` of entity 0's constants. */
+  constAt: number;
+  surfaceAt: number;
+  /** The surface table last written (identity), and per car the config whose constants were written. */
+  surfaces: SurfaceTable | null;
+  written: WeakMap<CarRuntime, unknown>;
+  /** The kernel's table (i32 slots at the kernels' area) and its `setFields`, which reads the table again. */
+  table: Int32Array;
+  setFields: () => void;
+}
+
+declare module '../../../ecs/world-types' {
+  interface WorldRuntime {
+    forceKernel?: ForceKernel | null;
+  }
+}
+
+const forcesModule = new CompiledKernel(FORCES_WASM_BASE64);
+let worldError: string | null = null;
+let enabled = true;
+
+/** Why the passes run in TypeScript (the module did not compile, or the last world could not host it), or null. */
+export function forceKernelError(): string | null {
+  return forcesModule.error() ?? worldError;
+}
+
+/** Tests: run the passes in TypeScript (false) or through the kernel where it can (true, the default). */
+export function setForceKernelEnabled(on: boolean): void {
+  enabled = on;
+}
+
+function createKernel(world: SimWorld): ForceKernel | null {
+  const mod = forcesModule.module();
+  const cm = componentMemory(world.c);
+  if (mod === null) return null;
+  if (cm === undefined) {
+    worldError = 'the components are not in a WebAssembly memory';
+    return null;
+  }
+  const ex = new WebAssembly.Instance(mod, { env: { memory: cm.memory } }).exports as { setFields: (t: number) => void; carForces: ForceKernel['run'] };
+  const stores = world.c as unknown as Record<string, Record<string, ArrayBufferView>>;
+  const table = new Int32Array(cm.memory.buffer, cm.kernelAt, SURFACES_AT / 4);
+  TABLE.forEach(([c, f], k) => (table[k] = stores[c]![f]!.byteOffset));
+  const constBytes = cm.kernelAt + KERNEL_TABLE_BYTES;
+  table[TABLE.length] = cm.kernelAt + SURFACES_AT;
+  table[TABLE.length + 1] = 0; // surface rows: written with the table (writeSurfaces)
+  table[TABLE.length + 2] = constBytes;
+  EXTRA.forEach(([c, f], k) => (table[TABLE.length + 3 + k] = stores[c]![f]!.byteOffset));
+  worldError = null;
+  return {
+    table,
+    setFields: () => ex.setFields(cm.kernelAt),
+    run: ex.carForces,
+    f64: new Float64Array(cm.memory.buffer),
+    constAt: constBytes / 8,
+    surfaceAt: (cm.kernelAt + SURFACES_AT) / 8,
+    surfaces: null,
+    written: new WeakMap(),
+  };
+}
+
+/** The world's kernel (made on first use), or null where the passes stay in TypeScript. */
+export function forceKernelOf(world: SimWorld): ForceKernel | null {
+  if (!enabled) return null;
+  const k = world.runtime.forceKernel;
+  return k !== undefined ? k : (world.runtime.forceKernel = createKernel(world));
+}
+
+/** The world's surface table into the kernel's (false when it has more rows than the kernels' area holds). */
+function writeSurfaces(k: ForceKernel, table: SurfaceTable): boolean {
+  if (table.length > MAX_SURFACES) {
+    worldError = `the surface table has ${table.length} rows, the kernel holds ${MAX_SURFACES}`;
+    return false;
+  }
+  const f = k.f64;
+  table.forEach((s, i) => {
+    const o = k.surfaceAt + (SURFACE_ROW / 8) * i;
+    f[o] = s.muSliding;
+    f[o + 1] = s.muStatic;
+    f[o + 2] = s.slidingSpeedRef;
+    f[o + 3] = s.stiffnessScale;
+    f[o + 4] = s.rollingResistance;
+  });
+  k.table[TABLE.length + 1] = table.length;
+  k.setFields();
+  k.surfaces = table;
+  return true;
+}
+
+/** Car `rt`'s constants (its runtime cache, registry.ts) into its wheels' and its own slots. */
+function writeConstants(k: ForceKernel, rt: CarRuntime): void {
+  const kc = rt.cache;
+  const f = k.f64;
+  for (let i = 0; i < 4; i++) {
+    const tc = kc.tire[i]!, td = kc.tireD[i]!;
+    const o = k.constAt + rt.wheels[i]! * KERNEL_ENTITY_F64;
+    f[o + C_RADIUS] = tc.radius;
+    f[o + C_GRIP] = tc.grip;
+    f[o + C_LOAD_SENS] = tc.loadSensitivity;
+    f[o + C_LONG] = tc.longStiffness;
+    f[o + C_CORNER] = tc.corneringStiffness;
+    f[o + C_UNIFORM] = tc.pressureUniformity;
+    f[o + C_INV_N0] = td.invNominalLoad;
+    f[o + C_STIFF_K] = td.stiffK;
+    f[o + C_INV_RELAX_X] = td.invRelaxLong;
+    f[o + C_INV_RELAX_Y] = td.invRelaxLat;
+    f[o + C_DAMP_X] = td.dampX;
+    f[o + C_DAMP_Y] = td.dampY;
+    f[o + C_SIN] = kc.steerSin[i]!;
+    f[o + C_COS] = kc.steerCos[i]!;
+    f[o + C_INERTIA] = tc.inertia;
+    f[o + C_ROLLING] = tc.rollingResistance;
+    f[o + C_BRAKE_MAX] = kc.brakeMax[i]!;
+    f[o + C_HAND_MAX] = kc.handMax[i]!;
+    f[o + C_INV_UNSPRUNG] = kc.invUnsprung[i]!;
+  }
+  const o = k.constAt + rt.eid * KERNEL_ENTITY_F64;
+  f[o + K_DRAG] = kc.dragK;
+  f[o + K_DOWNFORCE] = kc.downforceClA;
+  f[o + K_DOWN_FRONT] = kc.downforceFront;
+  f[o + K_CG_FRONT] = kc.cgToFront;
+  f[o + K_CG_REAR] = kc.cgToRear;
+  f[o + K_INV_SPRUNG] = kc.invSprung;
+  k.written.set(rt, kc.cfg);
+}
+
+/**
+ * Car `rt`'s passes 4–5b through the kernel: the surface table and the car's constants brought up to date, sin/cos
+ * of each changed steer angle (as tires.ts wheelFrame), the suspension's moment arms of this evaluation, one call.
+ * False (nothing done) when the surface table does not fit.
+ */
+export function runForceKernel(k: ForceKernel, world: SimWorld, rt: CarRuntime): boolean {
+  const table = vehicles(world).surfaces;
+  if (k.surfaces !== table && !writeSurfaces(k, table)) return false;
+  const kc = rt.cache;
+  if (k.written.get(rt) !== kc.cfg) writeConstants(k, rt);
+  const W = world.c.Wheel;
+  const ws = rt.wheels;
+  const f = k.f64;
+  for (let i = 0; i < 4; i++) {
+    const w = ws[i]!;
+    const d = W.steer[w]!;
+    if (d === kc.steerIn[i]) continue;
+    kc.steerIn[i] = d;
+    const s = d === 0 ? 0 : dsin(d),
+      c = d === 0 ? 1 : dcos(d);
+    kc.steerSin[i] = s;
+    kc.steerCos[i] = c;
+    const o = k.constAt + w * KERNEL_ENTITY_F64;
+    f[o + C_SIN] = s;
+    f[o + C_COS] = c;
+  }
+  const am = kc.axisMoment;
+  for (let i = 0; i < 4; i++) {
+    const o = k.constAt + ws[i]! * KERNEL_ENTITY_F64 + C_AXIS_MOMENT;
+    f[o] = am[3 * i]!;
+    f[o + 1] = am[3 * i + 1]!;
+    f[o + 2] = am[3 * i + 2]!;
+  }
+  const g = world.gravity;
+  k.run(rt.eid, ws[0]!, ws[1]!, ws[2]!, ws[3]!, 1 / world.dt, g.x, g.y, g.z);
+  return true;
+}
