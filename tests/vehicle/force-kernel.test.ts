@@ -39,6 +39,7 @@ function drive(
   midRun?: (world: SimWorld, eid: number) => void,
   expectKernel = kernel,
   atStart?: (world: SimWorld) => void,
+  onTick?: (tick: number) => void,
 ): string[] {
   setForceKernelEnabled(kernel);
   const stage = loadStageFromDir(join(STAGES, stageName));
@@ -60,6 +61,7 @@ function drive(
       buttons: 0,
     };
     if (k === ticks >> 1) midRun?.(world, eid);
+    onTick?.(k);
     runTick(world);
     if (k % 250 === 249) hashes.push(stateHash(world));
   }
@@ -90,6 +92,12 @@ describe('force kernel (WebAssembly): tyres, brakes and aero, wheel travel', () 
     const withKernel = drive('test-short', 'rally-awd', true, 2000, swap);
     expect(withKernel).toEqual(drive('test-short', 'rally-awd', false, 2000, swap));
     expect(withKernel).not.toEqual(drive('test-short', 'rally-awd', false, 2000));
+  });
+
+  it('keeps the same bits when a world goes from the kernel to the TypeScript passes and back (steering all along)', () => {
+    // the TypeScript passes move the car's steer sin/cos cache while the kernel's slots stand still
+    const toggled = drive('test-short', 'rally-awd', true, 3000, undefined, true, undefined, (k) => setForceKernelEnabled(k < 700 || k >= 1900));
+    expect(toggled).toEqual(drive('test-short', 'rally-awd', false, 3000));
   });
 
   it('gives the TypeScript passes\' bits from any state: every field they write, for any doubles (NaN, ±Infinity, −0)', () => {

@@ -42,6 +42,8 @@ const MAX_SURFACES = (KERNEL_TABLE_BYTES - SURFACES_AT) / SURFACE_ROW;
 const C_RADIUS = 0, C_GRIP = 1, C_LOAD_SENS = 2, C_LONG = 3, C_CORNER = 4, C_UNIFORM = 5, C_INV_N0 = 6;
 const C_STIFF_K = 7, C_INV_RELAX_X = 8, C_INV_RELAX_Y = 9, C_DAMP_X = 10, C_DAMP_Y = 11, C_SIN = 12, C_COS = 13;
 const C_INERTIA = 14, C_ROLLING = 15, C_BRAKE_MAX = 16, C_HAND_MAX = 17, C_INV_UNSPRUNG = 18, C_AXIS_MOMENT = 19;
+/** The steer angle the slot's sin/cos belong to (read by this loader only). */
+const C_STEER = 22;
 /** Per-car constant slots (in the car entity's slot; the kernel's K_*). */
 const K_DRAG = 0, K_DOWNFORCE = 1, K_DOWN_FRONT = 2, K_CG_FRONT = 3, K_CG_REAR = 4, K_INV_SPRUNG = 5;
 
@@ -157,6 +159,7 @@ function writeConstants(k: ForceKernel, rt: CarRuntime): void {
     f[o + C_INV_RELAX_Y] = td.invRelaxLat;
     f[o + C_DAMP_X] = td.dampX;
     f[o + C_DAMP_Y] = td.dampY;
+    f[o + C_STEER] = kc.steerIn[i]!;
     f[o + C_SIN] = kc.steerSin[i]!;
     f[o + C_COS] = kc.steerCos[i]!;
     f[o + C_INERTIA] = tc.inertia;
@@ -191,15 +194,18 @@ export function runForceKernel(k: ForceKernel, world: SimWorld, rt: CarRuntime):
   for (let i = 0; i < 4; i++) {
     const w = ws[i]!;
     const d = W.steer[w]!;
-    if (d === kc.steerIn[i]) continue;
-    kc.steerIn[i] = d;
-    const s = d === 0 ? 0 : dsin(d),
-      c = d === 0 ? 1 : dcos(d);
-    kc.steerSin[i] = s;
-    kc.steerCos[i] = c;
     const o = k.constAt + w * KERNEL_ENTITY_F64;
-    f[o + C_SIN] = s;
-    f[o + C_COS] = c;
+    // The slot's sin/cos follow the angle they were computed for (C_STEER), not the car's cache alone: the
+    // TypeScript passes (run where the kernel could not, for a while) move the cache without the slot.
+    if (d === f[o + C_STEER]) continue;
+    if (d !== kc.steerIn[i]) {
+      kc.steerIn[i] = d;
+      kc.steerSin[i] = d === 0 ? 0 : dsin(d);
+      kc.steerCos[i] = d === 0 ? 1 : dcos(d);
+    }
+    f[o + C_STEER] = d;
+    f[o + C_SIN] = kc.steerSin[i]!;
+    f[o + C_COS] = kc.steerCos[i]!;
   }
   const am = kc.axisMoment;
   for (let i = 0; i < 4; i++) {
