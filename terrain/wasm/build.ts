@@ -42,11 +42,12 @@ export const KERNELS = {
 } as const satisfies Record<string, WasmKernel>;
 
 /**
- * asc's options shared by the kernels: optimised; `--runtime stub`, AssemblyScript's smallest runtime (a bump
- * allocator with no garbage collector; the kernels allocate nothing); no assertions; the memory imported (its size
- * fixed by the loader). Fixed here so that a rebuild is byte-identical.
+ * asc's options shared by the kernels: optimised; the minimal runtime (AssemblyScript names it `stub`: a bump
+ * allocator with no garbage collector, complete for kernels that allocate nothing); no assertions; the memory
+ * imported (its size fixed by the loader). Fixed here so that a rebuild is byte-identical.
  */
-const ASC_FLAGS = ['-O3', '--runtime', 'stub', '--noAssert', '--importMemory'];
+const MINIMAL_RUNTIME = 'stub';
+const ASC_FLAGS = ['-O3', '--runtime', MINIMAL_RUNTIME, '--noAssert', '--importMemory'];
 
 /** The compiled module's bytes. */
 export async function compileKernel(k: WasmKernel): Promise<Uint8Array> {
