@@ -106,29 +106,38 @@ async function padFocusCard(page, attr, id) {
  * window would add a jump, so it fails the phase instead.
  */
 async function drivePhase(page, code, seconds) {
-  const t0 = await hook(page, 'stageTimeS');
   const rec0 = await hook(page, 'recoveries');
-  let prev = await hook(page, 'steering');
-  let turnRad = 0;
-  let samples = 0;
   if (code) await page.keyboard.down(code);
+  let phase;
   try {
-    await waitFor(`${seconds} s of stage time with ${code ?? 'no key'}`, async () => {
-      const cur = await hook(page, 'steering');
-      turnRad += wrap(cur.headingRad - prev.headingRad);
-      prev = cur;
-      samples++;
-      return (await hook(page, 'stageTimeS')) >= t0 + seconds;
-    }, 240000);
+    // waits in the page, frame by frame, so the key is held for `seconds` of stage time and not a poll's overshoot more
+    phase = await page.evaluate((s) => new Promise((resolve, reject) => {
+      const h = window.__bitrally;
+      const val = (k) => (typeof h[k] === 'function' ? h[k]() : h[k]);
+      const wrap = (a) => Math.atan2(Math.sin(a), Math.cos(a));
+      const t0 = val('stageTimeS');
+      const wall0 = performance.now();
+      let prev = val('steering');
+      let turnRad = 0;
+      let samples = 0;
+      const step = () => {
+        const cur = val('steering');
+        turnRad += wrap(cur.headingRad - prev.headingRad);
+        prev = cur;
+        samples++;
+        if (val('stageTimeS') >= t0 + s) resolve({ steer: prev.steer, yawRate: prev.yawRate, turnRad, samples });
+        else if (performance.now() - wall0 > 240000) reject(new Error(`${s} s of stage time did not pass in 240 s`));
+        else requestAnimationFrame(step);
+      };
+      requestAnimationFrame(step);
+    }), seconds);
   } finally {
     if (code) await page.keyboard.up(code);
   }
   const recoveries = (await hook(page, 'recoveries')) - rec0;
   if (recoveries) throw new Error(`the car was recovered during the ${code ?? 'settle'} phase: the heading jump hides the turn`);
-  return { steer: prev.steer, yawRate: prev.yawRate, turnRad, samples };
+  return phase;
 }
-const wrap = (a) => Math.atan2(Math.sin(a), Math.cos(a));
-
 export const specs = [
   {
     name: 'controls: standard names, Escape and B cancel a capture, steering bound to two keys, conflict warning + swap, drive left and right with the keys',
@@ -226,22 +235,33 @@ export const specs = [
         await press(page, A);
         await waitScreen(page, 'drive', 180000);
         await waitFor('lights out', async () => (await hook(page, 'phase')) === 'running', 180000);
-        await page.evaluate((rt) => window.__pad.set({ buttons: { [rt]: 1 } }), RT);
-        const tRun = await hook(page, 'stageTimeS');
-        await waitFor('speed for steering', async () => (await hook(page, 'stageTimeS')) >= tRun + 2.5, 240000);
-        // gentle throttle while steering: full lock at ~25 km/h turns without spinning or leaving the road for long
-        await page.evaluate((rt) => window.__pad.set({ buttons: { [rt]: 0.4 } }), RT);
-        const left = await drivePhase(page, 'KeyJ', 1.2);
-        await shot(page, out, 'controls-drive-left');
-        await drivePhase(page, null, 0.8); // steering back to centre (return 4 lock/s), yaw settles
-        const right = await drivePhase(page, 'KeyL', 1.2);
+        // full throttle for 2.5 s of stage time (≈ 25 km/h), then gentle throttle while steering: full lock turns
+        // without spinning; the switch happens in the page, on the frame the time passes
+        await page.evaluate((rt) => new Promise((resolve) => {
+          const h = window.__bitrally;
+          const t = () => (typeof h.stageTimeS === 'function' ? h.stageTimeS() : h.stageTimeS);
+          const t0 = t();
+          window.__pad.set({ buttons: { [rt]: 1 } });
+          const step = () => {
+            if (t() < t0 + 2.5) return requestAnimationFrame(step);
+            window.__pad.set({ buttons: { [rt]: 0.4 } });
+            resolve();
+          };
+          requestAnimationFrame(step);
+        }), RT);
+        // short phases (≈ 0.3 rad each way), right first, follow test-short's opening right-hander and the left after
+        // it: the car stays on the road, clear of the trees beside it
+        const right = await drivePhase(page, 'KeyL', 0.6);
         await shot(page, out, 'controls-drive-right');
+        await drivePhase(page, null, 0.5); // steering back to centre (return 4 lock/s), yaw settles
+        const left = await drivePhase(page, 'KeyJ', 0.6);
+        await shot(page, out, 'controls-drive-left');
         await page.evaluate((rt) => window.__pad.set({ buttons: { [rt]: 0 } }), RT);
         report.controlsDrive = { left, right, speedKmh: await hook(page, 'speedKmh') };
-        // sim convention: steer + = left. Keys ramp at 2.5 lock/s, so 1.2 s of J reaches full left lock.
+        // sim convention: steer + = left. Keys ramp at 2.5 lock/s, so 0.6 s of J (or L) reaches full lock (at 0.4 s).
         if (!(left.steer > 0.9)) throw new Error(`J did not steer left: consumed steer ${left.steer}`);
         if (!(right.steer < -0.9)) throw new Error(`L did not steer right: consumed steer ${right.steer}`);
-        // the heading turns one way with J and the other with L (full lock at speed for ~1 s: well over 0.05 rad)
+        // the heading turns one way with J and the other with L (≈ 0.3 rad each in a Node run of these inputs: well over 0.05)
         if (!(Math.abs(left.turnRad) > 0.05 && Math.abs(right.turnRad) > 0.05 && Math.sign(left.turnRad) !== Math.sign(right.turnRad)))
           throw new Error(`heading did not turn both ways: J ${left.turnRad.toFixed(3)} rad, L ${right.turnRad.toFixed(3)} rad`);
         if (errors.length) throw new Error(`console errors: ${errors.join(' | ')}`);
