@@ -34,6 +34,7 @@ import { stagePath } from '../src/systems/sim/ai/stage-path';
 import { driverVehicleFromConfig } from '../src/systems/sim/ai/car-params';
 import { stepRun } from '../src/run/step';
 import { pipeline } from '../src/run/pipeline';
+import { loadForceKernel } from '../src/systems/sim/vehicle/force-kernel';
 import { parseCommand, type CommandSpec } from '../src/cli/args';
 import { reportError } from '../src/cli/errors';
 import type { Stage } from '../terrain/stage';
@@ -180,6 +181,7 @@ function main(argv: string[]): void {
 }
 
 try {
+  await loadForceKernel(); // the kernel's lazy chunk, so every timed tick runs it
   main(process.argv.slice(2));
 } catch (e) {
   process.exit(reportError(e));

@@ -16,6 +16,7 @@ import { createSimWorld } from '../src/ecs/world';
 import { HeldInput, setInputSource } from '../src/ecs/controls';
 import { spawnCar } from '../src/systems/sim/vehicle/prefab-car';
 import { runTick } from '../src/run/pipeline';
+import { loadForceKernel } from '../src/systems/sim/vehicle/force-kernel';
 import { saveSnapshot } from '../src/ecs/snapshot';
 import { restoreSnapshot } from '../src/run/snapshot';
 import { StageGround } from '../src/systems/sim/vehicle/stage-ground';
@@ -127,6 +128,7 @@ function runBlock(engine: PeerEngine, sc: Scene, steps: number): { us: number; m
 
 async function main(argv: string[]): Promise<void> {
   const { args, options, fail } = parseCommand(SPEC, argv);
+  await loadForceKernel(); // the kernel's lazy chunk, so every timed step runs it
   const steps = Number(args.steps), rounds = Number(args.rounds);
   if (!Number.isInteger(steps) || steps < CHECK_EVERY) fail(`<steps>: expected an integer ≥ ${CHECK_EVERY}, found "${args.steps}"`);
   if (!Number.isInteger(rounds) || rounds < 1) fail(`<rounds>: expected a positive integer, found "${args.rounds}"`);

@@ -8,6 +8,7 @@
 import { createSimWorld, DEFAULT_DT, INTEGRATORS } from '../src/ecs/world';
 import { spawnCar } from '../src/systems/sim/vehicle/prefab-car';
 import { runTick } from '../src/run/pipeline';
+import { loadForceKernel } from '../src/systems/sim/vehicle/force-kernel';
 import { HeldInput, setInputSource } from '../src/ecs/controls';
 import { loadBuiltinCar } from '../src/content/cars/index';
 import { stateHash } from '../src/ecs/hash';
@@ -43,6 +44,7 @@ try {
   process.exit(reportError(e));
 }
 const { integ, cars, ticks } = cli;
+await loadForceKernel(); // the kernel's lazy chunk, so every timed tick runs it
 const world = createSimWorld({ integrator: integ, dt: DEFAULT_DT });
 const ids = ['hatch-gti', 'classic-rwd', 'rally-awd'];
 for (let i = 0; i < cars; i++) {

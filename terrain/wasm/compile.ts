@@ -29,3 +29,38 @@ export class CompiledKernel {
     return this.reason;
   }
 }
+
+/**
+ * A committed kernel whose module text is in a lazy chunk (off the startup bundle): loaded on the first `module()`
+ * call (or `load()`), compiled once it has arrived. Until then `module()` is undefined, and callers run their
+ * TypeScript path (the kernels give its bits).
+ */
+export class LazyKernel {
+  private kernel: CompiledKernel | null = null;
+  private failed: string | null = null;
+  private loading: Promise<void> | null = null;
+
+  constructor(private readonly fetchText: () => Promise<string>) {}
+
+  /** Loads the module text (once); resolves when it has arrived or failed to. */
+  load(): Promise<void> {
+    this.loading ??= this.fetchText().then(
+      (text) => void (this.kernel = new CompiledKernel(text)),
+      (e: unknown) => void (this.failed = `the module's chunk did not load: ${e instanceof Error ? e.message : String(e)}`),
+    );
+    return this.loading;
+  }
+
+  /** The module; null where it cannot load or compile (`error` says why); undefined while it is on its way. */
+  module(): WebAssembly.Module | null | undefined {
+    if (this.kernel !== null) return this.kernel.module();
+    if (this.failed !== null) return null;
+    void this.load();
+    return undefined;
+  }
+
+  /** Why the module cannot be had (null when it compiled, or is still on its way). */
+  error(): string | null {
+    return this.kernel?.error() ?? this.failed;
+  }
+}

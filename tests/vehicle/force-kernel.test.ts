@@ -1,4 +1,4 @@
-import { describe, it, expect, vi, afterEach } from 'vitest';
+import { describe, it, expect, vi, afterEach, beforeAll } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -15,19 +15,24 @@ import { StageGround } from '../../src/systems/sim/vehicle/stage-ground';
 import { tiresCar } from '../../src/systems/sim/vehicle/tires';
 import { brakesAeroCar } from '../../src/systems/sim/vehicle/brakes-aero';
 import { unsprungCar } from '../../src/systems/sim/vehicle/unsprung';
-import { forceKernelError, forceKernelOf, runForceKernel, setForceKernelEnabled } from '../../src/systems/sim/vehicle/force-kernel';
+import { clearDriveSums, suspensionCar } from '../../src/systems/sim/vehicle/suspension-contact';
+import { forceStage } from '../../src/ecs/ground';
+import { forceKernelError, forceKernelOf, loadForceKernel, prepareForceKernel, runForceKernel, setForceKernelEnabled } from '../../src/systems/sim/vehicle/force-kernel';
 import { runTick } from '../../src/run/pipeline';
 import { stateHash } from '../../src/ecs/hash';
 import { compileKernel, KERNELS, kernelModuleText } from '../../terrain/wasm/build';
+import { LazyKernel } from '../../terrain/wasm/compile';
+import { FORCES_WASM_BASE64 } from '../../src/systems/sim/vehicle/wasm/forces-wasm';
 import { STEER_SCALE, PEDAL_SCALE } from '../../src/ecs/controls';
 
 /**
- * The WebAssembly force passes 4–5b (src/systems/sim/vehicle/force-kernel.ts, wasm/assembly/forces.ts) against the
- * TypeScript passes they port (`tiresCar`, `brakesAeroCar`, `unsprungCar`): the same bits, on whole runs (state
+ * The WebAssembly force passes 2 and 4–5b (src/systems/sim/vehicle/force-kernel.ts, wasm/assembly/forces.ts) against
+ * the TypeScript passes they port (`suspensionCar`, `tiresCar`, `brakesAeroCar`, `unsprungCar`): the same bits, on whole runs (state
  * hashes) and on one evaluation from arbitrary states (every field the passes write, Object.is).
  */
 const STAGES = join(__dirname, '../../src/content/stages');
 
+beforeAll(loadForceKernel);
 afterEach(() => setForceKernelEnabled(true));
 
 /** A car on `stage` driven by a scripted input (throttle, braking, handbrake, a slalom), in a world of its own. */
@@ -69,7 +74,7 @@ function drive(
   return hashes;
 }
 
-describe('force kernel (WebAssembly): tyres, brakes and aero, wheel travel', () => {
+describe('force kernel (WebAssembly): wheel contact and suspension, tyres, brakes and aero, wheel travel', () => {
   it('compiles and runs here, reading the components in place', () => {
     const world = createSimWorld({});
     expect(componentMemory(world.c)).toBeDefined();
@@ -100,45 +105,77 @@ describe('force kernel (WebAssembly): tyres, brakes and aero, wheel travel', () 
     expect(toggled).toEqual(drive('test-short', 'rally-awd', false, 3000));
   });
 
-  it('gives the TypeScript passes\' bits from any state: every field they write, for any doubles (NaN, ±Infinity, −0)', () => {
+  it("gives the TypeScript passes' bits from any state, at both midpoint stages: every field they write, for any doubles (NaN, ±Infinity, −0)", () => {
+    const stage = loadStageFromDir(join(STAGES, 'test-short'));
+    const s0 = stage.start;
     const pair = [0, 1].map(() => {
-      const world = createSimWorld({});
-      const eid = spawnCar(world, loadBuiltinCar('rally-awd'), { x: 0, z: 0, heading: 0 });
+      const world = createSimWorld({ ground: StageGround.fromStage(stage) });
+      const eid = spawnCar(world, loadBuiltinCar('rally-awd'), { x: s0.x, z: s0.z, heading: s0.heading });
       return { world, rt: carRuntime(world, eid) };
     });
+    const h0 = pair[0]!.world.c.RigidBody.py[pair[0]!.rt.eid]!;
     // mostly finite state (so every branch is reached), with any double (NaN, ±Infinity, −0, 1e300) mixed in
     const num = fc.oneof({ arbitrary: fc.double({ min: -50, max: 50, noNaN: true }), weight: 12 }, { arbitrary: fc.double(), weight: 1 }, { arbitrary: fc.constantFrom(0, -0, 1), weight: 1 });
     const BODY = ['R0', 'R1', 'R2', 'R3', 'R4', 'R5', 'R6', 'R7', 'R8', 'px', 'py', 'pz', 'vx', 'vy', 'vz', 'wx', 'wy', 'wz', 'fx', 'fy', 'fz', 'tx', 'ty', 'tz', 'mass', 'gravity'] as const;
-    const WHEEL = ['nx', 'ny', 'nz', 'cx', 'cy', 'cz', 'load', 'omega', 'ux', 'uy', 'torque', 'steer', 'suspForce'] as const;
+    const WHEEL = ['omega', 'ux', 'uy', 'steer', 'travel', 'travelRate'] as const;
     const nums = (n: number): fc.Arbitrary<number[]> => fc.array(num, { minLength: n, maxLength: n });
-    const wheel = fc.record({ f: nums(WHEEL.length), arm: nums(3), surface: fc.integer({ min: -2, max: 7 }), grounded: fc.integer({ min: 0, max: 1 }) });
+    const wheel = fc.record({ f: nums(WHEEL.length), surface: fc.integer({ min: -2, max: 7 }) });
     const pedals = fc.record({ brake: fc.double({ min: 0, max: 1, noNaN: true }), hand: fc.constantFrom(0, 1, 0.5), abs: fc.integer({ min: 0, max: 2 }) });
+    // between the stages the body moves (horizontally up to 0.4 m: past the patch's 0.25 m reach at times)
+    const mm = (max: number): fc.Arbitrary<number> => fc.integer({ min: -max, max }).map((v) => v / 1000);
+    const move = fc.record({ dx: mm(400), dz: mm(400), dy: mm(50) });
+    const setState = (body: number[], wheels: { f: number[]; surface: number }[], p: { brake: number; hand: number; abs: number }): void => {
+      for (const { world, rt } of pair) {
+        const b = world.c.RigidBody, W = world.c.Wheel;
+        BODY.forEach((f, i) => (b[f][rt.eid] = body[i]!));
+        // near the stage's start, the wheels between well above and well into the ground (the travel scaled to m)
+        b.px[rt.eid] = s0.x + body[9]! * 0.2;
+        b.py[rt.eid] = h0 + body[10]! * 0.01;
+        b.pz[rt.eid] = s0.z + body[11]! * 0.2;
+        world.c.Controls.brake[rt.eid] = p.brake;
+        world.c.Controls.handbrake[rt.eid] = p.hand;
+        world.c.Car.abs[rt.eid] = p.abs;
+        rt.wheels.forEach((w, j) => {
+          WHEEL.forEach((f, i) => (W[f][w] = wheels[j]!.f[i]!));
+          W.travel[w] = wheels[j]!.f[4]! * 0.004;
+          W.surface[w] = wheels[j]!.surface;
+        });
+      }
+    };
+    const evaluate = (): string[] => {
+      const [js, wasm] = pair as [(typeof pair)[0], (typeof pair)[0]];
+      suspensionCar(js.world, js.rt);
+      tiresCar(js.world, js.rt);
+      brakesAeroCar(js.world, js.rt);
+      unsprungCar(js.world, js.rt);
+      const k = forceKernelOf(wasm.world)!;
+      expect(prepareForceKernel(k, wasm.world, wasm.rt)).toBe(true);
+      clearDriveSums(wasm.world, wasm.rt);
+      runForceKernel(k, wasm.world, wasm.rt);
+      const differ: string[] = [];
+      for (const [name, eids] of [['RigidBody', [js.rt.eid]], ['Car', [js.rt.eid]], ['Wheel', js.rt.wheels]] as const) {
+        const a = js.world.c[name] as unknown as Record<string, Float64Array>, k = wasm.world.c[name] as unknown as Record<string, Float64Array>;
+        for (const f of Object.keys(a)) for (const e of eids) if (!Object.is(a[f]![e], k[f]![e])) differ.push(`${name}.${f}[${e}]: TypeScript ${a[f]![e]}, kernel ${k[f]![e]}`);
+      }
+      return differ;
+    };
     fc.assert(
-      fc.property(nums(BODY.length), fc.array(wheel, { minLength: 4, maxLength: 4 }), pedals, (body, wheels, p) => {
-        for (const { world, rt } of pair) {
-          const b = world.c.RigidBody, W = world.c.Wheel;
-          BODY.forEach((f, i) => (b[f][rt.eid] = body[i]!));
-          world.c.Controls.brake[rt.eid] = p.brake;
-          world.c.Controls.handbrake[rt.eid] = p.hand;
-          world.c.Car.abs[rt.eid] = p.abs;
-          rt.wheels.forEach((w, j) => {
-            WHEEL.forEach((f, i) => (W[f][w] = wheels[j]!.f[i]!));
-            W.surface[w] = wheels[j]!.surface;
-            W.grounded[w] = wheels[j]!.grounded;
-            rt.cache.axisMoment.set(wheels[j]!.arm, 3 * j);
-          });
+      fc.property(nums(BODY.length), fc.array(wheel, { minLength: 4, maxLength: 4 }), pedals, move, (body, wheels, p, m) => {
+        setState(body, wheels, p);
+        forceStage.midpointStage = false; // the start-of-step evaluation samples each wheel's ground patch
+        try {
+          expect(evaluate()).toEqual([]);
+          for (const { world, rt } of pair) {
+            const b = world.c.RigidBody;
+            b.px[rt.eid] = b.px[rt.eid]! + m.dx;
+            b.py[rt.eid] = b.py[rt.eid]! + m.dy;
+            b.pz[rt.eid] = b.pz[rt.eid]! + m.dz;
+          }
+          forceStage.midpointStage = true; // the midpoint stage reads the patches (or samples past their reach)
+          expect(evaluate()).toEqual([]);
+        } finally {
+          forceStage.midpointStage = false;
         }
-        const [js, wasm] = pair as [(typeof pair)[0], (typeof pair)[0]];
-        tiresCar(js.world, js.rt);
-        brakesAeroCar(js.world, js.rt);
-        unsprungCar(js.world, js.rt);
-        expect(runForceKernel(forceKernelOf(wasm.world)!, wasm.world, wasm.rt)).toBe(true);
-        const differ: string[] = [];
-        for (const [name, eids] of [['RigidBody', [js.rt.eid]], ['Wheel', js.rt.wheels]] as const) {
-          const a = js.world.c[name] as unknown as Record<string, Float64Array>, k = wasm.world.c[name] as unknown as Record<string, Float64Array>;
-          for (const f of Object.keys(a)) for (const e of eids) if (!Object.is(a[f]![e], k[f]![e])) differ.push(`${name}.${f}[${e}]: TypeScript ${a[f]![e]}, kernel ${k[f]![e]}`);
-        }
-        expect(differ).toEqual([]);
       }),
       { numRuns: 1500, seed: 19 },
     );
@@ -172,6 +209,20 @@ describe('force kernel (WebAssembly): tyres, brakes and aero, wheel travel', () 
     const withKernel = run(true);
     expect(forceKernelError()).toMatch(/500 rows, the kernel holds \d+/);
     expect(withKernel).toEqual(run(false));
+  });
+
+  it('loads its module from a lazy chunk: none until it has arrived, then compiled; a chunk that fails says so', async () => {
+    let arrive: (text: string) => void = () => {};
+    const later = new LazyKernel(() => new Promise<string>((resolve) => (arrive = resolve)));
+    expect(later.module()).toBeUndefined(); // the first call starts the load
+    expect(later.error()).toBeNull();
+    arrive(FORCES_WASM_BASE64);
+    await later.load();
+    expect(later.module()).toBeInstanceOf(WebAssembly.Module);
+    const lost = new LazyKernel(() => Promise.reject(new Error('network down')));
+    await lost.load();
+    expect(lost.module()).toBeNull();
+    expect(lost.error()).toMatch(/chunk did not load: network down/);
   });
 
   it('is the module its AssemblyScript source compiles to (npm run build:wasm)', async () => {

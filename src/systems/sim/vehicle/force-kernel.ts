@@ -16,8 +16,9 @@ import { componentMemory, KERNEL_ENTITY_F64, KERNEL_TABLE_BYTES } from '../../..
 import { dcos, dsin } from '../../../../terrain/dmath';
 import { vehicles, type CarRuntime } from './registry';
 import type { SurfaceTable } from '../../../content/surface-table';
-import { FORCES_WASM_BASE64 } from './wasm/forces-wasm';
-import { CompiledKernel } from '../../../../terrain/wasm/compile';
+import { LazyKernel } from '../../../../terrain/wasm/compile';
+import { forceStage, groundPatch } from '../../../ecs/ground';
+import { keepPatch } from './suspension-contact';
 
 /**
  * The fields the kernel reads and writes, in the order of its `setFields` table (wasm/assembly/forces.ts); its three
@@ -32,7 +33,10 @@ const TABLE = [
   ),
 ];
 /** Fields the kernel's table lists after its three table offsets. */
-const EXTRA = [['Controls', 'brake'], ['Controls', 'handbrake'], ['Car', 'abs'], ['RigidBody', 'mass'], ['RigidBody', 'gravity'], ['Wheel', 'suspForce'], ['Wheel', 'dTravelRate']] as const;
+const EXTRA = [
+  ['Controls', 'brake'], ['Controls', 'handbrake'], ['Car', 'abs'], ['RigidBody', 'mass'], ['RigidBody', 'gravity'],
+  ['Wheel', 'suspForce'], ['Wheel', 'dTravelRate'], ['Wheel', 'travel'], ['Wheel', 'travelRate'],
+] as const;
 /** Where the surface table starts (bytes into the kernels' area; the field table comes first). */
 const SURFACES_AT = 256;
 /** Bytes per surface row: muSliding, muStatic, slidingSpeedRef, stiffnessScale, rollingResistance (8 slots). */
@@ -41,16 +45,29 @@ const MAX_SURFACES = (KERNEL_TABLE_BYTES - SURFACES_AT) / SURFACE_ROW;
 /** Per-wheel constant slots (doubles; the kernel's C_* byte offsets / 8). */
 const C_RADIUS = 0, C_GRIP = 1, C_LOAD_SENS = 2, C_LONG = 3, C_CORNER = 4, C_UNIFORM = 5, C_INV_N0 = 6;
 const C_STIFF_K = 7, C_INV_RELAX_X = 8, C_INV_RELAX_Y = 9, C_DAMP_X = 10, C_DAMP_Y = 11, C_SIN = 12, C_COS = 13;
-const C_INERTIA = 14, C_ROLLING = 15, C_BRAKE_MAX = 16, C_HAND_MAX = 17, C_INV_UNSPRUNG = 18, C_AXIS_MOMENT = 19;
+const C_INERTIA = 14, C_ROLLING = 15, C_BRAKE_MAX = 16, C_HAND_MAX = 17, C_INV_UNSPRUNG = 18;
 /** The steer angle the slot's sin/cos belong to (read by this loader only). */
 const C_STEER = 22;
+/** Pass 2's constants: tyre radial stiffness, spring, bump stop, anti-roll bar, damping, droop stop, position. */
+const C_RADIAL_K = 23, C_SPRING = 24, C_PROGRESSION = 25, C_BS_AT = 26, C_BS_RATE = 27, C_BS_GAP = 28, C_ANTI_ROLL = 29;
+const C_BUMP = 30, C_REBOUND = 31, C_DROP_K = 32, C_DROP_C = 33, C_POS = 34, C_STATIC = 37;
+/**
+ * Pass 2's scratch: the wheel centre (x, y, z; the kernel writes it); the ground under it (h, nx, ny, nz, surface
+ * code in the slot's first i32); the midpoint patch (as suspension-contact.ts contactPatch: sample x, z, h, ∂h/∂x,
+ * ∂h/∂z, h_xx, h_xz, h_zz, surface code in the slot's first i32, valid).
+ */
+const C_CENTRE = 38, C_GROUND = 41, C_PATCH = 46;
 /** Per-car constant slots (in the car entity's slot; the kernel's K_*). */
 const K_DRAG = 0, K_DOWNFORCE = 1, K_DOWN_FRONT = 2, K_CG_FRONT = 3, K_CG_REAR = 4, K_INV_SPRUNG = 5;
 
 interface ForceKernel {
-  run: (eid: number, w0: number, w1: number, w2: number, w3: number, invDt: number, gx: number, gy: number, gz: number) => void;
-  /** The whole memory as doubles (the constants and the surface table are written through it). */
+  run: (
+    eid: number, w0: number, w1: number, w2: number, w3: number, invDt: number, gx: number, gy: number, gz: number,
+    given: number, taylor: number,
+  ) => number;
+  /** The whole memory as doubles (the constants and the surface table are written through it), and as i32. */
   f64: Float64Array;
+  i32: Int32Array;
   /** Index in `f64` of entity 0's constants. */
   constAt: number;
   surfaceAt: number;
@@ -68,7 +85,9 @@ declare module '../../../ecs/world-types' {
   }
 }
 
-const forcesModule = new CompiledKernel(FORCES_WASM_BASE64);
+/** The module text is a lazy chunk (4–7 KB gzip off the startup bundle), loaded on the first evaluation. */
+const forcesModule = new LazyKernel(() => import('./wasm/forces-wasm').then((m) => m.FORCES_WASM_BASE64));
+
 let worldError: string | null = null;
 let enabled = true;
 
@@ -82,8 +101,15 @@ export function setForceKernelEnabled(on: boolean): void {
   enabled = on;
 }
 
-function createKernel(world: SimWorld): ForceKernel | null {
+/** Tests, benchmarks: resolves once the kernel's module has loaded (or failed to), so a world gets it from its first tick. */
+export function loadForceKernel(): Promise<void> {
+  return forcesModule.load();
+}
+
+/** The world's kernel; null where it cannot have one; undefined while the module is still loading. */
+function createKernel(world: SimWorld): ForceKernel | null | undefined {
   const mod = forcesModule.module();
+  if (mod === undefined) return undefined;
   const cm = componentMemory(world.c);
   if (mod === null) return null;
   if (cm === undefined) {
@@ -105,6 +131,7 @@ function createKernel(world: SimWorld): ForceKernel | null {
     setFields: () => ex.setFields(cm.kernelAt),
     run: ex.carForces,
     f64: new Float64Array(cm.memory.buffer),
+    i32: new Int32Array(cm.memory.buffer),
     constAt: constBytes / 8,
     surfaceAt: (cm.kernelAt + SURFACES_AT) / 8,
     surfaces: null,
@@ -112,11 +139,17 @@ function createKernel(world: SimWorld): ForceKernel | null {
   };
 }
 
-/** The world's kernel (made on first use), or null where the passes stay in TypeScript. */
+/**
+ * The world's kernel (made on first use), or null where the passes stay in TypeScript: for good, or (not kept) until
+ * the module's chunk has arrived — the TypeScript passes give the kernel's bits, so a run may start on them.
+ */
 export function forceKernelOf(world: SimWorld): ForceKernel | null {
   if (!enabled) return null;
   const k = world.runtime.forceKernel;
-  return k !== undefined ? k : (world.runtime.forceKernel = createKernel(world));
+  if (k !== undefined) return k;
+  const made = createKernel(world);
+  if (made === undefined) return null;
+  return (world.runtime.forceKernel = made);
 }
 
 /** The world's surface table into the kernel's (false when it has more rows than the kernels' area holds). */
@@ -167,6 +200,7 @@ function writeConstants(k: ForceKernel, rt: CarRuntime): void {
     f[o + C_BRAKE_MAX] = kc.brakeMax[i]!;
     f[o + C_HAND_MAX] = kc.handMax[i]!;
     f[o + C_INV_UNSPRUNG] = kc.invUnsprung[i]!;
+    writeSuspension(f, o, rt, i);
   }
   const o = k.constAt + rt.eid * KERNEL_ENTITY_F64;
   f[o + K_DRAG] = kc.dragK;
@@ -178,12 +212,31 @@ function writeConstants(k: ForceKernel, rt: CarRuntime): void {
   k.written.set(rt, kc.cfg);
 }
 
+/** Pass 2's constants of car `rt`'s wheel i into its slot at `o` (as suspension-contact.ts reads them). */
+function writeSuspension(f: Float64Array, o: number, rt: CarRuntime, i: number): void {
+  const kc = rt.cache;
+  const sc = kc.susp[i]!;
+  f[o + C_RADIAL_K] = kc.tire[i]!.radialStiffness;
+  f[o + C_SPRING] = sc.springRate;
+  f[o + C_PROGRESSION] = sc.progression;
+  f[o + C_BS_AT] = sc.travel - sc.bumpStopGap; // spring-force.ts springForce
+  f[o + C_BS_RATE] = sc.bumpStopRate;
+  f[o + C_BS_GAP] = Math.max(sc.bumpStopGap, 1e-3);
+  f[o + C_ANTI_ROLL] = sc.antiRoll;
+  f[o + C_BUMP] = sc.bumpDamping;
+  f[o + C_REBOUND] = sc.reboundDamping;
+  f[o + C_DROP_K] = kc.dropK[i]!;
+  f[o + C_DROP_C] = kc.dropC[i]!;
+  for (let j = 0; j < 3; j++) f[o + C_POS + j] = kc.wheelPos[i * 4 + j]!;
+  f[o + C_STATIC] = kc.wheelPos[i * 4 + 3]!;
+}
+
 /**
- * Car `rt`'s passes 4–5b through the kernel: the surface table and the car's constants brought up to date, sin/cos
- * of each changed steer angle (as tires.ts wheelFrame), the suspension's moment arms of this evaluation, one call.
- * False (nothing done) when the surface table does not fit.
+ * Car `rt` made ready for the kernel: the surface table and the car's constants brought up to date, sin/cos of each
+ * changed steer angle (as tires.ts wheelFrame). False (nothing done) when the surface table does not fit: the car's
+ * passes then run in TypeScript.
  */
-export function runForceKernel(k: ForceKernel, world: SimWorld, rt: CarRuntime): boolean {
+export function prepareForceKernel(k: ForceKernel, world: SimWorld, rt: CarRuntime): boolean {
   const table = vehicles(world).surfaces;
   if (k.surfaces !== table && !writeSurfaces(k, table)) return false;
   const kc = rt.cache;
@@ -207,14 +260,68 @@ export function runForceKernel(k: ForceKernel, world: SimWorld, rt: CarRuntime):
     f[o + C_SIN] = kc.steerSin[i]!;
     f[o + C_COS] = kc.steerCos[i]!;
   }
-  const am = kc.axisMoment;
-  for (let i = 0; i < 4; i++) {
-    const o = k.constAt + ws[i]! * KERNEL_ENTITY_F64 + C_AXIS_MOMENT;
-    f[o] = am[3 * i]!;
-    f[o + 1] = am[3 * i + 1]!;
-    f[o + 2] = am[3 * i + 2]!;
-  }
-  const g = world.gravity;
-  k.run(rt.eid, ws[0]!, ws[1]!, ws[2]!, ws[3]!, 1 / world.dt, g.x, g.y, g.z);
   return true;
+}
+
+/**
+ * Car `rt`'s passes 2 and 4–5b through the kernel (after `prepareForceKernel`, and after the drivetrain pass, which
+ * reads nothing pass 2 writes but the drive sums `clearDriveSums` zeroes). The midpoint stage reads the ground from
+ * the wheels' patches in the kernel; where the kernel asks for the ground (every wheel at the other evaluations, a
+ * wheel beyond its patch's reach at the midpoint), it is sampled here and the kernel called again.
+ */
+export function runForceKernel(k: ForceKernel, world: SimWorld, rt: CarRuntime): void {
+  const ws = rt.wheels;
+  const g = world.gravity;
+  const invDt = 1 / world.dt;
+  const taylor = forceStage.midpointStage ? 1 : 0;
+  const need = k.run(rt.eid, ws[0]!, ws[1]!, ws[2]!, ws[3]!, invDt, g.x, g.y, g.z, 0, taylor);
+  if (need === 0) return;
+  sampleGround(k, world, rt, need, taylor === 1);
+  k.run(rt.eid, ws[0]!, ws[1]!, ws[2]!, ws[3]!, invDt, g.x, g.y, g.z, need, taylor);
+}
+
+const gs = groundPatch();
+/** A wheel centre handed to the ground in an array, not as boxed double arguments. */
+const at = new Float64Array(3);
+
+/**
+ * The ground under the centres of the wheels in `need` into their C_GROUND slots, as suspension-contact.ts
+ * groundAtWheel samples it: afresh at the midpoint stage (the patch did not reach), else sampled with its patch
+ * (kept for the midpoint stage) where the integrator is the midpoint method, else afresh (no patch).
+ */
+function sampleGround(k: ForceKernel, world: SimWorld, rt: CarRuntime, need: number, midpointStage: boolean): void {
+  const g = world.ground;
+  const f = k.f64;
+  const keep = !midpointStage && world.integrator === 'midpoint' && g.samplePatchAt !== undefined;
+  for (let i = 0; i < 4; i++) {
+    if ((need & (1 << i)) === 0) continue;
+    const o = k.constAt + rt.wheels[i]! * KERNEL_ENTITY_F64;
+    at[0] = f[o + C_CENTRE]!;
+    at[1] = f[o + C_CENTRE + 1]!;
+    at[2] = f[o + C_CENTRE + 2]!;
+    if (keep) {
+      g.samplePatchAt!(at, gs);
+      keepKernelPatch(k, o);
+    } else {
+      if (!midpointStage) f[o + C_PATCH + 9] = 0;
+      if (g.sampleAt) g.sampleAt(at, gs);
+      else g.sample(at[0]!, at[2]!, gs);
+    }
+    f[o + C_GROUND] = gs.h;
+    f[o + C_GROUND + 1] = gs.nx;
+    f[o + C_GROUND + 2] = gs.ny;
+    f[o + C_GROUND + 3] = gs.nz;
+    k.i32[2 * (o + C_GROUND + 4)] = gs.surface;
+  }
+}
+
+/**
+ * The patch just sampled at `at` into the wheel's C_PATCH slots (suspension-contact.ts keepPatch), its surface code
+ * then in the slot's first i32 (as the kernel reads it; the Int32Array store converts as Wheel.surface's does).
+ */
+function keepKernelPatch(k: ForceKernel, o: number): void {
+  const p = o + C_PATCH;
+  keepPatch(k.f64, p, at[0]!, at[2]!, gs);
+  k.i32[2 * (p + 8)] = gs.surface;
+  k.i32[2 * (p + 8) + 1] = 0;
 }

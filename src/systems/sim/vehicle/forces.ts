@@ -1,6 +1,6 @@
 /**
  * The vehicle force passes 2–5 merged into one loop over the cars (suspension/contact → drivetrain → tyres →
- * brakes/aero → unsprung wheel travel for car 1, then car 2, …; the last three in one WebAssembly call where the
+ * brakes/aero → unsprung wheel travel for car 1, then car 2, …; all but the drivetrain in WebAssembly where the
  * world has the force kernel, force-kernel.ts). Each pass only reads and writes its own car's entities (and that
  * car's body accumulators), so running them car by car gives the same bits as running each pass over all
  * cars, with one walk over the car list per force evaluation instead of four and the car's data still in
@@ -13,22 +13,28 @@
  */
 import type { SimWorld } from '../../../ecs/world';
 import { vehicles } from './registry';
-import { suspensionCar } from './suspension-contact';
+import { clearDriveSums, suspensionCar } from './suspension-contact';
 import { drivetrainCar } from './drivetrain';
 import { tiresCar } from './tires';
 import { brakesAeroCar } from './brakes-aero';
 import { unsprungCar } from './unsprung';
-import { forceKernelOf, runForceKernel } from './force-kernel';
+import { forceKernelOf, prepareForceKernel, runForceKernel } from './force-kernel';
 
 export function vehicleForces(world: SimWorld): void {
   const list = vehicles(world).list;
   const kernel = list.length > 0 ? forceKernelOf(world) : null;
   for (let i = 0; i < list.length; i++) {
     const rt = list[i]!;
+    // 2, 4, 5 and 5b in WebAssembly where the world has the kernel (force-kernel.ts: the same bits); the
+    // drivetrain pass reads nothing pass 2 writes but the drive sums, so it can run first
+    if (kernel !== null && prepareForceKernel(kernel, world, rt)) {
+      clearDriveSums(world, rt);
+      drivetrainCar(world, rt);
+      runForceKernel(kernel, world, rt);
+      continue;
+    }
     suspensionCar(world, rt);
     drivetrainCar(world, rt);
-    // 4, 5 and 5b in WebAssembly where the world has the kernel (force-kernel.ts: the same bits)
-    if (kernel !== null && runForceKernel(kernel, world, rt)) continue;
     tiresCar(world, rt);
     brakesAeroCar(world, rt);
     unsprungCar(world, rt); // last: needs every force on the car (unsprung.ts)

@@ -49,7 +49,7 @@ function groundAtWheel(world: SimWorld, patch: Float64Array, o: number): void {
     if (patch[o + 9] === 1 && groundFromPatch(patch, o, centre, gs)) return;
   } else if (world.integrator === 'midpoint' && g.samplePatchAt) {
     g.samplePatchAt(centre, gs);
-    keepPatch(patch, o, gs);
+    keepPatch(patch, o, centre[0]!, centre[2]!, gs);
     return;
   } else {
     patch[o + 9] = 0;
@@ -58,9 +58,13 @@ function groundAtWheel(world: SimWorld, patch: Float64Array, o: number): void {
   else g.sample(centre[0]!, centre[2]!, gs);
 }
 
-function keepPatch(patch: Float64Array, o: number, p: GroundPatch): void {
-  patch[o] = centre[0]!;
-  patch[o + 1] = centre[2]!;
+/**
+ * The patch `p` sampled at (x, z) into `patch` at [o …] (PATCH_STRIDE doubles, valid = 1); the force kernel keeps
+ * its copy the same way (force-kernel.ts).
+ */
+export function keepPatch(patch: Float64Array, o: number, x: number, z: number, p: GroundPatch): void {
+  patch[o] = x;
+  patch[o + 1] = z;
   patch[o + 2] = p.h;
   patch[o + 3] = p.dhdx;
   patch[o + 4] = p.dhdz;
@@ -152,14 +156,27 @@ function suspensionForce(W: SimWorld['c']['Wheel'], rt: CarRuntime, i: number, s
   return fs;
 }
 
+/**
+ * The drive sums the drivetrain pass adds to (the engine's acceleration torque, each wheel's torque and drive torque),
+ * zeroed: the first thing pass 2 does; the force kernel's path (forces.ts) calls it alone, before the drivetrain.
+ */
+export function clearDriveSums(world: SimWorld, rt: CarRuntime): void {
+  const W = world.c.Wheel;
+  world.c.Car.engineAcc[rt.eid] = 0;
+  for (let i = 0; i < 4; i++) {
+    const w = rt.wheels[i]!;
+    W.torque[w] = 0;
+    W.driveTorque[w] = 0;
+  }
+}
+
 /** Pass 2 for one car (the merged per-car force pass, forces.ts, calls the four passes car by car). */
 export function suspensionCar(world: SimWorld, rt: CarRuntime): void {
   const b = world.c.RigidBody;
   const W = world.c.Wheel;
-  const C = world.c.Car;
+  clearDriveSums(world, rt);
   {
     const eid = rt.eid;
-    C.engineAcc[eid] = 0;
     const px = b.px[eid]!,
       py = b.py[eid]!,
       pz = b.pz[eid]!;
@@ -180,8 +197,6 @@ export function suspensionCar(world: SimWorld, rt: CarRuntime): void {
       sTz = 0;
     for (let i = 0; i < 4; i++) {
       const w = rt.wheels[i]!;
-      W.torque[w] = 0;
-      W.driveTorque[w] = 0;
       const kc = rt.cache;
       const tc = kc.tire[i]!;
       const s = W.travel[w]!;

@@ -1,7 +1,7 @@
-// The force passes 4–5b of one car in WebAssembly (AssemblyScript; compiled by terrain/wasm/build.ts, `npm run
-// build:wasm`): the tyres (src/systems/sim/vehicle/tires.ts `tiresCar`), brakes and aero (brakes-aero.ts
-// `brakesAeroCar`) and the wheels' travel dynamics (unsprung.ts `unsprungCar`), each ported operation for operation
-// (the sums in wheel order), so the same bits. It reads and writes the world's components in place: they are views
+// The force passes 2 and 4–5b of one car in WebAssembly (AssemblyScript; compiled by terrain/wasm/build.ts, `npm run
+// build:wasm`): the wheels' contact and suspension (src/systems/sim/vehicle/suspension-contact.ts `suspensionCar`),
+// the tyres (tires.ts `tiresCar`), brakes and aero (brakes-aero.ts `brakesAeroCar`) and the wheels' travel dynamics
+// (unsprung.ts `unsprungCar`), each ported operation for operation (the sums in wheel order), so the same bits. It reads and writes the world's components in place: they are views
 // into the memory this module imports (src/ecs/components/index.ts), at the byte offsets `setFields` reads from the
 // table the loader (force-kernel.ts) writes, in TABLE order. Functions are kept under 80 lines by hand (eslint does
 // not read this file).
@@ -24,7 +24,7 @@ let W_SLIP: i32 = 0, W_AXIS: i32 = 0, W_DUX: i32 = 0, W_DUY: i32 = 0, W_PEAK: i3
 // rollingResistance) and the per-entity constants (CONST_STRIDE bytes per entity: C_* slots of a wheel, K_* of a car).
 let SURF_AT: i32 = 0, SURF_N: i32 = 0, CONST_AT: i32 = 0;
 let CTL_BRAKE: i32 = 0, CTL_HAND: i32 = 0, CAR_ABS: i32 = 0, RB_MASS: i32 = 0, RB_GRAVITY: i32 = 0;
-let W_SUSP: i32 = 0, W_DTRAVEL: i32 = 0;
+let W_SUSP: i32 = 0, W_DTRAVEL: i32 = 0, W_TRAVEL: i32 = 0, W_TRATE: i32 = 0;
 
 export function setFields(t: i32): void {
   RB_R0 = load<i32>(t); RB_R1 = load<i32>(t, 4); RB_R2 = load<i32>(t, 8); RB_R3 = load<i32>(t, 12);
@@ -44,15 +44,26 @@ export function setFields(t: i32): void {
   SURF_AT = load<i32>(t, 184); SURF_N = load<i32>(t, 188); CONST_AT = load<i32>(t, 192);
   CTL_BRAKE = load<i32>(t, 196); CTL_HAND = load<i32>(t, 200); CAR_ABS = load<i32>(t, 204);
   RB_MASS = load<i32>(t, 208); RB_GRAVITY = load<i32>(t, 212); W_SUSP = load<i32>(t, 216); W_DTRAVEL = load<i32>(t, 220);
+  W_TRAVEL = load<i32>(t, 224); W_TRATE = load<i32>(t, 228);
 }
 
 // Per-wheel constants (byte offsets in the wheel entity's CONST_STRIDE bytes; force-kernel.ts writes them).
 const C_RADIUS = 0, C_GRIP = 8, C_LOAD_SENS = 16, C_LONG = 24, C_CORNER = 32, C_UNIFORM = 40, C_INV_N0 = 48;
 const C_STIFF_K = 56, C_INV_RELAX_X = 64, C_INV_RELAX_Y = 72, C_DAMP_X = 80, C_DAMP_Y = 88, C_SIN = 96, C_COS = 104;
 const C_INERTIA = 112, C_ROLLING = 120, C_BRAKE_MAX = 128, C_HAND_MAX = 136, C_INV_UNSPRUNG = 144, C_AXIS_MOMENT = 152;
+// Pass 2's constants of the wheel: tyre radial stiffness; spring (rate, progression, bump-stop onset travel − gap,
+// rate, max(gap, 1 mm)), anti-roll bar, bump and rebound damping, droop stop; position in the body (x, y, z, static
+// travel).
+const C_RADIAL_K = 184, C_SPRING = 192, C_PROGRESSION = 200, C_BS_AT = 208, C_BS_RATE = 216, C_BS_GAP = 224;
+const C_ANTI_ROLL = 232, C_BUMP = 240, C_REBOUND = 248, C_DROP_K = 256, C_DROP_C = 264, C_POS = 272, C_STATIC = 296;
+// Pass 2's scratch per wheel: the centre (x, y, z) of this evaluation; the ground under it (h, nx, ny, nz, surface
+// code as i32); the midpoint patch (sample x, z, h, ∂h/∂x, ∂h/∂z, h_xx, h_xz, h_zz, surface code as i32, valid).
+const C_CENTRE = 304, C_GROUND = 328, C_PATCH = 368;
 // Per-car constants (in the car entity's slot).
 const K_DRAG = 0, K_DOWNFORCE = 8, K_DOWN_FRONT = 16, K_CG_FRONT = 24, K_CG_REAR = 32, K_INV_SPRUNG = 40;
-const CONST_STRIDE = 256;
+const CONST_STRIDE = 512;
+// suspension-contact.ts PATCH_REACH_M, m.
+const PATCH_REACH_M: f64 = 0.25;
 const SURF_ROW_SHIFT = 6;
 const AIR_DENSITY: f64 = 1.225; // registry.ts AIR_DENSITY
 const ONE_THIRD: f64 = 1.0 / 3.0;
@@ -65,11 +76,20 @@ const OVERSLIDE_MAX: f64 = 250;
 @inline function put(field: i32, e: i32, v: f64): void {
   store<f64>(field + (e << 3), v);
 }
+// A pass's sums added to the body's force and torque accumulators.
+@inline function addToBody(eid: i32, fx: f64, fy: f64, fz: f64, tx: f64, ty: f64, tz: f64): void {
+  put(RB_FX, eid, get(RB_FX, eid) + fx);
+  put(RB_FY, eid, get(RB_FY, eid) + fy);
+  put(RB_FZ, eid, get(RB_FZ, eid) + fz);
+  put(RB_TX, eid, get(RB_TX, eid) + tx);
+  put(RB_TY, eid, get(RB_TY, eid) + ty);
+  put(RB_TZ, eid, get(RB_TZ, eid) + tz);
+}
 
 // The wheel's frame (tires.ts wheelFrame): heading f, left l, contact arm r, contact velocity along f and l.
 let fX: f64 = 0, fY: f64 = 0, fZ: f64 = 0, lX: f64 = 0, lY: f64 = 0, lZ: f64 = 0;
 let rX: f64 = 0, rY: f64 = 0, rZ: f64 = 0, vX: f64 = 0, vY: f64 = 0;
-// The chassis sums (tires.ts `chassis`).
+// The chassis sums (tires.ts `chassis`; suspensionCar's too).
 let sFx: f64 = 0, sFy: f64 = 0, sFz: f64 = 0, sTx: f64 = 0, sTy: f64 = 0, sTz: f64 = 0;
 
 function wheelFrame(eid: i32, w: i32, c: i32): void {
@@ -238,12 +258,7 @@ function tiresCar(eid: i32, w0: i32, w1: i32, w2: i32, w3: i32): void {
   wheel(eid, w1);
   wheel(eid, w2);
   wheel(eid, w3);
-  put(RB_FX, eid, get(RB_FX, eid) + sFx);
-  put(RB_FY, eid, get(RB_FY, eid) + sFy);
-  put(RB_FZ, eid, get(RB_FZ, eid) + sFz);
-  put(RB_TX, eid, get(RB_TX, eid) + sTx);
-  put(RB_TY, eid, get(RB_TY, eid) + sTy);
-  put(RB_TZ, eid, get(RB_TZ, eid) + sTz);
+  addToBody(eid, sFx, sFy, sFz, sTx, sTy, sTz);
 }
 
 // Brake, handbrake and rolling-resistance torque on one wheel (brakes-aero.ts brakeWheels).
@@ -326,12 +341,7 @@ function unsprungCar(eid: i32, w0: i32, w1: i32, w2: i32, w3: i32, gx: f64, gy: 
   travelRate(w1, f);
   travelRate(w2, f);
   travelRate(w3, f);
-  put(RB_FX, eid, get(RB_FX, eid) + uF * ax);
-  put(RB_FY, eid, get(RB_FY, eid) + uF * ay);
-  put(RB_FZ, eid, get(RB_FZ, eid) + uF * az);
-  put(RB_TX, eid, get(RB_TX, eid) + uTx);
-  put(RB_TY, eid, get(RB_TY, eid) + uTy);
-  put(RB_TZ, eid, get(RB_TZ, eid) + uTz);
+  addToBody(eid, uF * ax, uF * ay, uF * az, uTx, uTy, uTz);
 }
 
 // unsprungCar's sums over the wheels.
@@ -348,11 +358,129 @@ function travelRate(w: i32, f: f64): void {
   uTz += share * load<f64>(c, C_AXIS_MOMENT + 16);
 }
 
+// Wheel w's centre at its travel into its C_CENTRE slot (suspension-contact.ts suspensionCar: the body frame, then
+// the world).
+function wheelCentre(eid: i32, w: i32, c: i32): void {
+  const s = get(W_TRAVEL, w);
+  const bx = load<f64>(c, C_POS), by = load<f64>(c, C_POS + 8) + (s - load<f64>(c, C_STATIC)), bz = load<f64>(c, C_POS + 16);
+  store<f64>(c, get(RB_PX, eid) + get(RB_R0, eid) * bx + get(RB_R1, eid) * by + get(RB_R2, eid) * bz, C_CENTRE);
+  store<f64>(c, get(RB_PY, eid) + get(RB_R3, eid) * bx + get(RB_R4, eid) * by + get(RB_R5, eid) * bz, C_CENTRE + 8);
+  store<f64>(c, get(RB_PZ, eid) + get(RB_R6, eid) * bx + get(RB_R7, eid) * by + get(RB_R8, eid) * bz, C_CENTRE + 16);
+}
+
+// The ground at the centre from the wheel's patch (suspension-contact.ts groundFromPatch) into C_GROUND; false
+// (nothing written) when there is no patch or the centre is beyond its reach.
+function groundFromPatch(c: i32): bool {
+  if (load<f64>(c, C_PATCH + 72) != 1) return false;
+  const dx = load<f64>(c, C_CENTRE) - load<f64>(c, C_PATCH), dz = load<f64>(c, C_CENTRE + 16) - load<f64>(c, C_PATCH + 8);
+  if (dx * dx + dz * dz > PATCH_REACH_M * PATCH_REACH_M) return false;
+  const hxx = load<f64>(c, C_PATCH + 40), hxz = load<f64>(c, C_PATCH + 48), hzz = load<f64>(c, C_PATCH + 56);
+  const gx0 = load<f64>(c, C_PATCH + 24), gz0 = load<f64>(c, C_PATCH + 32);
+  const hx = hxx * dx + hxz * dz, hz = hxz * dx + hzz * dz;
+  const gx = gx0 + hx, gz = gz0 + hz;
+  store<f64>(c, load<f64>(c, C_PATCH + 16) + dx * (gx0 + 0.5 * hx) + dz * (gz0 + 0.5 * hz), C_GROUND);
+  const inv = 1 / Math.sqrt(gx * gx + 1 + gz * gz);
+  store<f64>(c, -gx * inv, C_GROUND + 8);
+  store<f64>(c, inv, C_GROUND + 16);
+  store<f64>(c, -gz * inv, C_GROUND + 24);
+  store<i32>(c, load<i32>(c, C_PATCH + 64), C_GROUND + 32);
+  return true;
+}
+
+// Wheel `bit`'s centre, and its ground where it is given (bit in `given`) or the patch stands in (`taylor`); else
+// the bit, for the loader to sample the ground.
+function groundWheel(eid: i32, w: i32, bit: i32, given: i32, taylor: i32): i32 {
+  const c = CONST_AT + w * CONST_STRIDE;
+  wheelCentre(eid, w, c);
+  if ((given & bit) != 0 || (taylor != 0 && groundFromPatch(c))) return 0;
+  return bit;
+}
+
+// The tyre on the ground (suspension-contact.ts tyreContact): radial load, contact point, normal and surface.
+function tyreContact(w: i32, c: i32): void {
+  const cx = load<f64>(c, C_CENTRE), cy = load<f64>(c, C_CENTRE + 8), cz = load<f64>(c, C_CENTRE + 16);
+  const nx = load<f64>(c, C_GROUND + 8), ny = load<f64>(c, C_GROUND + 16), nz = load<f64>(c, C_GROUND + 24);
+  const d = (cy - load<f64>(c, C_GROUND)) * ny;
+  const delta = load<f64>(c, C_RADIUS) - d;
+  let n: f64 = 0;
+  if (delta > 0) {
+    n = load<f64>(c, C_RADIAL_K) * delta * (1 + delta / 0.1);
+    store<i32>(W_GROUNDED + (w << 2), 1);
+  } else {
+    store<i32>(W_GROUNDED + (w << 2), 0);
+  }
+  put(W_LOAD, w, n);
+  store<i32>(W_SURFACE + (w << 2), load<i32>(c, C_GROUND + 32));
+  put(W_NX, w, nx);
+  put(W_NY, w, ny);
+  put(W_NZ, w, nz);
+  put(W_CX, w, cx - nx * d);
+  put(W_CY, w, cy - ny * d);
+  put(W_CZ, w, cz - nz * d);
+}
+
+// Suspension force of wheel w at its travel (suspension-contact.ts suspensionForce, spring-force.ts springForce).
+function suspensionForce(w: i32, other: i32, c: i32): f64 {
+  const s = get(W_TRAVEL, w), v = get(W_TRATE, w);
+  const x = s > 0 ? s : 0;
+  let f = load<f64>(c, C_SPRING) * x + load<f64>(c, C_PROGRESSION) * x * x;
+  const bs = load<f64>(c, C_BS_AT);
+  if (x > bs) f += load<f64>(c, C_BS_RATE) * (x - bs) * (1 + (x - bs) / load<f64>(c, C_BS_GAP));
+  let fs = f + load<f64>(c, C_ANTI_ROLL) * (s - get(W_TRAVEL, other)) + (v > 0 ? load<f64>(c, C_BUMP) : load<f64>(c, C_REBOUND)) * v;
+  if (s < 0) {
+    const stop = -(load<f64>(c, C_DROP_K) * s + load<f64>(c, C_DROP_C) * v);
+    if (stop > 0) fs -= stop;
+  }
+  return fs;
+}
+
+// Wheel w's contact and suspension force; its moment arm about the CG into C_AXIS_MOMENT (unsprungCar reads it).
+function suspensionWheel(eid: i32, w: i32, other: i32): void {
+  const c = CONST_AT + w * CONST_STRIDE;
+  tyreContact(w, c);
+  const fs = suspensionForce(w, other, c);
+  put(W_SUSP, w, fs);
+  const R1 = get(RB_R1, eid), R4 = get(RB_R4, eid), R7 = get(RB_R7, eid);
+  sFx += fs * R1;
+  sFy += fs * R4;
+  sFz += fs * R7;
+  const rx = load<f64>(c, C_CENTRE) - get(RB_PX, eid), ry = load<f64>(c, C_CENTRE + 8) - get(RB_PY, eid),
+    rz = load<f64>(c, C_CENTRE + 16) - get(RB_PZ, eid);
+  const ax = ry * R7 - rz * R4, ay = rz * R1 - rx * R7, az = rx * R4 - ry * R1;
+  store<f64>(c, ax, C_AXIS_MOMENT);
+  store<f64>(c, ay, C_AXIS_MOMENT + 8);
+  store<f64>(c, az, C_AXIS_MOMENT + 16);
+  sTx += fs * ax;
+  sTy += fs * ay;
+  sTz += fs * az;
+}
+
+// Pass 2 of car `eid` once every wheel's ground is in its slot (suspension-contact.ts suspensionCar, less the
+// zeroing of the drive accumulators, which the loader does before the drivetrain pass).
+function suspensionCar(eid: i32, w0: i32, w1: i32, w2: i32, w3: i32): void {
+  sFx = 0; sFy = 0; sFz = 0; sTx = 0; sTy = 0; sTz = 0;
+  suspensionWheel(eid, w0, w1);
+  suspensionWheel(eid, w1, w0);
+  suspensionWheel(eid, w2, w3);
+  suspensionWheel(eid, w3, w2);
+  addToBody(eid, sFx, sFy, sFz, sTx, sTy, sTz);
+}
+
 /**
- * Passes 4, 5 and 5b of car `eid` with wheels w0..w3, in the order of vehicle/forces.ts: tyres, brakes, aero, the
- * wheels' travel. `invDt` = 1/dt as brakes-aero.ts computes it, (gx, gy, gz) the world's gravity.
+ * Passes 2, 4, 5 and 5b of car `eid` with wheels w0..w3, in the order of vehicle/forces.ts: wheel contact and
+ * suspension, tyres, brakes, aero, the wheels' travel. `invDt` = 1/dt as brakes-aero.ts computes it, (gx, gy, gz)
+ * the world's gravity. The ground under each wheel: its C_GROUND slot where its bit (1 << wheel index) is in
+ * `given`, else from its patch where `taylor` (the midpoint stage) and the patch reaches. Where some wheel has
+ * neither, nothing is written but the centres, and the call returns those wheels' bits (the loader samples them
+ * into C_GROUND and calls again); else 0.
  */
-export function carForces(eid: i32, w0: i32, w1: i32, w2: i32, w3: i32, invDt: f64, gx: f64, gy: f64, gz: f64): void {
+export function carForces(
+  eid: i32, w0: i32, w1: i32, w2: i32, w3: i32, invDt: f64, gx: f64, gy: f64, gz: f64, given: i32, taylor: i32,
+): i32 {
+  const need = groundWheel(eid, w0, 1, given, taylor) | groundWheel(eid, w1, 2, given, taylor) |
+    groundWheel(eid, w2, 4, given, taylor) | groundWheel(eid, w3, 8, given, taylor);
+  if (need != 0) return need;
+  suspensionCar(eid, w0, w1, w2, w3);
   tiresCar(eid, w0, w1, w2, w3);
   const brake = get(CTL_BRAKE, eid), hand = get(CTL_HAND, eid);
   const abs = load<i32>(CAR_ABS + (eid << 2)) == 1;
@@ -362,4 +490,5 @@ export function carForces(eid: i32, w0: i32, w1: i32, w2: i32, w3: i32, invDt: f
   brakeWheel(w3, brake, hand, abs, invDt);
   applyAero(eid);
   unsprungCar(eid, w0, w1, w2, w3, gx, gy, gz);
+  return 0;
 }
