@@ -16,6 +16,7 @@ import { tiresCar } from '../../src/systems/sim/vehicle/tires';
 import { brakesAeroCar } from '../../src/systems/sim/vehicle/brakes-aero';
 import { unsprungCar } from '../../src/systems/sim/vehicle/unsprung';
 import { clearDriveSums, suspensionCar } from '../../src/systems/sim/vehicle/suspension-contact';
+import { drivelineAccelerations } from '../../src/systems/sim/vehicle/vehicle-block';
 import { forceStage } from '../../src/ecs/ground';
 import { forceKernelError, forceKernelOf, loadForceKernel, prepareForceKernel, runForceKernel, setForceKernelEnabled } from '../../src/systems/sim/vehicle/force-kernel';
 import { runTick } from '../../src/run/pipeline';
@@ -92,7 +93,12 @@ describe('force kernel (WebAssembly): wheel contact and suspension, tyres, brake
     const swap = (world: SimWorld, eid: number): void => {
       setSurfaces(world, DEFAULT_SURFACES.map((s) => ({ ...s, muStatic: s.muStatic * 0.8, stiffnessScale: s.stiffnessScale * 1.2 })));
       const cfg = loadBuiltinCar('rally-awd');
-      reconfigureCar(world, eid, { ...cfg, tires: { ...cfg.tires, front: { ...cfg.tires.front, grip: 0.9 * cfg.tires.front.grip, radius: 1.05 * cfg.tires.front.radius } } });
+      // the tyres and the engine's inertia (the driveline's rows change while the gear and efficiency stay)
+      reconfigureCar(world, eid, {
+        ...cfg,
+        tires: { ...cfg.tires, front: { ...cfg.tires.front, grip: 0.9 * cfg.tires.front.grip, radius: 1.05 * cfg.tires.front.radius } },
+        engine: { ...cfg.engine, inertia: 1.3 * cfg.engine.inertia },
+      });
     };
     const withKernel = drive('test-short', 'rally-awd', true, 2000, swap);
     expect(withKernel).toEqual(drive('test-short', 'rally-awd', false, 2000, swap));
@@ -180,6 +186,67 @@ describe('force kernel (WebAssembly): wheel contact and suspension, tyres, brake
       { numRuns: 1500, seed: 19 },
     );
     expect(forceKernelOf(pair[1]!.world)).not.toBeNull();
+  });
+
+  it("gives the TypeScript driveline solve's bits from any state: clutch, clutch-pack, locked and open diffs, slipping or not", () => {
+    const base = loadBuiltinCar('rally-awd');
+    const diff = (type: 'clutch' | 'locked' | 'open', preloadNm: number) => ({ ...base.drivetrain.frontDiff, kind: type, preloadNm });
+    const variants = [
+      base,
+      { ...base, drivetrain: { ...base.drivetrain, frontDiff: diff('locked', 0), rearDiff: diff('locked', 0), centreDiff: diff('locked', 0) } },
+      { ...base, drivetrain: { ...base.drivetrain, frontDiff: diff('open', 0), rearDiff: diff('locked', 0), centreDiff: diff('clutch', 40) } },
+      loadBuiltinCar('hatch-gti'),
+    ];
+    const pairs = variants.map((cfg) =>
+      [0, 1].map(() => {
+        const world = createSimWorld({});
+        const eid = spawnCar(world, cfg, { x: 0, z: 0, heading: 0 });
+        return { world, rt: carRuntime(world, eid) };
+      }),
+    );
+    const num = fc.oneof({ arbitrary: fc.double({ min: -400, max: 400, noNaN: true }), weight: 12 }, { arbitrary: fc.double(), weight: 1 }, { arbitrary: fc.constantFrom(0, -0), weight: 1 });
+    const nums = (n: number): fc.Arbitrary<number[]> => fc.array(num, { minLength: n, maxLength: n });
+    const state = fc.record({
+      variant: fc.integer({ min: 0, max: variants.length - 1 }),
+      wheels: nums(12), // ω, torque, drive torque per wheel
+      car: nums(6), // ω_e, engine torque sum, clutch torque, diff inputs front, rear, centre
+      gear: fc.integer({ min: -2, max: 8 }),
+      clutchCapacity: fc.oneof(fc.constant(0), fc.double({ min: 0, max: 900, noNaN: true })),
+      autoGear: fc.integer({ min: 0, max: 1 }),
+    });
+    const CAR = ['omegaE', 'engineAcc', 'clutchTorque', 'diffInFront', 'diffInRear', 'diffInCentre'] as const;
+    fc.assert(
+      fc.property(state, (st) => {
+        const pair = pairs[st.variant]!;
+        for (const { world, rt } of pair) {
+          const W = world.c.Wheel, C = world.c.Car;
+          rt.wheels.forEach((w, j) => {
+            W.omega[w] = st.wheels[j]!;
+            W.torque[w] = st.wheels[4 + j]!;
+            W.driveTorque[w] = st.wheels[8 + j]!;
+          });
+          CAR.forEach((f, i) => (C[f][rt.eid] = st.car[i]!));
+          C.gear[rt.eid] = st.gear;
+          C.clutchCapacity[rt.eid] = st.clutchCapacity;
+          C.autoGear[rt.eid] = st.autoGear;
+        }
+        const [js, wasm] = pair as [(typeof pair)[0], (typeof pair)[0]];
+        const outJs = new Float64Array(5), outWasm = new Float64Array(5);
+        setForceKernelEnabled(false);
+        drivelineAccelerations(js.world, js.rt, outJs);
+        setForceKernelEnabled(true);
+        expect(prepareForceKernel(forceKernelOf(wasm.world)!, wasm.world, wasm.rt)).toBe(true);
+        drivelineAccelerations(wasm.world, wasm.rt, outWasm);
+        const differ: string[] = [];
+        for (let i = 0; i < 5; i++) if (!Object.is(outJs[i], outWasm[i])) differ.push(`q̈[${i}]: TypeScript ${outJs[i]}, kernel ${outWasm[i]}`);
+        for (const [name, eids] of [['Car', [js.rt.eid]], ['Wheel', js.rt.wheels]] as const) {
+          const a = js.world.c[name] as unknown as Record<string, Float64Array>, k = wasm.world.c[name] as unknown as Record<string, Float64Array>;
+          for (const f of Object.keys(a)) for (const e of eids) if (!Object.is(a[f]![e], k[f]![e])) differ.push(`${name}.${f}[${e}]: TypeScript ${a[f]![e]}, kernel ${k[f]![e]}`);
+        }
+        expect(differ).toEqual([]);
+      }),
+      { numRuns: 3000, seed: 23 },
+    );
   });
 
   it('keeps the TypeScript passes, with the same bits and a reason, where the components cannot be in a WebAssembly memory', () => {

@@ -33,8 +33,8 @@ export type ComponentName = keyof typeof componentSpecs;
 
 export type Components = { [K in ComponentName]: Store<(typeof componentSpecs)[K]['fields']> };
 
-/** Bytes after the component stores for the WebAssembly kernels' tables (field offsets, surface table). */
-export const KERNEL_TABLE_BYTES = 4096;
+/** Bytes after the component stores for the WebAssembly kernels' tables (field offsets, scratch, surface table). */
+export const KERNEL_TABLE_BYTES = 8192;
 /** Doubles per entity after the tables, for the kernels' per-entity constants and scratch (vehicle/force-kernel.ts). */
 export const KERNEL_ENTITY_F64 = 64;
 const PAGE = 65536;

@@ -37,9 +37,16 @@ const TABLE = [
 const EXTRA = [
   ['Controls', 'brake'], ['Controls', 'handbrake'], ['Car', 'abs'], ['RigidBody', 'mass'], ['RigidBody', 'gravity'],
   ['Wheel', 'suspForce'], ['Wheel', 'dTravelRate'], ['Wheel', 'travel'], ['Wheel', 'travelRate'],
+  ['Wheel', 'driveTorque'], ['Car', 'engineAcc'], ['Car', 'omegaE'], ['Car', 'diffInFront'], ['Car', 'diffInRear'],
+  ['Car', 'diffInCentre'], ['Car', 'clutchTorque'], ['Car', 'clutchSticking'], ['Car', 'diffSticking'],
+  ['Car', 'lockTorqueFront'], ['Car', 'lockTorqueRear'], ['Car', 'lockTorqueCentre'],
 ] as const;
-/** Where the surface table starts (bytes into the kernels' area; the field table comes first). */
-const SURFACES_AT = 256;
+/** Bytes of the field table (int32 byte offsets: TABLE, three table offsets, EXTRA, the driveline scratch's). */
+const FIELDS_BYTES = 512;
+/** The driveline solve's scratch (bytes into the kernels' area; the kernel's S_*), after the field table. */
+const DRIVELINE_AT = FIELDS_BYTES;
+/** Where the surface table starts (bytes into the kernels' area; the field table and the scratch come first). */
+const SURFACES_AT = DRIVELINE_AT + 1024;
 /** Bytes per surface row: muSliding, muStatic, slidingSpeedRef, stiffnessScale, rollingResistance (8 slots). */
 const SURFACE_ROW = 64;
 const MAX_SURFACES = (KERNEL_TABLE_BYTES - SURFACES_AT) / SURFACE_ROW;
@@ -60,18 +67,29 @@ const C_BUMP = 30, C_REBOUND = 31, C_DROP_K = 32, C_DROP_C = 33, C_POS = 34, C_S
 const C_CENTRE = 38, C_GROUND = 41, C_PATCH = 46;
 /** Per-car constant slots (in the car entity's slot; the kernel's K_*). */
 const K_DRAG = 0, K_DOWNFORCE = 1, K_DOWN_FRONT = 2, K_CG_FRONT = 3, K_CG_REAR = 4, K_INV_SPRUNG = 5;
+/**
+ * The driveline's per-car slots: 1/I of the DOFs (wheels FL..RR, engine), the open-diff split, which diff rows exist
+ * (front, rear, centre), each diff's capacity law (locked, preload, power and coast ramps), then the kernel's rows as
+ * last built (K_ROWS_VALID: its flag, cleared when the constants are written).
+ */
+const K_INV_M = 6, K_SPLIT = 11, K_ROWS = 15, K_DIFF = 18, K_ROWS_VALID = 30;
+/** Where the kernel leaves the solve's q̈ (doubles into its driveline scratch; the kernel's S_QDD). */
+const S_QDD = 100;
 
 interface ForceKernel {
   run: (
     eid: number, w0: number, w1: number, w2: number, w3: number, invDt: number, gx: number, gy: number, gz: number,
     given: number, taylor: number,
   ) => number;
+  driveline: (eid: number, w0: number, w1: number, w2: number, w3: number, G: number, e: number, ccap: number, hasClutch: number, dt: number) => void;
   /** The whole memory as doubles (the constants and the surface table are written through it), and as i32. */
   f64: Float64Array;
   i32: Int32Array;
   /** Index in `f64` of entity 0's constants. */
   constAt: number;
   surfaceAt: number;
+  /** Index in `f64` of the driveline solve's scratch. */
+  drivelineAt: number;
   /** The surface table last written (identity), and per car the config whose constants were written. */
   surfaces: SurfaceTable | null;
   written: WeakMap<CarRuntime, unknown>;
@@ -117,24 +135,31 @@ function createKernel(world: SimWorld): ForceKernel | null | undefined {
     worldError = 'the components are not in a WebAssembly memory';
     return null;
   }
-  const ex = new WebAssembly.Instance(mod, { env: { memory: cm.memory } }).exports as { setFields: (t: number) => void; carForces: ForceKernel['run'] };
+  const ex = new WebAssembly.Instance(mod, { env: { memory: cm.memory } }).exports as {
+    setFields: (t: number) => void;
+    carForces: ForceKernel['run'];
+    driveline: ForceKernel['driveline'];
+  };
   const stores = world.c as unknown as Record<string, Record<string, ArrayBufferView>>;
-  const table = new Int32Array(cm.memory.buffer, cm.kernelAt, SURFACES_AT / 4);
+  const table = new Int32Array(cm.memory.buffer, cm.kernelAt, FIELDS_BYTES / 4);
   TABLE.forEach(([c, f], k) => (table[k] = stores[c]![f]!.byteOffset));
   const constBytes = cm.kernelAt + KERNEL_TABLE_BYTES;
   table[TABLE.length] = cm.kernelAt + SURFACES_AT;
   table[TABLE.length + 1] = 0; // surface rows: written with the table (writeSurfaces)
   table[TABLE.length + 2] = constBytes;
   EXTRA.forEach(([c, f], k) => (table[TABLE.length + 3 + k] = stores[c]![f]!.byteOffset));
+  table[TABLE.length + 3 + EXTRA.length] = cm.kernelAt + DRIVELINE_AT;
   worldError = null;
   return {
     table,
     setFields: () => ex.setFields(cm.kernelAt),
     run: ex.carForces,
+    driveline: ex.driveline,
     f64: new Float64Array(cm.memory.buffer),
     i32: new Int32Array(cm.memory.buffer),
     constAt: constBytes / 8,
     surfaceAt: (cm.kernelAt + SURFACES_AT) / 8,
+    drivelineAt: (cm.kernelAt + DRIVELINE_AT) / 8,
     surfaces: null,
     written: new WeakMap(),
   };
@@ -210,7 +235,46 @@ function writeConstants(k: ForceKernel, rt: CarRuntime): void {
   f[o + K_CG_FRONT] = kc.cgToFront;
   f[o + K_CG_REAR] = kc.cgToRear;
   f[o + K_INV_SPRUNG] = kc.invSprung;
+  writeDriveline(f, o, rt);
   k.written.set(rt, kc.cfg);
+}
+
+/** The driveline's constants of car `rt` into its slot at `o` (as vehicle-block.ts reads them). */
+function writeDriveline(f: Float64Array, o: number, rt: CarRuntime): void {
+  const kc = rt.cache;
+  for (let i = 0; i < 5; i++) f[o + K_INV_M + i] = kc.invM[i]!;
+  for (let i = 0; i < 4; i++) f[o + K_SPLIT + i] = rt.split[i]!;
+  f[o + K_ROWS] = kc.frontRow ? 1 : 0;
+  f[o + K_ROWS + 1] = kc.rearRow ? 1 : 0;
+  f[o + K_ROWS + 2] = kc.centreRow ? 1 : 0;
+  [kc.frontDiff, kc.rearDiff, kc.centreDiff].forEach((d, j) => {
+    const p = o + K_DIFF + 4 * j;
+    f[p] = d.kind === 'locked' ? 1 : 0;
+    f[p + 1] = d.preloadNm;
+    f[p + 2] = d.powerRamp;
+    f[p + 3] = d.coastRamp;
+  });
+  f[o + K_ROWS_VALID] = 0;
+}
+
+/**
+ * Car `rt`'s driveline solve (vehicle-block.ts drivelineAccelerations, from its inputs G, e, the clutch capacity and
+ * row) through the kernel, q̈ into `out`; false (nothing done) where the world has no kernel or the car's constants
+ * are not in it (the solve then runs in TypeScript: the same bits).
+ */
+export function runDrivelineKernel(world: SimWorld, rt: CarRuntime, G: number, e: number, ccap: number, hasClutch: boolean, out: Float64Array): boolean {
+  const k = world.runtime.forceKernel;
+  if (!enabled || !k || k.written.get(rt) !== rt.cache.cfg) return false;
+  const ws = rt.wheels;
+  k.driveline(rt.eid, ws[0]!, ws[1]!, ws[2]!, ws[3]!, G, e, ccap, hasClutch ? 1 : 0, world.dt);
+  const f = k.f64;
+  const o = k.drivelineAt + S_QDD;
+  out[0] = f[o]!;
+  out[1] = f[o + 1]!;
+  out[2] = f[o + 2]!;
+  out[3] = f[o + 3]!;
+  out[4] = f[o + 4]!;
+  return true;
 }
 
 /** Pass 2's constants of car `rt`'s wheel i into its slot at `o` (as suspension-contact.ts reads them). */

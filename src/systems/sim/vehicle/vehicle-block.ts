@@ -16,6 +16,7 @@
 import type { SimWorld, StateBlock } from '../../../ecs/world';
 import { vehicles, type CarRuntime } from './registry';
 import type { DiffConfig } from '../../../content/car-schema';
+import { runDrivelineKernel } from './force-kernel';
 
 export const CAR_STATE_SIZE = 25;
 
@@ -348,12 +349,6 @@ export function drivelineAccelerations(world: SimWorld, rt: CarRuntime, out: Flo
   const sc = rt.scratch;
   const invM = rt.cache.invM; // 1/I_w front ×2, rear ×2, 1/I_e (per config)
   const w = rt.wheels;
-  const Q = Qv;
-  Q[0] = Wh.torque[w[0]]!;
-  Q[1] = Wh.torque[w[1]]!;
-  Q[2] = Wh.torque[w[2]]!;
-  Q[3] = Wh.torque[w[3]]!;
-  Q[4] = C.engineAcc[eid]!;
   const kc = rt.cache;
   const G = kc.gearRatio[C.gear[eid]! + 1] ?? NaN; // totalRatio(cfg, gear), engine-curve.ts
   const ccap = C.clutchCapacity[eid]!;
@@ -363,6 +358,13 @@ export function drivelineAccelerations(world: SimWorld, rt: CarRuntime, out: Flo
     const eta = kc.gearEff[C.autoGear[eid] ? 1 : 0]!; // the gearbox efficiency, manual or automatic
     e = C.clutchTorque[eid]! >= 0 ? eta : 1 / eta;
   }
+  if (runDrivelineKernel(world, rt, G, e, ccap, hasClutch, out)) return; // WebAssembly, the same bits
+  const Q = Qv;
+  Q[0] = Wh.torque[w[0]]!;
+  Q[1] = Wh.torque[w[1]]!;
+  Q[2] = Wh.torque[w[2]]!;
+  Q[3] = Wh.torque[w[3]]!;
+  Q[4] = C.engineAcc[eid]!;
   numberRows(rt, hasClutch);
   SOLVE_IN[SOLVE_G] = G;
   SOLVE_IN[SOLVE_E] = e;

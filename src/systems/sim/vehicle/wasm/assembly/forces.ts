@@ -25,6 +25,11 @@ let W_SLIP: i32 = 0, W_AXIS: i32 = 0, W_DUX: i32 = 0, W_DUY: i32 = 0, W_PEAK: i3
 let SURF_AT: i32 = 0, SURF_N: i32 = 0, CONST_AT: i32 = 0;
 let CTL_BRAKE: i32 = 0, CTL_HAND: i32 = 0, CAR_ABS: i32 = 0, RB_MASS: i32 = 0, RB_GRAVITY: i32 = 0;
 let W_SUSP: i32 = 0, W_DTRAVEL: i32 = 0, W_TRAVEL: i32 = 0, W_TRATE: i32 = 0;
+// The driveline solve's fields and its scratch (DL_AT).
+let W_DRIVE: i32 = 0, CAR_ENGINE_ACC: i32 = 0, CAR_OMEGA_E: i32 = 0;
+let CAR_DIFF_IN_FRONT: i32 = 0, CAR_DIFF_IN_REAR: i32 = 0, CAR_DIFF_IN_CENTRE: i32 = 0;
+let CAR_CLUTCH_TORQUE: i32 = 0, CAR_CLUTCH_STICKING: i32 = 0, CAR_DIFF_STICKING: i32 = 0;
+let CAR_LOCK_FRONT: i32 = 0, CAR_LOCK_REAR: i32 = 0, CAR_LOCK_CENTRE: i32 = 0, DL_AT: i32 = 0;
 
 export function setFields(t: i32): void {
   RB_R0 = load<i32>(t); RB_R1 = load<i32>(t, 4); RB_R2 = load<i32>(t, 8); RB_R3 = load<i32>(t, 12);
@@ -45,6 +50,11 @@ export function setFields(t: i32): void {
   CTL_BRAKE = load<i32>(t, 196); CTL_HAND = load<i32>(t, 200); CAR_ABS = load<i32>(t, 204);
   RB_MASS = load<i32>(t, 208); RB_GRAVITY = load<i32>(t, 212); W_SUSP = load<i32>(t, 216); W_DTRAVEL = load<i32>(t, 220);
   W_TRAVEL = load<i32>(t, 224); W_TRATE = load<i32>(t, 228);
+  W_DRIVE = load<i32>(t, 232); CAR_ENGINE_ACC = load<i32>(t, 236); CAR_OMEGA_E = load<i32>(t, 240);
+  CAR_DIFF_IN_FRONT = load<i32>(t, 244); CAR_DIFF_IN_REAR = load<i32>(t, 248); CAR_DIFF_IN_CENTRE = load<i32>(t, 252);
+  CAR_CLUTCH_TORQUE = load<i32>(t, 256); CAR_CLUTCH_STICKING = load<i32>(t, 260); CAR_DIFF_STICKING = load<i32>(t, 264);
+  CAR_LOCK_FRONT = load<i32>(t, 268); CAR_LOCK_REAR = load<i32>(t, 272); CAR_LOCK_CENTRE = load<i32>(t, 276);
+  DL_AT = load<i32>(t, 280);
 }
 
 // Per-wheel constants (byte offsets in the wheel entity's CONST_STRIDE bytes; force-kernel.ts writes them).
@@ -491,4 +501,293 @@ export function carForces(
   applyAero(eid);
   unsprungCar(eid, w0, w1, w2, w3, gx, gy, gz);
   return 0;
+}
+
+// ---- The driveline solve (vehicle-block.ts drivelineAccelerations), per call from the start: the same operations
+// on the same numbers as the TypeScript solve, which keeps its rows and factorisations between calls (those depend
+// only on the rows, so rebuilding them gives the same bits).
+
+// Per-car driveline constants (in the car entity's slot): 1/I of the DOFs (wheels FL..RR, engine), the open-diff
+// split, which diff rows exist (front, rear, centre), each diff's capacity law (locked flag, preload, power and coast
+// ramps; front, rear, centre); the accelerations q̈ the solve writes (the loader reads them).
+const K_INV_M = 48, K_SPLIT = 88, K_ROWS = 120, K_DIFF = 144;
+// The car's rows as last built (the TypeScript solve keeps them too: they depend only on whether the clutch row is
+// present, G and e, and the config): valid flag (the loader clears it with the constants), the clutch row's presence,
+// G and e they were built for, the clutch row's J and F (5 each), A = J M⁻¹ Fᵀ (4 × 4).
+const K_ROWS_VALID = 240, K_ROWS_CLUTCH = 248, K_ROWS_G = 256, K_ROWS_E = 264, K_JC = 272, K_FC = 312, K_A = 352;
+// The solve's scratch (doubles from DL_AT): rows J and F (4 × 5) while the rows are built, per row λ, bias, capacity,
+// clamped flag, base and eliminated right-hand side, the elimination's matrix U (4 × 4), the active rows' numbers,
+// the accelerations q̈ (the loader reads them).
+const S_J = 0, S_F = 20, S_LAMBDA = 56, S_BIAS = 60, S_CAP = 64, S_CLAMPED = 68, S_RHS = 72, S_ELIM = 76;
+const S_U = 80, S_ROW = 96, S_QDD = 100;
+// The coupling rows present this solve (−1 = absent) and their count; the car's A (byte address).
+let rClutch: i32 = -1, rFront: i32 = -1, rRear: i32 = -1, rCentre: i32 = -1, nRows: i32 = 0, A_AT: i32 = 0;
+
+@inline function sg(i: i32): f64 {
+  return load<f64>(DL_AT + (i << 3));
+}
+@inline function ss(i: i32, v: f64): void {
+  store<f64>(DL_AT + (i << 3), v);
+}
+// A's entry (k, l).
+@inline function aKL(k: i32, l: i32): f64 {
+  return load<f64>(A_AT + ((k * 4 + l) << 3));
+}
+@inline function row(a: i32): i32 {
+  return <i32>load<f64>(DL_AT + ((S_ROW + a) << 3));
+}
+
+// A diff row k: J = F = (a, b, c, d, 0).
+function diffRow(k: i32, a: f64, b: f64, c: f64, d: f64): void {
+  const o = S_J + k * 5, p = S_F + k * 5;
+  ss(o, a); ss(o + 1, b); ss(o + 2, c); ss(o + 3, d); ss(o + 4, 0);
+  ss(p, a); ss(p + 1, b); ss(p + 2, c); ss(p + 3, d); ss(p + 4, 0);
+}
+
+// The rows present (vehicle-block.ts numberRows): the clutch row when a gear is engaged with capacity, the diffs'.
+function numberRows(kc: i32, hasClutch: i32): void {
+  let nc = hasClutch != 0 ? 1 : 0;
+  rClutch = hasClutch != 0 ? 0 : -1;
+  rFront = load<f64>(kc, K_ROWS) != 0 ? nc++ : -1;
+  rRear = load<f64>(kc, K_ROWS + 8) != 0 ? nc++ : -1;
+  rCentre = load<f64>(kc, K_ROWS + 16) != 0 ? nc++ : -1;
+  nRows = nc;
+  A_AT = kc + K_A;
+}
+
+// The rows J, F and A = J M⁻¹ Fᵀ (vehicle-block.ts buildRows, assembleA), rebuilt only when the clutch row's
+// presence, G or e differ from the car's last build (same values, same bits).
+function buildRows(kc: i32, G: f64, e: f64, hasClutch: i32): void {
+  if (load<f64>(kc, K_ROWS_VALID) != 0 && <f64>hasClutch == load<f64>(kc, K_ROWS_CLUTCH) && G == load<f64>(kc, K_ROWS_G) &&
+    e == load<f64>(kc, K_ROWS_E)) return;
+  if (hasClutch != 0) {
+    for (let i = 0; i < 4; i++) {
+      const c = -G * load<f64>(kc + (i << 3), K_SPLIT);
+      ss(S_J + i, c);
+      ss(S_F + i, e * c);
+    }
+    ss(S_J + 4, 1);
+    ss(S_F + 4, 1);
+    for (let i = 0; i < 5; i++) {
+      store<f64>(kc + (i << 3), sg(S_J + i), K_JC);
+      store<f64>(kc + (i << 3), sg(S_F + i), K_FC);
+    }
+  }
+  if (rFront >= 0) diffRow(rFront, 1, -1, 0, 0);
+  if (rRear >= 0) diffRow(rRear, 0, 0, 1, -1);
+  if (rCentre >= 0) diffRow(rCentre, 0.5, 0.5, -0.5, -0.5);
+  const m0 = load<f64>(kc, K_INV_M), m1 = load<f64>(kc, K_INV_M + 8), m2 = load<f64>(kc, K_INV_M + 16);
+  const m3 = load<f64>(kc, K_INV_M + 24), m4 = load<f64>(kc, K_INV_M + 32);
+  const nc = nRows;
+  for (let k = 0; k < nc; k++) {
+    const o = S_J + k * 5;
+    const jm0 = sg(o) * m0, jm1 = sg(o + 1) * m1, jm2 = sg(o + 2) * m2, jm3 = sg(o + 3) * m3, jm4 = sg(o + 4) * m4;
+    for (let l = 0; l < nc; l++) {
+      const p = S_F + l * 5;
+      store<f64>(A_AT + ((k * 4 + l) << 3), jm0 * sg(p) + jm1 * sg(p + 1) + jm2 * sg(p + 2) + jm3 * sg(p + 3) + jm4 * sg(p + 4));
+    }
+  }
+  store<f64>(kc, 1, K_ROWS_VALID);
+  store<f64>(kc, <f64>hasClutch, K_ROWS_CLUTCH);
+  store<f64>(kc, G, K_ROWS_G);
+  store<f64>(kc, e, K_ROWS_E);
+}
+
+// A diff's capacity (vehicle-block.ts diffCap) from its slot at `d`.
+function diffCap(d: i32, tin: f64): f64 {
+  if (load<f64>(d) != 0) return Infinity;
+  return load<f64>(d, 8) + (tin >= 0 ? load<f64>(d, 16) : load<f64>(d, 24)) * Math.abs(tin);
+}
+
+// Bias −J·q/dt, capacity and clamped flag per row (vehicle-block.ts biasAndCapacities).
+function biasAndCapacities(eid: i32, kc: i32, w0: i32, w1: i32, w2: i32, w3: i32, ccap: f64, dt: f64): void {
+  const o0 = get(W_OMEGA, w0), o1 = get(W_OMEGA, w1), o2 = get(W_OMEGA, w2), o3 = get(W_OMEGA, w3);
+  if (rClutch >= 0) {
+    const oe = get(CAR_OMEGA_E, eid);
+    ss(S_BIAS, -(load<f64>(kc, K_JC) * o0 + load<f64>(kc, K_JC + 8) * o1 + load<f64>(kc, K_JC + 16) * o2 + load<f64>(kc, K_JC + 24) * o3 +
+      load<f64>(kc, K_JC + 32) * oe) / dt);
+    ss(S_CLAMPED, 0);
+    ss(S_CAP, ccap);
+  }
+  if (rFront >= 0) {
+    ss(S_BIAS + rFront, -(o0 - o1) / dt);
+    ss(S_CLAMPED + rFront, 0);
+    ss(S_CAP + rFront, diffCap(kc + K_DIFF, get(CAR_DIFF_IN_FRONT, eid)));
+  }
+  if (rRear >= 0) {
+    ss(S_BIAS + rRear, -(o2 - o3) / dt);
+    ss(S_CLAMPED + rRear, 0);
+    ss(S_CAP + rRear, diffCap(kc + K_DIFF + 32, get(CAR_DIFF_IN_REAR, eid)));
+  }
+  if (rCentre >= 0) {
+    ss(S_BIAS + rCentre, -(0.5 * o0 + 0.5 * o1 - 0.5 * o2 - 0.5 * o3) / dt);
+    ss(S_CLAMPED + rCentre, 0);
+    ss(S_CAP + rCentre, diffCap(kc + K_DIFF + 64, get(CAR_DIFF_IN_CENTRE, eid)));
+  }
+}
+
+// The DOFs' torques Q (wheels, engine) and Q·M⁻¹.
+let Q0: f64 = 0, Q1: f64 = 0, Q2: f64 = 0, Q3: f64 = 0, Q4: f64 = 0;
+
+// r_k = bias_k − J_k M⁻¹ Q (vehicle-block.ts assembleRhs).
+function assembleRhs(kc: i32): void {
+  const q0 = Q0 * load<f64>(kc, K_INV_M), q1 = Q1 * load<f64>(kc, K_INV_M + 8);
+  const q2 = Q2 * load<f64>(kc, K_INV_M + 16), q3 = Q3 * load<f64>(kc, K_INV_M + 24);
+  if (rClutch >= 0) {
+    const q4 = Q4 * load<f64>(kc, K_INV_M + 32);
+    ss(S_RHS, sg(S_BIAS) - (load<f64>(kc, K_JC) * q0 + load<f64>(kc, K_JC + 8) * q1 + load<f64>(kc, K_JC + 16) * q2 +
+      load<f64>(kc, K_JC + 24) * q3 + load<f64>(kc, K_JC + 32) * q4));
+  }
+  if (rFront >= 0) ss(S_RHS + rFront, sg(S_BIAS + rFront) - (q0 - q1));
+  if (rRear >= 0) ss(S_RHS + rRear, sg(S_BIAS + rRear) - (q2 - q3));
+  if (rCentre >= 0) ss(S_RHS + rCentre, sg(S_BIAS + rCentre) - (0.5 * q0 + 0.5 * q1 - 0.5 * q2 - 0.5 * q3));
+}
+
+// The active rows' numbers into S_ROW and their eliminated right-hand side r_a − A_ac λ_c into S_ELIM; their count.
+function activeRows(nc: i32): i32 {
+  let na = 0;
+  let mask = 0;
+  for (let k = 0; k < nc; k++) {
+    if (sg(S_CLAMPED + k) == 0) ss(S_ROW + na++, <f64>k);
+    else mask |= 1 << k;
+  }
+  for (let a = 0; a < na; a++) {
+    const k = row(a);
+    let r = sg(S_RHS + k);
+    if (mask != 0) for (let l = 0; l < nc; l++) if (sg(S_CLAMPED + l) != 0) r -= aKL(k, l) * sg(S_LAMBDA + l);
+    ss(S_ELIM + a, r);
+  }
+  return na;
+}
+
+// Gaussian elimination with partial pivoting of A_aa and its right-hand side, column by column (vehicle-block.ts
+// factorActive, then solveActive's replay: the same operations in the same order), then back substitution.
+function eliminate(na: i32): void {
+  for (let a = 0; a < na; a++) for (let b = 0; b < na; b++) ss(S_U + a * 4 + b, aKL(row(a), row(b)));
+  for (let c = 0; c < na; c++) {
+    let piv = c;
+    for (let r = c + 1; r < na; r++) if (Math.abs(sg(S_U + r * 4 + c)) > Math.abs(sg(S_U + piv * 4 + c))) piv = r;
+    if (piv != c) {
+      for (let l = 0; l < na; l++) {
+        const t = sg(S_U + c * 4 + l);
+        ss(S_U + c * 4 + l, sg(S_U + piv * 4 + l));
+        ss(S_U + piv * 4 + l, t);
+      }
+      const t = sg(S_ELIM + c);
+      ss(S_ELIM + c, sg(S_ELIM + piv));
+      ss(S_ELIM + piv, t);
+    }
+    const d = sg(S_U + c * 4 + c);
+    for (let r = c + 1; r < na; r++) {
+      const m = sg(S_U + r * 4 + c) / d;
+      if (m == 0) continue;
+      for (let l = c; l < na; l++) ss(S_U + r * 4 + l, sg(S_U + r * 4 + l) - m * sg(S_U + c * 4 + l));
+      ss(S_ELIM + r, sg(S_ELIM + r) - m * sg(S_ELIM + c));
+    }
+  }
+  for (let r = na - 1; r >= 0; r--) {
+    let v = sg(S_ELIM + r);
+    for (let l = r + 1; l < na; l++) v -= sg(S_U + r * 4 + l) * sg(S_LAMBDA + row(l));
+    ss(S_LAMBDA + row(r), v / sg(S_U + r * 4 + r));
+  }
+}
+
+// Active-set iterations (vehicle-block.ts solveClamped, solveActive).
+function solveClamped(nc: i32): void {
+  for (let iter = 0; iter <= nc && nc > 0; iter++) {
+    const na = activeRows(nc);
+    if (na == 1) {
+      const k = row(0);
+      ss(S_LAMBDA + k, sg(S_ELIM) / aKL(k, k));
+    } else eliminate(na);
+    let clamped = false;
+    for (let k = 0; k < nc; k++) {
+      if (sg(S_CLAMPED + k) != 0) continue;
+      const lam = sg(S_LAMBDA + k), cap = sg(S_CAP + k);
+      if (lam > cap || lam < -cap) {
+        ss(S_LAMBDA + k, lam > 0 ? cap : -cap);
+        ss(S_CLAMPED + k, 1);
+        clamped = true;
+      }
+    }
+    if (!clamped) break;
+  }
+}
+
+// q̈ = M⁻¹(Q + Fᵀλ) into S_QDD and the drive torque reaching each wheel (vehicle-block.ts
+// applyRowTorques).
+function applyRowTorques(kc: i32, w0: i32, w1: i32, w2: i32, w3: i32): void {
+  let q0 = Q0, q1 = Q1, q2 = Q2, q3 = Q3, q4 = Q4;
+  let d0 = get(W_DRIVE, w0), d1 = get(W_DRIVE, w1), d2 = get(W_DRIVE, w2), d3 = get(W_DRIVE, w3);
+  if (rClutch >= 0) {
+    const l = sg(S_LAMBDA);
+    const f0 = load<f64>(kc, K_FC), f1 = load<f64>(kc, K_FC + 8), f2 = load<f64>(kc, K_FC + 16), f3 = load<f64>(kc, K_FC + 24);
+    const t0 = f0 * l, t1 = f1 * l, t2 = f2 * l, t3 = f3 * l;
+    q0 += t0;
+    q1 += t1;
+    q2 += t2;
+    q3 += t3;
+    q4 += load<f64>(kc, K_FC + 32) * l;
+    if (f0 != 0) d0 += t0;
+    if (f1 != 0) d1 += t1;
+    if (f2 != 0) d2 += t2;
+    if (f3 != 0) d3 += t3;
+  }
+  if (rFront >= 0) {
+    const l = sg(S_LAMBDA + rFront);
+    q0 += l; q1 -= l; d0 += l; d1 -= l;
+  }
+  if (rRear >= 0) {
+    const l = sg(S_LAMBDA + rRear);
+    q2 += l; q3 -= l; d2 += l; d3 -= l;
+  }
+  if (rCentre >= 0) {
+    const h = 0.5 * sg(S_LAMBDA + rCentre);
+    q0 += h; q1 += h; q2 -= h; q3 -= h;
+    d0 += h; d1 += h; d2 -= h; d3 -= h;
+  }
+  ss(S_QDD, q0 * load<f64>(kc, K_INV_M));
+  ss(S_QDD + 1, q1 * load<f64>(kc, K_INV_M + 8));
+  ss(S_QDD + 2, q2 * load<f64>(kc, K_INV_M + 16));
+  ss(S_QDD + 3, q3 * load<f64>(kc, K_INV_M + 24));
+  ss(S_QDD + 4, q4 * load<f64>(kc, K_INV_M + 32));
+  put(W_DRIVE, w0, d0);
+  put(W_DRIVE, w1, d1);
+  put(W_DRIVE, w2, d2);
+  put(W_DRIVE, w3, d3);
+}
+
+// The solve's results the next tick reads (vehicle-block.ts writeSolveResults).
+function writeSolveResults(eid: i32): void {
+  put(CAR_CLUTCH_TORQUE, eid, rClutch >= 0 ? -sg(S_LAMBDA + rClutch) : 0);
+  store<i32>(CAR_CLUTCH_STICKING + (eid << 2), rClutch >= 0 && sg(S_CLAMPED + rClutch) == 0 ? 1 : 0);
+  put(CAR_LOCK_FRONT, eid, rFront >= 0 ? sg(S_LAMBDA + rFront) : 0);
+  put(CAR_LOCK_REAR, eid, rRear >= 0 ? sg(S_LAMBDA + rRear) : 0);
+  put(CAR_LOCK_CENTRE, eid, rCentre >= 0 ? sg(S_LAMBDA + rCentre) : 0);
+  store<i32>(
+    CAR_DIFF_STICKING + (eid << 2),
+    (rFront >= 0 && sg(S_CLAMPED + rFront) == 0 ? 1 : 0) | (rRear >= 0 && sg(S_CLAMPED + rRear) == 0 ? 2 : 0) |
+      (rCentre >= 0 && sg(S_CLAMPED + rCentre) == 0 ? 4 : 0),
+  );
+}
+
+/**
+ * Driveline accelerations of car `eid` (wheels w0..w3) into the scratch's S_QDD (wheels FL..RR, engine), as
+ * vehicle-block.ts drivelineAccelerations: total ratio G, the clutch row's efficiency factor e and capacity `ccap`
+ * (the loader reads them as that function does), whether the clutch row is present, the step dt.
+ */
+export function driveline(eid: i32, w0: i32, w1: i32, w2: i32, w3: i32, G: f64, e: f64, ccap: f64, hasClutch: i32, dt: f64): void {
+  const kc = CONST_AT + eid * CONST_STRIDE;
+  Q0 = get(W_TORQUE, w0);
+  Q1 = get(W_TORQUE, w1);
+  Q2 = get(W_TORQUE, w2);
+  Q3 = get(W_TORQUE, w3);
+  Q4 = get(CAR_ENGINE_ACC, eid);
+  numberRows(kc, hasClutch);
+  buildRows(kc, G, e, hasClutch);
+  biasAndCapacities(eid, kc, w0, w1, w2, w3, ccap, dt);
+  if (nRows > 0) assembleRhs(kc);
+  solveClamped(nRows);
+  applyRowTorques(kc, w0, w1, w2, w3);
+  writeSolveResults(eid);
 }
