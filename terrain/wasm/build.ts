@@ -1,7 +1,7 @@
 /**
  * Builds the WebAssembly kernels: compiles each AssemblyScript source with AssemblyScript and writes the module,
- * base64-encoded, into its TypeScript module (committed: the game and the simulation load them synchronously, with
- * no fetch and no compiler at run time).
+ * base64-encoded, into its TypeScript module (committed: no compiler at run time; the patch kernel's module is
+ * imported with the terrain, the force kernel's is a lazy chunk, force-kernel.ts).
  *   npm run build:wasm          rebuild after editing an AssemblyScript source
  * The kernels' tests (tests/terrain/patch-kernel.test.ts, tests/vehicle/force-kernel.test.ts) compile them again
  * and fail when a committed module is not its source's.
@@ -31,12 +31,12 @@ export const KERNELS = {
     title: 'The terrain contact-patch kernel',
     flags: ['--enable', 'simd'],
   },
-  /** The force passes 4–5b: tyres, brakes and aero, the wheels' travel (src/systems/sim/vehicle/force-kernel.ts). */
+  /** The force passes 2 and 4–5b and the driveline solve (src/systems/sim/vehicle/force-kernel.ts). */
   forces: {
     source: join(HERE, '../../src/systems/sim/vehicle/wasm/assembly/forces.ts'),
     module: join(HERE, '../../src/systems/sim/vehicle/wasm/forces-wasm.ts'),
     constant: 'FORCES_WASM_BASE64',
-    title: 'The force-pass kernel (tyres, brakes and aero, wheel travel)',
+    title: 'The force kernel (wheel contact and suspension, tyres, brakes and aero, wheel travel, driveline solve)',
     flags: [],
   },
 } as const satisfies Record<string, WasmKernel>;

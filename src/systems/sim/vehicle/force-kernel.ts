@@ -1,11 +1,12 @@
 /**
  * The force passes 2 and 4–5b in WebAssembly (wasm/assembly/forces.ts): the wheels' contact and suspension
  * (suspension-contact.ts `suspensionCar`), the tyres (tires.ts `tiresCar`), brakes and aero (brakes-aero.ts
- * `brakesAeroCar`) and the wheels' travel dynamics (unsprung.ts `unsprungCar`), ported operation for operation, so
- * the same bits, reading and writing the world's components in place. A world's components are views into one
- * WebAssembly memory (src/ecs/components/index.ts); the kernel imports that memory, so a call moves no data: the
- * JavaScript side keeps the per-entity constants (each wheel's tyre, suspension, brake and unsprung constants and
- * its position, each car's aero constants) and the surface table in the kernels' area after the stores current, and
+ * `brakesAeroCar`) and the wheels' travel dynamics (unsprung.ts `unsprungCar`), and the driveline solve
+ * (vehicle-block.ts `drivelineAccelerations`, `runDrivelineKernel`), ported operation for operation, so the same
+ * bits, reading and writing the world's components in place. A world's components are views into one WebAssembly
+ * memory (src/ecs/components/index.ts); the kernel imports that memory, so a call moves no data: the JavaScript side
+ * keeps the per-entity constants (each wheel's tyre, suspension, brake and unsprung constants and its position, each
+ * car's aero and driveline constants) and the surface table in the kernels' area after the stores current, and
  * samples the ground where the kernel asks for it. Measured on the peers car: docs/vehicle.md "Cost", docs/ai.md.
  *
  * One instance per world (its memory). Where the module does not compile (or its lazy chunk has not arrived yet), the

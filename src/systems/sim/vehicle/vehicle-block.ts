@@ -346,9 +346,6 @@ export function drivelineAccelerations(world: SimWorld, rt: CarRuntime, out: Flo
   const C = world.c.Car;
   const Wh = world.c.Wheel;
   const eid = rt.eid;
-  const sc = rt.scratch;
-  const invM = rt.cache.invM; // 1/I_w front ×2, rear ×2, 1/I_e (per config)
-  const w = rt.wheels;
   const kc = rt.cache;
   const G = kc.gearRatio[C.gear[eid]! + 1] ?? NaN; // totalRatio(cfg, gear), engine-curve.ts
   const ccap = C.clutchCapacity[eid]!;
@@ -359,6 +356,9 @@ export function drivelineAccelerations(world: SimWorld, rt: CarRuntime, out: Flo
     e = C.clutchTorque[eid]! >= 0 ? eta : 1 / eta;
   }
   if (runDrivelineKernel(world, rt, G, e, ccap, hasClutch, out)) return; // WebAssembly, the same bits
+  const sc = rt.scratch;
+  const invM = kc.invM; // 1/I_w front ×2, rear ×2, 1/I_e (per config)
+  const w = rt.wheels;
   const Q = Qv;
   Q[0] = Wh.torque[w[0]]!;
   Q[1] = Wh.torque[w[1]]!;

@@ -1,8 +1,9 @@
 // The force passes 2 and 4–5b of one car in WebAssembly (AssemblyScript; compiled by terrain/wasm/build.ts, `npm run
 // build:wasm`): the wheels' contact and suspension (src/systems/sim/vehicle/suspension-contact.ts `suspensionCar`),
 // the tyres (tires.ts `tiresCar`), brakes and aero (brakes-aero.ts `brakesAeroCar`) and the wheels' travel dynamics
-// (unsprung.ts `unsprungCar`), each ported operation for operation (the sums in wheel order), so the same bits. It reads and writes the world's components in place: they are views
-// into the memory this module imports (src/ecs/components/index.ts), at the byte offsets `setFields` reads from the
+// (unsprung.ts `unsprungCar`), and the driveline solve (vehicle-block.ts `drivelineAccelerations`), each ported
+// operation for operation (the sums in wheel order), so the same bits. It reads and writes the world's components in
+// place: they are views into the memory this module imports (src/ecs/components/index.ts), at the byte offsets `setFields` reads from the
 // table the loader (force-kernel.ts) writes, in TABLE order. Functions are kept under 80 lines by hand (eslint does
 // not read this file).
 
